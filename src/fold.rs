@@ -1,0 +1,164 @@
+//! Canonical form: how a name (any bytes) and a pattern's text are turned
+//! into byte strings that compare equal exactly when Go's regexp says they
+//! match.
+//!
+//! Go's regexp reads its input rune by rune; a byte that does not start a
+//! valid UTF-8 sequence is read as U+FFFD, one byte at a time. Under `(?i)` a
+//! literal rune matches every rune of its `unicode.SimpleFold` orbit. So the
+//! canonical form decodes the way Go does (each bad byte becomes U+FFFD) and,
+//! when folding, replaces every rune by the smallest rune of its orbit (the
+//! table in `fold_table.rs`, generated from Go's own tables). Two canonical
+//! strings are equal, or one contains the other, exactly when Go's literal
+//! regexp would match; since both are valid UTF-8, a byte-level substring
+//! match always falls on rune boundaries.
+//!
+//! The representative of an ASCII letter is its upper-case form, so an ASCII
+//! name (the usual image name) is canonicalised by upper-casing it in a stack
+//! buffer. A representative is never longer in UTF-8 than its rune (it is
+//! the smallest code point of the orbit); only bad bytes grow, 1 to 3 bytes.
+
+#[path = "fold_table.rs"]
+mod table;
+
+pub(crate) use table::UNICODE_VERSION;
+
+/// Names up to this length (the common case) are canonicalised on the stack.
+const STACK_NAME: usize = 512;
+
+/// The representative of `c`'s fold orbit under Go's `(?i)`.
+pub(crate) fn representative(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_uppercase();
+    }
+    let code = u32::from(c);
+    match table::FOLD_REPRESENTATIVE.binary_search_by_key(&code, |&(rune, _)| rune) {
+        Ok(i) => char::from_u32(table::FOLD_REPRESENTATIVE[i].1)
+            .expect("fold table holds only scalar values"),
+        Err(_) => c,
+    }
+}
+
+/// Appends the canonical form of `bytes` to `out`.
+pub(crate) fn canonicalize_into(bytes: &[u8], fold: bool, out: &mut Vec<u8>) {
+    let mut utf8 = [0u8; 4];
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        if !fold {
+            out.extend_from_slice(valid.as_bytes());
+        } else {
+            for c in valid.chars() {
+                out.extend_from_slice(representative(c).encode_utf8(&mut utf8).as_bytes());
+            }
+        }
+        // `invalid()` is one lead byte and the continuation bytes that
+        // followed it; Go reads each of them as its own U+FFFD.
+        for _ in chunk.invalid() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+}
+
+/// The canonical form of `bytes`, owned (for compiling patterns).
+pub(crate) fn canonical(bytes: &[u8], fold: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    canonicalize_into(bytes, fold, &mut out);
+    out
+}
+
+/// Calls `f` with the canonical form of `name`, without allocating for
+/// ASCII names up to `STACK_NAME` bytes or for any valid UTF-8 name when not
+/// folding.
+pub(crate) fn with_canonical<R>(name: &[u8], fold: bool, f: impl FnOnce(&[u8]) -> R) -> R {
+    if !fold {
+        if std::str::from_utf8(name).is_ok() {
+            return f(name);
+        }
+    } else if name.len() <= STACK_NAME && name.is_ascii() {
+        let mut buf = [0u8; STACK_NAME];
+        let upper = &mut buf[..name.len()];
+        for (dst, src) in upper.iter_mut().zip(name) {
+            *dst = src.to_ascii_uppercase();
+        }
+        return f(upper);
+    }
+    f(&canonical(name, fold))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_fast_path_agrees_with_the_table() {
+        // The stack path upper-cases ASCII; the table must say the same.
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            let from_table = table::FOLD_REPRESENTATIVE
+                .iter()
+                .find(|&&(rune, _)| rune == u32::from(b))
+                .map_or(c, |&(_, rep)| char::from_u32(rep).unwrap());
+            assert_eq!(representative(c), from_table, "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn table_is_sorted_and_maps_to_smaller_runes() {
+        let t = table::FOLD_REPRESENTATIVE;
+        assert!(t.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(t.iter().all(|&(rune, rep)| rep < rune));
+        // A representative represents itself.
+        assert!(t.iter().all(|&(_, rep)| t.binary_search_by_key(&rep, |e| e.0).is_err()));
+    }
+
+    #[test]
+    fn orbits_fold_together() {
+        let cases = [
+            ('k', 'K'),
+            ('\u{212A}', 'K'), // KELVIN SIGN
+            ('s', 'S'),
+            ('\u{17F}', 'S'), // LONG S
+            ('é', 'É'),
+            ('σ', 'Σ'),
+            ('ς', 'Σ'),
+            ('ϑ', 'Θ'),
+            ('\u{1E9E}', 'ß'),
+            ('İ', 'İ'), // no simple fold
+        ];
+        for (c, rep) in cases {
+            assert_eq!(representative(c), rep, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn bad_bytes_become_one_replacement_each() {
+        let cases: &[(&[u8], &str)] = &[
+            (b"a\xffb", "A\u{FFFD}B"),
+            (b"\xe2\x82", "\u{FFFD}\u{FFFD}"),    // truncated sequence
+            (b"\xe2\x82a", "\u{FFFD}\u{FFFD}A"),
+            (b"\xed\xa0\x80", "\u{FFFD}\u{FFFD}\u{FFFD}"), // surrogate
+            (b"\xc0\xaf", "\u{FFFD}\u{FFFD}"),    // overlong
+            (b"\xf4\x90\x80\x80", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"), // > U+10FFFF
+            ("\u{FFFD}".as_bytes(), "\u{FFFD}"),
+        ];
+        for (name, want) in cases {
+            assert_eq!(canonical(name, true), want.as_bytes(), "{name:x?}");
+            with_canonical(name, true, |c| assert_eq!(c, want.as_bytes()));
+        }
+    }
+
+    #[test]
+    fn without_folding_only_bad_bytes_change() {
+        assert_eq!(canonical("Kk\u{212A}".as_bytes(), false), "Kk\u{212A}".as_bytes());
+        assert_eq!(canonical(b"K\xff", false), "K\u{FFFD}".as_bytes());
+        with_canonical(b"K\xff", false, |c| assert_eq!(c, "K\u{FFFD}".as_bytes()));
+    }
+
+    #[test]
+    fn long_and_non_ascii_names_take_the_heap_path_with_the_same_result() {
+        let long = "quay.io/".repeat(100);
+        with_canonical(long.as_bytes(), true, |c| {
+            assert_eq!(c, long.to_ascii_uppercase().as_bytes())
+        });
+        with_canonical("quay.io/\u{212A}".as_bytes(), true, |c| assert_eq!(c, b"QUAY.IO/K"));
+    }
+}

@@ -1,0 +1,76 @@
+//! CRI-O-exact pinned-image matching: compile a `pinned_images` list once,
+//! then answer "is this image name pinned?" in one pass over the name,
+//! whatever the list size.
+//!
+//! # Why
+//!
+//! CRI-O compiles one Go regexp per pattern and tries all of them for every
+//! name of every image on every image listing: about 0.3 µs per pattern per
+//! name. A [`PinSet`] holds the whole list in three structures (a hash map of
+//! exact names, one Aho-Corasick automaton of substrings, one anchored
+//! automaton of prefixes), so the cost per name depends on the name's length
+//! only. It is immutable once compiled and shared freely between threads.
+//!
+//! # Semantics
+//!
+//! By default a `PinSet` gives exactly CRI-O's answers, quirks included
+//! (see [`pattern`] for the table):
+//!
+//! - `*word*` pins names containing `word`; `prefix*` pins names containing
+//!   `prefix` *anywhere* (CRI-O does not anchor globs); anything else must
+//!   equal the whole name.
+//! - Comparison is case-insensitive with Go's Unicode simple case folding
+//!   (`k` matches U+212A KELVIN SIGN), see [`fold`](crate#canonical-form).
+//! - `**` pins every name, `***` is the keyword `*`, `*pause` and `a*b` are
+//!   exact patterns with a literal `*`, `""` pins only the empty name.
+//! - Names are bytes; a byte that is not valid UTF-8 reads as U+FFFD, one per
+//!   byte, as in Go.
+//! - The lone pattern `*`, which crashes CRI-O, is an error.
+//!
+//! [`Flags`] opt into saner modes: anchored globs, case-sensitive
+//! comparison, and strict rejection of likely mistakes.
+//!
+//! # Canonical form
+//!
+//! Names and patterns are compared in a canonical form: decoded as Go
+//! decodes (bad bytes become U+FFFD) and, unless case-sensitive, each rune
+//! replaced by the smallest rune of its case-fold orbit. The orbit table is
+//! generated from Go's own `unicode` tables (`tools/genfold`), so the answers
+//! follow Go's Unicode version, not Rust's. An ASCII name is canonicalised by
+//! upper-casing it on the stack; other names take a slower exact path.
+//!
+//! # Layout
+//!
+//! - [`pattern`]: what a pattern means, the flags, the errors.
+//! - `set`: where patterns become a [`PinSet`] (the fast engine).
+//! - [`reference`]: CRI-O's loop of one regex per pattern, for tests and
+//!   benchmarks.
+//! - `ffi`: the C ABI (`include/crio_pin.h`), a thin layer over the above.
+//!
+//! # Example
+//!
+//! ```
+//! use crio_pin::{Flags, PinSet};
+//!
+//! let set = PinSet::compile(["registry.k8s.io/pause:3.9", "quay.io/openshift-release-dev/*"], Flags::DEFAULT)?;
+//! assert!(set.is_match(b"quay.io/openshift-release-dev/ocp-release@sha256:0123"));
+//! assert!(!set.is_match(b"docker.io/library/nginx:1.25"));
+//!
+//! let anchored = PinSet::compile(["quay.io/*"], Flags::ANCHOR_GLOBS)?;
+//! assert!(!anchored.is_match(b"evil.example/quay.io/x"));
+//! # Ok::<(), crio_pin::CompileError>(())
+//! ```
+
+mod fold;
+pub mod pattern;
+pub mod reference;
+mod set;
+
+pub mod ffi;
+
+pub use pattern::{CompileError, ErrorKind, Flags, Pattern};
+pub use set::{PinSet, MAX_PATTERNS};
+
+/// Unicode version of the case-folding table (that of the Go toolchain it
+/// was generated from).
+pub const FOLD_UNICODE_VERSION: &str = fold::UNICODE_VERSION;

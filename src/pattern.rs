@@ -1,0 +1,376 @@
+//! Pattern syntax: the one place that decides what a pinned-image pattern
+//! means, which flags exist, and which patterns are rejected.
+//!
+//! CRI-O (`internal/storage/image.go`, `CompileRegexpsForPinnedImages`)
+//! classifies each pattern `p` by its stars and builds one Go regexp:
+//!
+//! | pattern            | CRI-O's regexp                      | meaning here                 |
+//! |--------------------|-------------------------------------|------------------------------|
+//! | `*word*` (keyword) | `(?i)` + QuoteMeta(word)            | [`Pattern::Keyword`]: name contains `word` |
+//! | `prefix*` (glob)   | `(?i)` + QuoteMeta(prefix) + `.*`   | [`Pattern::Glob`]: name contains `prefix` (not anchored!) |
+//! | anything else      | `(?i)^` + QuoteMeta(p) + `$`        | [`Pattern::Exact`]: name equals `p` |
+//!
+//! A keyword is checked first, so `**` is the keyword `""` (pins every name)
+//! and `***` is the keyword `*`. A `*` anywhere else is a plain character:
+//! `*pause` and `a*b` are exact patterns. The lone pattern `*` makes CRI-O
+//! slice `p[1:0]` and panic; here it is a [`ErrorKind::LoneStar`] error.
+
+use std::fmt;
+use std::ops::BitOr;
+
+/// Compile flags, a bit set mirroring the C constants `CRIO_PIN_*`.
+///
+/// The default reproduces CRI-O exactly; every other flag is an opt-in
+/// departure from it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Flags(u32);
+
+impl Flags {
+    /// CRI-O's semantics, quirks included.
+    pub const DEFAULT: Flags = Flags(0);
+    /// A glob `prefix*` matches only names that start with `prefix`
+    /// (what CRI-O's documentation describes and cri-dockerd does).
+    pub const ANCHOR_GLOBS: Flags = Flags(1);
+    /// No case folding (containerd and cri-dockerd compare case-sensitively).
+    pub const CASE_SENSITIVE: Flags = Flags(2);
+    /// Reject patterns that are almost surely mistakes: empty, a literal `*`,
+    /// whitespace or control characters.
+    pub const STRICT: Flags = Flags(4);
+    /// Every flag this version knows.
+    pub const ALL: Flags = Flags(1 | 2 | 4);
+
+    /// The flags whose bits are `bits`, or an error naming the unknown bits.
+    pub fn from_bits(bits: u32) -> Result<Flags, CompileError> {
+        if bits & !Flags::ALL.0 == 0 {
+            Ok(Flags(bits))
+        } else {
+            Err(CompileError::new(None, ErrorKind::UnknownFlags(bits & !Flags::ALL.0)))
+        }
+    }
+
+    /// The raw bits, as the C API spells them.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// Whether every bit of `other` is set in `self`.
+    pub const fn contains(self, other: Flags) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl BitOr for Flags {
+    type Output = Flags;
+    fn bitor(self, rhs: Flags) -> Flags {
+        Flags(self.0 | rhs.0)
+    }
+}
+
+impl fmt::Debug for Flags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = [
+            (Flags::ANCHOR_GLOBS, "ANCHOR_GLOBS"),
+            (Flags::CASE_SENSITIVE, "CASE_SENSITIVE"),
+            (Flags::STRICT, "STRICT"),
+        ];
+        let set: Vec<&str> = names
+            .iter()
+            .filter(|(flag, _)| self.contains(*flag))
+            .map(|(_, name)| *name)
+            .collect();
+        if set.is_empty() {
+            f.write_str("DEFAULT")
+        } else {
+            f.write_str(&set.join(" | "))
+        }
+    }
+}
+
+/// One pattern, classified as CRI-O classifies it. The text is the literal
+/// part (stars removed); it is compared with the name case-insensitively
+/// unless [`Flags::CASE_SENSITIVE`] is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pattern<'a> {
+    /// The whole name equals the text.
+    Exact(&'a str),
+    /// `prefix*`: the name contains the prefix anywhere (CRI-O), or starts
+    /// with it under [`Flags::ANCHOR_GLOBS`].
+    Glob(&'a str),
+    /// `*word*`: the name contains the word anywhere.
+    Keyword(&'a str),
+}
+
+impl<'a> Pattern<'a> {
+    /// Classifies `text` as CRI-O does. Fails only for the lone `*` (which
+    /// crashes CRI-O) and, under [`Flags::STRICT`], for likely mistakes.
+    pub fn parse(text: &'a str, flags: Flags) -> Result<Pattern<'a>, ErrorKind> {
+        let pattern = if text.len() >= 2 && text.starts_with('*') && text.ends_with('*') {
+            Pattern::Keyword(&text[1..text.len() - 1])
+        } else if text == "*" {
+            return Err(ErrorKind::LoneStar);
+        } else if let Some(prefix) = text.strip_suffix('*') {
+            Pattern::Glob(prefix)
+        } else {
+            Pattern::Exact(text)
+        };
+        if flags.contains(Flags::STRICT) {
+            pattern.check_strict(text)?;
+        }
+        Ok(pattern)
+    }
+
+    /// The literal text the name is compared with.
+    pub fn text(&self) -> &'a str {
+        match *self {
+            Pattern::Exact(t) | Pattern::Glob(t) | Pattern::Keyword(t) => t,
+        }
+    }
+
+    fn check_strict(&self, original: &str) -> Result<(), ErrorKind> {
+        if original.is_empty() {
+            return Err(ErrorKind::Empty);
+        }
+        if let Some((at, ch)) = original
+            .char_indices()
+            .find(|(_, c)| c.is_whitespace() || c.is_control())
+        {
+            return Err(ErrorKind::Whitespace { at, ch });
+        }
+        // The wildcard stars are already stripped from the text; any star
+        // left is a literal character.
+        let offset = match self {
+            Pattern::Keyword(_) => 1,
+            Pattern::Exact(_) | Pattern::Glob(_) => 0,
+        };
+        if let Some(star) = self.text().find('*') {
+            let at = star + offset;
+            return Err(match self {
+                Pattern::Exact(rest) if star == 0 && !rest[1..].contains('*') => {
+                    ErrorKind::LeadingStar { at }
+                }
+                _ => ErrorKind::InnerStar { at },
+            });
+        }
+        Ok(())
+    }
+}
+
+/// What is wrong with a pattern list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Flag bits this version does not know.
+    UnknownFlags(u32),
+    /// The pattern is not valid UTF-8 (first bad byte at `valid_up_to`).
+    NotUtf8 { valid_up_to: usize },
+    /// The pattern `*`, which crashes CRI-O.
+    LoneStar,
+    /// Strict: the empty pattern (it pins only the empty name).
+    Empty,
+    /// Strict: whitespace or a control character at byte `at`.
+    Whitespace { at: usize, ch: char },
+    /// Strict: `*word`, whose star is a literal character.
+    LeadingStar { at: usize },
+    /// Strict: a `*` inside the pattern, which is a literal character.
+    InnerStar { at: usize },
+    /// More patterns, or more pattern bytes, than one set may hold.
+    TooLarge { what: &'static str, limit: usize },
+}
+
+/// Why a pattern list did not compile: which pattern, what is wrong with it,
+/// and what to write instead (in its `Display`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    index: Option<usize>,
+    pattern: Option<Vec<u8>>,
+    kind: ErrorKind,
+}
+
+impl CompileError {
+    pub(crate) fn new(index: Option<usize>, kind: ErrorKind) -> CompileError {
+        CompileError { index, pattern: None, kind }
+    }
+
+    pub(crate) fn at(index: usize, pattern: &[u8], kind: ErrorKind) -> CompileError {
+        CompileError { index: Some(index), pattern: Some(pattern.to_vec()), kind }
+    }
+
+    /// The index of the offending pattern in the list, when one is to blame.
+    pub fn pattern_index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+/// Longest part of a pattern quoted in a message.
+const QUOTE_LIMIT: usize = 120;
+
+/// The pattern as a quoted string: escapes for control characters and
+/// invalid bytes, cut short when very long.
+fn quote(pattern: &[u8]) -> String {
+    let shown = &pattern[..pattern.len().min(QUOTE_LIMIT)];
+    let mut out = String::from("\"");
+    for chunk in shown.utf8_chunks() {
+        out.extend(chunk.valid().chars().flat_map(char::escape_debug));
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out.push('"');
+    if pattern.len() > QUOTE_LIMIT {
+        out.push_str(&format!("... ({} bytes)", pattern.len()));
+    }
+    out
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(index) = self.index {
+            write!(f, "pattern {index}")?;
+            if let Some(pattern) = &self.pattern {
+                write!(f, " ({})", quote(pattern))?;
+            }
+            f.write_str(": ")?;
+        }
+        match &self.kind {
+            ErrorKind::UnknownFlags(bits) => write!(
+                f,
+                "unknown flag bits {bits:#x}; the flags are CRIO_PIN_ANCHOR_GLOBS (1), \
+                 CRIO_PIN_CASE_SENSITIVE (2) and CRIO_PIN_STRICT (4), or CRIO_PIN_DEFAULT (0)"
+            ),
+            ErrorKind::NotUtf8 { valid_up_to } => write!(
+                f,
+                "not valid UTF-8 (bad byte at offset {valid_up_to}); patterns are text: \
+                 fix the encoding of the configuration"
+            ),
+            ErrorKind::LoneStar => f.write_str(
+                "a lone '*' is not a valid pattern (it crashes CRI-O); \
+                 write \"**\" to pin every image",
+            ),
+            ErrorKind::Empty => f.write_str(
+                "empty pattern (it pins only an image with an empty name); remove it",
+            ),
+            ErrorKind::Whitespace { at, ch } => write!(
+                f,
+                "{} {ch:?} (U+{:04X}) at byte {at}; image names never contain whitespace \
+                 or control characters: remove it (look for stray spaces, tabs or newlines)",
+                if ch.is_whitespace() { "whitespace" } else { "control character" },
+                u32::from(*ch),
+            ),
+            ErrorKind::LeadingStar { .. } => f.write_str(
+                "a '*' only at the start is a literal character, so this pins only a name \
+                 that really begins with '*'; write \"*word*\" to pin names containing \
+                 word (CRI-O has no suffix match)",
+            ),
+            ErrorKind::InnerStar { at } => write!(
+                f,
+                "the '*' at byte {at} is a literal character (only a trailing '*', or the \
+                 leading '*' of \"*word*\", is a wildcard); remove it, or split the pattern \
+                 into a \"prefix*\" glob or a \"*word*\" keyword"
+            ),
+            ErrorKind::TooLarge { what, limit } => write!(
+                f,
+                "too large: {what} may be at most {limit}; split the list or shorten \
+                 the pattern"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Pattern<'_>, ErrorKind> {
+        Pattern::parse(text, Flags::DEFAULT)
+    }
+
+    fn strict(text: &str) -> Result<Pattern<'_>, ErrorKind> {
+        Pattern::parse(text, Flags::STRICT)
+    }
+
+    #[test]
+    fn classification_follows_crio() {
+        let cases: &[(&str, Pattern)] = &[
+            ("quay.io/x:1", Pattern::Exact("quay.io/x:1")),
+            ("quay.io/*", Pattern::Glob("quay.io/")),
+            ("*pause*", Pattern::Keyword("pause")),
+            ("**", Pattern::Keyword("")),
+            ("***", Pattern::Keyword("*")),
+            ("*pause", Pattern::Exact("*pause")),
+            ("a*b", Pattern::Exact("a*b")),
+            ("a**", Pattern::Glob("a*")),
+            ("", Pattern::Exact("")),
+            ("^a.b$", Pattern::Exact("^a.b$")),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse(text), Ok(*want), "pattern {text:?}");
+        }
+    }
+
+    #[test]
+    fn lone_star_is_an_error_in_every_mode() {
+        for bits in 0..=Flags::ALL.bits() {
+            let flags = Flags::from_bits(bits).unwrap();
+            assert_eq!(Pattern::parse("*", flags), Err(ErrorKind::LoneStar), "{flags:?}");
+        }
+    }
+
+    #[test]
+    fn strict_rejects_likely_mistakes() {
+        assert_eq!(strict(""), Err(ErrorKind::Empty));
+        assert_eq!(strict("*pause"), Err(ErrorKind::LeadingStar { at: 0 }));
+        assert_eq!(strict("a*b"), Err(ErrorKind::InnerStar { at: 1 }));
+        assert_eq!(strict("a**"), Err(ErrorKind::InnerStar { at: 1 }));
+        assert_eq!(strict("***"), Err(ErrorKind::InnerStar { at: 1 }));
+        assert_eq!(strict("*a*b*"), Err(ErrorKind::InnerStar { at: 2 }));
+        assert_eq!(strict("*a*b"), Err(ErrorKind::InnerStar { at: 0 }));
+        assert_eq!(strict("quay.io/x "), Err(ErrorKind::Whitespace { at: 9, ch: ' ' }));
+        assert_eq!(strict("a\tb"), Err(ErrorKind::Whitespace { at: 1, ch: '\t' }));
+        assert_eq!(strict("a\u{7f}"), Err(ErrorKind::Whitespace { at: 1, ch: '\u{7f}' }));
+        assert_eq!(strict("a\u{a0}"), Err(ErrorKind::Whitespace { at: 1, ch: '\u{a0}' }));
+    }
+
+    #[test]
+    fn strict_accepts_well_formed_patterns() {
+        assert_eq!(strict("**"), Ok(Pattern::Keyword("")));
+        assert_eq!(strict("*pause*"), Ok(Pattern::Keyword("pause")));
+        assert_eq!(strict("quay.io/*"), Ok(Pattern::Glob("quay.io/")));
+        assert_eq!(strict("quay.io/x:1"), Ok(Pattern::Exact("quay.io/x:1")));
+    }
+
+    #[test]
+    fn unknown_flags_are_named() {
+        let err = Flags::from_bits(8 | 1).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::UnknownFlags(8));
+        assert_eq!(err.pattern_index(), None);
+        assert!(err.to_string().contains("0x8"), "{err}");
+    }
+
+    #[test]
+    fn messages_name_the_pattern_and_the_fix() {
+        let err = CompileError::at(3, b"*", ErrorKind::LoneStar);
+        assert_eq!(
+            err.to_string(),
+            "pattern 3 (\"*\"): a lone '*' is not a valid pattern (it crashes CRI-O); \
+             write \"**\" to pin every image"
+        );
+        let err = CompileError::at(0, b"a\xffb\n", ErrorKind::NotUtf8 { valid_up_to: 1 });
+        assert!(err.to_string().starts_with("pattern 0 (\"a\\xffb\\n\"): not valid UTF-8"));
+        let long = vec![b'a'; 1000];
+        let err = CompileError::at(1, &long, ErrorKind::Empty);
+        assert!(err.to_string().contains("... (1000 bytes)"), "{err}");
+    }
+
+    #[test]
+    fn flags_debug_names_bits() {
+        assert_eq!(format!("{:?}", Flags::DEFAULT), "DEFAULT");
+        assert_eq!(format!("{:?}", Flags::ANCHOR_GLOBS | Flags::STRICT), "ANCHOR_GLOBS | STRICT");
+    }
+}
