@@ -1,0 +1,31 @@
+#!/bin/sh
+# ABI checks on a staged install: usage: check-abi.sh STAGE VERSION SOMAJOR
+set -eu
+stage=$1 version=$2 somajor=$3
+so="$stage/lib/libcrio_pin.so.$version"
+header="$stage/include/crio_pin.h"
+fail=0
+check() { # description, command...
+    desc=$1; shift
+    if "$@"; then echo "ok: $desc"; else echo "FAIL: $desc"; fail=1; fi
+}
+
+exported=$(nm -D --defined-only "$so" | awk '{print $3}' | sort)
+# Declarations are the lines that start with a type (not a comment).
+declared=$(grep -E '^[a-z].*[ *]crio_pin_[a-z_]+\(' "$header" | sed -E 's/^[^(]*[ *](crio_pin_[a-z_]+)\(.*/\1/' | sort)
+foreign=$(echo "$exported" | grep -v '^crio_pin_' || true)
+check "the shared object exports only crio_pin_* symbols" test -z "$foreign"
+[ -z "$foreign" ] || echo "$foreign" | sed 's/^/  unexpected export: /'
+check "exported symbols equal the header's functions" test "$exported" = "$declared"
+[ "$exported" = "$declared" ] || diff -u /dev/fd/3 /dev/fd/4 3<<E1 4<<E2 || true
+$declared
+E1
+$exported
+E2
+soname=$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+check "soname is libcrio_pin.so.$somajor (got '$soname')" test "$soname" = "libcrio_pin.so.$somajor"
+check "libcrio_pin.so.$somajor links to the library" test "$(readlink -f "$stage/lib/libcrio_pin.so.$somajor")" = "$(readlink -f "$so")"
+check "libcrio_pin.so links to the library" test "$(readlink -f "$stage/lib/libcrio_pin.so")" = "$(readlink -f "$so")"
+pcversion=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --modversion crio_pin)
+check "pkg-config version is $version (got '$pcversion')" test "$pcversion" = "$version"
+exit $fail
