@@ -110,6 +110,34 @@ mod tests {
         assert!(t.iter().all(|&(_, rep)| t.binary_search_by_key(&rep, |e| e.0).is_err()));
     }
 
+    /// Go's orbits (our table) against regex-syntax's, built from Unicode's
+    /// CaseFolding.txt independently: they must agree on every code point
+    /// except those whose folding changed in Unicode 16, which Go 1.26 does
+    /// not have yet.
+    #[test]
+    fn table_agrees_with_unicode_data_except_unicode_16_changes() {
+        use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+        use std::collections::HashMap;
+
+        let mut go_orbits: HashMap<char, Vec<char>> = HashMap::new();
+        let chars = || (0..=0x10FFFFu32).filter_map(char::from_u32);
+        for c in chars() {
+            go_orbits.entry(representative(c)).or_default().push(c);
+        }
+        let mut differ = Vec::new();
+        for c in chars() {
+            let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+            class.case_fold_simple();
+            let unicode: Vec<char> = class.iter().flat_map(|r| r.start()..=r.end()).collect();
+            if go_orbits[&representative(c)] != unicode {
+                differ.push(c);
+            }
+        }
+        let expected: Vec<char> =
+            chars().filter(|&c| crate::reference::in_unicode_16_fold_changes(c)).collect();
+        assert_eq!(differ, expected);
+    }
+
     #[test]
     fn orbits_fold_together() {
         let cases = [
