@@ -19,8 +19,10 @@ CC      ?= cc
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 SOMAJOR := 0
 # What a static link of a Rust staticlib needs on Linux (rustc
-# --print native-static-libs); checked by the static C test.
-NATIVE_STATIC_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+# --print native-static-libs, less -lgcc_s: cc adds the unwinder itself,
+# libgcc_s when dynamic, libgcc_eh with -static, which has no libgcc_s.a).
+# Checked by the static C test.
+NATIVE_STATIC_LIBS := -lutil -lrt -lpthread -lm -ldl -lc
 
 RELEASE := target/release
 STAGE   := $(CURDIR)/build/stage

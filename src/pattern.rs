@@ -261,11 +261,17 @@ impl fmt::Display for CompileError {
                 if ch.is_whitespace() { "whitespace" } else { "control character" },
                 u32::from(*ch),
             ),
-            ErrorKind::LeadingStar { .. } => f.write_str(
-                "a '*' only at the start is a literal character, so this pins only a name \
-                 that really begins with '*'; write \"*word*\" to pin names containing \
-                 word (CRI-O has no suffix match)",
-            ),
+            ErrorKind::LeadingStar { .. } => {
+                let word = self.pattern.as_deref().map_or(&b"word"[..], |p| &p[1..]);
+                write!(
+                    f,
+                    "a '*' only at the start is a literal character, so this pins only a name \
+                     that really begins with '*'; write {} to pin names containing {} \
+                     (CRI-O has no suffix match)",
+                    quote(&[b"*", word, b"*"].concat()),
+                    quote(word),
+                )
+            }
             ErrorKind::InnerStar { at } => write!(
                 f,
                 "the '*' at byte {at} is a literal character (only a trailing '*', or the \

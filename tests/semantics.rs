@@ -128,7 +128,8 @@ fn invalid_utf8_pattern_names_its_index() {
 fn strict_mode_rejects_each_mistake_with_its_own_message() {
     let cases: &[(&str, &str)] = &[
         ("", "empty pattern"),
-        ("*pause", "only at the start is a literal"),
+        ("*pause", "only at the start is a literal character, so this pins only a name that \
+                    really begins with '*'; write \"*pause*\" to pin names containing \"pause\""),
         ("a*b", "'*' at byte 1 is a literal"),
         ("quay.io/x ", "whitespace"),
         ("quay.io/\tx", "whitespace"),
