@@ -83,7 +83,29 @@ impl From<CompileError> for Box<crio_pin_error> {
 
 /// Runs `f`, turning a panic into `failure`.
 fn guard<T>(failure: T, f: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or(failure)
+    catch_unwind(AssertUnwindSafe(|| {
+        panic_injection::check();
+        f()
+    }))
+    .unwrap_or(failure)
+}
+
+/// Test-only: makes the next guarded call on this thread panic inside the
+/// boundary, to prove every export turns a panic into its failure value.
+/// Compiled out of non-test builds.
+mod panic_injection {
+    #[cfg(test)]
+    thread_local! {
+        pub(super) static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    #[inline(always)]
+    pub(super) fn check() {
+        #[cfg(test)]
+        if ARMED.with(|armed| armed.replace(false)) {
+            panic!("injected panic");
+        }
+    }
 }
 
 /// The `len` bytes at `ptr`: `(NULL, 0)` or any pointer with length 0 is
@@ -172,6 +194,7 @@ pub unsafe extern "C" fn crio_pin_compile(
     error_out: *mut *mut crio_pin_error,
 ) -> *mut crio_pin_set {
     let result = catch_unwind(AssertUnwindSafe(|| {
+        panic_injection::check();
         // SAFETY: the caller's contract.
         unsafe { compile(patterns, lengths, count, flags) }
     }))
@@ -445,3 +468,235 @@ const VERSION: &CStr = match CStr::from_bytes_with_nul(
     Ok(version) => version,
     Err(_) => panic!("crate version holds a NUL"),
 };
+
+#[cfg(test)]
+mod tests {
+    //! The C contract exercised from Rust (these also run under Miri where
+    //! it is installed: `make miri`).
+    use super::*;
+    use std::ptr::{null, null_mut};
+
+    fn compile_ok(patterns: &[&str], flags: u32) -> *mut crio_pin_set {
+        let ptrs: Vec<*const c_char> = patterns.iter().map(|p| p.as_ptr().cast()).collect();
+        let lens: Vec<usize> = patterns.iter().map(|p| p.len()).collect();
+        let mut error = null_mut();
+        let set = unsafe { crio_pin_compile(ptrs.as_ptr(), lens.as_ptr(), ptrs.len(), flags, &mut error) };
+        assert!(!set.is_null(), "{:?}", unsafe { CStr::from_ptr(crio_pin_error_message(error)) });
+        assert!(error.is_null());
+        set
+    }
+
+    fn compile_err(patterns: *const *const c_char, lengths: *const usize, count: usize, flags: u32) -> (String, isize) {
+        let mut error = null_mut();
+        let set = unsafe { crio_pin_compile(patterns, lengths, count, flags, &mut error) };
+        assert!(set.is_null());
+        assert!(!error.is_null());
+        let out = unsafe {
+            (
+                CStr::from_ptr(crio_pin_error_message(error)).to_str().unwrap().to_string(),
+                crio_pin_error_pattern_index(error),
+            )
+        };
+        unsafe { crio_pin_error_free(error) };
+        out
+    }
+
+    fn name_match(set: *const crio_pin_set, name: &[u8]) -> (bool, isize) {
+        unsafe {
+            (
+                crio_pin_match(set, name.as_ptr().cast(), name.len()),
+                crio_pin_match_index(set, name.as_ptr().cast(), name.len()),
+            )
+        }
+    }
+
+    #[test]
+    fn compile_match_free() {
+        let set = compile_ok(&["quay.io/*", "*pause*"], CRIO_PIN_DEFAULT);
+        assert_eq!(name_match(set, b"x/quay.io/y"), (true, 0));
+        assert_eq!(name_match(set, b"PAUSE"), (true, 1));
+        assert_eq!(name_match(set, b"nginx"), (false, -1));
+        assert_eq!(unsafe { crio_pin_len(set) }, 2);
+        unsafe { crio_pin_free(set) };
+    }
+
+    #[test]
+    fn nul_terminated_patterns() {
+        let patterns = [c"quay.io/*".as_ptr(), c"".as_ptr()];
+        let mut error = null_mut();
+        let set = unsafe { crio_pin_compile(patterns.as_ptr(), null(), 2, 0, &mut error) };
+        assert!(!set.is_null());
+        assert_eq!(name_match(set, b""), (true, 1));
+        unsafe { crio_pin_free(set) };
+    }
+
+    #[test]
+    fn null_set_is_the_empty_set() {
+        assert_eq!(name_match(null(), b"anything"), (false, -1));
+        assert_eq!(unsafe { crio_pin_len(null()) }, 0);
+        let lens = [1usize];
+        assert!(!unsafe { crio_pin_match_any(null(), c"a".as_ptr(), lens.as_ptr(), 1) });
+        let mut results = [7u8];
+        assert_eq!(unsafe { crio_pin_match_each(null(), c"a".as_ptr(), lens.as_ptr(), 1, results.as_mut_ptr()) }, 0);
+        assert_eq!(results, [0]);
+        assert!(unsafe { crio_pin_clone(null()) }.is_null());
+        unsafe { crio_pin_free(null_mut()) };
+        unsafe { crio_pin_error_free(null_mut()) };
+    }
+
+    #[test]
+    fn null_names() {
+        let set = compile_ok(&["", "x"], 0);
+        unsafe {
+            assert!(crio_pin_match(set, null(), 0), "(NULL, 0) is the empty name");
+            assert_eq!(crio_pin_match_index(set, null(), 0), 0);
+            assert!(!crio_pin_match(set, null(), 5), "NULL with a length is never read");
+            assert_eq!(crio_pin_match_index(set, null(), 5), -1);
+            let zeros = [0usize, 0];
+            assert!(crio_pin_match_any(set, null(), zeros.as_ptr(), 2));
+            let mut results = [9u8; 2];
+            assert_eq!(crio_pin_match_each(set, null(), zeros.as_ptr(), 2, results.as_mut_ptr()), 2);
+            assert_eq!(results, [1, 1]);
+            let some = [0usize, 1];
+            assert!(!crio_pin_match_any(set, null(), some.as_ptr(), 2));
+            assert_eq!(crio_pin_match_each(set, null(), some.as_ptr(), 2, results.as_mut_ptr()), 0);
+            assert_eq!(results, [0, 0]);
+            assert!(!crio_pin_match_any(set, c"x".as_ptr(), null(), 1));
+            assert_eq!(crio_pin_match_each(set, c"x".as_ptr(), null(), 1, results.as_mut_ptr()), 0);
+            assert_eq!(crio_pin_match_each(set, c"x".as_ptr(), some.as_ptr(), 2, null_mut()), 0);
+            assert!(!crio_pin_match_any(set, null(), null(), 0));
+            crio_pin_free(set);
+        }
+    }
+
+    #[test]
+    fn packed_names() {
+        let set = compile_ok(&["quay.io/*"], 0);
+        let names = b"docker.io/xquay.io/yz";
+        let lens = [11usize, 9, 1];
+        let mut results = [9u8; 3];
+        unsafe {
+            assert!(crio_pin_match_any(set, names.as_ptr().cast(), lens.as_ptr(), 3));
+            assert!(!crio_pin_match_any(set, names.as_ptr().cast(), lens.as_ptr(), 1));
+            assert_eq!(crio_pin_match_each(set, names.as_ptr().cast(), lens.as_ptr(), 3, results.as_mut_ptr()), 1);
+            crio_pin_free(set);
+        }
+        assert_eq!(results, [0, 1, 0]);
+    }
+
+    #[test]
+    fn overflowing_lengths_are_rejected_unread() {
+        let set = compile_ok(&["**"], 0);
+        let lens = [usize::MAX, 2];
+        let mut results = [9u8; 2];
+        unsafe {
+            assert!(!crio_pin_match_any(set, c"ab".as_ptr(), lens.as_ptr(), 2));
+            assert_eq!(crio_pin_match_each(set, c"ab".as_ptr(), lens.as_ptr(), 2, results.as_mut_ptr()), 0);
+            assert!(!crio_pin_match(set, c"ab".as_ptr(), usize::MAX));
+            crio_pin_free(set);
+        }
+        assert_eq!(results, [0, 0]);
+    }
+
+    #[test]
+    fn errors_name_the_pattern() {
+        let patterns = [c"ok".as_ptr(), c"*".as_ptr()];
+        let (message, index) = compile_err(patterns.as_ptr(), null(), 2, 0);
+        assert_eq!(index, 1);
+        assert!(message.starts_with("pattern 1 (\"*\")"), "{message}");
+        let (message, index) = compile_err(patterns.as_ptr(), null(), 1, 8);
+        assert_eq!(index, -1);
+        assert!(message.contains("unknown flag bits 0x8"), "{message}");
+        let (message, index) = compile_err(null(), null(), 3, 0);
+        assert_eq!(index, -1);
+        assert!(message.contains("patterns is NULL but count is 3"), "{message}");
+        let with_null = [c"ok".as_ptr(), null()];
+        let (message, index) = compile_err(with_null.as_ptr(), null(), 2, 0);
+        assert_eq!((index, message.starts_with("pattern 1 is NULL")), (1, true), "{message}");
+        let lens = [2usize, 4];
+        let (message, index) = compile_err(with_null.as_ptr(), lens.as_ptr(), 2, 0);
+        assert_eq!((index, message.contains("with length 4")), (1, true), "{message}");
+        let bad = [b"\xff".as_ptr().cast::<c_char>()];
+        let (message, index) = compile_err(bad.as_ptr(), [1usize].as_ptr(), 1, 0);
+        assert_eq!((index, message.contains("not valid UTF-8")), (0, true), "{message}");
+    }
+
+    #[test]
+    fn null_entry_with_zero_length_is_the_empty_pattern() {
+        let patterns = [null::<c_char>()];
+        let set = unsafe { crio_pin_compile(patterns.as_ptr(), [0usize].as_ptr(), 1, 0, null_mut()) };
+        assert!(!set.is_null());
+        assert_eq!(name_match(set, b""), (true, 0));
+        unsafe { crio_pin_free(set) };
+    }
+
+    #[test]
+    fn empty_list_and_error_out_null() {
+        let set = unsafe { crio_pin_compile(null(), null(), 0, 0, null_mut()) };
+        assert!(!set.is_null());
+        assert_eq!(unsafe { crio_pin_len(set) }, 0);
+        unsafe { crio_pin_free(set) };
+        // A failure with error_out NULL frees its error (Miri and valgrind
+        // would report the leak).
+        let star = [c"*".as_ptr()];
+        assert!(unsafe { crio_pin_compile(star.as_ptr(), null(), 1, 0, null_mut()) }.is_null());
+    }
+
+    #[test]
+    fn error_accessors_accept_null() {
+        unsafe {
+            assert_eq!(CStr::from_ptr(crio_pin_error_message(null())).to_bytes(), b"");
+            assert_eq!(crio_pin_error_pattern_index(null()), -1);
+        }
+    }
+
+    #[test]
+    fn clone_outlives_the_original() {
+        let set = compile_ok(&["a"], 0);
+        let clone = unsafe { crio_pin_clone(set) };
+        assert_eq!(clone, set);
+        unsafe { crio_pin_free(set) };
+        assert_eq!(name_match(clone, b"A"), (true, 0));
+        unsafe { crio_pin_free(clone) };
+    }
+
+    #[test]
+    fn version_is_the_crate_version() {
+        let v = unsafe { CStr::from_ptr(crio_pin_version()) };
+        assert_eq!(v.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+    }
+
+    /// Every export that can fail internally returns its documented failure
+    /// value when the work inside panics.
+    #[test]
+    fn panics_become_failure_values() {
+        let arm = || panic_injection::ARMED.with(|armed| armed.set(true));
+        let set = compile_ok(&["**"], 0);
+        let lens = [1usize];
+        let mut results = [9u8];
+        let mut error = null_mut();
+        unsafe {
+            arm();
+            assert!(crio_pin_compile(null(), null(), 0, 0, &mut error).is_null());
+            assert_eq!(crio_pin_error_pattern_index(error), -1);
+            let message = CStr::from_ptr(crio_pin_error_message(error)).to_str().unwrap();
+            assert!(message.starts_with("internal error in crio-pin"), "{message}");
+            assert!(message.contains("injected panic"), "{message}");
+            crio_pin_error_free(error);
+            arm();
+            assert!(!crio_pin_match(set, c"x".as_ptr(), 1));
+            arm();
+            assert_eq!(crio_pin_match_index(set, c"x".as_ptr(), 1), -1);
+            arm();
+            assert!(!crio_pin_match_any(set, c"x".as_ptr(), lens.as_ptr(), 1));
+            arm();
+            assert_eq!(crio_pin_match_each(set, c"x".as_ptr(), lens.as_ptr(), 1, results.as_mut_ptr()), 0);
+            assert_eq!(results, [0]);
+            arm();
+            assert_eq!(crio_pin_len(set), 0);
+            // Disarmed again: the set still works.
+            assert!(crio_pin_match(set, c"x".as_ptr(), 1));
+            crio_pin_free(set);
+        }
+    }
+}
