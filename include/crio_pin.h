@@ -71,7 +71,8 @@ extern "C" {
 // Returns a new set, owned by the caller (free it with crio_pin_free()), or
 // NULL on failure: an invalid pattern (the error names its index and says
 // what to write instead), unknown flags, a NULL array or entry where data
-// is needed, or an internal error. Thread-safe.
+// is needed, a list over the limits (at most 10,000,000 patterns and
+// 64 MiB of pattern text in all), or an internal error. Thread-safe.
 //
 // # Safety
 // Non-NULL pointers must point to what is described above.

@@ -69,7 +69,7 @@ mod set;
 pub mod ffi;
 
 pub use pattern::{CompileError, ErrorKind, Flags, Pattern};
-pub use set::{PinSet, MAX_PATTERNS};
+pub use set::{PinSet, MAX_PATTERNS, MAX_PATTERN_BYTES};
 
 /// Unicode version of the case-folding table (that of the Go toolchain it
 /// was generated from).

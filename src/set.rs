@@ -29,8 +29,14 @@ use foldhash::fast::FixedState;
 use crate::fold;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
 
-/// Patterns one set may hold: indexes are stored as `u32`.
-pub const MAX_PATTERNS: usize = u32::MAX as usize;
+/// Most patterns one set may hold. Real lists hold up to tens of thousands;
+/// the bound keeps a runaway generator from exhausting the node's memory.
+pub const MAX_PATTERNS: usize = 10_000_000;
+
+/// Most bytes of pattern text one set may hold, all patterns together. A
+/// compiled set needs a small multiple of this (about 20 bytes per byte of
+/// keyword or glob text in the automaton).
+pub const MAX_PATTERN_BYTES: usize = 64 << 20;
 
 /// A compiled, immutable set of pinned-image patterns.
 ///
@@ -68,7 +74,7 @@ struct Needles {
 }
 
 impl Needles {
-    fn build(anchored: bool, needles: Vec<(Vec<u8>, u32)>) -> Needles {
+    fn build(anchored: bool, needles: Vec<(Vec<u8>, u32)>) -> Result<Needles, CompileError> {
         let mut lowest: HashMap<Vec<u8>, u32, FixedState> = HashMap::default();
         let mut ordered: Vec<Vec<u8>> = Vec::new();
         let mut empty = None;
@@ -85,15 +91,24 @@ impl Needles {
         if anchored {
             inherit_from_prefixes(&ordered, &mut lowest_index);
         }
-        let automaton = (!ordered.is_empty()).then(|| {
-            AhoCorasick::builder()
+        let automaton = if ordered.is_empty() {
+            None
+        } else {
+            let built = AhoCorasick::builder()
                 .match_kind(if anchored { MatchKind::LeftmostLongest } else { MatchKind::Standard })
                 .start_kind(if anchored { StartKind::Anchored } else { StartKind::Unanchored })
-                .build(&ordered)
-                .expect("needle automaton within aho-corasick's limits")
-        });
+                .build(&ordered);
+            // Only reachable past aho-corasick's own state limits, which
+            // MAX_PATTERN_BYTES keeps well away from.
+            Some(built.map_err(|_| {
+                CompileError::new(
+                    None,
+                    ErrorKind::TooLarge { what: "the automaton of all patterns", limit: u32::MAX as usize },
+                )
+            })?)
+        };
         let floor = lowest_index.iter().copied().chain(empty).min().unwrap_or(u32::MAX);
-        Needles { anchored, empty, automaton, lowest_index, floor }
+        Ok(Needles { anchored, empty, automaton, lowest_index, floor })
     }
 
     fn input<'h>(&self, name: &'h [u8]) -> Input<'h> {
@@ -176,14 +191,27 @@ impl PinSet {
         let mut substrings = Vec::new();
         let mut prefixes = Vec::new();
         let mut len = 0;
+        let mut total_bytes = 0usize;
         for (i, raw) in patterns.into_iter().enumerate() {
             let raw = raw.as_ref();
-            let index = u32::try_from(i).map_err(|_| {
-                CompileError::new(
+            if i >= MAX_PATTERNS {
+                return Err(CompileError::new(
                     Some(i),
                     ErrorKind::TooLarge { what: "the number of patterns", limit: MAX_PATTERNS },
-                )
-            })?;
+                ));
+            }
+            total_bytes = total_bytes.saturating_add(raw.len());
+            if total_bytes > MAX_PATTERN_BYTES {
+                return Err(CompileError::at(
+                    i,
+                    raw,
+                    ErrorKind::TooLarge {
+                        what: "the total size of all patterns in bytes",
+                        limit: MAX_PATTERN_BYTES,
+                    },
+                ));
+            }
+            let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
             let text = std::str::from_utf8(raw).map_err(|e| {
                 CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() })
             })?;
@@ -206,8 +234,8 @@ impl PinSet {
             flags,
             len,
             exact,
-            substrings: Needles::build(false, substrings),
-            prefixes: Needles::build(true, prefixes),
+            substrings: Needles::build(false, substrings)?,
+            prefixes: Needles::build(true, prefixes)?,
         })
     }
 
@@ -327,6 +355,18 @@ mod tests {
         assert!(!s.is_match(b""));
         assert_eq!(s.match_index(b"anything"), None);
         assert!(!s.match_any([b"a", b"b"]));
+    }
+
+    #[test]
+    fn oversized_lists_are_rejected_before_exhausting_memory() {
+        let big = vec![b'a'; MAX_PATTERN_BYTES / 2 + 1];
+        let err = PinSet::compile([&big[..], &big[..]], Flags::DEFAULT).unwrap_err();
+        assert_eq!(err.pattern_index(), Some(1));
+        assert!(matches!(err.kind(), ErrorKind::TooLarge { limit: MAX_PATTERN_BYTES, .. }));
+        assert!(err.to_string().contains("may be at most 67108864"), "{err}");
+        let err = PinSet::compile(std::iter::repeat_n("", MAX_PATTERNS + 1), Flags::DEFAULT).unwrap_err();
+        assert_eq!(err.pattern_index(), Some(MAX_PATTERNS));
+        assert!(err.to_string().contains("the number of patterns may be at most 10000000"), "{err}");
     }
 
     #[test]
