@@ -33,7 +33,8 @@
 // A glob `prefix*` matches only names that start with `prefix`.
 #define CRIO_PIN_ANCHOR_GLOBS 1
 
-// No case folding: names must match byte for byte.
+// No case folding: letters must match in case exactly. Names still decode
+// as Go decodes them (each invalid UTF-8 byte reads as U+FFFD).
 #define CRIO_PIN_CASE_SENSITIVE 2
 
 // Reject likely mistakes: empty patterns, a literal `*`, whitespace and

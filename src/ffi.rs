@@ -22,7 +22,8 @@ use crate::{CompileError, Flags, PinSet};
 pub const CRIO_PIN_DEFAULT: u32 = 0;
 /// A glob `prefix*` matches only names that start with `prefix`.
 pub const CRIO_PIN_ANCHOR_GLOBS: u32 = 1;
-/// No case folding: names must match byte for byte.
+/// No case folding: letters must match in case exactly. Names still decode
+/// as Go decodes them (each invalid UTF-8 byte reads as U+FFFD).
 pub const CRIO_PIN_CASE_SENSITIVE: u32 = 2;
 /// Reject likely mistakes: empty patterns, a literal `*`, whitespace and
 /// control characters.
@@ -226,7 +227,11 @@ unsafe fn compile(
     let flags = Flags::from_bits(flags)?;
     let Some(pointers) = (unsafe { slice(patterns, count) }) else {
         return Err(crio_pin_error::new(
-            format!("patterns is NULL but count is {count}; pass count 0 for an empty set"),
+            if patterns.is_null() {
+                format!("patterns is NULL but count is {count}; pass count 0 for an empty set")
+            } else {
+                format!("count {count} is larger than any array can hold")
+            },
             None,
         ));
     };
@@ -238,23 +243,32 @@ unsafe fn compile(
     };
     let mut texts: Vec<&[u8]> = Vec::with_capacity(count);
     for (i, &ptr) in pointers.iter().enumerate() {
-        let text = match lengths {
+        let len = lengths.map(|l| l[i]);
+        let text = match len {
             None if ptr.is_null() => None,
             // SAFETY: a non-NULL entry without lengths is NUL-terminated.
             None => Some(unsafe { CStr::from_ptr(ptr) }.to_bytes()),
             // SAFETY: a non-NULL entry with lengths has lengths[i] bytes.
-            Some(lengths) => unsafe { bytes(ptr, lengths[i]) },
+            Some(len) => unsafe { bytes(ptr, len) },
         };
         let Some(text) = text else {
-            let len = lengths.map_or(0, |l| l[i]);
-            return Err(crio_pin_error::new(
-                format!(
-                    "pattern {i} is NULL{}; every pattern needs its bytes \
-                     (with lengths, NULL is allowed only for length 0)",
-                    if lengths.is_some() { format!(" with length {len}") } else { String::new() }
+            // Report the first bad pattern in list order: an earlier pattern
+            // may be invalid too.
+            PinSet::compile(&texts, flags)?;
+            let message = match len {
+                Some(len) if !ptr.is_null() => {
+                    format!("pattern {i} has length {len}, larger than any buffer can hold")
+                }
+                Some(len) => format!(
+                    "pattern {i} is NULL with length {len}; NULL is allowed only with length 0 \
+                     (the empty pattern)"
                 ),
-                Some(i),
-            ));
+                None => format!(
+                    "pattern {i} is NULL; without lengths every pattern must be a \
+                     NUL-terminated string"
+                ),
+            };
+            return Err(crio_pin_error::new(message, Some(i)));
         };
         texts.push(text);
     }
@@ -614,6 +628,9 @@ mod tests {
         let with_null = [c"ok".as_ptr(), null()];
         let (message, index) = compile_err(with_null.as_ptr(), null(), 2, 0);
         assert_eq!((index, message.starts_with("pattern 1 is NULL")), (1, true), "{message}");
+        let star_then_null = [c"ok".as_ptr(), c"*".as_ptr(), null()];
+        let (message, index) = compile_err(star_then_null.as_ptr(), null(), 3, 0);
+        assert_eq!(index, 1, "the first bad pattern wins: {message}");
         let lens = [2usize, 4];
         let (message, index) = compile_err(with_null.as_ptr(), lens.as_ptr(), 2, 0);
         assert_eq!((index, message.contains("with length 4")), (1, true), "{message}");
