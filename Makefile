@@ -2,7 +2,10 @@
 #
 #   make demo      build, stage-install, run the C example on bundled data
 #   make test      every test: Rust (unit, property, header drift), fold-table
-#                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan
+#                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan /
+#                  static / ThreadSanitizer, FFI tests under Miri, fuzz
+#                  targets on their corpus (nightly parts say when skipped)
+#   make fuzz      fuzz each target for FUZZ_SECONDS (default 300)
 #   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
 #   make uninstall (same variables)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
@@ -31,7 +34,8 @@ STAGE_PC := $(STAGE)/lib/pkgconfig
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: all build install uninstall stage demo test check-tools test-rust \
-        test-fold-table test-abi test-c header fold-table clean
+        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz \
+        header fold-table clean
 
 all: build
 
@@ -66,7 +70,7 @@ stage:
 demo: check-tools stage
 	$(MAKE) --no-print-directory -C examples/c PKG_CONFIG_PATH=$(STAGE_PC) run
 
-test: check-tools test-rust test-fold-table stage test-abi test-c
+test: check-tools test-rust test-fold-table stage test-abi test-c test-tsan test-miri test-fuzz
 	@echo "make test: all suites passed"
 
 check-tools:
@@ -88,6 +92,22 @@ test-abi: stage
 
 test-c: stage
 	$(MAKE) --no-print-directory -C ctest PKG_CONFIG_PATH=$(STAGE_PC) test
+
+# ThreadSanitizer on the multi-threaded C test, with the library built
+# instrumented (nightly).
+test-tsan:
+	@sh tools/tsan.sh
+
+# The FFI layer's Rust tests under Miri (nightly).
+test-miri:
+	@sh tools/miri.sh
+
+# Each fuzz target replays its committed corpus, then fuzzes briefly.
+test-fuzz:
+	@sh tools/fuzz.sh quick
+
+fuzz:
+	@sh tools/fuzz.sh long
 
 header:
 	CRIO_PIN_BLESS=1 $(CARGO) test --release --test header
