@@ -23,7 +23,7 @@
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, Anchored, Input, MatchKind, StartKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, Anchored, Input, MatchKind, StartKind};
 use foldhash::fast::FixedState;
 
 use crate::fold;
@@ -34,8 +34,9 @@ use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
 pub const MAX_PATTERNS: usize = 10_000_000;
 
 /// Most bytes of pattern text one set may hold, all patterns together. A
-/// compiled set needs a small multiple of this (about 20 bytes per byte of
-/// keyword or glob text in the automaton).
+/// compiled set needs a small multiple of this: about 14 bytes per byte of
+/// keyword or glob text that shares no prefix with another (so under 1 GiB
+/// at the bound), far less for real lists.
 pub const MAX_PATTERN_BYTES: usize = 64 << 20;
 
 /// A compiled, immutable set of pinned-image patterns.
@@ -57,6 +58,9 @@ pub struct PinSet {
     substrings: Needles,
     prefixes: Needles,
 }
+
+/// Needle sets up to this many bytes get a DFA; larger ones a contiguous NFA.
+const DFA_MAX_NEEDLE_BYTES: usize = 32 << 10;
 
 /// Needles searched together, each with the lowest index of the patterns
 /// that produced it.
@@ -94,7 +98,18 @@ impl Needles {
         let automaton = if ordered.is_empty() {
             None
         } else {
+            let needle_bytes: usize = ordered.iter().map(Vec::len).sum();
+            // A DFA is the fastest per byte but costs up to a full transition
+            // row per trie node, and its build time grows faster than the
+            // text (a single 1 MiB needle takes minutes): use it only for
+            // small needle sets, the contiguous NFA otherwise.
+            let kind = if needle_bytes <= DFA_MAX_NEEDLE_BYTES {
+                AhoCorasickKind::DFA
+            } else {
+                AhoCorasickKind::ContiguousNFA
+            };
             let built = AhoCorasick::builder()
+                .kind(Some(kind))
                 .match_kind(if anchored { MatchKind::LeftmostLongest } else { MatchKind::Standard })
                 .start_kind(if anchored { StartKind::Anchored } else { StartKind::Unanchored })
                 .build(&ordered);
