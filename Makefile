@@ -1,10 +1,13 @@
 # libcrio_pin: build, install, demo, test.
 #
-#   make demo      build, stage-install, run the C example on bundled data
+#   make demo      build, stage-install, run the C and Go examples on bundled data
 #   make test      every test: Rust (unit, property, header drift), fold-table
 #                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan /
 #                  static / ThreadSanitizer, FFI tests under Miri, fuzz
-#                  targets on their corpus (nightly parts say when skipped)
+#                  targets on their corpus (nightly parts say when skipped),
+#                  Go package (vet, race, cgocheck, conformance, live reload,
+#                  static and dynamic linking)
+#   make bench-go  Go benchmarks: CRI-O's regexp loop against the library
 #   make fuzz      fuzz each target for FUZZ_SECONDS (default 300)
 #   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
 #   make uninstall (same variables)
@@ -34,7 +37,7 @@ STAGE_PC := $(STAGE)/lib/pkgconfig
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: all build install uninstall stage demo test check-tools test-rust \
-        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz \
+        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz test-go bench-go \
         header fold-table clean
 
 all: build
@@ -69,8 +72,9 @@ stage:
 
 demo: check-tools stage
 	$(MAKE) --no-print-directory -C examples/c PKG_CONFIG_PATH=$(STAGE_PC) run
+	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) demo
 
-test: check-tools test-rust test-fold-table stage test-abi test-c test-tsan test-miri test-fuzz
+test: check-tools test-rust test-fold-table stage test-abi test-c test-go test-tsan test-miri test-fuzz
 	@echo "make test: all suites passed"
 
 check-tools:
@@ -92,6 +96,12 @@ test-abi: stage
 
 test-c: stage
 	$(MAKE) --no-print-directory -C ctest PKG_CONFIG_PATH=$(STAGE_PC) test
+
+test-go: stage
+	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) test
+
+bench-go: stage
+	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) bench
 
 # ThreadSanitizer on the multi-threaded C test, with the library built
 # instrumented (nightly).
@@ -120,3 +130,4 @@ clean:
 	rm -rf build
 	$(MAKE) -C ctest clean
 	$(MAKE) -C examples/c clean
+	$(MAKE) -C go clean

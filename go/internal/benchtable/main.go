@@ -1,0 +1,137 @@
+// Command benchtable reads the output of the package's benchmarks
+// (go test -bench, names BenchmarkX/n=<patterns>/<go|lib>) on standard
+// input and prints, per list size, the time of CRI-O's Go loop, the time
+// of the library, and their ratio (Go loop / library: above 1, the library
+// is faster), as a Markdown table, with the issue's targets. With several
+// runs of a benchmark (-count), it keeps the fastest: the run least
+// disturbed by anything else on the machine.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\d+)/(go|lib)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
+
+// targets: the ratio the library should reach at each size.
+var targets = map[int]float64{1: 1, 10: 10, 100: 100, 1000: 1000}
+
+type key struct {
+	bench string
+	n     int
+}
+
+func main() {
+	if err := run(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+}
+
+func run(in io.Reader, out io.Writer) error {
+	ns := map[key]map[string]float64{}
+	var sizes []int
+	benches := []string{"Match", "MatchAny", "MatchEach"}
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		v, err := strconv.ParseFloat(m[4], 64)
+		if err != nil {
+			return err
+		}
+		k := key{m[1], n}
+		if ns[k] == nil {
+			ns[k] = map[string]float64{}
+		}
+		if old, ok := ns[k][m[3]]; !ok || v < old {
+			ns[k][m[3]] = v
+		}
+		if !slices.Contains(sizes, n) {
+			sizes = append(sizes, n)
+		}
+		if !slices.Contains(benches, m[1]) {
+			benches = append(benches, m[1])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(sizes) == 0 {
+		return fmt.Errorf("no benchmark results on standard input")
+	}
+	slices.Sort(sizes)
+
+	fmt.Fprintln(out, "CRI-O's Go loop against the library through cgo, time per op; ratio = Go loop / library")
+	fmt.Fprintln(out, "(above 1: the library is faster). Match: one name; MatchAny: one image (2 names);")
+	fmt.Fprintln(out, "MatchEach: a listing of 500 names. Fastest of the runs of each benchmark.")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| patterns | call | Go loop | library | ratio | target |")
+	fmt.Fprintln(out, "| ---: | :--- | ---: | ---: | ---: | ---: |")
+	var missed []string
+	for _, n := range sizes {
+		for _, b := range benches {
+			r := ns[key{b, n}]
+			g, okG := r["go"]
+			l, okL := r["lib"]
+			if !okG || !okL || l == 0 {
+				continue
+			}
+			ratio := g / l
+			target := ""
+			if t, ok := targets[n]; ok {
+				target = fmt.Sprintf(">= %gx", t)
+				if ratio < t {
+					target += " (missed)"
+					missed = append(missed, fmt.Sprintf("%s at %d patterns: %s < %gx", b, n, times(ratio), t))
+				}
+			}
+			fmt.Fprintf(out, "| %d | %s | %s | %s | %s | %s |\n", n, b, duration(g), duration(l), times(ratio), target)
+		}
+	}
+	fmt.Fprintln(out)
+	if len(missed) == 0 {
+		fmt.Fprintln(out, "Every ratio meets its target.")
+	} else {
+		fmt.Fprintln(out, "Below target:")
+		for _, m := range missed {
+			fmt.Fprintln(out, "  "+m)
+		}
+	}
+	return nil
+}
+
+// times formats a ratio.
+func times(r float64) string {
+	switch {
+	case r >= 100:
+		return fmt.Sprintf("%.0fx", r)
+	case r >= 10:
+		return fmt.Sprintf("%.1fx", r)
+	default:
+		return fmt.Sprintf("%.2fx", r)
+	}
+}
+
+// duration formats nanoseconds with a unit.
+func duration(ns float64) string {
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	default:
+		return fmt.Sprintf("%.3g ns", ns)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package criopin_test
+
+const raceEnabled = false
