@@ -42,12 +42,19 @@ pub(crate) fn representative(c: char) -> char {
 pub(crate) fn canonicalize_into(bytes: &[u8], fold: bool, out: &mut Vec<u8>) {
     let mut utf8 = [0u8; 4];
     for chunk in bytes.utf8_chunks() {
-        let valid = chunk.valid();
+        let mut valid = chunk.valid();
         if !fold {
             out.extend_from_slice(valid.as_bytes());
-        } else {
-            for c in valid.chars() {
+            valid = "";
+        }
+        while !valid.is_empty() {
+            // Runs of ASCII (most of any name) are upper-cased in bulk.
+            let ascii = valid.bytes().position(|b| !b.is_ascii()).unwrap_or(valid.len());
+            out.extend(valid.as_bytes()[..ascii].iter().map(u8::to_ascii_uppercase));
+            valid = &valid[ascii..];
+            if let Some(c) = valid.chars().next() {
                 out.extend_from_slice(representative(c).encode_utf8(&mut utf8).as_bytes());
+                valid = &valid[c.len_utf8()..];
             }
         }
         // `invalid()` is one lead byte and the continuation bytes that
@@ -67,13 +74,16 @@ pub(crate) fn canonical(bytes: &[u8], fold: bool) -> Vec<u8> {
 
 /// Calls `f` with the canonical form of `name`, without allocating for
 /// ASCII names up to `STACK_NAME` bytes or for any valid UTF-8 name when not
-/// folding.
+/// folding. Longer ASCII names are upper-cased in one bulk copy.
 pub(crate) fn with_canonical<R>(name: &[u8], fold: bool, f: impl FnOnce(&[u8]) -> R) -> R {
     if !fold {
         if std::str::from_utf8(name).is_ok() {
             return f(name);
         }
-    } else if name.len() <= STACK_NAME && name.is_ascii() {
+    } else if name.is_ascii() {
+        if name.len() > STACK_NAME {
+            return f(&name.to_ascii_uppercase());
+        }
         let mut buf = [0u8; STACK_NAME];
         let upper = &mut buf[..name.len()];
         for (dst, src) in upper.iter_mut().zip(name) {
