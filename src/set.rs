@@ -57,6 +57,50 @@ pub struct PinSet {
     exact: HashMap<Box<[u8]>, u32, FixedState>,
     substrings: Needles,
     prefixes: Needles,
+    lengths: Lengths,
+}
+
+/// Which name lengths can match at all: the lengths of the exact needles,
+/// and the shortest substring or prefix needle. An ASCII name's canonical
+/// form has its length, so most ASCII names of the wrong length are turned
+/// away before canonicalising (a list of exact names, such as CRI-O's
+/// default of only the pause image, then costs almost nothing per name).
+#[derive(Debug, Default)]
+struct Lengths {
+    /// Bit n: an exact needle of n bytes (n < 256).
+    exact_short: [u64; 4],
+    /// Some exact needle has 256 bytes or more.
+    exact_long: bool,
+    /// The shortest substring or prefix needle, if any.
+    shortest_needle: Option<usize>,
+}
+
+impl Lengths {
+    fn add_exact(&mut self, len: usize) {
+        match self.exact_short.get_mut(len / 64) {
+            Some(word) => *word |= 1 << (len % 64),
+            None => self.exact_long = true,
+        }
+    }
+
+    fn add_needle(&mut self, len: usize) {
+        self.shortest_needle = Some(self.shortest_needle.map_or(len, |s| s.min(len)));
+    }
+
+    /// Whether a name whose canonical form has `len` bytes may match.
+    fn may_match(&self, len: usize) -> bool {
+        let exact = match self.exact_short.get(len / 64) {
+            Some(word) => word & (1 << (len % 64)) != 0,
+            None => self.exact_long,
+        };
+        exact || self.shortest_needle.is_some_and(|s| len >= s)
+    }
+
+    /// Whether `name` certainly matches nothing, known without
+    /// canonicalising it (checks length first: is_ascii reads the name).
+    fn rules_out(&self, name: &[u8]) -> bool {
+        !self.may_match(name.len()) && name.is_ascii()
+    }
 }
 
 /// Needle sets up to this many bytes get a DFA; larger ones a contiguous NFA.
@@ -205,6 +249,7 @@ impl PinSet {
         let mut exact: HashMap<Box<[u8]>, u32, FixedState> = HashMap::default();
         let mut substrings = Vec::new();
         let mut prefixes = Vec::new();
+        let mut lengths = Lengths::default();
         let mut len = 0;
         let mut total_bytes = 0usize;
         for (i, raw) in patterns.into_iter().enumerate() {
@@ -234,6 +279,10 @@ impl PinSet {
                 Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
             let needle = fold::canonical(pattern.text().as_bytes(), fold);
             match pattern {
+                Pattern::Exact(_) => lengths.add_exact(needle.len()),
+                Pattern::Glob(_) | Pattern::Keyword(_) => lengths.add_needle(needle.len()),
+            }
+            match pattern {
                 Pattern::Exact(_) => {
                     exact.entry(needle.into_boxed_slice()).or_insert(index);
                 }
@@ -251,11 +300,15 @@ impl PinSet {
             exact,
             substrings: Needles::build(false, substrings)?,
             prefixes: Needles::build(true, prefixes)?,
+            lengths,
         })
     }
 
     /// Whether any pattern matches `name`: the image is pinned.
     pub fn is_match(&self, name: &[u8]) -> bool {
+        if self.lengths.rules_out(name) {
+            return false;
+        }
         fold::with_canonical(name, self.folds(), |name| {
             (!self.exact.is_empty() && self.exact.contains_key(name))
                 || self.substrings.is_match(name)
@@ -266,6 +319,9 @@ impl PinSet {
     /// The lowest index of a pattern that matches `name`: the first regexp
     /// in CRI-O's loop that would match it.
     pub fn match_index(&self, name: &[u8]) -> Option<usize> {
+        if self.lengths.rules_out(name) {
+            return None;
+        }
         fold::with_canonical(name, self.folds(), |name| {
             let exact = if self.exact.is_empty() { None } else { self.exact.get(name).copied() };
             let best = self.substrings.lowest_match(name, exact);
@@ -353,6 +409,25 @@ mod tests {
         assert_eq!(s.match_index(b"quay.io/x"), Some(2));
         assert_eq!(s.match_index(b"qx"), Some(4));
         assert_eq!(s.match_index(b"x/quay.io/a/b"), None);
+    }
+
+    #[test]
+    fn names_of_impossible_lengths_are_turned_away_early() {
+        let long = "x".repeat(300);
+        let s = set(&["pause:3.9", long.as_str()], Flags::DEFAULT);
+        assert!(s.lengths.rules_out(b"pause:3.10"));
+        assert!(!s.lengths.rules_out(b"PAUSE:3.9"));
+        assert!(!s.lengths.rules_out("x".repeat(301).as_bytes()), "long lengths are not tracked");
+        // Non-ASCII names may fold to another length: never turned away.
+        assert!(!s.lengths.rules_out("pause:3.\u{212A}".as_bytes()));
+        assert_eq!(s.match_index(b"PAUSE:3.9"), Some(0));
+        let k = set(&["k"], Flags::DEFAULT);
+        assert_eq!(k.match_index("\u{212A}".as_bytes()), Some(0), "3 bytes folding to 1");
+        let g = set(&["abc*", "x"], Flags::DEFAULT);
+        assert!(g.lengths.rules_out(b"ab"));
+        assert!(!g.lengths.rules_out(b"a"), "an exact length");
+        assert!(!g.lengths.rules_out(b"abcd"));
+        assert!(!set(&["**"], Flags::DEFAULT).lengths.rules_out(b""));
     }
 
     #[test]
