@@ -1,29 +1,29 @@
 //! The compiled matcher: where a list of patterns becomes a [`PinSet`].
 //!
 //! Every pattern is reduced to a canonical needle ([`crate::fold`]) and put
-//! in one of three structures, each answering for all its patterns in one
+//! in one of two structures, which together answer for all patterns in one
 //! pass over the (canonical) name:
 //!
 //! - exact patterns: a hash map from needle to the lowest pattern index;
-//! - substring patterns (keywords, and globs as CRI-O treats them): one
-//!   Aho-Corasick automaton;
-//! - anchored globs ([`Flags::ANCHOR_GLOBS`]): one anchored Aho-Corasick
-//!   automaton, which finds the longest needle that is a prefix of the name.
+//! - glob and keyword needles: one Aho-Corasick automaton (built by the
+//!   `aho-corasick` crate: a DFA for small sets, a contiguous NFA for large
+//!   ones). Keywords, and globs as CRI-O has them, match anywhere; anchored
+//!   globs ([`Flags::ANCHOR_GLOBS`]) only where the needle starts at 0.
 //!
-//! Duplicate needles collapse into one entry that keeps the lowest index, so
+//! The scan walks the automaton once; every state lists all needles ending
+//! there, so the lowest index among everything found is known at the end of
+//! the name (and a yes/no answer at the first hit). Duplicate needles
+//! collapse into one entry that keeps the lowest index, so
 //! [`PinSet::match_index`] equals the index of the first regexp in CRI-O's
-//! loop that matches. Substring needles are searched with overlapping
-//! matches to find the lowest index among all that occur. For prefixes, each
-//! needle carries the lowest index of any needle that is a prefix of it, so
-//! the longest prefix found answers for all of them. The empty needle (`**`)
-//! matches every name and is kept beside the automaton rather than in it.
+//! loop that matches. The empty needle (`**`) matches every name and is kept
+//! beside the automaton rather than in it.
 //!
 //! Nothing is cached or mutated while matching: a `PinSet` is immutable,
 //! `Send + Sync`, and shared by reference (or `Arc`) across threads.
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, Anchored, Input, MatchKind, StartKind};
+use aho_corasick::{Anchored, MatchKind, StartKind};
 use foldhash::fast::FixedState;
 
 use crate::fold;
@@ -55,8 +55,7 @@ pub struct PinSet {
     flags: Flags,
     len: usize,
     exact: HashMap<Box<[u8]>, u32, FixedState>,
-    substrings: Needles,
-    prefixes: Needles,
+    needles: Needles,
     lengths: Lengths,
 }
 
@@ -103,137 +102,189 @@ impl Lengths {
     }
 }
 
-/// Needle sets up to this many bytes get a DFA; larger ones a contiguous NFA.
+/// Needle sets up to this many bytes get a DFA (fastest per byte, but up to
+/// a transition row per trie node, and slow to build for huge needles);
+/// larger ones a contiguous NFA.
 const DFA_MAX_NEEDLE_BYTES: usize = 32 << 10;
 
-/// Needles searched together, each with the lowest index of the patterns
-/// that produced it.
-#[derive(Debug)]
+/// All glob and keyword needles, searched together in one pass.
+#[derive(Debug, Default)]
 struct Needles {
-    anchored: bool,
-    /// The lowest index of a pattern whose needle is empty (it matches
-    /// every name).
+    /// The lowest index of a pattern whose needle is empty: it matches
+    /// every name (`**`).
     empty: Option<u32>,
-    automaton: Option<AhoCorasick>,
-    /// `lowest_index[pattern id in the automaton]`.
-    lowest_index: Vec<u32>,
-    /// The lowest of all indexes here: a search can stop once it finds it.
+    automaton: Option<Automaton>,
+    /// Per automaton pattern id: who the needle pins for.
+    owners: Vec<Owner>,
+    /// The lowest index of all: a search can stop once it finds it.
     floor: u32,
 }
 
-impl Needles {
-    fn build(anchored: bool, needles: Vec<(Vec<u8>, u32)>) -> Result<Needles, CompileError> {
-        let mut lowest: HashMap<Vec<u8>, u32, FixedState> = HashMap::default();
-        let mut ordered: Vec<Vec<u8>> = Vec::new();
-        let mut empty = None;
-        for (needle, index) in needles {
-            if needle.is_empty() {
-                empty = empty.or(Some(index));
-            } else if !lowest.contains_key(&needle) {
-                // Indexes arrive in ascending order: the first one is lowest.
-                lowest.insert(needle.clone(), index);
-                ordered.push(needle);
-            }
-        }
-        let mut lowest_index: Vec<u32> = ordered.iter().map(|n| lowest[n]).collect();
-        if anchored {
-            inherit_from_prefixes(&ordered, &mut lowest_index);
-        }
-        let automaton = if ordered.is_empty() {
-            None
-        } else {
-            let needle_bytes: usize = ordered.iter().map(Vec::len).sum();
-            // A DFA is the fastest per byte but costs up to a full transition
-            // row per trie node, and its build time grows faster than the
-            // text (a single 1 MiB needle takes minutes): use it only for
-            // small needle sets, the contiguous NFA otherwise.
-            let kind = if needle_bytes <= DFA_MAX_NEEDLE_BYTES {
-                AhoCorasickKind::DFA
-            } else {
-                AhoCorasickKind::ContiguousNFA
-            };
-            let built = AhoCorasick::builder()
-                .kind(Some(kind))
-                .match_kind(if anchored { MatchKind::LeftmostLongest } else { MatchKind::Standard })
-                .start_kind(if anchored { StartKind::Anchored } else { StartKind::Unanchored })
-                .build(&ordered);
-            // Only reachable past aho-corasick's own state limits, which
-            // MAX_PATTERN_BYTES keeps well away from.
-            Some(built.map_err(|_| {
-                CompileError::new(
-                    None,
-                    ErrorKind::TooLarge { what: "the automaton of all patterns", limit: u32::MAX as usize },
-                )
-            })?)
-        };
-        let floor = lowest_index.iter().copied().chain(empty).min().unwrap_or(u32::MAX);
-        Ok(Needles { anchored, empty, automaton, lowest_index, floor })
-    }
+/// The patterns behind one distinct needle.
+#[derive(Debug, Clone, Copy, Default)]
+struct Owner {
+    /// Lowest index of a pattern matching the needle anywhere (a keyword,
+    /// or a glob as CRI-O has it).
+    anywhere: Option<u32>,
+    /// Lowest index of a pattern matching it only at the start (an anchored
+    /// glob).
+    at_start: Option<u32>,
+}
 
-    fn input<'h>(&self, name: &'h [u8]) -> Input<'h> {
-        Input::new(name).anchored(if self.anchored { Anchored::Yes } else { Anchored::No })
+impl Owner {
+    /// The lowest index pinning a name where the needle occurs at `start`.
+    fn index(self, start: usize) -> Option<u32> {
+        match (self.anywhere, self.at_start.filter(|_| start == 0)) {
+            (Some(a), Some(s)) => Some(a.min(s)),
+            (a, s) => a.or(s),
+        }
+    }
+}
+
+/// The automaton of all needles (overlapping, unanchored semantics: every
+/// state lists every needle ending there). aho-corasick builds it; the scan
+/// below walks it directly through its public `Automaton` trait, which is
+/// tighter than the general search API and reports all needles in one pass.
+#[derive(Debug)]
+enum Automaton {
+    Dfa(aho_corasick::dfa::DFA),
+    Nfa(aho_corasick::nfa::contiguous::NFA),
+}
+
+impl Needles {
+    /// `needles`: (needle, pattern index, anchored), indexes ascending.
+    fn build(needles: Vec<(Vec<u8>, u32, bool)>) -> Result<Needles, CompileError> {
+        let mut ids: HashMap<Vec<u8>, usize, FixedState> = HashMap::default();
+        let mut ordered: Vec<Vec<u8>> = Vec::new();
+        let mut owners: Vec<Owner> = Vec::new();
+        let mut empty = None;
+        for (needle, index, anchored) in needles {
+            if needle.is_empty() {
+                // Only keywords can be empty (a lone `*` is an error).
+                empty = empty.or(Some(index));
+                continue;
+            }
+            let id = *ids.entry(needle).or_insert_with_key(|needle| {
+                ordered.push(needle.clone());
+                owners.push(Owner::default());
+                owners.len() - 1
+            });
+            // Indexes arrive ascending: the first one for a slot is lowest.
+            let slot = if anchored { &mut owners[id].at_start } else { &mut owners[id].anywhere };
+            slot.get_or_insert(index);
+        }
+        let floor = owners
+            .iter()
+            .flat_map(|o| [o.anywhere, o.at_start])
+            .flatten()
+            .chain(empty)
+            .min()
+            .unwrap_or(u32::MAX);
+        let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered)?) };
+        Ok(Needles { empty, automaton, owners, floor })
     }
 
     fn is_match(&self, name: &[u8]) -> bool {
-        self.empty.is_some()
-            || self.automaton.as_ref().is_some_and(|ac| ac.is_match(self.input(name)))
+        if self.empty.is_some() {
+            return true;
+        }
+        match &self.automaton {
+            Some(Automaton::Dfa(a)) => self.scan(a, name, true).is_some(),
+            Some(Automaton::Nfa(a)) => self.scan(a, name, true).is_some(),
+            None => false,
+        }
     }
 
-    /// The lowest index among needles found in `name`, if any is lower than
-    /// `below`.
+    /// The lowest index among needles found in `name` that is lower than
+    /// `below` (or any, without `below`).
     fn lowest_match(&self, name: &[u8], below: Option<u32>) -> Option<u32> {
-        let mut best = below;
-        if self.empty.is_some() && (best.is_none() || self.empty < best) {
-            best = self.empty;
-        }
-        let Some(ac) = &self.automaton else { return best };
+        let best = lower(below, self.empty);
         if best.is_some_and(|b| b <= self.floor) {
             return best;
         }
-        if self.anchored {
-            let longest = ac.find(self.input(name));
-            let index = longest.map(|m| self.lowest_index[m.pattern().as_usize()]);
-            return match (best, index) {
-                (Some(b), Some(i)) => Some(b.min(i)),
-                (b, i) => b.or(i),
-            };
-        }
-        for found in ac.find_overlapping_iter(self.input(name)) {
-            let index = self.lowest_index[found.pattern().as_usize()];
-            if best.is_none_or(|b| index < b) {
-                best = Some(index);
-                if index == self.floor {
-                    break;
+        let found = match &self.automaton {
+            Some(Automaton::Dfa(a)) => self.scan(a, name, false),
+            Some(Automaton::Nfa(a)) => self.scan(a, name, false),
+            None => None,
+        };
+        lower(best, found)
+    }
+
+    /// One pass over `name`: the lowest index of a needle found (only the
+    /// first found when `first` is set, for a yes/no answer).
+    #[inline(always)]
+    fn scan<A: aho_corasick::automaton::Automaton>(&self, aut: &A, name: &[u8], first: bool) -> Option<u32> {
+        let mut sid = aut.start_state(Anchored::No).expect("built for unanchored search");
+        let mut best = None;
+        let mut from = 0;
+        // The hot loop: one transition per byte until a special state.
+        while let Some(skip) = name[from..].iter().position(|&byte| {
+            sid = aut.next_state(Anchored::No, sid, byte);
+            aut.is_special(sid)
+        }) {
+            let at = from + skip;
+            from = at + 1;
+            if !aut.is_match(sid) {
+                continue;
+            }
+            // Every needle ending at this byte (the match state lists them
+            // all, overlapping semantics).
+            for k in 0..aut.match_len(sid) {
+                let pid = aut.match_pattern(sid, k);
+                let start = at + 1 - aut.pattern_len(pid);
+                let Some(index) = self.owners[pid.as_usize()].index(start) else { continue };
+                if first || index == self.floor {
+                    return Some(index);
                 }
+                best = lower(best, Some(index));
             }
         }
         best
     }
 
     fn memory_usage(&self) -> usize {
-        self.automaton.as_ref().map_or(0, AhoCorasick::memory_usage)
-            + self.lowest_index.capacity() * std::mem::size_of::<u32>()
+        let automaton = match &self.automaton {
+            Some(Automaton::Dfa(a)) => aho_corasick::automaton::Automaton::memory_usage(a),
+            Some(Automaton::Nfa(a)) => aho_corasick::automaton::Automaton::memory_usage(a),
+            None => 0,
+        };
+        automaton + self.owners.capacity() * std::mem::size_of::<Owner>()
     }
 }
 
-/// Lowers each needle's index to the lowest index of any needle that is a
-/// prefix of it, so that the longest needle found at the start of a name
-/// carries the lowest index of every needle found there.
-fn inherit_from_prefixes(needles: &[Vec<u8>], lowest: &mut [u32]) {
-    let mut order: Vec<usize> = (0..needles.len()).collect();
-    order.sort_unstable_by(|&a, &b| needles[a].cmp(&needles[b]));
-    // In sorted order every needle's prefixes come before it, and every
-    // needle between a prefix and it also starts with that prefix: so the
-    // longest prefix of the current needle is on this chain.
-    let mut chain: Vec<usize> = Vec::new();
-    for i in order {
-        while chain.last().is_some_and(|&top| !needles[i].starts_with(&needles[top])) {
-            chain.pop();
-        }
-        if let Some(&top) = chain.last() {
-            lowest[i] = lowest[i].min(lowest[top]);
-        }
-        chain.push(i);
+impl Automaton {
+    fn build(needles: &[Vec<u8>]) -> Result<Automaton, CompileError> {
+        let bytes: usize = needles.iter().map(Vec::len).sum();
+        let built = if bytes <= DFA_MAX_NEEDLE_BYTES {
+            aho_corasick::dfa::DFA::builder()
+                .match_kind(MatchKind::Standard)
+                .start_kind(StartKind::Unanchored)
+                .prefilter(false)
+                .build(needles)
+                .map(Automaton::Dfa)
+        } else {
+            aho_corasick::nfa::contiguous::NFA::builder()
+                .match_kind(MatchKind::Standard)
+                .prefilter(false)
+                .build(needles)
+                .map(Automaton::Nfa)
+        };
+        // Only reachable past aho-corasick's own state limits, which
+        // MAX_PATTERN_BYTES keeps well away from.
+        built.map_err(|_| {
+            CompileError::new(
+                None,
+                ErrorKind::TooLarge { what: "the automaton of all patterns", limit: u32::MAX as usize },
+            )
+        })
+    }
+}
+
+/// The lower of two optional indexes.
+fn lower(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -247,8 +298,7 @@ impl PinSet {
     {
         let fold = !flags.contains(Flags::CASE_SENSITIVE);
         let mut exact: HashMap<Box<[u8]>, u32, FixedState> = HashMap::default();
-        let mut substrings = Vec::new();
-        let mut prefixes = Vec::new();
+        let mut needles = Vec::new();
         let mut lengths = Lengths::default();
         let mut len = 0;
         let mut total_bytes = 0usize;
@@ -286,10 +336,10 @@ impl PinSet {
                 Pattern::Exact(_) => {
                     exact.entry(needle.into_boxed_slice()).or_insert(index);
                 }
-                Pattern::Glob(_) if flags.contains(Flags::ANCHOR_GLOBS) => {
-                    prefixes.push((needle, index))
+                Pattern::Glob(_) => {
+                    needles.push((needle, index, flags.contains(Flags::ANCHOR_GLOBS)))
                 }
-                Pattern::Glob(_) | Pattern::Keyword(_) => substrings.push((needle, index)),
+                Pattern::Keyword(_) => needles.push((needle, index, false)),
             }
             len = i + 1;
         }
@@ -298,8 +348,7 @@ impl PinSet {
             flags,
             len,
             exact,
-            substrings: Needles::build(false, substrings)?,
-            prefixes: Needles::build(true, prefixes)?,
+            needles: Needles::build(needles)?,
             lengths,
         })
     }
@@ -311,8 +360,7 @@ impl PinSet {
         }
         fold::with_canonical(name, self.folds(), |name| {
             (!self.exact.is_empty() && self.exact.contains_key(name))
-                || self.substrings.is_match(name)
-                || self.prefixes.is_match(name)
+                || self.needles.is_match(name)
         })
     }
 
@@ -324,8 +372,7 @@ impl PinSet {
         }
         fold::with_canonical(name, self.folds(), |name| {
             let exact = if self.exact.is_empty() { None } else { self.exact.get(name).copied() };
-            let best = self.substrings.lowest_match(name, exact);
-            self.prefixes.lowest_match(name, best).map(|i| i as usize)
+            self.needles.lowest_match(name, exact).map(|i| i as usize)
         })
     }
 
@@ -359,7 +406,7 @@ impl PinSet {
         let slot = std::mem::size_of::<(Box<[u8]>, u32)>() + 1;
         let exact: usize = self.exact.keys().map(|k| k.len()).sum::<usize>()
             + self.exact.capacity() * slot;
-        exact + self.substrings.memory_usage() + self.prefixes.memory_usage()
+        exact + self.needles.memory_usage()
     }
 
     fn folds(&self) -> bool {
