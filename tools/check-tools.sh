@@ -6,7 +6,7 @@ missing=""
 need() { # command, what provides it
     command -v "$1" >/dev/null 2>&1 || missing="$missing\n  $1  ($2)"
 }
-need cargo "Rust toolchain >= 1.80: https://rustup.rs"
+need cargo "Rust toolchain >= 1.82: https://rustup.rs"
 need cc "C compiler: apt-get install gcc"
 need make "apt-get install make"
 need pkg-config "apt-get install pkg-config"
