@@ -183,32 +183,7 @@ struct Budget {
 /// `per_call` (the names one call handles): ns per name. Each sample runs
 /// `f` enough times to last at least `sample_floor`.
 fn ns_per(budget: Budget, per_call: usize, mut f: impl FnMut()) -> f64 {
-    let sample_floor = Duration::from_micros(if budget.time < Duration::from_millis(100) { 200 } else { 1000 });
-    // Warm (the first call is measured on its own, elsewhere), and grow
-    // the calls per sample until a sample lasts `sample_floor`.
-    let t = Instant::now();
-    f();
-    let mut e = t.elapsed();
-    let mut iters: u64 = 1;
-    while e < sample_floor && iters < 1 << 30 {
-        let scale = (sample_floor.as_nanos() as f64 / e.as_nanos().max(1) as f64).clamp(2.0, 100.0);
-        iters = (iters as f64 * scale).ceil() as u64;
-        let t = Instant::now();
-        for _ in 0..iters {
-            f();
-        }
-        e = t.elapsed();
-    }
-    let start = Instant::now();
-    let mut samples = Vec::new();
-    while samples.len() < budget.min_samples || (start.elapsed() < budget.time && samples.len() < 500) {
-        let t = Instant::now();
-        for _ in 0..iters {
-            f();
-        }
-        samples.push(t.elapsed().as_nanos() as f64 / (iters as f64 * per_call as f64));
-    }
-    median(&mut samples)
+    ns_per_interleaved(budget, &mut [(per_call, &mut f)])[0]
 }
 
 fn median(v: &mut [f64]) -> f64 {

@@ -213,7 +213,7 @@ fn engines_agree_on_the_realistic_corpus() {
         names.push(n.as_bytes().to_vec());
         names.push(n.to_uppercase().into_bytes());
         names.push(format!("mirror.example/{n}").into_bytes());
-        names.push(n[..n.len() - 1].as_bytes().to_vec());
+        names.push(n.as_bytes()[..n.len() - 1].to_vec());
     }
     for p in &patterns {
         names.push(p.trim_matches('*').as_bytes().to_vec());
@@ -242,7 +242,7 @@ fn engines_agree_on_a_big_list_with_duplicates() {
             0 => format!("registry.example/team-{}/*", i % 97),
             1 => format!("*agent-{}*", i % 131),
             2 => format!("registry.example/team-{}/app:v{}", i % 97, i % 7),
-            3 => format!("REGISTRY.example/*"),
+            3 => "REGISTRY.example/*".to_string(),
             4 => format!("*AGENT-{}*", i % 13),
             _ => format!("registry.example/team-{}", i % 50),
         });
