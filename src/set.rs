@@ -134,10 +134,7 @@ struct Owner {
 impl Owner {
     /// The lowest index pinning a name where the needle occurs at `start`.
     fn index(self, start: usize) -> Option<u32> {
-        match (self.anywhere, self.at_start.filter(|_| start == 0)) {
-            (Some(a), Some(s)) => Some(a.min(s)),
-            (a, s) => a.or(s),
-        }
+        lower(self.anywhere, self.at_start.filter(|_| start == 0))
     }
 }
 
@@ -329,17 +326,16 @@ impl PinSet {
                 Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
             let needle = fold::canonical(pattern.text().as_bytes(), fold);
             match pattern {
-                Pattern::Exact(_) => lengths.add_exact(needle.len()),
-                Pattern::Glob(_) | Pattern::Keyword(_) => lengths.add_needle(needle.len()),
-            }
-            match pattern {
                 Pattern::Exact(_) => {
+                    lengths.add_exact(needle.len());
                     exact.entry(needle.into_boxed_slice()).or_insert(index);
                 }
-                Pattern::Glob(_) => {
-                    needles.push((needle, index, flags.contains(Flags::ANCHOR_GLOBS)))
+                Pattern::Glob(_) | Pattern::Keyword(_) => {
+                    lengths.add_needle(needle.len());
+                    let anchored = matches!(pattern, Pattern::Glob(_))
+                        && flags.contains(Flags::ANCHOR_GLOBS);
+                    needles.push((needle, index, anchored));
                 }
-                Pattern::Keyword(_) => needles.push((needle, index, false)),
             }
             len = i + 1;
         }
