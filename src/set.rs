@@ -170,13 +170,12 @@ impl Needles {
             let slot = if anchored { &mut owners[id].at_start } else { &mut owners[id].anywhere };
             slot.get_or_insert(index);
         }
+        // (unwrap_or, not flatten().min(): the latter compiles to code that
+        // compares None's uninitialised payload, which valgrind reports.)
         let floor = owners
             .iter()
-            .flat_map(|o| [o.anywhere, o.at_start])
-            .flatten()
-            .chain(empty)
-            .min()
-            .unwrap_or(u32::MAX);
+            .map(|o| o.anywhere.unwrap_or(u32::MAX).min(o.at_start.unwrap_or(u32::MAX)))
+            .fold(empty.unwrap_or(u32::MAX), u32::min);
         let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered)?) };
         Ok(Needles { empty, automaton, owners, floor })
     }
