@@ -373,15 +373,28 @@ static void check_reference(void)
     }
 }
 
+/* Compiles one set per entry of set_flags; on failure frees those already
+ * compiled and returns 0. */
+static int compile_sets(crio_pin_set *sets[NSETS], const char *case_name)
+{
+    for (int s = 0; s < NSETS; s++) {
+        sets[s] = compile_set(set_flags[s]);
+        if (!CHECK(case_name, sets[s] != NULL)) {
+            while (s-- > 0) {
+                crio_pin_free(sets[s]);
+            }
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Phase 2: 8 matchers on shared sets, 4 cloners of the same sets. */
 static void phase_shared(void)
 {
     crio_pin_set *sets[NSETS];
-    for (int s = 0; s < NSETS; s++) {
-        sets[s] = compile_set(set_flags[s]);
-        if (!CHECK("shared compile", sets[s] != NULL)) {
-            return;
-        }
+    if (!compile_sets(sets, "shared compile")) {
+        return;
     }
     struct matcher m[MATCHERS];
     struct cloner c[CLONERS];
@@ -442,11 +455,8 @@ static void phase_shared(void)
 static void phase_handover(void)
 {
     crio_pin_set *sets[NSETS];
-    for (int s = 0; s < NSETS; s++) {
-        sets[s] = compile_set(set_flags[s]);
-        if (!CHECK("handover compile", sets[s] != NULL)) {
-            return;
-        }
+    if (!compile_sets(sets, "handover compile")) {
+        return;
     }
     struct matcher m[MATCHERS];
     pthread_t tm[MATCHERS];
