@@ -282,12 +282,16 @@ fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> W
     let dropped: Vec<&Entry> =
         old.iter().filter(|e| !kept.contains(&canonical(&e.text, Flags::DEFAULT))).collect();
     let example = dropped.first().map(|e| format!(", e.g. {:?}", e.display())).unwrap_or_default();
+    let why = if new.iter().all(|e| e.source == "flag" || e.source == "env") {
+        ""
+    } else {
+        " (drop-ins replace the list, they do not merge)"
+    };
     Warning::new(
         "overridden-list",
         format!(
-            "{new_from} replaces the pinned_images list set in {old_from} (drop-ins replace the \
-             list, they do not merge): {} of its {} pattern(s) are dropped{example}; to keep \
-             them, repeat them in the later list",
+            "{new_from} replaces the pinned_images list set in {old_from}{why}: {} of its {} \
+             pattern(s) are dropped{example}; to keep them, repeat them in the later list",
             dropped.len(),
             old.len(),
         ),
