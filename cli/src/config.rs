@@ -287,14 +287,19 @@ fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> W
     } else {
         " (drop-ins replace the list, they do not merge)"
     };
+    let effect = if dropped.is_empty() {
+        format!("it repeats all {} of its pattern(s)", old.len())
+    } else {
+        format!(
+            "{} of its {} pattern(s) are dropped{example}; to keep them, repeat them in the \
+             later list",
+            dropped.len(),
+            old.len()
+        )
+    };
     Warning::new(
         "overridden-list",
-        format!(
-            "{new_from} replaces the pinned_images list set in {old_from}{why}: {} of its {} \
-             pattern(s) are dropped{example}; to keep them, repeat them in the later list",
-            dropped.len(),
-            old.len(),
-        ),
+        format!("{new_from} replaces the pinned_images list set in {old_from}{why}: {effect}"),
     )
 }
 
