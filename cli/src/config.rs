@@ -209,7 +209,9 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
     let mut list_from: Option<String> = None;
     let mut pause = (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string());
     for (shown, read_from) in &files {
-        let bytes = read(read_from)?;
+        // CRI-O stops on a file it cannot read, e.g. a link to a directory.
+        let bytes = fs::read(read_from)
+            .map_err(|e| InputError(format!("{shown}: cannot read: {e}; {REFUSES}")))?;
         let settings = decode(shown, &bytes, &mut out.warnings)?;
         if let Some((new, line)) = settings.pinned {
             if let Some(from) = &list_from {

@@ -38,6 +38,9 @@ pub struct Explained {
     pub check: Option<&'static str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub causes: Vec<String>,
+    /// For a name given by hand that CRI-O would never store as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored_as: Option<String>,
 }
 
 pub struct Report {
@@ -105,10 +108,21 @@ pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
                 depends_on_pull,
                 check,
                 causes,
+                stored_as: if image.id.is_none() { stored_as(image) } else { None },
             }
         })
         .collect();
     Report { images: explained, disagreements }
+}
+
+/// The fully qualified name CRI-O would store for a short name given by
+/// hand (`nginx:1.25` is stored as `docker.io/library/nginx:1.25`).
+fn stored_as(image: &Image) -> Option<String> {
+    let name = &image.names.first()?.text;
+    let reference: oci_spec::distribution::Reference = name.to_lowercase().parse().ok()?;
+    // A pull of a bare repository stores it with ":latest", as the parser adds.
+    let whole = reference.whole();
+    (whole != name.to_lowercase()).then_some(whole)
 }
 
 /// The likely reasons the running CRI-O pins differently from the files.
@@ -207,6 +221,13 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
     crate::table(out, &header, &rows);
     for e in &report.images {
         let name = shown_name(e);
+        if let Some(full) = &e.stored_as {
+            let _ = writeln!(
+                out,
+                "note: {name}: CRI-O stores fully qualified names; this image would be stored as \
+                 {full:?}: explain that name, and pin it by that name"
+            );
+        }
         for d in &e.depends_on_pull {
             let _ = writeln!(
                 out,

@@ -186,6 +186,13 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
         }
         Command::Explain { images, check } => {
             let list = load_images(images)?;
+            if *check && list.iter().all(|i| i.runtime_pinned.is_none()) {
+                return Err(InputError(
+                    "explain --check compares with the runtime's `pinned` flags: give the output \
+                     of `crictl images -o json` with --images"
+                        .into(),
+                ));
+            }
             let set = compile(&resolved.entries, flags)?;
             let report = explain::explain(&resolved, &set, &list);
             if args.json {

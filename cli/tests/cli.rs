@@ -201,6 +201,42 @@ fn missing_default_dir_is_fine_missing_explicit_config_is_not() {
     golden("missing-config", &["--config", "no/such/crio.conf", "config"], 2);
 }
 
+#[test]
+fn dropins_are_walked_as_go_walks_them() {
+    // Go's filepath.Walk sorts each directory's entries, so "a/x.conf" comes
+    // before "a-b.conf" although "a-b.conf" < "a/x.conf" as whole paths.
+    let dir = tempfile::tempdir().unwrap();
+    let conf_d = dir.path().join("crio.conf.d");
+    std::fs::create_dir_all(conf_d.join("a")).unwrap();
+    let pins = |p: &str| format!("[crio.image]\npinned_images = [\"{p}\"]\n");
+    std::fs::write(conf_d.join("a/x.conf"), pins("quay.io/from/a-x:1")).unwrap();
+    std::fs::write(conf_d.join("a-b.conf"), pins("quay.io/from/a-b:1")).unwrap();
+    // No extension, and a link to a file: both are read.
+    std::fs::write(dir.path().join("target"), pins("quay.io/from/link:1")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("target"), conf_d.join("b-link")).unwrap();
+    let conf_d = conf_d.to_str().unwrap();
+    let v = json(&run(&["--config", "", "--config-dir", conf_d, "config", "--json"]));
+    let files: Vec<String> =
+        v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().replace(conf_d, "D")).collect();
+    assert_eq!(files, ["D/a/x.conf", "D/a-b.conf", "D/b-link"]);
+    assert_eq!(v["patterns"][0]["pattern"], "quay.io/from/link:1");
+    // A previewed drop-in lands where the walk would find it.
+    std::fs::write(dir.path().join("new.conf"), pins("quay.io/from/new:1")).unwrap();
+    let new = dir.path().join("new.conf");
+    let v = json(&run(&["--config", "", "--config-dir", conf_d, "diff", "quay.io/from/a-b:1", "quay.io/from/new:1",
+        "--dropin", new.to_str().unwrap(), "--as", "a/y.conf", "--json"]));
+    assert_eq!(v["gained"].as_array().unwrap().len(), 0, "a/y.conf comes before b-link: {v}");
+    let v = json(&run(&["--config", "", "--config-dir", conf_d, "diff", "quay.io/from/link:1", "quay.io/from/new:1",
+        "--dropin", new.to_str().unwrap(), "--as", "c.conf", "--json"]));
+    assert_eq!(v["gained"][0]["decided_by"], "quay.io/from/new:1");
+    assert_eq!(v["lost"][0]["decided_by"], "quay.io/from/link:1");
+    // A link to a directory is read as a file by CRI-O's walk, which fails.
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("crio.conf.d/c-dir-link")).unwrap();
+    let out = run(&["--config", "", "--config-dir", conf_d, "config"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("c-dir-link: cannot read") && stderr(&out).contains("refuse to start"), "{}", stderr(&out));
+}
+
 // ---- lint ----
 
 #[test]
@@ -318,7 +354,10 @@ fn explain_check_names_likely_causes_of_a_disagreement() {
 
 #[test]
 fn explain_plain_names() {
-    golden("explain-names", &node(&["explain", "docker.io/library/nginx:1.25", "nginx:1.25", "evil.example/registry.example/team/x:1"]), 0);
+    let out = golden("explain-names", &node(&["explain", "docker.io/library/nginx:1.25", "nginx:1.25", "evil.example/registry.example/team/x:1"]), 0);
+    assert!(stdout(&out).contains("would be stored as \"docker.io/library/nginx:1.25\""));
+    // --check needs the runtime's flags, which plain names do not have.
+    assert_eq!(code(&run(&node(&["explain", "--check", "nginx:1.25"]))), 2);
     let names = "docker.io/library/nginx:1.25\r\n# a comment\r\n\r\nregistry.example/team/app:2.0\r\n";
     let mut child = Command::new(BIN)
         .args(NODE)
