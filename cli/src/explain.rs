@@ -38,9 +38,10 @@ pub struct Explained {
     pub check: Option<&'static str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub causes: Vec<String>,
-    /// For a name given by hand that CRI-O would never store as written.
+    /// A short name as given by hand; `names` has the fully qualified form
+    /// CRI-O stores, which is the one explained.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stored_as: Option<String>,
+    pub given: Option<String>,
 }
 
 pub struct Report {
@@ -108,21 +109,11 @@ pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
                 depends_on_pull,
                 check,
                 causes,
-                stored_as: if image.id.is_none() { stored_as(image) } else { None },
+                given: image.given.clone(),
             }
         })
         .collect();
     Report { images: explained, disagreements }
-}
-
-/// The fully qualified name CRI-O would store for a short name given by
-/// hand (`nginx:1.25` is stored as `docker.io/library/nginx:1.25`).
-fn stored_as(image: &Image) -> Option<String> {
-    let name = &image.names.first()?.text;
-    let reference: oci_spec::distribution::Reference = name.to_lowercase().parse().ok()?;
-    // A pull of a bare repository stores it with ":latest", as the parser adds.
-    let whole = reference.whole();
-    (whole != name.to_lowercase()).then_some(whole)
 }
 
 /// The likely reasons the running CRI-O pins differently from the files.
@@ -221,11 +212,11 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
     crate::table(out, &header, &rows);
     for e in &report.images {
         let name = shown_name(e);
-        if let Some(full) = &e.stored_as {
+        if let Some(given) = &e.given {
             let _ = writeln!(
                 out,
-                "note: {name}: CRI-O stores fully qualified names; this image would be stored as \
-                 {full:?}: explain that name, and pin it by that name"
+                "note: {given:?} is stored by CRI-O as {name:?} (it qualifies every name it \
+                 pulls): that is the name explained, and the one to pin"
             );
         }
         for d in &e.depends_on_pull {

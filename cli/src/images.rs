@@ -20,6 +20,8 @@ pub struct Image {
     pub names: Vec<Name>,
     /// The `pinned` flag the runtime reported.
     pub runtime_pinned: Option<bool>,
+    /// A short name as given, when it was qualified as CRI-O stores it.
+    pub given: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -88,12 +90,25 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Image>, InputError> {
         .collect())
 }
 
-/// A name given by the user is taken as a name CRI-O stores.
+/// A name given by the user, in the form CRI-O would store it: fully
+/// qualified (`nginx:1.25` is stored as `docker.io/library/nginx:1.25`,
+/// a bare `nginx` as `docker.io/library/nginx:latest`).
 pub fn plain(name: &str) -> Image {
+    let qualified = name
+        .to_lowercase()
+        .parse::<oci_spec::distribution::Reference>()
+        .ok()
+        .map(|r| r.whole())
+        .filter(|whole| *whole != name.to_lowercase());
+    let (text, given) = match qualified {
+        Some(whole) => (whole, Some(name.to_string())),
+        None => (name.to_string(), None),
+    };
     Image {
         id: None,
-        names: vec![Name { text: name.to_string(), stored: true, is_tag: false }],
+        names: vec![Name { text, stored: true, is_tag: false }],
         runtime_pinned: None,
+        given,
     }
 }
 
@@ -118,7 +133,7 @@ fn from_listing(listed: Listed) -> Image {
         let stored = !tags.iter().any(|t| repository(t) == repo);
         names.push(Name { text: digest, stored, is_tag: false });
     }
-    Image { id: listed.id, names, runtime_pinned: listed.pinned }
+    Image { id: listed.id, names, runtime_pinned: listed.pinned, given: None }
 }
 
 #[cfg(test)]

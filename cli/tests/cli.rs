@@ -355,7 +355,14 @@ fn explain_check_names_likely_causes_of_a_disagreement() {
 #[test]
 fn explain_plain_names() {
     let out = golden("explain-names", &node(&["explain", "docker.io/library/nginx:1.25", "nginx:1.25", "evil.example/registry.example/team/x:1"]), 0);
-    assert!(stdout(&out).contains("would be stored as \"docker.io/library/nginx:1.25\""));
+    // The short name is explained in the form CRI-O stores: the exact
+    // pattern for the full name pins it.
+    assert!(stdout(&out).contains("\"nginx:1.25\" is stored by CRI-O as \"docker.io/library/nginx:1.25\""));
+    let v = json(&run(&["--config", "", "--config-dir", "none", "--pinned-images", "nginx:1.25", "explain", "nginx:1.25", "nginx", "--json"]));
+    let got: Vec<(&str, bool)> =
+        v["images"].as_array().unwrap().iter().map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap())).collect();
+    assert_eq!(got, [("docker.io/library/nginx:1.25", false), ("docker.io/library/nginx:latest", false)]);
+    assert_eq!(v["images"][0]["given"], "nginx:1.25");
     // --check needs the runtime's flags, which plain names do not have.
     assert_eq!(code(&run(&node(&["explain", "--check", "nginx:1.25"]))), 2);
     let names = "docker.io/library/nginx:1.25\r\n# a comment\r\n\r\nregistry.example/team/app:2.0\r\n";
