@@ -203,12 +203,23 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             _ => files.push((config.clone(), config.clone())),
         }
     }
+    let main_files = files.len();
     files.extend(walk_dropins(&config_dir, sources.extra_dropin.as_ref())?);
 
     let mut list: Vec<Entry> = Vec::new();
     let mut list_from: Option<String> = None;
     let mut pause = (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string());
-    for (shown, read_from) in &files {
+    for (i, (shown, read_from)) in files.iter().enumerate() {
+        if let Some(kind) = leftover(shown).filter(|_| i >= main_files) {
+            out.warnings.push(Warning::new(
+                "leftover-file",
+                format!(
+                    "{shown} looks like {kind}, but CRI-O decodes every file in the drop-in \
+                     directory whatever its name: its settings apply, in this order; move it \
+                     out of the directory"
+                ),
+            ));
+        }
         // CRI-O stops on a file it cannot read, e.g. a link to a directory.
         let bytes = fs::read(read_from)
             .map_err(|e| InputError(format!("{shown}: cannot read: {e}; {REFUSES}")))?;
@@ -276,6 +287,27 @@ fn check_pause_image(image: &str, at: &str) -> Result<(), InputError> {
             "pause image {image:?} (set at {at}) is not a valid image reference ({e}); {REFUSES}"
         ))
     })
+}
+
+/// Names editors and package managers leave behind, which CRI-O reads
+/// like any other drop-in.
+fn leftover(path: &str) -> Option<&'static str> {
+    let name = Path::new(path).file_name()?.to_str()?;
+    let suffixes = [
+        (".rpmsave", "a package manager's saved copy"),
+        (".rpmnew", "a package manager's new version"),
+        (".rpmorig", "a package manager's saved copy"),
+        (".dpkg-old", "a package manager's saved copy"),
+        (".dpkg-dist", "a package manager's new version"),
+        (".bak", "a backup copy"),
+        (".orig", "a backup copy"),
+        (".swp", "an editor's swap file"),
+        ("~", "an editor's backup copy"),
+    ];
+    if let Some((_, kind)) = suffixes.iter().find(|(s, _)| name.ends_with(s)) {
+        return Some(kind);
+    }
+    name.starts_with('.').then_some("a hidden file")
 }
 
 fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> Warning {

@@ -230,6 +230,13 @@ fn dropins_are_walked_as_go_walks_them() {
         "--dropin", new.to_str().unwrap(), "--as", "c.conf", "--json"]));
     assert_eq!(v["gained"][0]["decided_by"], "quay.io/from/new:1");
     assert_eq!(v["lost"][0]["decided_by"], "quay.io/from/link:1");
+    // An editor's backup copy is decoded too, and said so.
+    std::fs::write(dir.path().join("crio.conf.d/b-link~"), pins("quay.io/from/backup:1")).unwrap();
+    let v = json(&run(&["--config", "", "--config-dir", conf_d, "config", "--json"]));
+    assert_eq!(v["patterns"][0]["pattern"], "quay.io/from/backup:1");
+    let leftover: Vec<&Value> = v["warnings"].as_array().unwrap().iter().filter(|w| w["code"] == "leftover-file").collect();
+    assert_eq!(leftover.len(), 1, "{v}");
+    assert!(leftover[0]["message"].as_str().unwrap().contains("b-link~ looks like an editor's backup copy"));
     // A link to a directory is read as a file by CRI-O's walk, which fails.
     std::os::unix::fs::symlink(dir.path(), dir.path().join("crio.conf.d/c-dir-link")).unwrap();
     let out = run(&["--config", "", "--config-dir", conf_d, "config"]);
