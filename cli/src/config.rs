@@ -249,7 +249,8 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             .into_iter()
             .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None })
             .collect();
-        let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
+        let what =
+            if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
         if let (Some(from), false) = (&list_from, list.is_empty()) {
             out.warnings.push(overridden(&list, &new, from, what));
         }
@@ -415,11 +416,8 @@ fn key_is(key: &str, field: &str) -> bool {
 
 /// A key that looks meant for one of the two settings.
 fn looks_like(key: &str) -> Option<&'static str> {
-    let squashed: String = key
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
+    let squashed: String =
+        key.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
     match squashed.as_str() {
         "pinnedimages" | "pinnedimage" | "pinimages" => Some("pinned_images"),
         "pauseimage" | "pauseimages" => Some("pause_image"),
@@ -466,7 +464,8 @@ fn decode(
     for crio in tables_named(doc.get_ref(), "crio", file, &at, "")? {
         for image in tables_named(crio, "image", file, &at, "crio.")? {
             for (field, setting) in [("pinned_images", 0), ("pause_image", 1)] {
-                let hits: Vec<_> = image.iter().filter(|(k, _)| key_is(k.get_ref(), field)).collect();
+                let hits: Vec<_> =
+                    image.iter().filter(|(k, _)| key_is(k.get_ref(), field)).collect();
                 if hits.len() > 1 {
                     let (line, _) = at(hits[1].0.span());
                     warnings.push(Warning::at(
@@ -580,14 +579,18 @@ fn ignored_keys(
         if let Some(meant) = looks_like(key.get_ref()) {
             if !decoded.contains(&key.span()) {
                 let (line, _) = at(key.span());
-                let in_image = path.len() == 2 && key_is(&path[0], "crio") && key_is(&path[1], "image");
+                let in_image =
+                    path.len() == 2 && key_is(&path[0], "crio") && key_is(&path[1], "image");
                 let place = if path.is_empty() {
                     "at the top level (no [crio.image] header above it)".to_string()
                 } else {
                     format!("in [{}]", path.join("."))
                 };
                 let fix = if in_image {
-                    format!("CRI-O knows no key {:?} (keys match ignoring case only); write {meant}", key.get_ref())
+                    format!(
+                        "CRI-O knows no key {:?} (keys match ignoring case only); write {meant}",
+                        key.get_ref()
+                    )
                 } else {
                     format!("it belongs in the [crio.image] table, as {meant}")
                 };
@@ -595,7 +598,10 @@ fn ignored_keys(
                     "ignored-key",
                     file,
                     line,
-                    format!("{file}:{line}: {:?} {place} is ignored by CRI-O without a word: {fix}", key.get_ref()),
+                    format!(
+                        "{file}:{line}: {:?} {place} is ignored by CRI-O without a word: {fix}",
+                        key.get_ref()
+                    ),
                 ));
             }
         }

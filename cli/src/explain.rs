@@ -99,7 +99,12 @@ pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
             Explained {
                 id: image.id.clone(),
                 names: image.names.iter().map(|n| n.text.clone()).collect(),
-                stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
+                stored_names: image
+                    .names
+                    .iter()
+                    .filter(|n| n.stored)
+                    .map(|n| n.text.clone())
+                    .collect(),
                 pinned,
                 pattern_index: decided.map(|(i, _)| i),
                 pattern: decided.map(|(i, _)| entries[i].display()),
@@ -158,7 +163,9 @@ fn causes(resolved: &Resolved, runtime_pins: bool, decided_by: Option<&Name>) ->
 }
 
 fn short_id(id: &Option<String>) -> String {
-    id.as_deref().map(|i| i.trim_start_matches("sha256:").chars().take(13).collect()).unwrap_or_default()
+    id.as_deref()
+        .map(|i| i.trim_start_matches("sha256:").chars().take(13).collect())
+        .unwrap_or_default()
 }
 
 fn shown_name(e: &Explained) -> String {
@@ -313,15 +320,20 @@ pub fn diff(
 }
 
 pub fn print_diff(out: &mut Vec<u8>, diff: &Diff) {
-    for (title, changes, how) in [
-        ("gain a pin", &diff.gained, "pinned by"),
-        ("lose their pin", &diff.lost, "was pinned by"),
-    ] {
+    for (title, changes, how) in
+        [("gain a pin", &diff.gained, "pinned by"), ("lose their pin", &diff.lost, "was pinned by")]
+    {
         let _ = writeln!(out, "{} image(s) {title}", changes.len());
         if !changes.is_empty() {
             let rows: Vec<Vec<String>> = changes
                 .iter()
-                .map(|c| vec![c.decided_by.clone(), format!("#{} {:?}", c.pattern_index, c.pattern), c.source.clone()])
+                .map(|c| {
+                    vec![
+                        c.decided_by.clone(),
+                        format!("#{} {:?}", c.pattern_index, c.pattern),
+                        c.source.clone(),
+                    ]
+                })
                 .collect();
             crate::table(out, &["IMAGE", &how.to_uppercase(), "SOURCE"], &rows);
         }

@@ -127,7 +127,8 @@ fn repository(name: &str) -> &str {
 fn from_listing(listed: Listed) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
-    let mut names: Vec<Name> = tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true }).collect();
+    let mut names: Vec<Name> =
+        tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true }).collect();
     for digest in digests {
         let repo = repository(&digest);
         let stored = !tags.iter().any(|t| repository(t) == repo);

@@ -12,8 +12,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_crio-pin");
-const CRIO_ENV: [&str; 4] =
-    ["CONTAINER_CONFIG", "CONTAINER_CONFIG_DIR", "CONTAINER_PINNED_IMAGES", "CONTAINER_PAUSE_IMAGE"];
+const CRIO_ENV: [&str; 4] = [
+    "CONTAINER_CONFIG",
+    "CONTAINER_CONFIG_DIR",
+    "CONTAINER_PINNED_IMAGES",
+    "CONTAINER_PAUSE_IMAGE",
+];
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
@@ -61,7 +65,8 @@ fn stderr(out: &Output) -> String {
 }
 
 fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
 }
 
 /// Checks the exit status, then compares status, stdout and stderr with
@@ -72,7 +77,13 @@ fn golden(name: &str, args: &[&str], want: i32) -> Output {
 
 fn golden_env(name: &str, args: &[&str], env: &[(&str, &str)], want: i32) -> Output {
     let out = run_env(args, env);
-    assert_eq!(code(&out), want, "exit status of crio-pin {args:?}\nstdout:\n{}\nstderr:\n{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        code(&out),
+        want,
+        "exit status of crio-pin {args:?}\nstdout:\n{}\nstderr:\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
     let got = format!(
         "$ crio-pin {}\nexit status {}\n--- stdout\n{}--- stderr\n{}",
         args.join(" "),
@@ -80,7 +91,8 @@ fn golden_env(name: &str, args: &[&str], env: &[(&str, &str)], want: i32) -> Out
         stdout(&out),
         stderr(&out)
     );
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected").join(format!("{name}.txt"));
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected").join(format!("{name}.txt"));
     if std::env::var_os("CRIO_PIN_BLESS").is_some() {
         std::fs::write(&path, &got).unwrap();
     } else {
@@ -137,7 +149,8 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
     assert!(ignored.contains(&("node/crio.conf.d/60-team/01-headerless.conf", 3)), "{ignored:?}");
     assert!(ignored.contains(&("node/crio.conf.d/10-runtime.conf", 4)), "{ignored:?}");
     // The drop-in directory is walked recursively, in lexical order.
-    let files: Vec<&str> = v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    let files: Vec<&str> =
+        v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
     assert_eq!(
         files,
         [
@@ -152,8 +165,12 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
 
 #[test]
 fn config_keys_match_ignoring_case_and_misplaced_ones_are_reported() {
-    let out = golden("config-keys", &["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config"], 0);
-    assert!(stdout(&out).contains("registry.k8s.io/pause:3.9"), "PAUSE_IMAGE is honoured like Go's decoder");
+    let out =
+        golden("config-keys", &["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config"], 0);
+    assert!(
+        stdout(&out).contains("registry.k8s.io/pause:3.9"),
+        "PAUSE_IMAGE is honoured like Go's decoder"
+    );
     let v = json(&run(&["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config", "--json"]));
     let ignored: Vec<u64> = v["warnings"]
         .as_array()
@@ -170,12 +187,22 @@ fn pinned_images_flag_and_environment_replace_the_files() {
     golden_env(
         "config-env",
         &node(&["config"]),
-        &[("CONTAINER_PINNED_IMAGES", "quay.io/a/b:1, quay.io/c/d:2"), ("CONTAINER_PAUSE_IMAGE", "registry.k8s.io/pause:3.9")],
+        &[
+            ("CONTAINER_PINNED_IMAGES", "quay.io/a/b:1, quay.io/c/d:2"),
+            ("CONTAINER_PAUSE_IMAGE", "registry.k8s.io/pause:3.9"),
+        ],
         0,
     );
     // The flag wins over the environment, each value split at commas.
     let v = json(&run_env(
-        &node(&["config", "--json", "--pinned-images", "x.io/a:1,x.io/b:2", "--pinned-images", "x.io/c:3"]),
+        &node(&[
+            "config",
+            "--json",
+            "--pinned-images",
+            "x.io/a:1,x.io/b:2",
+            "--pinned-images",
+            "x.io/c:3",
+        ]),
         &[("CONTAINER_PINNED_IMAGES", "quay.io/a/b:1")],
     ));
     let got: Vec<(&str, &str)> = v["patterns"]
@@ -186,7 +213,12 @@ fn pinned_images_flag_and_environment_replace_the_files() {
         .collect();
     assert_eq!(
         got,
-        [("x.io/a:1", "flag"), ("x.io/b:2", "flag"), ("x.io/c:3", "flag"), ("registry.k8s.io/pause:3.10.1", "pause_image")]
+        [
+            ("x.io/a:1", "flag"),
+            ("x.io/b:2", "flag"),
+            ("x.io/c:3", "flag"),
+            ("registry.k8s.io/pause:3.10.1", "pause_image")
+        ]
     );
     // An empty variable is one empty pattern to CRI-O: it unpins the files' list.
     let v = json(&run_env(&node(&["lint", "--json"]), &[("CONTAINER_PINNED_IMAGES", "")]));
@@ -195,7 +227,8 @@ fn pinned_images_flag_and_environment_replace_the_files() {
 
 #[test]
 fn missing_default_dir_is_fine_missing_explicit_config_is_not() {
-    let out = run(&["--config", "node/crio.conf", "--config-dir", "no/such/dir", "config", "--json"]);
+    let out =
+        run(&["--config", "node/crio.conf", "--config-dir", "no/such/dir", "config", "--json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(json(&out)["patterns"].as_array().unwrap().len(), 3);
     golden("missing-config", &["--config", "no/such/crio.conf", "config"], 2);
@@ -216,32 +249,69 @@ fn dropins_are_walked_as_go_walks_them() {
     std::os::unix::fs::symlink(dir.path().join("target"), conf_d.join("b-link")).unwrap();
     let conf_d = conf_d.to_str().unwrap();
     let v = json(&run(&["--config", "", "--config-dir", conf_d, "config", "--json"]));
-    let files: Vec<String> =
-        v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().replace(conf_d, "D")).collect();
+    let files: Vec<String> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().replace(conf_d, "D"))
+        .collect();
     assert_eq!(files, ["D/a/x.conf", "D/a-b.conf", "D/b-link"]);
     assert_eq!(v["patterns"][0]["pattern"], "quay.io/from/link:1");
     // A previewed drop-in lands where the walk would find it.
     std::fs::write(dir.path().join("new.conf"), pins("quay.io/from/new:1")).unwrap();
     let new = dir.path().join("new.conf");
-    let v = json(&run(&["--config", "", "--config-dir", conf_d, "diff", "quay.io/from/a-b:1", "quay.io/from/new:1",
-        "--dropin", new.to_str().unwrap(), "--as", "a/y.conf", "--json"]));
+    let v = json(&run(&[
+        "--config",
+        "",
+        "--config-dir",
+        conf_d,
+        "diff",
+        "quay.io/from/a-b:1",
+        "quay.io/from/new:1",
+        "--dropin",
+        new.to_str().unwrap(),
+        "--as",
+        "a/y.conf",
+        "--json",
+    ]));
     assert_eq!(v["gained"].as_array().unwrap().len(), 0, "a/y.conf comes before b-link: {v}");
-    let v = json(&run(&["--config", "", "--config-dir", conf_d, "diff", "quay.io/from/link:1", "quay.io/from/new:1",
-        "--dropin", new.to_str().unwrap(), "--as", "c.conf", "--json"]));
+    let v = json(&run(&[
+        "--config",
+        "",
+        "--config-dir",
+        conf_d,
+        "diff",
+        "quay.io/from/link:1",
+        "quay.io/from/new:1",
+        "--dropin",
+        new.to_str().unwrap(),
+        "--as",
+        "c.conf",
+        "--json",
+    ]));
     assert_eq!(v["gained"][0]["decided_by"], "quay.io/from/new:1");
     assert_eq!(v["lost"][0]["decided_by"], "quay.io/from/link:1");
     // An editor's backup copy is decoded too, and said so.
     std::fs::write(dir.path().join("crio.conf.d/b-link~"), pins("quay.io/from/backup:1")).unwrap();
     let v = json(&run(&["--config", "", "--config-dir", conf_d, "config", "--json"]));
     assert_eq!(v["patterns"][0]["pattern"], "quay.io/from/backup:1");
-    let leftover: Vec<&Value> = v["warnings"].as_array().unwrap().iter().filter(|w| w["code"] == "leftover-file").collect();
+    let leftover: Vec<&Value> =
+        v["warnings"].as_array().unwrap().iter().filter(|w| w["code"] == "leftover-file").collect();
     assert_eq!(leftover.len(), 1, "{v}");
-    assert!(leftover[0]["message"].as_str().unwrap().contains("b-link~ looks like an editor's backup copy"));
+    assert!(leftover[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("b-link~ looks like an editor's backup copy"));
     // A link to a directory is read as a file by CRI-O's walk, which fails.
     std::os::unix::fs::symlink(dir.path(), dir.path().join("crio.conf.d/c-dir-link")).unwrap();
     let out = run(&["--config", "", "--config-dir", conf_d, "config"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("c-dir-link: cannot read") && stderr(&out).contains("refuse to start"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("c-dir-link: cannot read")
+            && stderr(&out).contains("refuse to start"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 // ---- lint ----
@@ -249,7 +319,8 @@ fn dropins_are_walked_as_go_walks_them() {
 #[test]
 fn lint_reports_every_kind_of_mistake() {
     golden("lint-patterns", &["--patterns", "lint-patterns.txt", "lint"], 1);
-    let out = golden("lint-patterns-json", &["--patterns", "lint-patterns.txt", "lint", "--json"], 1);
+    let out =
+        golden("lint-patterns-json", &["--patterns", "lint-patterns.txt", "lint", "--json"], 1);
     let want: BTreeSet<String> = [
         "lone-star",
         "pins-everything",
@@ -292,7 +363,17 @@ fn lint_of_the_node_has_no_errors() {
 fn check_listing(dir: &str) -> Value {
     let conf_d = format!("crio-listings/{dir}/crio.conf.d");
     let list = format!("crio-listings/{dir}/list.json");
-    let args = ["-c", "crio-listings/crio.conf", "-d", &conf_d, "explain", "--images", &list, "--check", "--json"];
+    let args = [
+        "-c",
+        "crio-listings/crio.conf",
+        "-d",
+        &conf_d,
+        "explain",
+        "--images",
+        &list,
+        "--check",
+        "--json",
+    ];
     let out = run(&args);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let v = json(&out);
@@ -311,12 +392,27 @@ fn explain_agrees_with_the_live_crio_listings() {
     check_listing("E");
     golden(
         "explain-listing-a",
-        &["-c", "crio-listings/crio.conf", "-d", "crio-listings/A/crio.conf.d", "explain", "--images", "crio-listings/A/list.json", "--check"],
+        &[
+            "-c",
+            "crio-listings/crio.conf",
+            "-d",
+            "crio-listings/A/crio.conf.d",
+            "explain",
+            "--images",
+            "crio-listings/A/list.json",
+            "--check",
+        ],
         0,
     );
     // The glob is not anchored, case does not matter, the pause image is appended.
     let by_name = |name: &str| {
-        a["images"].as_array().unwrap().iter().find(|i| i["decided_by"] == name).unwrap_or_else(|| panic!("{name}")).clone()
+        a["images"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["decided_by"] == name)
+            .unwrap_or_else(|| panic!("{name}"))
+            .clone()
     };
     assert_eq!(by_name("evil.example/quay.io/openshift-release-dev/x:1")["pattern_index"], 0);
     assert_eq!(by_name("QUAY.IO/openshift-release-dev/upper:1")["pattern_index"], 0);
@@ -330,13 +426,36 @@ fn stored_names_decide_not_crictls_computed_digests() {
     let digest = "docker.io/library/nginx@sha256:cd61d6530830080a07085b44af90eacb995cae041944b0975a0a6cee59d51211";
     let pulled_by_digest = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:ffb1f788176954c64d8430831357a84f981e8c83136dfbf84e3bb0319794382f";
     let list = format!("{digest},{pulled_by_digest}");
-    let out = run(&["--pinned-images", &list, "-c", "crio-listings/crio.conf", "-d", "none", "explain", "--images", "crio-listings/A/list.json", "--json"]);
+    let out = run(&[
+        "--pinned-images",
+        &list,
+        "-c",
+        "crio-listings/crio.conf",
+        "-d",
+        "none",
+        "explain",
+        "--images",
+        "crio-listings/A/list.json",
+        "--json",
+    ]);
     let v = json(&out);
-    let nginx = v["images"].as_array().unwrap().iter().find(|i| i["names"][0] == "docker.io/library/nginx:1.25").unwrap().clone();
+    let nginx = v["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["names"][0] == "docker.io/library/nginx:1.25")
+        .unwrap()
+        .clone();
     assert_eq!(nginx["pinned"], false);
     assert_eq!(nginx["depends_on_pull"][0]["name"], digest);
     // An image pulled by digest has no repoTags: its digest is stored, and decides.
-    let ocp = v["images"].as_array().unwrap().iter().find(|i| i["names"][0].as_str().unwrap().contains("@sha256:ffb1")).unwrap().clone();
+    let ocp = v["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["names"][0].as_str().unwrap().contains("@sha256:ffb1"))
+        .unwrap()
+        .clone();
     assert_eq!(ocp["stored_names"], ocp["names"]);
     assert_eq!(ocp["decided_by"], pulled_by_digest);
     assert_eq!(ocp["pattern_index"], 1);
@@ -345,14 +464,25 @@ fn stored_names_decide_not_crictls_computed_digests() {
 #[test]
 fn explain_check_names_likely_causes_of_a_disagreement() {
     golden("explain-node", &node(&["explain", "--images", "node/images.json", "--check"]), 1);
-    let out = golden("explain-node-json", &node(&["explain", "--images", "node/images.json", "--check", "--json"]), 1);
+    let out = golden(
+        "explain-node-json",
+        &node(&["explain", "--images", "node/images.json", "--check", "--json"]),
+        1,
+    );
     let v = json(&out);
     assert_eq!(v["disagreements"], 2);
-    let image = |name: &str| v["images"].as_array().unwrap().iter().find(|i| i["names"][0] == name).unwrap().clone();
+    let image = |name: &str| {
+        v["images"].as_array().unwrap().iter().find(|i| i["names"][0] == name).unwrap().clone()
+    };
     let ocp = image("quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa");
     assert_eq!((ocp["check"].as_str(), ocp["pinned"].as_bool()), (Some("disagree"), Some(false)));
     let causes = ocp["causes"].to_string();
-    assert!(causes.contains("SIGHUP") && causes.contains("99-local.conf") && causes.contains("rejected"), "{causes}");
+    assert!(
+        causes.contains("SIGHUP")
+            && causes.contains("99-local.conf")
+            && causes.contains("rejected"),
+        "{causes}"
+    );
     let app = image("registry.example/team/app:2.0");
     assert_eq!((app["check"].as_str(), app["pinned"].as_bool()), (Some("disagree"), Some(true)));
     // Without --check a disagreement is reported but is not a failure.
@@ -361,18 +491,47 @@ fn explain_check_names_likely_causes_of_a_disagreement() {
 
 #[test]
 fn explain_plain_names() {
-    let out = golden("explain-names", &node(&["explain", "docker.io/library/nginx:1.25", "nginx:1.25", "evil.example/registry.example/team/x:1"]), 0);
+    let out = golden(
+        "explain-names",
+        &node(&[
+            "explain",
+            "docker.io/library/nginx:1.25",
+            "nginx:1.25",
+            "evil.example/registry.example/team/x:1",
+        ]),
+        0,
+    );
     // The short name is explained in the form CRI-O stores: the exact
     // pattern for the full name pins it.
-    assert!(stdout(&out).contains("\"nginx:1.25\" is stored by CRI-O as \"docker.io/library/nginx:1.25\""));
-    let v = json(&run(&["--config", "", "--config-dir", "none", "--pinned-images", "nginx:1.25", "explain", "nginx:1.25", "nginx", "--json"]));
-    let got: Vec<(&str, bool)> =
-        v["images"].as_array().unwrap().iter().map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap())).collect();
-    assert_eq!(got, [("docker.io/library/nginx:1.25", false), ("docker.io/library/nginx:latest", false)]);
+    assert!(stdout(&out)
+        .contains("\"nginx:1.25\" is stored by CRI-O as \"docker.io/library/nginx:1.25\""));
+    let v = json(&run(&[
+        "--config",
+        "",
+        "--config-dir",
+        "none",
+        "--pinned-images",
+        "nginx:1.25",
+        "explain",
+        "nginx:1.25",
+        "nginx",
+        "--json",
+    ]));
+    let got: Vec<(&str, bool)> = v["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [("docker.io/library/nginx:1.25", false), ("docker.io/library/nginx:latest", false)]
+    );
     assert_eq!(v["images"][0]["given"], "nginx:1.25");
     // --check needs the runtime's flags, which plain names do not have.
     assert_eq!(code(&run(&node(&["explain", "--check", "nginx:1.25"]))), 2);
-    let names = "docker.io/library/nginx:1.25\r\n# a comment\r\n\r\nregistry.example/team/app:2.0\r\n";
+    let names =
+        "docker.io/library/nginx:1.25\r\n# a comment\r\n\r\nregistry.example/team/app:2.0\r\n";
     let mut child = Command::new(BIN)
         .args(NODE)
         .args(["explain", "--images", "-", "--json"])
@@ -390,7 +549,10 @@ fn explain_plain_names() {
         .iter()
         .map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap()))
         .collect();
-    assert_eq!(pinned, [("docker.io/library/nginx:1.25", true), ("registry.example/team/app:2.0", true)]);
+    assert_eq!(
+        pinned,
+        [("docker.io/library/nginx:1.25", true), ("registry.example/team/app:2.0", true)]
+    );
 }
 
 // ---- diff ----
@@ -406,13 +568,33 @@ fn diff_previews_a_new_dropin() {
     assert_eq!(v["gained"][0]["pattern"], "quay.io/openshift-release-dev/*");
     assert_eq!(v["lost"][0]["decided_by"], "registry.example/team/app:2.0");
     // Under a new name it sorts first and changes nothing: 99-local.conf still wins.
-    let v = json(&run(&node(&["diff", "--images", "node/images.json", "--dropin", "changes/99-local.conf", "--as", "00-early.conf", "--json"])));
-    assert_eq!((v["gained"].as_array().unwrap().len(), v["lost"].as_array().unwrap().len()), (0, 0));
+    let v = json(&run(&node(&[
+        "diff",
+        "--images",
+        "node/images.json",
+        "--dropin",
+        "changes/99-local.conf",
+        "--as",
+        "00-early.conf",
+        "--json",
+    ])));
+    assert_eq!(
+        (v["gained"].as_array().unwrap().len(), v["lost"].as_array().unwrap().len()),
+        (0, 0)
+    );
 }
 
 #[test]
 fn diff_previews_a_mode_or_a_new_list() {
-    let list = ["-c", "crio-listings/crio.conf", "-d", "crio-listings/A/crio.conf.d", "diff", "--images", "crio-listings/A/list.json"];
+    let list = [
+        "-c",
+        "crio-listings/crio.conf",
+        "-d",
+        "crio-listings/A/crio.conf.d",
+        "diff",
+        "--images",
+        "crio-listings/A/list.json",
+    ];
     let mut anchored = list.to_vec();
     anchored.push("--to-anchor-globs");
     golden("diff-anchor", &anchored, 0);
@@ -420,7 +602,18 @@ fn diff_previews_a_mode_or_a_new_list() {
     case.extend(["--to-case-sensitive", "--json"]);
     let v = json(&run(&case));
     assert_eq!(v["lost"][0]["decided_by"], "QUAY.IO/openshift-release-dev/upper:1");
-    let v = json(&golden("diff-new-patterns", &node(&["diff", "--images", "node/images.json", "--new-patterns", "changes/new-patterns.txt", "--json"]), 0));
+    let v = json(&golden(
+        "diff-new-patterns",
+        &node(&[
+            "diff",
+            "--images",
+            "node/images.json",
+            "--new-patterns",
+            "changes/new-patterns.txt",
+            "--json",
+        ]),
+        0,
+    ));
     assert_eq!(v["gained"].as_array().unwrap().len(), 2);
     assert_eq!(run(&node(&["diff", "--images", "node/images.json"])).status.code(), Some(2));
 }
@@ -445,8 +638,16 @@ fn malformed_and_mistyped_configuration_stops_like_crio() {
     let out = run(&["-c", "bad/lone-star.conf", "-d", "none", "lint", "--json"]);
     assert_eq!(code(&out), 1);
     assert!(codes(&json(&out)["findings"]).contains("lone-star"));
-    golden("bad-lone-star-explain", &["-c", "bad/lone-star.conf", "-d", "none", "explain", "quay.io/x:1"], 2);
-    golden("bad-crictl-json", &["--patterns", "lint-patterns.txt", "explain", "--images", "bad/crictl-broken.json"], 2);
+    golden(
+        "bad-lone-star-explain",
+        &["-c", "bad/lone-star.conf", "-d", "none", "explain", "quay.io/x:1"],
+        2,
+    );
+    golden(
+        "bad-crictl-json",
+        &["--patterns", "lint-patterns.txt", "explain", "--images", "bad/crictl-broken.json"],
+        2,
+    );
     golden("bad-no-images", &node(&["explain"]), 2);
     golden("bad-usage", &["--patterns", "lint-patterns.txt", "--config", "x", "config"], 2);
 }
@@ -464,7 +665,11 @@ fn non_utf8_crlf_and_empty_pattern_files() {
     assert_eq!(v["findings"][0]["source"], format!("{bad}:2"));
     let out = run(&["--patterns", bad, "explain", "docker.io/library/nginx:1.25"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains(&format!("{bad}:2")) && stderr(&out).contains("not valid UTF-8"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{bad}:2")) && stderr(&out).contains("not valid UTF-8"),
+        "{}",
+        stderr(&out)
+    );
 
     let crlf = dir.path().join("crlf.txt");
     std::fs::write(&crlf, b"docker.io/library/nginx:1.25\r\nquay.io/x/*\r\n").unwrap();
@@ -507,14 +712,26 @@ fn a_100000_pattern_list_and_50000_images_in_under_a_second() {
         .collect();
     let (p, j) = (dir.path().join("p.txt"), dir.path().join("i.json"));
     std::fs::write(&p, patterns).unwrap();
-    std::fs::write(&j, serde_json::to_vec(&serde_json::json!({ "images": images })).unwrap()).unwrap();
+    std::fs::write(&j, serde_json::to_vec(&serde_json::json!({ "images": images })).unwrap())
+        .unwrap();
     // Alone, and the best of three runs: the machine may be busy.
     let _alone = ALONE.write().unwrap_or_else(|e| e.into_inner());
     let mut took = Duration::MAX;
     let mut out = None;
     for _ in 0..3 {
         let start = Instant::now();
-        out = Some(run_unlocked(&["--patterns", p.to_str().unwrap(), "explain", "--images", j.to_str().unwrap(), "--check", "--json"], &[]));
+        out = Some(run_unlocked(
+            &[
+                "--patterns",
+                p.to_str().unwrap(),
+                "explain",
+                "--images",
+                j.to_str().unwrap(),
+                "--check",
+                "--json",
+            ],
+            &[],
+        ));
         took = took.min(start.elapsed());
     }
     let out = out.unwrap();
