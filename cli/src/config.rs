@@ -265,10 +265,22 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         list = new;
     }
 
+    let files_pause = pause.clone();
     if let Some(image) = &sources.pause_image {
         pause = (image.clone(), "flag".to_string());
     } else if let Some(image) = env("CONTAINER_PAUSE_IMAGE")? {
         pause = (image, "env".to_string());
+    }
+    if pause.0 != files_pause.0 {
+        let what = if pause.1 == "flag" { "--pause-image" } else { "CONTAINER_PAUSE_IMAGE" };
+        out.warnings.push(Warning::new(
+            "flag-lost-on-reload",
+            format!(
+                "{what} replaces the pause image, but a SIGHUP reload re-reads only the files: \
+                 after a reload CRI-O pins {:?} ({}) instead",
+                files_pause.0, files_pause.1
+            ),
+        ));
     }
     check_pause_image(&pause.0, &pause.1)?;
     list.push(Entry {

@@ -193,6 +193,21 @@ fn pinned_images_flag_and_environment_replace_the_files() {
         ],
         0,
     );
+    let v = json(&run_env(
+        &node(&["config", "--json"]),
+        &[("CONTAINER_PAUSE_IMAGE", "registry.k8s.io/pause:3.9")],
+    ));
+    let lost: Vec<&str> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["code"] == "flag-lost-on-reload")
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        lost.len() == 1 && lost[0].contains("\"registry.k8s.io/pause:3.10.1\" (node/crio.conf:6)"),
+        "{lost:?}"
+    );
     // The flag wins over the environment, each value split at commas.
     let v = json(&run_env(
         &node(&[
