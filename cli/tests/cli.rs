@@ -755,9 +755,8 @@ fn a_100000_pattern_list_and_50000_images_in_under_a_second() {
     assert_eq!(v["images"].as_array().unwrap().len(), 50_000);
     assert_eq!(v["disagreements"], 0);
     eprintln!("100,000 patterns, 50,000 images: {took:?}");
-    if cfg!(debug_assertions) {
-        eprintln!("debug build: the one-second bound is checked by the release tests (make test)");
-    } else {
-        assert!(took < Duration::from_secs(1), "took {took:?}");
-    }
+    // The bound is for the release build (make test); an unoptimised build
+    // is about ten times slower and gets a bound of its own.
+    let bound = Duration::from_secs(if cfg!(debug_assertions) { 15 } else { 1 });
+    assert!(took < bound, "took {took:?}, more than {bound:?}");
 }
