@@ -1,25 +1,27 @@
 # libcrio_pin: build, install, demo, test.
 #
-#   make demo      build, stage-install, run the C and Go examples on bundled data
+#   make demo      build, stage-install, run the C and Go examples on bundled data,
+#                  and the crio-pin command on a sample node (examples/crio)
 #   make test      every test: Rust (unit, property, header drift), fold-table
 #                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan /
 #                  static / ThreadSanitizer, FFI tests under Miri, fuzz
 #                  targets on their corpus (nightly parts say when skipped),
 #                  Go package (vet, race, cgocheck, conformance, live reload,
-#                  static and dynamic linking)
+#                  static and dynamic linking), the crio-pin command (test-cli)
 #   make bench     Rust benchmarks (criterion suite, then the summary table with
 #                  the reference engine beside, and build/bench/bench.png);
 #                  BENCH_QUICK=1 or make bench-quick: the table only
 #   make bench-docs  copy the last full run into docs/ and the README
 #   make bench-go  Go benchmarks: CRI-O's regexp loop against the library
 #   make fuzz      fuzz each target for FUZZ_SECONDS (default 300)
-#   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
+#   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib] [BINDIR=$(PREFIX)/bin]
 #   make uninstall (same variables)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
 #   make fold-table  regenerate src/fold_table.rs from the installed Go
 
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
+BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR    ?=
@@ -40,7 +42,7 @@ STAGE_PC := $(STAGE)/lib/pkgconfig
 
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: all build install uninstall stage demo test check-tools test-rust \
+.PHONY: all build install uninstall stage demo demo-cli test check-tools test-rust test-cli \
         test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz test-go bench-go \
         bench bench-quick bench-docs \
         header fold-table clean
@@ -49,9 +51,11 @@ all: build
 
 build:
 	$(CARGO) build --release --lib
+	$(CARGO) build --release -p crio-pin-cli
 
 install: build
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(BINDIR)
+	install -m 755 $(RELEASE)/crio-pin $(DESTDIR)$(BINDIR)/crio-pin
 	install -m 755 $(RELEASE)/libcrio_pin.so $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION)
 	ln -sf libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(SOMAJOR)
 	ln -sf libcrio_pin.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libcrio_pin.so
@@ -69,7 +73,8 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libcrio_pin.so \
 	      $(DESTDIR)$(LIBDIR)/libcrio_pin.a \
 	      $(DESTDIR)$(INCLUDEDIR)/crio_pin.h \
-	      $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
+	      $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc \
+	      $(DESTDIR)$(BINDIR)/crio-pin
 
 # A private install for the demo and the tests.
 stage:
@@ -78,8 +83,17 @@ stage:
 demo: check-tools stage
 	$(MAKE) --no-print-directory -C examples/c PKG_CONFIG_PATH=$(STAGE_PC) run
 	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) demo
+	$(MAKE) --no-print-directory demo-cli
 
-test: check-tools test-rust test-fold-table stage test-abi test-c test-go test-tsan test-miri test-fuzz
+# crio-pin on a sample node: an OpenShift drop-in overridden by a local one.
+CRIO_PIN := $(STAGE)/bin/crio-pin --config examples/crio/crio.conf --config-dir examples/crio/crio.conf.d
+demo-cli: stage
+	$(CRIO_PIN) config
+	$(CRIO_PIN) lint
+	$(CRIO_PIN) explain --images examples/data/node-images.txt
+	$(CRIO_PIN) diff --images examples/data/node-images.txt --dropin examples/crio/proposed/99-local.conf
+
+test: check-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri test-fuzz
 	@echo "make test: all suites passed"
 
 check-tools:
@@ -89,6 +103,10 @@ test-rust:
 	$(CARGO) test --release
 	@# The benchmark harness's quick agreement check: keeps the benches building.
 	$(CARGO) test --release --bench table
+
+# The crio-pin command: the built binary on the fixture trees in cli/tests.
+test-cli:
+	$(CARGO) test --release -p crio-pin-cli
 
 test-fold-table:
 	@mkdir -p build
