@@ -12,7 +12,9 @@
 #                  BENCH_QUICK=1 or make bench-quick: the table only
 #   make bench-docs  copy the last full run into docs/ and the README
 #   make bench-go  Go benchmarks: CRI-O's regexp loop against the library
-#   make fuzz      fuzz each target for FUZZ_SECONDS (default 300)
+#   make fuzz      fuzz each target for FUZZ_SECONDS (default 300), growing
+#                  build/fuzz-corpus (untracked); make fuzz-cmin folds it
+#                  into the committed, minimised fuzz/corpus
 #   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
 #   make uninstall (same variables)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
@@ -41,7 +43,7 @@ STAGE_PC := $(STAGE)/lib/pkgconfig
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: all build install uninstall stage demo test check-tools test-rust \
-        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz test-go bench-go \
+        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
         bench bench-quick bench-docs \
         header fold-table clean
 
@@ -128,12 +130,16 @@ test-tsan:
 test-miri:
 	@sh tools/miri.sh
 
-# Each fuzz target replays its committed corpus, then fuzzes briefly.
+# Each fuzz target replays its committed corpus and regressions, then
+# fuzzes briefly.
 test-fuzz:
 	@sh tools/fuzz.sh quick
 
 fuzz:
 	@sh tools/fuzz.sh long
+
+fuzz-cmin:
+	@sh tools/fuzz.sh cmin
 
 header:
 	CRIO_PIN_BLESS=1 $(CARGO) test --release --test header
