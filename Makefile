@@ -23,11 +23,15 @@
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR    ?=
 
 CARGO   ?= cargo
 CC      ?= cc
+# Installed libraries lose their debug info (keep it: STRIP=true); the
+# unstripped ones stay in target/dist.
+STRIP   ?= strip
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 SOMAJOR := 0
 # What a static link of a Rust staticlib needs on Linux (rustc
@@ -36,7 +40,7 @@ SOMAJOR := 0
 # Checked by the static C test.
 NATIVE_STATIC_LIBS := -lutil -lrt -lpthread -lm -ldl -lc
 
-RELEASE := target/release
+RELEASE := target/dist
 STAGE   := $(CURDIR)/build/stage
 STAGE_PC := $(STAGE)/lib/pkgconfig
 
@@ -50,17 +54,21 @@ export CARGO_TERM_COLOR ?= never
 all: build
 
 build:
-	$(CARGO) build --release --lib
+	$(CARGO) rustc --profile dist --lib --crate-type cdylib --crate-type staticlib
 
 install: build
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(DATADIR)/crio_pin
 	install -m 755 $(RELEASE)/libcrio_pin.so $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION)
 	ln -sf libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(SOMAJOR)
 	ln -sf libcrio_pin.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libcrio_pin.so
 	install -m 644 $(RELEASE)/libcrio_pin.a $(DESTDIR)$(LIBDIR)/libcrio_pin.a
+	$(STRIP) --strip-debug $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.a
 	install -m 644 include/crio_pin.h $(DESTDIR)$(INCLUDEDIR)/crio_pin.h
+	install -m 644 crio_pin.tsan.supp $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@DATADIR@|$(DATADIR)|' \
 	    -e 's|@NATIVE_STATIC_LIBS@|$(NATIVE_STATIC_LIBS)|' \
 	    crio_pin.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
@@ -71,7 +79,9 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libcrio_pin.so \
 	      $(DESTDIR)$(LIBDIR)/libcrio_pin.a \
 	      $(DESTDIR)$(INCLUDEDIR)/crio_pin.h \
+	      $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp \
 	      $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
+	rmdir $(DESTDIR)$(DATADIR)/crio_pin 2>/dev/null || true
 
 # A private install for the demo and the tests.
 stage:
