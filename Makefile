@@ -43,6 +43,9 @@ NATIVE_STATIC_LIBS := -lutil -lrt -lpthread -lm -ldl -lc
 RELEASE := target/dist
 STAGE   := $(CURDIR)/build/stage
 STAGE_PC := $(STAGE)/lib/pkgconfig
+# A sub-Makefile run against the staged install (they find it through
+# pkg-config, tools/pkg.mk).
+STAGED  := $(MAKE) --no-print-directory PKG_CONFIG_PATH=$(STAGE_PC) -C
 
 export CARGO_TERM_COLOR ?= never
 
@@ -88,8 +91,8 @@ stage:
 	$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR=
 
 demo: check-tools stage
-	$(MAKE) --no-print-directory -C examples/c PKG_CONFIG_PATH=$(STAGE_PC) run
-	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) demo
+	$(STAGED) examples/c run
+	$(STAGED) go demo
 
 test: check-tools test-rust test-fold-table stage test-abi test-c test-go test-tsan test-miri test-fuzz
 	@echo "make test: all suites passed"
@@ -114,13 +117,13 @@ test-abi: stage
 	@sh tools/check-abi.sh $(STAGE) $(VERSION) $(SOMAJOR)
 
 test-c: stage
-	$(MAKE) --no-print-directory -C ctest PKG_CONFIG_PATH=$(STAGE_PC) test
+	$(STAGED) ctest test
 
 test-go: stage
-	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) test
+	$(STAGED) go test
 
 bench-go: stage
-	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) bench
+	$(STAGED) go bench
 
 bench:
 	@CARGO=$(CARGO) sh tools/bench/run.sh
@@ -157,9 +160,10 @@ header:
 fold-table:
 	go run tools/genfold/main.go > src/fold_table.rs
 
+# Leaves fuzz/artifacts (inputs that made a target fail) alone.
 clean:
 	$(CARGO) clean
-	rm -rf build
-	$(MAKE) -C ctest clean
-	$(MAKE) -C examples/c clean
-	$(MAKE) -C go clean
+	rm -rf build fuzz/target fuzz/coverage
+	$(MAKE) --no-print-directory -C ctest clean
+	$(MAKE) --no-print-directory -C examples/c clean
+	$(MAKE) --no-print-directory -C go clean
