@@ -162,7 +162,8 @@ fn cases() -> Vec<Case> {
     let text = std::fs::read_to_string(TABLE).unwrap_or_else(|e| panic!("{TABLE}: {e}"));
     let mut cases: Vec<Case> = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') {
             continue;
         }
         let case = case(i + 1, line).unwrap_or_else(|e| panic!("{TABLE}:{}: {e}", i + 1));
