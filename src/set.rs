@@ -2,13 +2,20 @@
 //!
 //! Every pattern is reduced to a canonical needle ([`crate::fold`]) and put
 //! in one of two structures, which together answer for all patterns in one
-//! pass over the (canonical) name:
+//! pass over the name:
 //!
-//! - exact patterns: a hash map from needle to the lowest pattern index;
-//! - glob and keyword needles: one Aho-Corasick automaton (built by the
-//!   `aho-corasick` crate: a DFA for small sets, a contiguous NFA for large
-//!   ones). Keywords, and globs as CRI-O has them, match anywhere; anchored
-//!   globs ([`Flags::ANCHOR_GLOBS`]) only where the needle starts at 0.
+//! - exact patterns: a hash table from needle to the lowest pattern index
+//!   ([`exact`]), which an ASCII name is looked up in as it is;
+//! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
+//!   our own ([`dfa`]) whose byte classes fold ASCII case, so an ASCII name
+//!   is walked as it is; past [`DENSE_MAX_BYTES`] of table, `aho-corasick`'s
+//!   contiguous NFA over the canonical name. Keywords, and globs as CRI-O
+//!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
+//!   only where the needle starts at 0.
+//!
+//! A name with a byte >= 0x80 (rare: image names are ASCII) is
+//! canonicalised first ([`fold::with_canonical`]) and then looked up the
+//! same way, with the canonical byte classes.
 //!
 //! The scan walks the automaton once; every state lists all needles ending
 //! there, so the lowest index among everything found is known at the end of
@@ -21,13 +28,18 @@
 //! Nothing is cached or mutated while matching: a `PinSet` is immutable,
 //! `Send + Sync`, and shared by reference (or `Arc`) across threads.
 
+mod dfa;
+mod exact;
+
 use std::collections::HashMap;
 
-use aho_corasick::{Anchored, MatchKind, StartKind};
+use aho_corasick::{Anchored, MatchKind};
 use foldhash::fast::FixedState;
 
 use crate::fold;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
+use dfa::{Canonical, Dfa};
+use exact::ExactTable;
 
 /// Most patterns one set may hold. Real lists hold up to tens of thousands;
 /// the bound keeps a runaway generator from exhausting the node's memory.
@@ -54,7 +66,7 @@ pub const MAX_PATTERN_BYTES: usize = 64 << 20;
 pub struct PinSet {
     flags: Flags,
     len: usize,
-    exact: HashMap<Box<[u8]>, u32, FixedState>,
+    exact: ExactTable,
     needles: Needles,
     lengths: Lengths,
 }
@@ -100,12 +112,22 @@ impl Lengths {
     fn rules_out(&self, name: &[u8]) -> bool {
         !self.may_match(name.len()) && name.is_ascii()
     }
+
+    /// Whether an exact needle has `len` bytes (or may: 256 and more).
+    fn exact_may_match(&self, len: usize) -> bool {
+        match self.exact_short.get(len / 64) {
+            Some(word) => word & (1 << (len % 64)) != 0,
+            None => self.exact_long,
+        }
+    }
 }
 
-/// Needle sets up to this many bytes get a DFA (fastest per byte, but up to
-/// a transition row per trie node, and slow to build for huge needles);
-/// larger ones a contiguous NFA.
-const DFA_MAX_NEEDLE_BYTES: usize = 32 << 10;
+/// The largest dense DFA table built, in bytes (4 bytes per byte class per
+/// trie node: about 160 bytes per byte of needle text that shares no
+/// prefix, for the corpus' 40 classes); larger needle sets get
+/// `aho-corasick`'s contiguous NFA (a few bytes per node, several times
+/// slower per byte).
+pub(crate) const DENSE_MAX_BYTES: usize = 32 << 20;
 
 /// All glob and keyword needles, searched together in one pass.
 #[derive(Debug, Default)]
@@ -139,18 +161,18 @@ impl Owner {
 }
 
 /// The automaton of all needles (overlapping, unanchored semantics: every
-/// state lists every needle ending there). aho-corasick builds it; the scan
-/// below walks it directly through its public `Automaton` trait, which is
-/// tighter than the general search API and reports all needles in one pass.
+/// state knows every needle ending there). The NFA is walked directly
+/// through aho-corasick's public `Automaton` trait, which is tighter than
+/// the general search API and reports all needles in one pass.
 #[derive(Debug)]
 enum Automaton {
-    Dfa(aho_corasick::dfa::DFA),
+    Dense(Dfa),
     Nfa(aho_corasick::nfa::contiguous::NFA),
 }
 
 impl Needles {
     /// `needles`: (needle, pattern index, anchored), indexes ascending.
-    fn build(needles: Vec<(Vec<u8>, u32, bool)>) -> Result<Needles, CompileError> {
+    fn build(needles: Vec<(Vec<u8>, u32, bool)>, fold: bool, dense_max: usize) -> Result<Needles, CompileError> {
         let mut ids: HashMap<Vec<u8>, usize, FixedState> = HashMap::default();
         let mut ordered: Vec<Vec<u8>> = Vec::new();
         let mut owners: Vec<Owner> = Vec::new();
@@ -176,34 +198,33 @@ impl Needles {
             .iter()
             .map(|o| o.anywhere.unwrap_or(u32::MAX).min(o.at_start.unwrap_or(u32::MAX)))
             .fold(empty.unwrap_or(u32::MAX), u32::min);
-        let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered)?) };
+        let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered, &owners, fold, dense_max)?) };
         Ok(Needles { empty, automaton, owners, floor })
     }
 
-    fn is_match(&self, name: &[u8]) -> bool {
-        if self.empty.is_some() {
-            return true;
+    /// The lowest index among needles found in `name`, and `below`; with
+    /// `first`, any one index found (a yes/no answer). `raw`: `name` is as
+    /// given (fails if it must be canonicalised first), else canonical.
+    /// Also says whether every byte of `name` was read.
+    #[inline(always)]
+    fn lowest(&self, name: &[u8], raw: bool, first: bool, below: Option<u32>) -> Result<(Option<u32>, bool), Canonical> {
+        let best = lower(below, self.empty);
+        if best.is_some_and(|b| first || b <= self.floor) {
+            return Ok((best, false));
         }
         match &self.automaton {
-            Some(Automaton::Dfa(a)) => self.scan(a, name, true).is_some(),
-            Some(Automaton::Nfa(a)) => self.scan(a, name, true).is_some(),
-            None => false,
+            None => Ok((best, false)),
+            Some(Automaton::Dense(dfa)) => {
+                let mut best = best.unwrap_or(u32::MAX);
+                let read_all = dfa.walk(name, raw, |hit, at| {
+                    best = best.min(hit.index(at + 1));
+                    best <= self.floor || (first && best != u32::MAX)
+                })?;
+                Ok((Some(best).filter(|&b| b != u32::MAX), read_all))
+            }
+            Some(Automaton::Nfa(_)) if raw => Err(Canonical),
+            Some(Automaton::Nfa(a)) => Ok((lower(best, self.scan(a, name, first)), true)),
         }
-    }
-
-    /// The lowest index among needles found in `name` that is lower than
-    /// `below` (or any, without `below`).
-    fn lowest_match(&self, name: &[u8], below: Option<u32>) -> Option<u32> {
-        let best = lower(below, self.empty);
-        if best.is_some_and(|b| b <= self.floor) {
-            return best;
-        }
-        let found = match &self.automaton {
-            Some(Automaton::Dfa(a)) => self.scan(a, name, false),
-            Some(Automaton::Nfa(a)) => self.scan(a, name, false),
-            None => None,
-        };
-        lower(best, found)
     }
 
     /// One pass over `name`: the lowest index of a needle found (only the
@@ -240,7 +261,7 @@ impl Needles {
 
     fn memory_usage(&self) -> usize {
         let automaton = match &self.automaton {
-            Some(Automaton::Dfa(a)) => aho_corasick::automaton::Automaton::memory_usage(a),
+            Some(Automaton::Dense(a)) => a.memory_usage(),
             Some(Automaton::Nfa(a)) => aho_corasick::automaton::Automaton::memory_usage(a),
             None => 0,
         };
@@ -249,22 +270,15 @@ impl Needles {
 }
 
 impl Automaton {
-    fn build(needles: &[Vec<u8>]) -> Result<Automaton, CompileError> {
-        let bytes: usize = needles.iter().map(Vec::len).sum();
-        let built = if bytes <= DFA_MAX_NEEDLE_BYTES {
-            aho_corasick::dfa::DFA::builder()
-                .match_kind(MatchKind::Standard)
-                .start_kind(StartKind::Unanchored)
-                .prefilter(false)
-                .build(needles)
-                .map(Automaton::Dfa)
-        } else {
-            aho_corasick::nfa::contiguous::NFA::builder()
-                .match_kind(MatchKind::Standard)
-                .prefilter(false)
-                .build(needles)
-                .map(Automaton::Nfa)
-        };
+    fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, dense_max: usize) -> Result<Automaton, CompileError> {
+        if let Some(dfa) = Dfa::build(needles, owners, fold, dense_max) {
+            return Ok(Automaton::Dense(dfa));
+        }
+        let built = aho_corasick::nfa::contiguous::NFA::builder()
+            .match_kind(MatchKind::Standard)
+            .prefilter(false)
+            .build(needles)
+            .map(Automaton::Nfa);
         // Only reachable past aho-corasick's own state limits, which
         // MAX_PATTERN_BYTES keeps well away from.
         built.map_err(|_| {
@@ -292,8 +306,17 @@ impl PinSet {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
+        PinSet::compile_with(patterns, flags, DENSE_MAX_BYTES)
+    }
+
+    /// As [`PinSet::compile`], with at most `dense_max` bytes of DFA table.
+    fn compile_with<I>(patterns: I, flags: Flags, dense_max: usize) -> Result<PinSet, CompileError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
         let fold = !flags.contains(Flags::CASE_SENSITIVE);
-        let mut exact: HashMap<Box<[u8]>, u32, FixedState> = HashMap::default();
+        let mut exact = Vec::new();
         let mut needles = Vec::new();
         let mut lengths = Lengths::default();
         let mut len = 0;
@@ -327,7 +350,7 @@ impl PinSet {
             match pattern {
                 Pattern::Exact(_) => {
                     lengths.add_exact(needle.len());
-                    exact.entry(needle.into_boxed_slice()).or_insert(index);
+                    exact.push((needle, index));
                 }
                 Pattern::Glob(_) | Pattern::Keyword(_) => {
                     lengths.add_needle(needle.len());
@@ -338,37 +361,56 @@ impl PinSet {
             }
             len = i + 1;
         }
-        exact.shrink_to_fit();
         Ok(PinSet {
             flags,
             len,
-            exact,
-            needles: Needles::build(needles)?,
+            exact: ExactTable::build(exact, fold),
+            needles: Needles::build(needles, fold, dense_max)?,
             lengths,
         })
     }
 
     /// Whether any pattern matches `name`: the image is pinned.
     pub fn is_match(&self, name: &[u8]) -> bool {
-        if self.lengths.rules_out(name) {
-            return false;
-        }
-        fold::with_canonical(name, self.folds(), |name| {
-            (!self.exact.is_empty() && self.exact.contains_key(name))
-                || self.needles.is_match(name)
-        })
+        self.lowest(name, true).is_some()
     }
 
     /// The lowest index of a pattern that matches `name`: the first regexp
     /// in CRI-O's loop that would match it.
     pub fn match_index(&self, name: &[u8]) -> Option<usize> {
+        self.lowest(name, false).map(|i| i as usize)
+    }
+
+    /// The lowest index pinning `name` (any index, with `first`).
+    #[inline(always)]
+    fn lowest(&self, name: &[u8], first: bool) -> Option<u32> {
         if self.lengths.rules_out(name) {
             return None;
         }
-        fold::with_canonical(name, self.folds(), |name| {
-            let exact = if self.exact.is_empty() { None } else { self.exact.get(name).copied() };
-            self.needles.lowest_match(name, exact).map(|i| i as usize)
+        self.lowest_raw(name, first).unwrap_or_else(|Canonical| {
+            fold::with_canonical(name, self.folds(), |name| {
+                let exact = self.exact.get(name);
+                self.needles.lowest(name, false, first, exact).expect("a canonical name is walked as it is").0
+            })
         })
+    }
+
+    /// As [`PinSet::lowest`] without canonicalising `name`: fails if that
+    /// is needed (a byte >= 0x80, or the NFA fallback).
+    #[inline(always)]
+    fn lowest_raw(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
+        // Needles first: a walk to the end proves the name all ASCII. (A
+        // needle found in an ASCII prefix is found at the same place in the
+        // canonical name, whatever follows.)
+        let (found, read_all) = self.needles.lowest(name, true, first, None)?;
+        if (first && found.is_some())
+            || self.exact.is_empty()
+            // An ASCII name's canonical form has its length.
+            || (!self.lengths.exact_may_match(name.len()) && (read_all || name.is_ascii()))
+        {
+            return Ok(found);
+        }
+        Ok(lower(found, self.exact.get_raw(name)?))
     }
 
     /// Whether any of `names` (all the names of one image) is pinned.
@@ -398,10 +440,7 @@ impl PinSet {
     /// Heap bytes held by the compiled set (an estimate: hash-map slots are
     /// counted, allocator overhead is not).
     pub fn memory_usage(&self) -> usize {
-        let slot = std::mem::size_of::<(Box<[u8]>, u32)>() + 1;
-        let exact: usize = self.exact.keys().map(|k| k.len()).sum::<usize>()
-            + self.exact.capacity() * slot;
-        exact + self.needles.memory_usage()
+        self.exact.memory_usage() + self.needles.memory_usage()
     }
 
     fn folds(&self) -> bool {
@@ -465,11 +504,37 @@ mod tests {
         assert_eq!(s.match_index(b"PAUSE:3.9"), Some(0));
         let k = set(&["k"], Flags::DEFAULT);
         assert_eq!(k.match_index("\u{212A}".as_bytes()), Some(0), "3 bytes folding to 1");
+        // A needle found early must not skip the exact lookup of a name
+        // whose canonical form has another length.
+        let s = set(&["XK", "*x*"], Flags::DEFAULT);
+        assert_eq!(s.match_index("x\u{212A}".as_bytes()), Some(0));
         let g = set(&["abc*", "x"], Flags::DEFAULT);
         assert!(g.lengths.rules_out(b"ab"));
         assert!(!g.lengths.rules_out(b"a"), "an exact length");
         assert!(!g.lengths.rules_out(b"abcd"));
         assert!(!set(&["**"], Flags::DEFAULT).lengths.rules_out(b""));
+    }
+
+    /// The NFA fallback (huge needle sets) answers as the dense DFA does.
+    #[test]
+    fn nfa_fallback_agrees_with_the_dense_dfa() {
+        let patterns = [
+            "quay.io/*", "*pause*", "PAUSE:3.9", "*\u{212A}ube*", "k8s.io/*", "*a*", "x\u{FFFD}*", "**x*",
+        ];
+        let names: [&[u8]; 9] = [
+            b"quay.io/a", b"registry.k8s.io/pause:3.9", b"pause:3.9", "\u{212A}UBE".as_bytes(), b"kube",
+            b"x\xff", b"zzz", b"a\xffquay.io/", b"**xy",
+        ];
+        for flags in [Flags::DEFAULT, Flags::ANCHOR_GLOBS, Flags::CASE_SENSITIVE] {
+            let dense = PinSet::compile_with(patterns, flags, DENSE_MAX_BYTES).unwrap();
+            let nfa = PinSet::compile_with(patterns, flags, 0).unwrap();
+            assert!(matches!(dense.needles.automaton, Some(Automaton::Dense(_))));
+            assert!(matches!(nfa.needles.automaton, Some(Automaton::Nfa(_))));
+            for name in names {
+                assert_eq!(dense.match_index(name), nfa.match_index(name), "{flags:?} {name:x?}");
+                assert_eq!(dense.is_match(name), nfa.is_match(name), "{flags:?} {name:x?}");
+            }
+        }
     }
 
     #[test]
