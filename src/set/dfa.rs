@@ -270,6 +270,41 @@ impl Dfa {
         }
     }
 
+    /// Walks `LANES` raw names at once, one byte of each in turn, so that
+    /// their transitions' loads overlap instead of each waiting for the
+    /// previous one (a lone walk is bound by that latency). Per name: true
+    /// if it reached no special state (no needle, and all ASCII: then its
+    /// answer is the exact table's), false if it did (then ask again with
+    /// [`Dfa::walk`]).
+    #[inline(always)]
+    pub(super) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
+        let class = |byte: u8| self.raw_classes[usize::from(byte)];
+        let mut states = [self.start; LANES];
+        let mut plain = [true; LANES];
+        let common = names.iter().map(|n| n.len()).min().unwrap_or(0);
+        for at in 0..common {
+            for lane in 0..LANES {
+                debug_assert!(at < names[lane].len());
+                // SAFETY: at < common, the shortest name's length. (Checked
+                // indexing costs a compare per lane and byte here.)
+                let byte = unsafe { *names[lane].get_unchecked(at) };
+                states[lane] = self.step(states[lane], class(byte));
+            }
+            // Walking on past a special state is harmless (every state has
+            // a full row); only remember it.
+            for lane in 0..LANES {
+                plain[lane] &= states[lane] < self.bail;
+            }
+        }
+        for lane in 0..LANES {
+            for &byte in &names[lane][common..] {
+                states[lane] = self.step(states[lane], class(byte));
+                plain[lane] &= states[lane] < self.bail;
+            }
+        }
+        plain
+    }
+
     pub(super) fn memory_usage(&self) -> usize {
         self.trans.len() * 4 + self.hits.len() * std::mem::size_of::<Hit>()
     }
