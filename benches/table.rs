@@ -331,8 +331,8 @@ fn measure(list: &List, quick: bool, callgrind: bool, f: &mut Figures) {
     f.add("held / pattern text", Unit::Factor, l, held as f64 / text as f64);
     f.add("peak while compiling", Unit::Bytes, l, (PEAK.load(Relaxed) - before) as f64);
 
-    let allocs = ALLOCS.load(Relaxed);
     let images = corpus::images(&list.names);
+    let allocs = ALLOCS.load(Relaxed);
     for name in &list.names {
         black_box(set.is_match(name.as_bytes()));
         black_box(set.match_index(name.as_bytes()));
