@@ -139,7 +139,7 @@ fn show(value: f64, unit: Unit) -> String {
     let scaled = |v: f64, units: &[(f64, &str)]| {
         let &(div, name) = units.iter().rev().find(|(d, _)| v >= *d).unwrap_or(&units[0]);
         let x = v / div;
-        if x < 10.0 && div > 1.0 { format!("{x:.2} {name}") } else { format!("{x:.1} {name}").replace(".0 ", " ") }
+        if div == 1.0 || x >= 100.0 { format!("{x:.0} {name}") } else { format!("{x:.2} {name}") }
     };
     match unit {
         Unit::Ns => scaled(value, &[(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")]),
@@ -457,10 +457,16 @@ fn main() {
     }
     let (body, missed) = table(&figures, &lists, &targets);
     let text = format!(
-        "- Machine: {}\n- Lists: {}; names: data/image-names.txt (500), the OpenShift node ({})\n\n{body}\n{}\n",
+        "- Machine: {}\n- Lists (patterns; names, mean name length): {}\n\n{body}\n{}\n",
         machine(),
-        lists.iter().map(|l| format!("{} ({} patterns)", l.label, l.patterns.len())).collect::<Vec<_>>().join(", "),
-        lists.last().map_or(0, |l| l.names.len()),
+        lists
+            .iter()
+            .map(|l| {
+                let mean = l.names.iter().map(String::len).sum::<usize>() as f64 / l.names.len() as f64;
+                format!("{} ({}; {}, {mean:.0} B)", l.label, l.patterns.len(), l.names.len())
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
         if missed == 0 { "Every target met.".to_owned() } else { format!("{missed} figures MISSED their target.") }
     );
     let mut tsv = String::from("figure\tengine\tsize\tvalue\tunit\tsampled\n");

@@ -139,7 +139,7 @@ struct Needles {
     /// For a few needles: a SIMD search for a short piece of each (in every
     /// ASCII case), which rules most names out faster than a walk.
     prefilter: Option<aho_corasick::packed::Searcher>,
-    /// Per automaton pattern id: who the needle pins for.
+    /// Per NFA pattern id: who the needle pins for (empty with the DFA).
     owners: Vec<Owner>,
     /// The lowest index of all: a search can stop once it finds it.
     floor: u32,
@@ -202,7 +202,12 @@ impl Needles {
             .map(|o| o.anywhere.unwrap_or(u32::MAX).min(o.at_start.unwrap_or(u32::MAX)))
             .fold(empty.unwrap_or(u32::MAX), u32::min);
         let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered, &owners, fold, dense_max)?) };
-        let prefilter = if matches!(automaton, Some(Automaton::Dense(_))) { prefilter(&ordered, fold) } else { None };
+        let (prefilter, owners) = if matches!(automaton, Some(Automaton::Dense(_))) {
+            // The DFA's hits carry the indexes: only the NFA needs owners.
+            (prefilter(&ordered, fold), Vec::new())
+        } else {
+            (None, owners)
+        };
         Ok(Needles { empty, automaton, prefilter, owners, floor })
     }
 

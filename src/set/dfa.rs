@@ -15,9 +15,10 @@
 //!   state, have the highest ids: one comparison per byte tells whether
 //!   anything is to be done.
 //!
-//! Construction is the textbook one (a trie, then each state's row in
-//! breadth-first order is its failure state's row overridden by its own
-//! children), then a renumbering that puts the special states last. Every
+//! Construction is the textbook one (a trie, its failure links, then each
+//! state's row in breadth-first order is its failure state's row overridden
+//! by its own children), with the states renumbered so that the special
+//! ones come last. Every
 //! entry of the table is the row start of a state, and every class is below
 //! the stride, so a step never leaves the table; [`Dfa::step`] relies on it
 //! (checked in debug builds and by a test over every entry).
@@ -125,30 +126,39 @@ impl Dfa {
             return None;
         }
 
-        // Rows in trie ids (not premultiplied), breadth first.
+        // Failure links, breadth first, from the trie alone (following
+        // failure links until a state has a child on the class); each
+        // state inherits the needles of its failure state.
         let n = nodes.len();
-        let mut rows = vec![0u32; n * stride];
+        let child = |nodes: &[Node], s: u32, class: u8| {
+            nodes[s as usize].children.iter().find(|&&(c, _)| c == class).map(|&(_, t)| t)
+        };
         let mut fail = vec![0u32; n];
-        let mut queue = std::collections::VecDeque::with_capacity(n);
-        for &(class, t) in &nodes[0].children {
-            rows[usize::from(class)] = t;
-            queue.push_back(t);
-        }
-        while let Some(s) = queue.pop_front() {
-            let s = s as usize;
-            let f = fail[s] as usize;
-            rows.copy_within(f * stride..(f + 1) * stride, s * stride);
-            // Children of s, in a second pass so the borrow of `nodes`
-            // ends before their hits are updated.
-            let children = std::mem::take(&mut nodes[s].children);
-            for &(class, t) in &children {
-                let tf = rows[f * stride + usize::from(class)];
-                fail[t as usize] = tf;
-                let inherited = nodes[tf as usize].hit.anywhere;
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        order.push(0);
+        let mut next_in_order = 0;
+        while let Some(&s) = order.get(next_in_order) {
+            next_in_order += 1;
+            for i in 0..nodes[s as usize].children.len() {
+                let (class, t) = nodes[s as usize].children[i];
+                let mut f = fail[s as usize];
+                let target = loop {
+                    if s == 0 {
+                        break 0;
+                    }
+                    if let Some(g) = child(&nodes, f, class) {
+                        break g;
+                    }
+                    if f == 0 {
+                        break 0;
+                    }
+                    f = fail[f as usize];
+                };
+                fail[t as usize] = target;
+                let inherited = nodes[target as usize].hit.anywhere;
                 let hit = &mut nodes[t as usize].hit;
                 hit.anywhere = hit.anywhere.min(inherited);
-                rows[s * stride + usize::from(class)] = t;
-                queue.push_back(t);
+                order.push(t);
             }
         }
 
@@ -168,12 +178,22 @@ impl Dfa {
             next += 1;
             hits.push(nodes[s].hit);
         }
+
+        // Rows, breadth first: a state's row is its failure state's (filled
+        // before it), overridden by its own children; the root's leads back
+        // to the root. Every entry is a premultiplied id.
         let premul = |index: u32| index * stride as u32;
         let mut trans = vec![0u32; states * stride];
-        for s in 0..n {
-            let row = new_id[s] as usize * stride;
-            for class in 0..stride - 1 {
-                trans[row + class] = premul(new_id[rows[s * stride + class] as usize]);
+        for &s in &order {
+            let row = new_id[s as usize] as usize * stride;
+            if s == 0 {
+                trans[row..row + stride].fill(premul(new_id[0]));
+            } else {
+                let from = new_id[fail[s as usize] as usize] as usize * stride;
+                trans.copy_within(from..from + stride, row);
+            }
+            for &(class, t) in &nodes[s as usize].children {
+                trans[row + usize::from(class)] = premul(new_id[t as usize]);
             }
             trans[row + stride - 1] = premul(bail_index);
         }

@@ -88,7 +88,8 @@ fn upper(w: u64) -> u64 {
 impl ExactTable {
     /// `needles`: (canonical needle, pattern index), indexes ascending.
     pub(super) fn build(needles: Vec<(Vec<u8>, u32)>, fold: bool) -> ExactTable {
-        let capacity = (needles.len() * 2).next_power_of_two().max(if needles.is_empty() { 0 } else { 4 });
+        // Load at most 3/4 (linear probing stays short), at least 1 empty slot.
+        let capacity = if needles.is_empty() { 0 } else { (needles.len() * 4 / 3 + 1).next_power_of_two() };
         let mut table = ExactTable {
             text: Vec::with_capacity(needles.iter().map(|(n, _)| n.len()).sum()),
             entries: Vec::with_capacity(needles.len()),
