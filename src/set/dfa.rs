@@ -97,8 +97,9 @@ impl Dfa {
             raw_classes[usize::from(b)] = canonical_classes[usize::from(c)];
         }
 
-        // The trie. Node 0 is the root.
-        let trie_nodes = 1 + needles.iter().map(Vec::len).sum::<usize>();
+        // The trie. Node 0 is the root. Given up as soon as its states'
+        // rows would exceed `max_bytes`, before its own memory grows large.
+        let max_states = max_bytes / (stride * 4);
         let mut nodes = vec![Node { children: Vec::new(), hit: Hit { anywhere: NONE, at_start: NONE, depth: 0 } }];
         for (needle, owner) in needles.iter().zip(owners) {
             let mut s = 0usize;
@@ -108,6 +109,10 @@ impl Dfa {
                     Some(&(_, t)) => t as usize,
                     None => {
                         let t = nodes.len();
+                        // (+ 1: the bail state.)
+                        if t + 1 >= max_states {
+                            return None;
+                        }
                         let depth = nodes[s].hit.depth + 1;
                         nodes[s].children.push((class, t as u32));
                         nodes.push(Node { children: Vec::new(), hit: Hit { anywhere: NONE, at_start: NONE, depth } });
@@ -119,10 +124,8 @@ impl Dfa {
             hit.anywhere = hit.anywhere.min(owner.anywhere.unwrap_or(NONE));
             hit.at_start = hit.at_start.min(owner.at_start.unwrap_or(NONE));
         }
-        debug_assert!(nodes.len() <= trie_nodes);
         let states = nodes.len() + 1; // and bail
-        let bytes = states.checked_mul(stride)?.checked_mul(4)?;
-        if bytes > max_bytes || states.checked_mul(stride)? > u32::MAX as usize {
+        if states * stride * 4 > max_bytes || states * stride > u32::MAX as usize {
             return None;
         }
 
