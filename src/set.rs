@@ -138,7 +138,7 @@ struct Needles {
     automaton: Option<Automaton>,
     /// For a few needles: a SIMD search for a short piece of each (in every
     /// ASCII case), which rules most names out faster than a walk.
-    prefilter: Option<aho_corasick::packed::Searcher>,
+    prefilter: Option<Prefilter>,
     /// Per NFA pattern id: who the needle pins for (empty with the DFA).
     owners: Vec<Owner>,
     /// The lowest index of all: a search can stop once it finds it.
@@ -204,7 +204,7 @@ impl Needles {
         let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered, &owners, fold, dense_max)?) };
         let (prefilter, owners) = if matches!(automaton, Some(Automaton::Dense(_))) {
             // The DFA's hits carry the indexes: only the NFA needs owners.
-            (prefilter(&ordered, fold), Vec::new())
+            (Prefilter::build(&ordered, fold), Vec::new())
         } else {
             (None, owners)
         };
@@ -224,7 +224,7 @@ impl Needles {
         match &self.automaton {
             None => Ok((best, false)),
             Some(Automaton::Dense(dfa)) => {
-                if raw && self.prefilter.as_ref().is_some_and(|p| p.find(name).is_none()) {
+                if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
                     // No needle in the name as it is; in its canonical form
                     // neither, if it is all ASCII.
                     return if name.is_ascii() { Ok((best, true)) } else { Err(Canonical) };
@@ -280,7 +280,7 @@ impl Needles {
             None => 0,
         };
         automaton
-            + self.prefilter.as_ref().map_or(0, aho_corasick::packed::Searcher::memory_usage)
+            + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
             + self.owners.capacity() * std::mem::size_of::<Owner>()
     }
 }
@@ -306,41 +306,90 @@ impl Automaton {
     }
 }
 
-/// Most needles given a prefilter: each takes up to 8 of Teddy's 64
-/// patterns (a 3-byte piece in every ASCII case; 4 bytes, 16 patterns, for
-/// up to 4 needles).
+/// Most needles given a prefilter ([`Prefilter`]): each takes up to 8 of
+/// Teddy's 64 patterns (a 3-byte piece in every ASCII case; 4 bytes, 16
+/// patterns, for up to 4 needles).
 const PREFILTER_MAX_NEEDLES: usize = 8;
 
 /// A packed (Teddy) searcher for the last 3 or 4 bytes of each needle, in
-/// every ASCII case: a name in which it finds nothing contains no needle
-/// (an ASCII name's canonical form differs only in case). The end of a
-/// needle is its most telling part: registries and organisations are shared
-/// by many names, a repository and tag by few. (Longer pieces, with their
-/// many case variants, made Teddy slower than the walk it saves.) `None`
-/// for more than [`PREFILTER_MAX_NEEDLES`] needles or where Teddy is not
-/// available (no SIMD).
-fn prefilter(needles: &[Vec<u8>], fold: bool) -> Option<aho_corasick::packed::Searcher> {
-    if needles.len() > PREFILTER_MAX_NEEDLES {
-        return None;
-    }
-    let width = if needles.len() <= 4 { 4 } else { 3 };
-    let mut builder = aho_corasick::packed::Config::new().builder();
-    for needle in needles {
-        let piece = &needle[needle.len().saturating_sub(width)..];
-        let width = piece.len();
-        let letters: Vec<usize> =
-            (0..width).filter(|&i| fold && piece[i].is_ascii_alphabetic()).collect();
-        for mask in 0..1u32 << letters.len() {
-            let mut variant = piece.to_vec();
-            for (bit, &i) in letters.iter().enumerate() {
-                if mask & (1 << bit) != 0 {
-                    variant[i] = variant[i].to_ascii_lowercase();
+/// every ASCII case, and the needles to verify its candidates with: a name
+/// in which no candidate is a whole needle (compared ASCII case-insensitively)
+/// contains no needle, if it is all ASCII (its canonical form then differs
+/// only in case). The end of a needle is its most telling part: registries
+/// and organisations are shared by many names, a repository and tag by few.
+/// (Longer pieces, with their many case variants, made Teddy slower than the
+/// walk it saves.)
+#[derive(Debug)]
+struct Prefilter {
+    searcher: aho_corasick::packed::Searcher,
+    /// The canonical needles.
+    needles: Vec<Vec<u8>>,
+    /// The pieces' length (shorter needles are their own piece).
+    width: usize,
+    fold: bool,
+}
+
+impl Prefilter {
+    /// `None` for more than [`PREFILTER_MAX_NEEDLES`] needles, or where
+    /// Teddy is not available (no SIMD).
+    fn build(needles: &[Vec<u8>], fold: bool) -> Option<Prefilter> {
+        if needles.len() > PREFILTER_MAX_NEEDLES {
+            return None;
+        }
+        let width = if needles.len() <= 4 { 4 } else { 3 };
+        let mut builder = aho_corasick::packed::Config::new().builder();
+        for needle in needles {
+            let piece = &needle[needle.len().saturating_sub(width)..];
+            let letters: Vec<usize> =
+                (0..piece.len()).filter(|&i| fold && piece[i].is_ascii_alphabetic()).collect();
+            for mask in 0..1u32 << letters.len() {
+                let mut variant = piece.to_vec();
+                for (bit, &i) in letters.iter().enumerate() {
+                    if mask & (1 << bit) != 0 {
+                        variant[i] = variant[i].to_ascii_lowercase();
+                    }
                 }
+                builder.add(variant);
             }
-            builder.add(variant);
+        }
+        let searcher = builder.build()?;
+        Some(Prefilter { searcher, needles: needles.to_vec(), width, fold })
+    }
+
+    /// Whether some needle occurs in `name` as it is (ASCII case folded);
+    /// false says nothing about a name that is not all ASCII.
+    fn may_occur(&self, name: &[u8]) -> bool {
+        let mut from = 0;
+        while let Some(m) = self.searcher.find_in(name, aho_corasick::Span::from(from..name.len())) {
+            // Teddy reports one piece per start; pieces of several needles
+            // may start here (equal, or one a prefix of another): try all.
+            let at = m.start();
+            if self.needles.iter().any(|needle| self.ends_at(name, needle, at)) {
+                return true;
+            }
+            from = at + 1;
+        }
+        false
+    }
+
+    /// Whether `needle`'s piece starts at `at` in `name` and the whole
+    /// needle ends with it.
+    fn ends_at(&self, name: &[u8], needle: &[u8], at: usize) -> bool {
+        let piece = needle.len().min(self.width);
+        let end = at + piece;
+        let Some(start) = end.checked_sub(needle.len()) else { return false };
+        let Some(text) = name.get(start..end) else { return false };
+        if self.fold {
+            text.iter().zip(needle).all(|(&t, &n)| t.to_ascii_uppercase() == n)
+        } else {
+            text == needle
         }
     }
-    builder.build()
+
+    fn memory_usage(&self) -> usize {
+        self.searcher.memory_usage()
+            + self.needles.iter().map(Vec::capacity).sum::<usize>()
+    }
 }
 
 /// The lower of two optional indexes.
@@ -628,6 +677,23 @@ mod tests {
         assert!(!g.lengths.rules_out(b"a"), "an exact length");
         assert!(!g.lengths.rules_out(b"abcd"));
         assert!(!set(&["**"], Flags::DEFAULT).lengths.rules_out(b""));
+    }
+
+    /// Needles whose prefilter pieces are equal, or one a prefix of the
+    /// other, are each verified where a piece is found.
+    #[test]
+    fn prefilter_candidates_are_checked_against_every_needle() {
+        let s = set(&["*axyz*", "*bxyz*", "*xy*", "*qq*"], Flags::DEFAULT);
+        if s.needles.prefilter.is_none() {
+            eprintln!("no Teddy on this machine: only the walk is checked");
+        }
+        assert_eq!(s.match_index(b"..BXYZ.."), Some(1));
+        assert_eq!(s.match_index(b"..bxy"), Some(2));
+        assert_eq!(s.match_index(b"xz"), None);
+        assert!(s.is_match(b"-Qq-"));
+        assert_eq!(s.match_index(b"cxyz"), Some(2));
+        // A candidate that is no needle leaves the name unpinned.
+        assert_eq!(set(&["*axyz*", "*qq*"], Flags::DEFAULT).match_index(b"cxyz"), None);
     }
 
     /// The NFA fallback (huge needle sets) answers as the dense DFA does.
