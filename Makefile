@@ -7,10 +7,9 @@
 #                  targets on their corpus (nightly parts say when skipped),
 #                  Go package (vet, race, cgocheck, conformance, live reload,
 #                  static and dynamic linking)
-#   make bench     Rust benchmarks (criterion suite, then the summary table with
-#                  the reference engine beside, and build/bench/bench.png);
-#                  BENCH_QUICK=1 or make bench-quick: the table only
-#   make bench-docs  copy the last full run into docs/ and the README
+#   make bench     Rust benchmarks: criterion suite, then every figure beside
+#                  its target (docs/BENCHMARKS.md), and build/bench/bench.png;
+#                  BENCH_QUICK=1 or make bench-quick: short criterion runs
 #   make bench-go  Go benchmarks: CRI-O's regexp loop against the library
 #   make fuzz      fuzz each target for FUZZ_SECONDS (default 300), growing
 #                  build/fuzz-corpus (untracked); make fuzz-cmin folds it
@@ -57,7 +56,7 @@ export CARGO_TERM_COLOR ?= never
 .PHONY: all build install uninstall stage demo demo-cli test check-tools test-rust test-cli \
         test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
         test-offline dist test-dist rpm deb \
-        bench bench-quick bench-docs \
+        bench bench-quick \
         header fold-table clean
 
 all: build
@@ -133,7 +132,8 @@ check-tools:
 
 test-rust:
 	$(CARGO) test --release
-	@# The benchmark harness's quick agreement check: keeps the benches building.
+	@# The benchmark harness's quick check (engines agree, targets parse):
+	@# keeps the benches building.
 	$(CARGO) test --release --bench table
 
 test-fold-table:
@@ -164,9 +164,6 @@ bench:
 
 bench-quick:
 	@CARGO=$(CARGO) BENCH_QUICK=1 sh tools/bench/run.sh
-
-bench-docs:
-	@sh tools/bench/publish.sh
 
 # ThreadSanitizer on the multi-threaded C test, with the library built
 # instrumented (nightly).

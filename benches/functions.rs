@@ -1,16 +1,19 @@
-//! The criterion suite: one bench per function, list size and flag mode,
-//! for crio-pin and (where it finishes in reasonable time) the reference
-//! engine. Throughput is in names, so criterion reports names/s; the time
-//! of one iteration is a pass over all 500 names (or one compile).
+//! The time figures (criterion): one bench per function, list and flag
+//! mode, for crio-pin and (up to 1,000 patterns, where it finishes in
+//! reasonable time) the reference engine. Throughput is in names; one
+//! iteration is a pass over all the names of the list's node (or one
+//! compile).
 //!
 //! ```text
-//! cargo bench --bench functions                  # everything (~3 min)
-//! cargo bench --bench functions -- 'match/'      # a filter
+//! cargo bench --bench functions                  # everything (~4 min)
+//! cargo bench --bench functions -- 'crio-pin/match/'      # a filter
 //! cargo bench --bench functions -- --save-baseline before   # then --baseline before
 //! ```
 //!
-//! `make bench` runs it before `benches/table.rs`, which prints the summary
-//! table (memory, threads, warm-up and instruction counts are there).
+//! Bench ids are `GROUP/FUNCTION/LIST` with LIST one of `corpus::LISTS`:
+//! `benches/table.rs` reads criterion's estimates under
+//! `target/criterion/GROUP/FUNCTION/LIST/new/` and prints them beside their
+//! targets.
 
 mod corpus;
 
@@ -46,49 +49,38 @@ impl Drop for CSet {
     }
 }
 
-fn label(size: usize) -> String {
-    if size >= 1000 { format!("{}k", size / 1000) } else { size.to_string() }
+fn pass(set: &PinSet, names: &[String]) {
+    for name in names {
+        black_box(set.is_match(black_box(name.as_bytes())));
+    }
 }
 
 fn benches(c: &mut Criterion) {
-    let names = corpus::names();
-    let images = corpus::images(&names);
-    let packed: Vec<u8> = names.iter().flat_map(|n| n.bytes()).collect();
-    let lengths: Vec<usize> = names.iter().map(String::len).collect();
-    let image_names: usize = images.iter().map(Vec::len).sum();
-    let lists: Vec<(usize, Vec<String>)> = corpus::SIZES.iter().map(|&s| (s, corpus::patterns(s))).collect();
+    let lists = corpus::lists();
 
     let mut group = c.benchmark_group("crio-pin");
-    group.throughput(Throughput::Elements(names.len() as u64));
-    for (size, patterns) in &lists {
-        let set = PinSet::compile(patterns, Flags::DEFAULT).expect("the corpus compiles");
-        let id = |f: &str| BenchmarkId::new(f, label(*size));
-        group.bench_function(id("match"), |b| {
-            b.iter(|| {
-                for name in &names {
-                    black_box(set.is_match(black_box(name.as_bytes())));
-                }
-            })
-        });
+    for list in &lists {
+        let names = &list.names;
+        let images = corpus::images(names);
+        let packed: Vec<u8> = names.iter().flat_map(|n| n.bytes()).collect();
+        let lengths: Vec<usize> = names.iter().map(String::len).collect();
+        let set = PinSet::compile(&list.patterns, Flags::DEFAULT).expect("the corpus compiles");
+        let id = |f: &str| BenchmarkId::new(f, list.label);
+        group.throughput(Throughput::Elements(names.len() as u64));
+        group.bench_function(id("match"), |b| b.iter(|| pass(&set, names)));
         group.bench_function(id("match_index"), |b| {
             b.iter(|| {
-                for name in &names {
+                for name in names {
                     black_box(set.match_index(black_box(name.as_bytes())));
                 }
             })
         });
-        group.throughput(Throughput::Elements(image_names as u64));
-        group.bench_function(id("match_any"), |b| {
-            b.iter(|| {
-                for image in &images {
-                    black_box(set.match_any(black_box(image)));
-                }
-            })
-        });
-        group.throughput(Throughput::Elements(names.len() as u64));
-        let cset = CSet::compile(patterns);
         let mut results = vec![0u8; names.len()];
-        group.bench_function(id("match_each (C ABI)"), |b| {
+        group.bench_function(id("match_each"), |b| {
+            b.iter(|| black_box(set.match_each(names.iter().map(|n| black_box(n.as_bytes())), &mut results)))
+        });
+        let cset = CSet::compile(&list.patterns);
+        group.bench_function(id("match_each_c"), |b| {
             b.iter(|| {
                 // SAFETY: a live set, the packed names and their lengths,
                 // one result byte per name.
@@ -103,50 +95,49 @@ fn benches(c: &mut Criterion) {
                 })
             })
         });
-        for (flags, mode) in [
-            (Flags::ANCHOR_GLOBS, "ANCHOR_GLOBS"),
-            (Flags::CASE_SENSITIVE, "CASE_SENSITIVE"),
-            (Flags::STRICT, "STRICT"),
-        ] {
-            let set = PinSet::compile(patterns, flags).expect("the corpus compiles");
-            group.bench_function(id(&format!("match {mode}")), |b| {
-                b.iter(|| {
-                    for name in &names {
-                        black_box(set.is_match(black_box(name.as_bytes())));
-                    }
-                })
-            });
+        group.throughput(Throughput::Elements(images.iter().map(Vec::len).sum::<usize>() as u64));
+        group.bench_function(id("match_any"), |b| {
+            b.iter(|| {
+                for image in &images {
+                    black_box(set.match_any(black_box(image)));
+                }
+            })
+        });
+        group.throughput(Throughput::Elements(names.len() as u64));
+        for (flags, mode) in
+            [(Flags::ANCHOR_GLOBS, "anchor_globs"), (Flags::CASE_SENSITIVE, "case_sensitive"), (Flags::STRICT, "strict")]
+        {
+            let set = PinSet::compile(&list.patterns, flags).expect("the corpus compiles");
+            group.bench_function(id(&format!("match_{mode}")), |b| b.iter(|| pass(&set, names)));
         }
     }
     group.finish();
 
     let mut group = c.benchmark_group("compile");
     group.sampling_mode(SamplingMode::Flat).sample_size(10);
-    for (size, patterns) in &lists {
-        group.throughput(Throughput::Elements(*size as u64));
-        group.bench_function(BenchmarkId::new("crio-pin", label(*size)), |b| {
-            b.iter(|| PinSet::compile(black_box(patterns), Flags::DEFAULT).expect("compiles"))
+    for list in &lists {
+        group.throughput(Throughput::Elements(list.patterns.len() as u64));
+        group.bench_function(BenchmarkId::new("crio-pin", list.label), |b| {
+            b.iter(|| PinSet::compile(black_box(&list.patterns), Flags::DEFAULT).expect("compiles"))
         });
-        // The reference takes ~0.1 ms a pattern: up to 1,000 only here (the
-        // table times it once at 10k and 100k).
-        if *size <= 1_000 {
-            group.bench_function(BenchmarkId::new("reference", label(*size)), |b| {
-                b.iter(|| ReferenceSet::compile(black_box(patterns), Flags::DEFAULT).expect("compiles"))
+        // The reference takes ~0.1 ms a pattern: up to 1,000 only.
+        if list.patterns.len() <= 1_000 {
+            group.bench_function(BenchmarkId::new("reference", list.label), |b| {
+                b.iter(|| ReferenceSet::compile(black_box(&list.patterns), Flags::DEFAULT).expect("compiles"))
             });
         }
     }
     group.finish();
 
-    // The reference engine's loop, up to 1,000 patterns (~0.3 µs per
-    // pattern per name: 0.15 s a pass at 1,000).
+    // CRI-O's loop, up to 1,000 patterns (~0.3 µs per pattern per name).
     let mut group = c.benchmark_group("reference");
     group.sampling_mode(SamplingMode::Flat).sample_size(10);
-    group.throughput(Throughput::Elements(names.len() as u64));
-    for (size, patterns) in lists.iter().filter(|(s, _)| *s <= 1_000) {
-        let reference = ReferenceSet::compile(patterns, Flags::DEFAULT).expect("the corpus compiles");
-        group.bench_function(BenchmarkId::new("match", label(*size)), |b| {
+    for list in lists.iter().filter(|l| l.patterns.len() <= 1_000) {
+        group.throughput(Throughput::Elements(list.names.len() as u64));
+        let reference = ReferenceSet::compile(&list.patterns, Flags::DEFAULT).expect("the corpus compiles");
+        group.bench_function(BenchmarkId::new("match", list.label), |b| {
             b.iter(|| {
-                for name in &names {
+                for name in &list.names {
                     black_box(reference.is_match(black_box(name.as_bytes())));
                 }
             })

@@ -12,9 +12,11 @@
 //! regexp would match; since both are valid UTF-8, a byte-level substring
 //! match always falls on rune boundaries.
 //!
-//! The representative of an ASCII letter is its upper-case form, so an ASCII
-//! name (the usual image name) is canonicalised by upper-casing it in a stack
-//! buffer. A representative is never longer in UTF-8 than its rune (it is
+//! The representative of an ASCII letter is its upper-case form. The set
+//! matches an ASCII name (the usual image name) without canonicalising it
+//! (its exact table and automaton fold ASCII case themselves); this module
+//! canonicalises the other names, and every name for the NFA used for huge
+//! lists, upper-casing ASCII ones in a stack buffer. A representative is never longer in UTF-8 than its rune (it is
 //! the smallest code point of the orbit); only bad bytes grow, 1 to 3 bytes.
 
 #[path = "fold_table.rs"]

@@ -37,8 +37,10 @@
 //! decodes (bad bytes become U+FFFD) and, unless case-sensitive, each rune
 //! replaced by the smallest rune of its case-fold orbit. The orbit table is
 //! generated from Go's own `unicode` tables (`tools/genfold`), so the answers
-//! follow Go's Unicode version, not Rust's. An ASCII name is canonicalised by
-//! upper-casing it on the stack; other names take a slower exact path.
+//! follow Go's Unicode version, not Rust's. An ASCII name's canonical form is
+//! its upper-case form, which the matcher never builds: its hash and its
+//! automaton fold ASCII case themselves. Other names take a slower exact
+//! path.
 //!
 //! # Layout
 //!

@@ -2,13 +2,20 @@
 //!
 //! Every pattern is reduced to a canonical needle ([`crate::fold`]) and put
 //! in one of two structures, which together answer for all patterns in one
-//! pass over the (canonical) name:
+//! pass over the name:
 //!
-//! - exact patterns: a hash map from needle to the lowest pattern index;
-//! - glob and keyword needles: one Aho-Corasick automaton (built by the
-//!   `aho-corasick` crate: a DFA for small sets, a contiguous NFA for large
-//!   ones). Keywords, and globs as CRI-O has them, match anywhere; anchored
-//!   globs ([`Flags::ANCHOR_GLOBS`]) only where the needle starts at 0.
+//! - exact patterns: a hash table from needle to the lowest pattern index
+//!   ([`exact`]), which an ASCII name is looked up in as it is;
+//! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
+//!   our own ([`dfa`]) whose byte classes fold ASCII case, so an ASCII name
+//!   is walked as it is; past [`DENSE_MAX_BYTES`] of table, `aho-corasick`'s
+//!   contiguous NFA over the canonical name. Keywords, and globs as CRI-O
+//!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
+//!   only where the needle starts at 0.
+//!
+//! A name with a byte >= 0x80 (rare: image names are ASCII) is
+//! canonicalised first ([`fold::with_canonical`]) and then looked up the
+//! same way, with the canonical byte classes.
 //!
 //! The scan walks the automaton once; every state lists all needles ending
 //! there, so the lowest index among everything found is known at the end of
@@ -21,13 +28,18 @@
 //! Nothing is cached or mutated while matching: a `PinSet` is immutable,
 //! `Send + Sync`, and shared by reference (or `Arc`) across threads.
 
+mod dfa;
+mod exact;
+
 use std::collections::HashMap;
 
-use aho_corasick::{Anchored, MatchKind, StartKind};
+use aho_corasick::{Anchored, MatchKind};
 use foldhash::fast::FixedState;
 
 use crate::fold;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
+use dfa::{Canonical, Dfa};
+use exact::ExactTable;
 
 /// Most patterns one set may hold. Real lists hold up to tens of thousands;
 /// the bound keeps a runaway generator from exhausting the node's memory.
@@ -54,7 +66,7 @@ pub const MAX_PATTERN_BYTES: usize = 64 << 20;
 pub struct PinSet {
     flags: Flags,
     len: usize,
-    exact: HashMap<Box<[u8]>, u32, FixedState>,
+    exact: ExactTable,
     needles: Needles,
     lengths: Lengths,
 }
@@ -100,12 +112,22 @@ impl Lengths {
     fn rules_out(&self, name: &[u8]) -> bool {
         !self.may_match(name.len()) && name.is_ascii()
     }
+
+    /// Whether an exact needle has `len` bytes (or may: 256 and more).
+    fn exact_may_match(&self, len: usize) -> bool {
+        match self.exact_short.get(len / 64) {
+            Some(word) => word & (1 << (len % 64)) != 0,
+            None => self.exact_long,
+        }
+    }
 }
 
-/// Needle sets up to this many bytes get a DFA (fastest per byte, but up to
-/// a transition row per trie node, and slow to build for huge needles);
-/// larger ones a contiguous NFA.
-const DFA_MAX_NEEDLE_BYTES: usize = 32 << 10;
+/// The largest dense DFA table built, in bytes (4 bytes per byte class per
+/// trie node: about 160 bytes per byte of needle text that shares no
+/// prefix, for the corpus' 40 classes); larger needle sets get
+/// `aho-corasick`'s contiguous NFA (a few bytes per node, several times
+/// slower per byte).
+pub(crate) const DENSE_MAX_BYTES: usize = 32 << 20;
 
 /// All glob and keyword needles, searched together in one pass.
 #[derive(Debug, Default)]
@@ -114,7 +136,10 @@ struct Needles {
     /// every name (`**`).
     empty: Option<u32>,
     automaton: Option<Automaton>,
-    /// Per automaton pattern id: who the needle pins for.
+    /// For a few needles: a SIMD search for a short piece of each (in every
+    /// ASCII case), which rules most names out faster than a walk.
+    prefilter: Option<Prefilter>,
+    /// Per NFA pattern id: who the needle pins for (empty with the DFA).
     owners: Vec<Owner>,
     /// The lowest index of all: a search can stop once it finds it.
     floor: u32,
@@ -139,18 +164,18 @@ impl Owner {
 }
 
 /// The automaton of all needles (overlapping, unanchored semantics: every
-/// state lists every needle ending there). aho-corasick builds it; the scan
-/// below walks it directly through its public `Automaton` trait, which is
-/// tighter than the general search API and reports all needles in one pass.
+/// state knows every needle ending there). The NFA is walked directly
+/// through aho-corasick's public `Automaton` trait, which is tighter than
+/// the general search API and reports all needles in one pass.
 #[derive(Debug)]
 enum Automaton {
-    Dfa(aho_corasick::dfa::DFA),
+    Dense(Dfa),
     Nfa(aho_corasick::nfa::contiguous::NFA),
 }
 
 impl Needles {
     /// `needles`: (needle, pattern index, anchored), indexes ascending.
-    fn build(needles: Vec<(Vec<u8>, u32, bool)>) -> Result<Needles, CompileError> {
+    fn build(needles: Vec<(Vec<u8>, u32, bool)>, fold: bool, dense_max: usize) -> Result<Needles, CompileError> {
         let mut ids: HashMap<Vec<u8>, usize, FixedState> = HashMap::default();
         let mut ordered: Vec<Vec<u8>> = Vec::new();
         let mut owners: Vec<Owner> = Vec::new();
@@ -176,34 +201,44 @@ impl Needles {
             .iter()
             .map(|o| o.anywhere.unwrap_or(u32::MAX).min(o.at_start.unwrap_or(u32::MAX)))
             .fold(empty.unwrap_or(u32::MAX), u32::min);
-        let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered)?) };
-        Ok(Needles { empty, automaton, owners, floor })
+        let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered, &owners, fold, dense_max)?) };
+        let (prefilter, owners) = if matches!(automaton, Some(Automaton::Dense(_))) {
+            // The DFA's hits carry the indexes: only the NFA needs owners.
+            (Prefilter::build(&ordered, fold), Vec::new())
+        } else {
+            (None, owners)
+        };
+        Ok(Needles { empty, automaton, prefilter, owners, floor })
     }
 
-    fn is_match(&self, name: &[u8]) -> bool {
-        if self.empty.is_some() {
-            return true;
+    /// The lowest index among needles found in `name`, and `below`; with
+    /// `first`, any one index found (a yes/no answer). `raw`: `name` is as
+    /// given (fails if it must be canonicalised first), else canonical.
+    /// Also says whether every byte of `name` was read.
+    #[inline(always)]
+    fn lowest(&self, name: &[u8], raw: bool, first: bool, below: Option<u32>) -> Result<(Option<u32>, bool), Canonical> {
+        let best = lower(below, self.empty);
+        if best.is_some_and(|b| first || b <= self.floor) {
+            return Ok((best, false));
         }
         match &self.automaton {
-            Some(Automaton::Dfa(a)) => self.scan(a, name, true).is_some(),
-            Some(Automaton::Nfa(a)) => self.scan(a, name, true).is_some(),
-            None => false,
+            None => Ok((best, false)),
+            Some(Automaton::Dense(dfa)) => {
+                if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
+                    // No needle in the name as it is; in its canonical form
+                    // neither, if it is all ASCII.
+                    return if name.is_ascii() { Ok((best, true)) } else { Err(Canonical) };
+                }
+                let mut best = best.unwrap_or(u32::MAX);
+                let read_all = dfa.walk(name, raw, |hit, at| {
+                    best = best.min(hit.index(at + 1));
+                    best <= self.floor || (first && best != u32::MAX)
+                })?;
+                Ok((Some(best).filter(|&b| b != u32::MAX), read_all))
+            }
+            Some(Automaton::Nfa(_)) if raw => Err(Canonical),
+            Some(Automaton::Nfa(a)) => Ok((lower(best, self.scan(a, name, first)), true)),
         }
-    }
-
-    /// The lowest index among needles found in `name` that is lower than
-    /// `below` (or any, without `below`).
-    fn lowest_match(&self, name: &[u8], below: Option<u32>) -> Option<u32> {
-        let best = lower(below, self.empty);
-        if best.is_some_and(|b| b <= self.floor) {
-            return best;
-        }
-        let found = match &self.automaton {
-            Some(Automaton::Dfa(a)) => self.scan(a, name, false),
-            Some(Automaton::Nfa(a)) => self.scan(a, name, false),
-            None => None,
-        };
-        lower(best, found)
     }
 
     /// One pass over `name`: the lowest index of a needle found (only the
@@ -240,31 +275,26 @@ impl Needles {
 
     fn memory_usage(&self) -> usize {
         let automaton = match &self.automaton {
-            Some(Automaton::Dfa(a)) => aho_corasick::automaton::Automaton::memory_usage(a),
+            Some(Automaton::Dense(a)) => a.memory_usage(),
             Some(Automaton::Nfa(a)) => aho_corasick::automaton::Automaton::memory_usage(a),
             None => 0,
         };
-        automaton + self.owners.capacity() * std::mem::size_of::<Owner>()
+        automaton
+            + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
+            + self.owners.capacity() * std::mem::size_of::<Owner>()
     }
 }
 
 impl Automaton {
-    fn build(needles: &[Vec<u8>]) -> Result<Automaton, CompileError> {
-        let bytes: usize = needles.iter().map(Vec::len).sum();
-        let built = if bytes <= DFA_MAX_NEEDLE_BYTES {
-            aho_corasick::dfa::DFA::builder()
-                .match_kind(MatchKind::Standard)
-                .start_kind(StartKind::Unanchored)
-                .prefilter(false)
-                .build(needles)
-                .map(Automaton::Dfa)
-        } else {
-            aho_corasick::nfa::contiguous::NFA::builder()
-                .match_kind(MatchKind::Standard)
-                .prefilter(false)
-                .build(needles)
-                .map(Automaton::Nfa)
-        };
+    fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, dense_max: usize) -> Result<Automaton, CompileError> {
+        if let Some(dfa) = Dfa::build(needles, owners, fold, dense_max) {
+            return Ok(Automaton::Dense(dfa));
+        }
+        let built = aho_corasick::nfa::contiguous::NFA::builder()
+            .match_kind(MatchKind::Standard)
+            .prefilter(false)
+            .build(needles)
+            .map(Automaton::Nfa);
         // Only reachable past aho-corasick's own state limits, which
         // MAX_PATTERN_BYTES keeps well away from.
         built.map_err(|_| {
@@ -273,6 +303,92 @@ impl Automaton {
                 ErrorKind::TooLarge { what: "the automaton of all patterns", limit: u32::MAX as usize },
             )
         })
+    }
+}
+
+/// Most needles given a prefilter ([`Prefilter`]): each takes up to 8 of
+/// Teddy's 64 patterns (a 3-byte piece in every ASCII case; 4 bytes, 16
+/// patterns, for up to 4 needles).
+const PREFILTER_MAX_NEEDLES: usize = 8;
+
+/// A packed (Teddy) searcher for the last 3 or 4 bytes of each needle, in
+/// every ASCII case, and the needles to verify its candidates with: a name
+/// in which no candidate is a whole needle (compared ASCII case-insensitively)
+/// contains no needle, if it is all ASCII (its canonical form then differs
+/// only in case). The end of a needle is its most telling part: registries
+/// and organisations are shared by many names, a repository and tag by few.
+/// (Longer pieces, with their many case variants, made Teddy slower than the
+/// walk it saves.)
+#[derive(Debug)]
+struct Prefilter {
+    searcher: aho_corasick::packed::Searcher,
+    /// The canonical needles.
+    needles: Vec<Vec<u8>>,
+    /// The pieces' length (shorter needles are their own piece).
+    width: usize,
+    fold: bool,
+}
+
+impl Prefilter {
+    /// `None` for more than [`PREFILTER_MAX_NEEDLES`] needles, or where
+    /// Teddy is not available (no SIMD).
+    fn build(needles: &[Vec<u8>], fold: bool) -> Option<Prefilter> {
+        if needles.len() > PREFILTER_MAX_NEEDLES {
+            return None;
+        }
+        let width = if needles.len() <= 4 { 4 } else { 3 };
+        let mut builder = aho_corasick::packed::Config::new().builder();
+        for needle in needles {
+            let piece = &needle[needle.len().saturating_sub(width)..];
+            let letters: Vec<usize> =
+                (0..piece.len()).filter(|&i| fold && piece[i].is_ascii_alphabetic()).collect();
+            for mask in 0..1u32 << letters.len() {
+                let mut variant = piece.to_vec();
+                for (bit, &i) in letters.iter().enumerate() {
+                    if mask & (1 << bit) != 0 {
+                        variant[i] = variant[i].to_ascii_lowercase();
+                    }
+                }
+                builder.add(variant);
+            }
+        }
+        let searcher = builder.build()?;
+        Some(Prefilter { searcher, needles: needles.to_vec(), width, fold })
+    }
+
+    /// Whether some needle occurs in `name` as it is (ASCII case folded);
+    /// false says nothing about a name that is not all ASCII.
+    fn may_occur(&self, name: &[u8]) -> bool {
+        let mut from = 0;
+        while let Some(m) = self.searcher.find_in(name, aho_corasick::Span::from(from..name.len())) {
+            // Teddy reports one piece per start; pieces of several needles
+            // may start here (equal, or one a prefix of another): try all.
+            let at = m.start();
+            if self.needles.iter().any(|needle| self.ends_at(name, needle, at)) {
+                return true;
+            }
+            from = at + 1;
+        }
+        false
+    }
+
+    /// Whether `needle`'s piece starts at `at` in `name` and the whole
+    /// needle ends with it.
+    fn ends_at(&self, name: &[u8], needle: &[u8], at: usize) -> bool {
+        let piece = needle.len().min(self.width);
+        let end = at + piece;
+        let Some(start) = end.checked_sub(needle.len()) else { return false };
+        let Some(text) = name.get(start..end) else { return false };
+        if self.fold {
+            text.iter().zip(needle).all(|(&t, &n)| t.to_ascii_uppercase() == n)
+        } else {
+            text == needle
+        }
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.searcher.memory_usage()
+            + self.needles.iter().map(Vec::capacity).sum::<usize>()
     }
 }
 
@@ -292,8 +408,17 @@ impl PinSet {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
+        PinSet::compile_with(patterns, flags, DENSE_MAX_BYTES)
+    }
+
+    /// As [`PinSet::compile`], with at most `dense_max` bytes of DFA table.
+    fn compile_with<I>(patterns: I, flags: Flags, dense_max: usize) -> Result<PinSet, CompileError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
         let fold = !flags.contains(Flags::CASE_SENSITIVE);
-        let mut exact: HashMap<Box<[u8]>, u32, FixedState> = HashMap::default();
+        let mut exact = Vec::new();
         let mut needles = Vec::new();
         let mut lengths = Lengths::default();
         let mut len = 0;
@@ -327,7 +452,7 @@ impl PinSet {
             match pattern {
                 Pattern::Exact(_) => {
                     lengths.add_exact(needle.len());
-                    exact.entry(needle.into_boxed_slice()).or_insert(index);
+                    exact.push((needle, index));
                 }
                 Pattern::Glob(_) | Pattern::Keyword(_) => {
                     lengths.add_needle(needle.len());
@@ -338,37 +463,56 @@ impl PinSet {
             }
             len = i + 1;
         }
-        exact.shrink_to_fit();
         Ok(PinSet {
             flags,
             len,
-            exact,
-            needles: Needles::build(needles)?,
+            exact: ExactTable::build(exact, fold),
+            needles: Needles::build(needles, fold, dense_max)?,
             lengths,
         })
     }
 
     /// Whether any pattern matches `name`: the image is pinned.
     pub fn is_match(&self, name: &[u8]) -> bool {
-        if self.lengths.rules_out(name) {
-            return false;
-        }
-        fold::with_canonical(name, self.folds(), |name| {
-            (!self.exact.is_empty() && self.exact.contains_key(name))
-                || self.needles.is_match(name)
-        })
+        self.lowest(name, true).is_some()
     }
 
     /// The lowest index of a pattern that matches `name`: the first regexp
     /// in CRI-O's loop that would match it.
     pub fn match_index(&self, name: &[u8]) -> Option<usize> {
+        self.lowest(name, false).map(|i| i as usize)
+    }
+
+    /// The lowest index pinning `name` (any index, with `first`).
+    #[inline(always)]
+    fn lowest(&self, name: &[u8], first: bool) -> Option<u32> {
         if self.lengths.rules_out(name) {
             return None;
         }
-        fold::with_canonical(name, self.folds(), |name| {
-            let exact = if self.exact.is_empty() { None } else { self.exact.get(name).copied() };
-            self.needles.lowest_match(name, exact).map(|i| i as usize)
+        self.lowest_raw(name, first).unwrap_or_else(|Canonical| {
+            fold::with_canonical(name, self.folds(), |name| {
+                let exact = self.exact.get(name);
+                self.needles.lowest(name, false, first, exact).expect("a canonical name is walked as it is").0
+            })
         })
+    }
+
+    /// As [`PinSet::lowest`] without canonicalising `name`: fails if that
+    /// is needed (a byte >= 0x80, or the NFA fallback).
+    #[inline(always)]
+    fn lowest_raw(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
+        // Needles first: a walk to the end proves the name all ASCII. (A
+        // needle found in an ASCII prefix is found at the same place in the
+        // canonical name, whatever follows.)
+        let (found, read_all) = self.needles.lowest(name, true, first, None)?;
+        if (first && found.is_some())
+            || self.exact.is_empty()
+            // An ASCII name's canonical form has its length.
+            || (!self.lengths.exact_may_match(name.len()) && (read_all || name.is_ascii()))
+        {
+            return Ok(found);
+        }
+        Ok(lower(found, self.exact.get_raw(name)?))
     }
 
     /// Whether any of `names` (all the names of one image) is pinned.
@@ -378,6 +522,68 @@ impl PinSet {
         I::Item: AsRef<[u8]>,
     {
         names.into_iter().any(|name| self.is_match(name.as_ref()))
+    }
+
+    /// [`PinSet::is_match`] of each of `names`, written to `results` (1:
+    /// pinned, 0: not; as many as there are names and room for), returning
+    /// how many are pinned: the shape of `crio_pin_match_each`. Several
+    /// names are walked at once, which hides most of the memory latency of
+    /// a walk; the answers are those of `is_match`, name by name.
+    pub fn match_each<'n, I>(&self, names: I, results: &mut [u8]) -> usize
+    where
+        I: IntoIterator<Item = &'n [u8]>,
+    {
+        const LANES: usize = 4;
+        let Some(Automaton::Dense(dfa)) = &self.needles.automaton else {
+            return self.match_each_one_by_one(names, results);
+        };
+        if self.needles.empty.is_some() || self.needles.prefilter.is_some() {
+            // (A prefilter makes most walks unnecessary: nothing to overlap.)
+            return self.match_each_one_by_one(names, results);
+        }
+        let mut pinned = 0;
+        let mut batch: [(&[u8], usize); LANES] = [(&[], 0); LANES];
+        let mut filled = 0;
+        for (i, name) in names.into_iter().take(results.len()).enumerate() {
+            if !self.lengths.may_match(name.len()) {
+                // Turned away at once (or not ASCII): nothing to overlap.
+                results[i] = u8::from(self.is_match(name));
+                pinned += usize::from(results[i]);
+                continue;
+            }
+            batch[filled] = (name, i);
+            filled += 1;
+            if filled == LANES {
+                filled = 0;
+                let plain = dfa.walk_plain(batch.map(|(name, _)| name));
+                for (&(name, i), plain) in batch.iter().zip(plain) {
+                    let yes = if plain { self.exact_pins_ascii(name) } else { self.is_match(name) };
+                    results[i] = u8::from(yes);
+                    pinned += usize::from(yes);
+                }
+            }
+        }
+        for &(name, i) in &batch[..filled] {
+            results[i] = u8::from(self.is_match(name));
+            pinned += usize::from(results[i]);
+        }
+        pinned
+    }
+
+    /// Whether the exact table pins an ASCII `name`.
+    fn exact_pins_ascii(&self, name: &[u8]) -> bool {
+        !self.exact.is_empty()
+            && self.lengths.exact_may_match(name.len())
+            && self.exact.get_raw(name).is_ok_and(|i| i.is_some())
+    }
+
+    fn match_each_one_by_one<'n>(&self, names: impl IntoIterator<Item = &'n [u8]>, results: &mut [u8]) -> usize {
+        let mut pinned = 0;
+        for (name, result) in names.into_iter().zip(results) {
+            *result = u8::from(self.is_match(name));
+            pinned += usize::from(*result);
+        }
+        pinned
     }
 
     /// How many patterns were compiled (duplicates included).
@@ -398,10 +604,7 @@ impl PinSet {
     /// Heap bytes held by the compiled set (an estimate: hash-map slots are
     /// counted, allocator overhead is not).
     pub fn memory_usage(&self) -> usize {
-        let slot = std::mem::size_of::<(Box<[u8]>, u32)>() + 1;
-        let exact: usize = self.exact.keys().map(|k| k.len()).sum::<usize>()
-            + self.exact.capacity() * slot;
-        exact + self.needles.memory_usage()
+        self.exact.memory_usage() + self.needles.memory_usage()
     }
 
     fn folds(&self) -> bool {
@@ -465,11 +668,54 @@ mod tests {
         assert_eq!(s.match_index(b"PAUSE:3.9"), Some(0));
         let k = set(&["k"], Flags::DEFAULT);
         assert_eq!(k.match_index("\u{212A}".as_bytes()), Some(0), "3 bytes folding to 1");
+        // A needle found early must not skip the exact lookup of a name
+        // whose canonical form has another length.
+        let s = set(&["XK", "*x*"], Flags::DEFAULT);
+        assert_eq!(s.match_index("x\u{212A}".as_bytes()), Some(0));
         let g = set(&["abc*", "x"], Flags::DEFAULT);
         assert!(g.lengths.rules_out(b"ab"));
         assert!(!g.lengths.rules_out(b"a"), "an exact length");
         assert!(!g.lengths.rules_out(b"abcd"));
         assert!(!set(&["**"], Flags::DEFAULT).lengths.rules_out(b""));
+    }
+
+    /// Needles whose prefilter pieces are equal, or one a prefix of the
+    /// other, are each verified where a piece is found.
+    #[test]
+    fn prefilter_candidates_are_checked_against_every_needle() {
+        let s = set(&["*axyz*", "*bxyz*", "*xy*", "*qq*"], Flags::DEFAULT);
+        if s.needles.prefilter.is_none() {
+            eprintln!("no Teddy on this machine: only the walk is checked");
+        }
+        assert_eq!(s.match_index(b"..BXYZ.."), Some(1));
+        assert_eq!(s.match_index(b"..bxy"), Some(2));
+        assert_eq!(s.match_index(b"xz"), None);
+        assert!(s.is_match(b"-Qq-"));
+        assert_eq!(s.match_index(b"cxyz"), Some(2));
+        // A candidate that is no needle leaves the name unpinned.
+        assert_eq!(set(&["*axyz*", "*qq*"], Flags::DEFAULT).match_index(b"cxyz"), None);
+    }
+
+    /// The NFA fallback (huge needle sets) answers as the dense DFA does.
+    #[test]
+    fn nfa_fallback_agrees_with_the_dense_dfa() {
+        let patterns = [
+            "quay.io/*", "*pause*", "PAUSE:3.9", "*\u{212A}ube*", "k8s.io/*", "*a*", "x\u{FFFD}*", "**x*",
+        ];
+        let names: [&[u8]; 9] = [
+            b"quay.io/a", b"registry.k8s.io/pause:3.9", b"pause:3.9", "\u{212A}UBE".as_bytes(), b"kube",
+            b"x\xff", b"zzz", b"a\xffquay.io/", b"**xy",
+        ];
+        for flags in [Flags::DEFAULT, Flags::ANCHOR_GLOBS, Flags::CASE_SENSITIVE] {
+            let dense = PinSet::compile_with(patterns, flags, DENSE_MAX_BYTES).unwrap();
+            let nfa = PinSet::compile_with(patterns, flags, 0).unwrap();
+            assert!(matches!(dense.needles.automaton, Some(Automaton::Dense(_))));
+            assert!(matches!(nfa.needles.automaton, Some(Automaton::Nfa(_))));
+            for name in names {
+                assert_eq!(dense.match_index(name), nfa.match_index(name), "{flags:?} {name:x?}");
+                assert_eq!(dense.is_match(name), nfa.is_match(name), "{flags:?} {name:x?}");
+            }
+        }
     }
 
     #[test]

@@ -164,6 +164,12 @@ fn check(patterns: &[String], flags: Flags, names: &[Vec<u8>]) -> Result<(), Tes
         prop_assert_eq!(fast.match_index(name), want, "name {:?} patterns {:?} {:?}", String::from_utf8_lossy(name), patterns, flags);
         prop_assert_eq!(fast.is_match(name), want.is_some(), "is_match on {:?}", name);
     }
+    // The batch call (several names walked at once) answers name by name.
+    let mut results = vec![7u8; names.len()];
+    let pinned = fast.match_each(names.iter().map(Vec::as_slice), &mut results);
+    let want: Vec<u8> = names.iter().map(|n| u8::from(reference.is_match(n))).collect();
+    prop_assert_eq!(&results, &want, "match_each on {:?} patterns {:?} {:?}", names, patterns, flags);
+    prop_assert_eq!(pinned, want.iter().filter(|&&r| r == 1).count());
     Ok(())
 }
 

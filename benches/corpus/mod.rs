@@ -28,6 +28,29 @@ use std::path::{Path, PathBuf};
 /// The list sizes every bench measures.
 pub const SIZES: [usize; 6] = [1, 10, 100, 1_000, 10_000, 100_000];
 
+/// A pattern list and the names of the node it is matched against.
+pub struct List {
+    /// `1` … `100k`, or `openshift`: the bench ids' last part.
+    pub label: &'static str,
+    pub patterns: Vec<String>,
+    pub names: Vec<String>,
+}
+
+/// Every list the benches measure: [`SIZES`] against `data/`'s names, then
+/// the OpenShift-shaped list against its own node ([`openshift`]).
+pub fn lists() -> Vec<List> {
+    const LABELS: [&str; 6] = ["1", "10", "100", "1k", "10k", "100k"];
+    let names = names();
+    let mut lists: Vec<List> = SIZES
+        .iter()
+        .zip(LABELS)
+        .map(|(&size, label)| List { label, patterns: patterns(size), names: names.clone() })
+        .collect();
+    let (patterns, names) = openshift();
+    lists.push(List { label: "openshift", patterns, names });
+    lists
+}
+
 /// Where `data/` is, from the crate root Cargo runs benches in.
 pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data")
@@ -106,6 +129,55 @@ fn has_tag(name: &str) -> bool {
     let before_digest = name.split('@').next().unwrap_or(name);
     let last_slash = before_digest.rfind('/').map_or(0, |i| i + 1);
     before_digest[last_slash..].contains(':')
+}
+
+/// OpenShift's shape of list (PinnedImageSets): 50,000 digest references
+/// (up to 500 per set, 100 sets) over 300 repositories, most of them release
+/// payload images of one repository, then CRI-O's pause image and 3 globs;
+/// and the names of a node holding 300 of those repositories' images, each
+/// by tag and by digest (two in three of the digests pinned). Deterministic.
+pub fn openshift() -> (Vec<String>, Vec<String>) {
+    const NAMESPACES: &[&str] = &[
+        "openshift4", "rhel9", "ubi9", "odf4", "rhacm2", "multicluster-engine", "openshift-logging",
+        "rhceph", "container-native-virtualization", "openshift-gitops-1", "rh-sso-7", "amq7",
+        "jboss-eap-8", "ansible-automation-platform-24", "advanced-cluster-security", "quay",
+        "openshift-service-mesh", "openshift-serverless-1", "rhods", "redhat",
+    ];
+    let mut r = SplitMix64(0x6f70_656e_7368_6966);
+    let repos: Vec<String> = std::iter::once(ART_DEV.to_owned())
+        .chain((1..300).map(|i| {
+            let ns = NAMESPACES[i % NAMESPACES.len()];
+            format!("registry.redhat.io/{ns}/component-{i:03}-rhel9-operator")
+        }))
+        .collect();
+    // Two in five digests are release payload images (one repository).
+    let repo_of = |r: &mut SplitMix64| {
+        if r.below(5) < 2 { 0 } else { 1 + r.below(299) as usize }
+    };
+    let mut patterns: Vec<String> = (0..50_000)
+        .map(|_| {
+            let repo = repo_of(&mut r);
+            format!("{}@sha256:{}", repos[repo], r.hex(64))
+        })
+        .collect();
+    patterns.push("registry.k8s.io/pause:3.10".to_owned());
+    patterns.push("registry.ci.openshift.org/ocp/*".to_owned());
+    patterns.push("quay.io/openshift-release-dev/ocp-release:4.18*".to_owned());
+    patterns.push("localhost/*".to_owned());
+    let mut names = Vec::new();
+    for i in 0..300 {
+        // Two in three images are pinned (by digest); the rest are other
+        // digests of the same repositories.
+        let digest_ref = if i % 3 < 2 {
+            patterns[r.below(50_000) as usize].clone()
+        } else {
+            format!("{}@sha256:{}", repos[repo_of(&mut r)], r.hex(64))
+        };
+        let repo = digest_ref.split('@').next().expect("a repository");
+        names.push(format!("{repo}:v4.18.{}", r.below(40)));
+        names.push(digest_ref);
+    }
+    (patterns, names)
 }
 
 /// A 64-bit FNV-1a fingerprint of a list (lines joined by `\n`), printed

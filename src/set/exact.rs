@@ -1,0 +1,244 @@
+//! The exact patterns: an open-addressing hash table over their canonical
+//! needles, which an ASCII name is looked up in as it is (no upper-casing
+//! copy first).
+//!
+//! The hash reads eight bytes at a time with bit 0x20 set in every byte, so
+//! an ASCII letter hashes the same in either case: a raw ASCII name hashes
+//! as its canonical (upper-case) form does. Equality is then checked word by
+//! word, upper-casing the name's words on the fly. Slots hold 32 bits of the
+//! hash beside the entry number, so a name that matches nothing (the usual
+//! case) rarely reads past the slot array. The keys are stored back to back
+//! in one buffer: about the size of the exact patterns' text.
+
+/// An entry: where its key is in `text`, and the lowest pattern index.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    offset: u32,
+    len: u32,
+    index: u32,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct ExactTable {
+    text: Vec<u8>,
+    entries: Vec<Entry>,
+    /// Per slot: hash's high 32 bits << 32 | entry number + 1 (0: empty).
+    slots: Box<[u64]>,
+    /// Case folding: compare upper-casing the name.
+    fold: bool,
+}
+
+/// Bit 0x20 of every byte.
+const CASE_BITS: u64 = 0x2020_2020_2020_2020;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+#[inline(always)]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// The last `len % 8` bytes (or fewer than 8 names) as a word, zero-padded.
+#[inline(always)]
+fn tail(bytes: &[u8]) -> u64 {
+    let rest = &bytes[bytes.len() & !7..];
+    let mut buf = [0u8; 8];
+    buf[..rest.len()].copy_from_slice(rest);
+    u64::from_le_bytes(buf)
+}
+
+#[inline(always)]
+fn mix(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+const SEED: u64 = 0x243f_6a88_85a3_08d3;
+const K: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The hash of `bytes` (case-insensitive for ASCII letters), and whether
+/// every byte is ASCII.
+#[inline(always)]
+fn hash(bytes: &[u8]) -> (u64, bool) {
+    let mut h = SEED ^ bytes.len() as u64;
+    let mut high = 0u64;
+    let whole = bytes.len() & !7;
+    let mut at = 0;
+    while at < whole {
+        let w = word(bytes, at);
+        high |= w;
+        h = mix(h ^ (w | CASE_BITS), K);
+        at += 8;
+    }
+    if whole < bytes.len() {
+        let w = tail(bytes);
+        high |= w;
+        h = mix(h ^ (w | CASE_BITS), K);
+    }
+    (h, high & HIGH_BITS == 0)
+}
+
+/// The upper-case form of 8 ASCII bytes (see `fold::ascii_upper`).
+#[inline(always)]
+fn upper(w: u64) -> u64 {
+    let ge_a = w.wrapping_add(0x1f1f_1f1f_1f1f_1f1f);
+    let gt_z = w.wrapping_add(0x0505_0505_0505_0505);
+    w ^ (((ge_a ^ gt_z) & HIGH_BITS) >> 2)
+}
+
+impl ExactTable {
+    /// `needles`: (canonical needle, pattern index), indexes ascending.
+    pub(super) fn build(needles: Vec<(Vec<u8>, u32)>, fold: bool) -> ExactTable {
+        // Load at most 3/4 (linear probing stays short), at least 1 empty slot.
+        let capacity = if needles.is_empty() { 0 } else { (needles.len() * 4 / 3 + 1).next_power_of_two() };
+        let mut table = ExactTable {
+            text: Vec::with_capacity(needles.iter().map(|(n, _)| n.len()).sum()),
+            entries: Vec::with_capacity(needles.len()),
+            slots: vec![0; capacity].into_boxed_slice(),
+            fold,
+        };
+        for (needle, index) in needles {
+            let (h, _) = hash(&needle);
+            let mask = capacity - 1;
+            let mut slot = (h as usize) & mask;
+            loop {
+                let s = table.slots[slot];
+                if s == 0 {
+                    table.entries.push(Entry {
+                        offset: u32::try_from(table.text.len()).expect("MAX_PATTERN_BYTES fits in u32"),
+                        len: needle.len() as u32,
+                        index,
+                    });
+                    table.text.extend_from_slice(&needle);
+                    table.slots[slot] = (h >> 32) << 32 | table.entries.len() as u64;
+                    break;
+                }
+                // A duplicate keeps the first (lowest) index.
+                if s >> 32 == h >> 32 && table.key(s) == needle.as_slice() {
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        table.entries.shrink_to_fit();
+        table
+    }
+
+    fn entry(&self, slot: u64) -> Entry {
+        self.entries[(slot as u32 - 1) as usize]
+    }
+
+    fn key(&self, slot: u64) -> &[u8] {
+        let e = self.entry(slot);
+        &self.text[e.offset as usize..(e.offset + e.len) as usize]
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The index pinning `name`, looked up as it is: `Err` if it is not all
+    /// ASCII (then look its canonical form up with [`ExactTable::get`]).
+    #[inline]
+    pub(super) fn get_raw(&self, name: &[u8]) -> Result<Option<u32>, super::dfa::Canonical> {
+        let (h, ascii) = hash(name);
+        if !ascii {
+            return Err(super::dfa::Canonical);
+        }
+        Ok(self.find(h, |key| self.equal_raw(key, name)))
+    }
+
+    /// The index pinning a canonical name.
+    pub(super) fn get(&self, canonical: &[u8]) -> Option<u32> {
+        if self.is_empty() {
+            return None;
+        }
+        self.find(hash(canonical).0, |key| key == canonical)
+    }
+
+    #[inline(always)]
+    fn find(&self, h: u64, equal: impl Fn(&[u8]) -> bool) -> Option<u32> {
+        let mask = self.slots.len().wrapping_sub(1);
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mut slot = (h as usize) & mask;
+        loop {
+            let s = self.slots[slot];
+            if s == 0 {
+                return None;
+            }
+            if s >> 32 == h >> 32 && equal(self.key(s)) {
+                return Some(self.entry(s).index);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Whether an ASCII `name` equals `key` after canonicalising.
+    #[inline(always)]
+    fn equal_raw(&self, key: &[u8], name: &[u8]) -> bool {
+        if key.len() != name.len() {
+            return false;
+        }
+        if !self.fold {
+            return key == name;
+        }
+        let whole = name.len() & !7;
+        let mut at = 0;
+        while at < whole {
+            if upper(word(name, at)) != word(key, at) {
+                return false;
+            }
+            at += 8;
+        }
+        whole == name.len() || upper(tail(name)) == tail(key)
+    }
+
+    pub(super) fn memory_usage(&self) -> usize {
+        self.text.capacity() + self.entries.capacity() * std::mem::size_of::<Entry>() + self.slots.len() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_names_hash_and_compare_as_their_canonical_form() {
+        let all: Vec<u8> = (0u8..0x80).collect();
+        for len in 0..all.len() {
+            let name = &all[..len];
+            let canonical = name.to_ascii_uppercase();
+            assert_eq!(hash(name), hash(&canonical), "{name:x?}");
+            let t = ExactTable::build(vec![(canonical.clone(), 7)], true);
+            assert_eq!(t.get_raw(name).unwrap(), Some(7), "{name:x?}");
+            assert_eq!(t.get(&canonical), Some(7));
+            let mut other = name.to_vec();
+            if let Some(last) = other.last_mut() {
+                *last ^= 1;
+                assert_eq!(t.get_raw(&other).unwrap(), None, "{other:x?}");
+            }
+        }
+    }
+
+    #[test]
+    fn duplicates_and_collisions_keep_each_key_apart() {
+        let keys: Vec<(Vec<u8>, u32)> = (0..1000u32).map(|i| (format!("K{i}").into_bytes(), i)).collect();
+        let mut with_dupes = keys.clone();
+        with_dupes.push((b"K5".to_vec(), 2000));
+        let t = ExactTable::build(with_dupes, true);
+        for (k, i) in &keys {
+            assert_eq!(t.get(k), Some(*i));
+        }
+        assert_eq!(t.get_raw(b"k5").unwrap(), Some(5));
+        assert_eq!(t.get(b"K1000"), None);
+        assert!(t.get_raw("k\u{e9}".as_bytes()).is_err());
+    }
+
+    #[test]
+    fn case_sensitive_tables_compare_bytes() {
+        let t = ExactTable::build(vec![(b"Quay".to_vec(), 0)], false);
+        assert_eq!(t.get_raw(b"Quay").unwrap(), Some(0));
+        assert_eq!(t.get_raw(b"QUAY").unwrap(), None);
+    }
+}
