@@ -25,7 +25,7 @@ import (
 	"syscall"
 	"time"
 
-	criopin "github.com/crio-pin/crio-pin/go"
+	"github.com/crio-pin/crio-pin/go/criopin"
 )
 
 func main() {
@@ -105,7 +105,7 @@ func listImages(pinned *criopin.Live, list []string, images [][]string, show int
 
 	count := 0
 	for i, names := range images {
-		if !set.MatchAny(names) { // all the names of the image, one call
+		if !set.MatchAny(names...) { // all the names of the image, one call
 			continue
 		}
 		count++
@@ -157,7 +157,7 @@ func listImages(pinned *criopin.Live, list []string, images [][]string, show int
 			}
 			at++
 		}
-		if crioPinned != set.MatchAny(names) {
+		if crioPinned != set.MatchAny(names...) {
 			disagree++
 			fmt.Printf("  DISAGREE on image %d %q\n", i, names)
 		}

@@ -1,8 +1,10 @@
 package criopin_test
 
-// Conformance: the library, through cgo, against CRI-O's regexps (see
-// reference_test.go) on named edge cases, on generated cases from a fixed
-// seed, and as a fuzz target.
+// Conformance: the package's backend (the library through cgo, or with
+// -tags criopin_purego the pure-Go one) against CRI-O's regexps (see
+// reference_test.go) and against the named table, on named edge cases, on
+// generated cases from a fixed seed, and as a fuzz target. `make test`
+// runs it with both backends.
 
 import (
 	"errors"
@@ -14,14 +16,18 @@ import (
 	"strings"
 	"testing"
 
-	criopin "github.com/crio-pin/crio-pin/go"
+	"github.com/crio-pin/crio-pin/go/criopin"
 )
 
 // ref marks an expectation left to the reference alone.
 const ref = -2
 
-// bad marks a list that must not compile.
-type bad struct{ index int }
+// bad marks a list that must not compile: the index of the pattern to
+// blame and why.
+type bad struct {
+	index int
+	kind  criopin.ErrorKind
+}
 
 type edgeCase struct {
 	name     string
@@ -70,8 +76,8 @@ var edgeCases = []edgeCase{
 	{name: "invalid UTF-8 against exact patterns", patterns: []string{"a\ufffd\ufffdb", "x\ufffdy"}, names: map[string]int{
 		"a\xe2\x82b": 0, "a\xff\xfeb": 0, "a\xffb": -1, "x\xffy": 1, "x\xe2\x82\xacy": -1, "x\xe2\x82y": -1,
 	}},
-	{name: "invalid UTF-8 pattern is an error", patterns: []string{"ok", "a\xffb"}, fails: &bad{1}},
-	{name: "invalid UTF-8 keyword is an error", patterns: []string{"*\xc3*"}, fails: &bad{0}},
+	{name: "invalid UTF-8 pattern is an error", patterns: []string{"ok", "a\xffb"}, fails: &bad{1, criopin.KindInvalidUTF8}},
+	{name: "invalid UTF-8 keyword is an error", patterns: []string{"*\xc3*"}, fails: &bad{0, criopin.KindInvalidUTF8}},
 	{name: "** pins every name", patterns: []string{"**"}, names: map[string]int{
 		"": 0, "x": 0, "\xff": 0, "registry.k8s.io/pause:3.9": 0,
 	}},
@@ -119,8 +125,8 @@ var edgeCases = []edgeCase{
 	{name: "globs are not anchored", patterns: []string{"quay.io/*"}, names: map[string]int{
 		"evil.example/quay.io/x": 0, "quay.io/x": 0, "quay.iox": -1,
 	}},
-	{name: "lone * is an error", patterns: []string{"ok", "*"}, fails: &bad{1}},
-	{name: "lone * is an error first in the list", patterns: []string{"*", "**"}, fails: &bad{0}},
+	{name: "lone * is an error", patterns: []string{"ok", "*"}, fails: &bad{1, criopin.KindLoneStar}},
+	{name: "lone * is an error first in the list", patterns: []string{"*", "**"}, fails: &bad{0, criopin.KindLoneStar}},
 	{name: "pause image appended as an exact pattern", patterns: []string{"quay.io/openshift-release-dev/*", "registry.k8s.io/pause:3.9"}, names: map[string]int{
 		"registry.k8s.io/pause:3.9": 1, "registry.k8s.io/pause:3.10": -1, "quay.io/openshift-release-dev/ocp": 0,
 	}},
@@ -149,42 +155,48 @@ var edgeCases = []edgeCase{
 	{name: "Strict keeps CRI-O's matching", flags: criopin.Strict, patterns: []string{"quay.io/*", "*pause*"}, names: map[string]int{
 		"evil/quay.io/x": 0, "PAUSE": 1, "x": -1,
 	}},
-	{name: "Strict rejects the empty pattern", flags: criopin.Strict, patterns: []string{"ok", ""}, fails: &bad{1}},
-	{name: "Strict rejects *word", flags: criopin.Strict, patterns: []string{"*pause"}, fails: &bad{0}},
-	{name: "Strict rejects a*b", flags: criopin.Strict, patterns: []string{"a", "a*b"}, fails: &bad{1}},
-	{name: "Strict rejects a**", flags: criopin.Strict, patterns: []string{"a**"}, fails: &bad{0}},
-	{name: "Strict rejects ***", flags: criopin.Strict, patterns: []string{"***"}, fails: &bad{0}},
-	{name: "Strict rejects *a*b*", flags: criopin.Strict, patterns: []string{"*a*b*"}, fails: &bad{0}},
-	{name: "Strict rejects a space", flags: criopin.Strict, patterns: []string{"quay.io/x "}, fails: &bad{0}},
-	{name: "Strict rejects a tab", flags: criopin.Strict, patterns: []string{"ok*", "a\tb"}, fails: &bad{1}},
-	{name: "Strict rejects a trailing newline", flags: criopin.Strict, patterns: []string{"quay.io/x\n"}, fails: &bad{0}},
-	{name: "Strict rejects DEL", flags: criopin.Strict, patterns: []string{"a\x7f"}, fails: &bad{0}},
-	{name: "Strict rejects NUL", flags: criopin.Strict, patterns: []string{"a\x00"}, fails: &bad{0}},
-	{name: "Strict rejects NEL U+0085", flags: criopin.Strict, patterns: []string{"a\u0085"}, fails: &bad{0}},
-	{name: "Strict rejects NBSP U+00A0", flags: criopin.Strict, patterns: []string{"a\u00a0b*"}, fails: &bad{0}},
-	{name: "Strict rejects U+2028", flags: criopin.Strict, patterns: []string{"*a\u2028*"}, fails: &bad{0}},
-	{name: "Strict rejects U+3000", flags: criopin.Strict, patterns: []string{"\u3000"}, fails: &bad{0}},
+	{name: "Strict rejects the empty pattern", flags: criopin.Strict, patterns: []string{"ok", ""}, fails: &bad{1, criopin.KindStrictEmpty}},
+	{name: "Strict rejects *word", flags: criopin.Strict, patterns: []string{"*pause"}, fails: &bad{0, criopin.KindStrictLeadingStar}},
+	{name: "Strict rejects a*b", flags: criopin.Strict, patterns: []string{"a", "a*b"}, fails: &bad{1, criopin.KindStrictInnerStar}},
+	{name: "Strict rejects a**", flags: criopin.Strict, patterns: []string{"a**"}, fails: &bad{0, criopin.KindStrictInnerStar}},
+	{name: "Strict rejects ***", flags: criopin.Strict, patterns: []string{"***"}, fails: &bad{0, criopin.KindStrictInnerStar}},
+	{name: "Strict rejects *a*b*", flags: criopin.Strict, patterns: []string{"*a*b*"}, fails: &bad{0, criopin.KindStrictInnerStar}},
+	{name: "Strict rejects a space", flags: criopin.Strict, patterns: []string{"quay.io/x "}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects a tab", flags: criopin.Strict, patterns: []string{"ok*", "a\tb"}, fails: &bad{1, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects a trailing newline", flags: criopin.Strict, patterns: []string{"quay.io/x\n"}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects DEL", flags: criopin.Strict, patterns: []string{"a\x7f"}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects NUL", flags: criopin.Strict, patterns: []string{"a\x00"}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects NEL U+0085", flags: criopin.Strict, patterns: []string{"a\u0085"}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects NBSP U+00A0", flags: criopin.Strict, patterns: []string{"a\u00a0b*"}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects U+2028", flags: criopin.Strict, patterns: []string{"*a\u2028*"}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict rejects U+3000", flags: criopin.Strict, patterns: []string{"\u3000"}, fails: &bad{0, criopin.KindStrictWhitespace}},
 	{name: "Strict accepts a zero-width space (not White_Space)", flags: criopin.Strict, patterns: []string{"a\u200bb"}, names: map[string]int{
 		"a\u200bb": 0, "ab": -1,
 	}},
-	{name: "Strict names the first bad pattern", flags: criopin.Strict, patterns: []string{"ok", "also-ok*", "bad thing", ""}, fails: &bad{2}},
-	{name: "Strict still rejects the lone *", flags: criopin.Strict | criopin.AnchorGlobs, patterns: []string{"*"}, fails: &bad{0}},
-	{name: "lone * under CaseSensitive", flags: criopin.CaseSensitive, patterns: []string{"x", "*"}, fails: &bad{1}},
+	{name: "Strict: quotes and backslashes escaped in the message", flags: criopin.Strict, patterns: []string{`a"b'c\d e`}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict: a combining mark escaped in the message", flags: criopin.Strict, patterns: []string{"e\u0301\u200d x"}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict: a long pattern cut mid-rune in the message", flags: criopin.Strict, patterns: []string{"x" + strings.Repeat("\u00e9", 70) + " "}, fails: &bad{0, criopin.KindStrictWhitespace}},
+	{name: "Strict: a long *word quoted twice", flags: criopin.Strict, patterns: []string{"*" + strings.Repeat("ab", 100)}, fails: &bad{0, criopin.KindStrictLeadingStar}},
+	{name: "Strict: *word with a quote", flags: criopin.Strict, patterns: []string{`*it's`}, fails: &bad{0, criopin.KindStrictLeadingStar}},
+	{name: "invalid UTF-8 after a long prefix", patterns: []string{strings.Repeat("a", 130) + "\xc3("}, fails: &bad{0, criopin.KindInvalidUTF8}},
+	{name: "Strict names the first bad pattern", flags: criopin.Strict, patterns: []string{"ok", "also-ok*", "bad thing", ""}, fails: &bad{2, criopin.KindStrictWhitespace}},
+	{name: "Strict still rejects the lone *", flags: criopin.Strict | criopin.AnchorGlobs, patterns: []string{"*"}, fails: &bad{0, criopin.KindLoneStar}},
+	{name: "lone * under CaseSensitive", flags: criopin.CaseSensitive, patterns: []string{"x", "*"}, fails: &bad{1, criopin.KindLoneStar}},
 }
 
 func TestEdgeCases(t *testing.T) {
 	for _, c := range edgeCases {
 		t.Run(c.name, func(t *testing.T) {
-			r, badIndex := compileReference(c.patterns, c.flags)
+			r, rerr := compileReference(c.patterns, c.flags)
 			if c.fails != nil {
-				if badIndex != c.fails.index {
-					t.Fatalf("test table: the reference rejects pattern %d, the table says %d", badIndex, c.fails.index)
+				if rerr == nil || rerr.Index != c.fails.index || rerr.Kind != c.fails.kind {
+					t.Fatalf("test table: the reference gives %v, the table says pattern %d, %v", rerr, c.fails.index, c.fails.kind)
 				}
-			} else if badIndex >= 0 {
-				t.Fatalf("test table: the reference rejects pattern %d (%q)", badIndex, c.patterns[badIndex])
+			} else if rerr != nil {
+				t.Fatalf("test table: the reference rejects the list: %v", rerr)
 			}
 			for name, want := range c.names {
-				if got := r.matchIndex(name); want != ref && got != want {
+				if got := r.MatchIndex(name); want != ref && got != want {
 					t.Errorf("test table: the reference says %d for %q, the table %d", got, name, want)
 				}
 			}
@@ -197,17 +209,20 @@ func TestEdgeCases(t *testing.T) {
 	}
 }
 
-// TestUnknownFlags: bits the library does not know are an error naming no
-// pattern.
+// TestUnknownFlags: bits the package does not know are an error naming no
+// pattern, and naming the flags as a Go program spells them.
 func TestUnknownFlags(t *testing.T) {
-	for _, f := range []criopin.Flag{8, 1 << 31, criopin.Strict | 16} {
+	for f, bits := range map[criopin.Flag]string{8: "0x8", 1 << 31: "0x80000000", criopin.Strict | 16: "0x10"} {
 		_, err := criopin.Compile([]string{"x"}, f)
 		var cerr *criopin.CompileError
 		if !errors.As(err, &cerr) {
 			t.Fatalf("flags %v: got %v, want a *CompileError", f, err)
 		}
-		if cerr.Index != -1 || cerr.Pattern != "" || !strings.Contains(cerr.Message, "unknown flag") {
-			t.Errorf("flags %v: got %+v", f, cerr)
+		want := "unknown flag bits " + bits + "; the flags are criopin.AnchorGlobs (1), criopin.CaseSensitive (2) " +
+			"and criopin.Strict (4), or criopin.Default (0)"
+		if cerr.Index != -1 || cerr.Pattern != "" || cerr.Kind != criopin.KindUnknownFlags || cerr.Message != want ||
+			!errors.Is(err, criopin.ErrUnknownFlags) {
+			t.Errorf("flags %v: got %+v, want the message %q", f, cerr, want)
 		}
 	}
 }
@@ -218,23 +233,23 @@ func TestUnknownFlags(t *testing.T) {
 // names are pinned.
 func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []string) (cases, pinned int) {
 	t.Helper()
-	r, badIndex := compileReference(patterns, flags)
+	r, rerr := compileReference(patterns, flags)
 	set, err := criopin.Compile(patterns, flags)
-	if badIndex >= 0 {
+	if rerr != nil {
 		var cerr *criopin.CompileError
 		if err == nil {
 			set.Close()
-			t.Errorf("Compile(%q, %v) succeeded; CRI-O rejects pattern %d (%q)", patterns, flags, badIndex, patterns[badIndex])
+			t.Errorf("Compile(%q, %v) succeeded; CRI-O rejects it: %v", patterns, flags, rerr)
 			return 0, 0
 		}
 		if !errors.As(err, &cerr) {
 			t.Errorf("Compile(%q, %v): error %T %v is not a *CompileError", patterns, flags, err, err)
 			return 0, 0
 		}
-		prefix := fmt.Sprintf("pattern %d", badIndex)
-		if cerr.Index != badIndex || cerr.Pattern != patterns[badIndex] || !strings.HasPrefix(cerr.Message, prefix) {
-			t.Errorf("Compile(%q, %v): got error {Index: %d, Pattern: %q, Message: %q}, want index %d",
-				patterns, flags, cerr.Index, cerr.Pattern, cerr.Message, badIndex)
+		// Both backends give the same error: kind, index, pattern, text.
+		prefix := fmt.Sprintf("pattern %d (", rerr.Index)
+		if *cerr != *rerr || !strings.HasPrefix(cerr.Message, prefix) || !errors.Is(err, sentinels[rerr.Kind]) {
+			t.Errorf("Compile(%q, %v):\n  got  %#v\n  want %#v", patterns, flags, cerr, rerr)
 		}
 		return 0, 0
 	}
@@ -249,7 +264,7 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 	wantEach := make([]bool, len(names))
 	anyPinned := false
 	for i, name := range names {
-		want := r.matchIndex(name)
+		want := r.MatchIndex(name)
 		wantEach[i] = want >= 0
 		anyPinned = anyPinned || want >= 0
 		if want >= 0 {
@@ -257,7 +272,7 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 		}
 		if got := set.MatchIndex(name); got != want {
 			t.Errorf("MatchIndex(%q) = %d, want %d (CRI-O's regexp %d)\n  patterns %q, flags %v\n  regexps %v",
-				name, got, want, want, patterns, flags, r.regexps)
+				name, got, want, want, patterns, flags, r.Regexps())
 		}
 		if got := set.Match(name); got != (want >= 0) {
 			t.Errorf("Match(%q) = %v, want %v\n  patterns %q, flags %v", name, got, want >= 0, patterns, flags)
@@ -266,23 +281,31 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 	if got := set.MatchEach(names); !equalBools(got, wantEach) {
 		t.Errorf("MatchEach(%q) = %v, want %v\n  patterns %q, flags %v", names, got, wantEach, patterns, flags)
 	}
-	if got := set.MatchAny(names); got != anyPinned {
+	if got := set.MatchAny(names...); got != anyPinned {
 		t.Errorf("MatchAny(%q) = %v, want %v\n  patterns %q, flags %v", names, got, anyPinned, patterns, flags)
 	}
 	// Every name alone, and with an unpinned neighbour, through the batch
 	// calls.
 	for i, name := range names {
-		if got := set.MatchAny([]string{name}); got != wantEach[i] {
+		if got := set.MatchAny(name); got != wantEach[i] {
 			t.Errorf("MatchAny([%q]) = %v, want %v\n  patterns %q, flags %v", name, got, wantEach[i], patterns, flags)
 		}
 		if i > 0 {
 			pair := []string{names[i-1], name}
-			if got := set.MatchAny(pair); got != (wantEach[i-1] || wantEach[i]) {
+			if got := set.MatchAny(pair...); got != (wantEach[i-1] || wantEach[i]) {
 				t.Errorf("MatchAny(%q) = %v, want %v\n  patterns %q, flags %v", pair, got, !got, patterns, flags)
 			}
 		}
 	}
 	return len(names), pinned
+}
+
+// sentinels is the sentinel error of each kind a pattern list can have.
+var sentinels = map[criopin.ErrorKind]error{
+	criopin.KindUnknownFlags: criopin.ErrUnknownFlags, criopin.KindInvalidUTF8: criopin.ErrInvalidUTF8,
+	criopin.KindLoneStar: criopin.ErrLoneStar, criopin.KindStrictEmpty: criopin.ErrStrict,
+	criopin.KindStrictWhitespace: criopin.ErrStrict, criopin.KindStrictLeadingStar: criopin.ErrStrict,
+	criopin.KindStrictInnerStar: criopin.ErrStrict, criopin.KindTooLarge: criopin.ErrTooLarge,
 }
 
 func equalBools(a, b []bool) bool {
