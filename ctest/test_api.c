@@ -153,12 +153,20 @@ static void test_null_names(void)
     CHECK_INT("zero_length_name_other", crio_pin_match(s_some, one, 0), 0);
     free(one);
 
-    /* NULL with a non-zero length: never read, false / -1 (even for **). */
-    CHECK_INT("null_name_len1_match", crio_pin_match(s_all, NULL, 1), 0);
-    CHECK_INT("null_name_len1_index", crio_pin_match_index(s_all, NULL, 1), -1);
-    CHECK_INT("null_name_lenmax_match", crio_pin_match(s_all, NULL, SIZE_MAX), 0);
-    CHECK_INT("null_name_lenmax_index", crio_pin_match_index(s_all, NULL, SIZE_MAX), -1);
-    CHECK_INT("null_name_len1_empty_pattern", crio_pin_match(s_empty, NULL, 1), 0);
+    /* NULL with a non-zero length: never read; the match cannot answer, so
+     * it fails towards "pinned" and match_index says it failed, whatever
+     * the set (even one that pins nothing, even NULL). */
+    CHECK_INT("null_name_len1_match", crio_pin_match(s_some, NULL, 1), 1);
+    CHECK_INT("null_name_len1_index", crio_pin_match_index(s_some, NULL, 1), CRIO_PIN_MATCH_FAILED);
+    CHECK_INT("null_name_lenmax_match", crio_pin_match(s_all, NULL, SIZE_MAX), 1);
+    CHECK_INT("null_name_lenmax_index", crio_pin_match_index(s_all, NULL, SIZE_MAX),
+              CRIO_PIN_MATCH_FAILED);
+    CHECK_INT("null_name_len1_empty_pattern", crio_pin_match(s_empty, NULL, 1), 1);
+    CHECK_INT("null_name_len1_null_set", crio_pin_match(NULL, NULL, 1), 1);
+    CHECK_INT("null_name_len1_null_set_index", crio_pin_match_index(NULL, NULL, 1),
+              CRIO_PIN_MATCH_FAILED);
+    CHECK("match_failed_is_not_no_match", CRIO_PIN_MATCH_FAILED != -1 && CRIO_PIN_MATCH_FAILED < 0);
+    CHECK("each_failed_is_size_max", CRIO_PIN_EACH_FAILED == SIZE_MAX);
 
     /* match_any / match_each: NULL names with all-zero lengths = empty names. */
     size_t zeros[3] = {0, 0, 0};
@@ -180,26 +188,29 @@ static void test_null_names(void)
     CHECK("packed_null_names_zero_lengths_each_other_results",
           res[0] == 0 && res[1] == 0 && res[2] == 0 && res[3] == 0xAA);
 
-    /* NULL names with data: false / 0, results zeroed. */
+    /* NULL names with data: cannot answer, so "pinned": true, every
+     * result 1 and CRIO_PIN_EACH_FAILED (on a set that pins none of them). */
     size_t some_len[3] = {0, 1, 0};
-    CHECK_INT("packed_null_names_with_data_any", crio_pin_match_any(s_all, NULL, some_len, 3), 0);
+    CHECK_INT("packed_null_names_with_data_any", crio_pin_match_any(s_some, NULL, some_len, 3), 1);
     memset(res, 0xAA, sizeof res);
     CHECK_SIZE("packed_null_names_with_data_each",
-               crio_pin_match_each(s_all, NULL, some_len, 3, res), 0);
-    CHECK("packed_null_names_with_data_each_zeroed",
-          res[0] == 0 && res[1] == 0 && res[2] == 0 && res[3] == 0xAA);
+               crio_pin_match_each(s_some, NULL, some_len, 3, res), CRIO_PIN_EACH_FAILED);
+    CHECK("packed_null_names_with_data_each_all_pinned",
+          res[0] == 1 && res[1] == 1 && res[2] == 1 && res[3] == 0xAA);
 
-    /* NULL lengths with count > 0: false / 0, results zeroed. */
+    /* NULL lengths with count > 0: the same. */
     char *ab = check_dup_exact("ab", 2, 0);
-    CHECK_INT("packed_null_lengths_any", crio_pin_match_any(s_all, ab, NULL, 2), 0);
+    CHECK_INT("packed_null_lengths_any", crio_pin_match_any(s_some, ab, NULL, 2), 1);
     memset(res, 0xAA, sizeof res);
-    CHECK_SIZE("packed_null_lengths_each", crio_pin_match_each(s_all, ab, NULL, 2, res), 0);
-    CHECK("packed_null_lengths_each_zeroed", res[0] == 0 && res[1] == 0 && res[2] == 0xAA);
-    CHECK_INT("packed_null_lengths_null_names_any", crio_pin_match_any(s_all, NULL, NULL, 2), 0);
+    CHECK_SIZE("packed_null_lengths_each", crio_pin_match_each(s_some, ab, NULL, 2, res),
+               CRIO_PIN_EACH_FAILED);
+    CHECK("packed_null_lengths_each_all_pinned", res[0] == 1 && res[1] == 1 && res[2] == 0xAA);
+    CHECK_INT("packed_null_lengths_null_names_any", crio_pin_match_any(s_some, NULL, NULL, 2), 1);
+    CHECK_INT("packed_null_lengths_null_set_any", crio_pin_match_any(NULL, NULL, NULL, 2), 1);
     memset(res, 0xAA, sizeof res);
     CHECK_SIZE("packed_null_lengths_null_names_each",
-               crio_pin_match_each(s_all, NULL, NULL, 2, res), 0);
-    CHECK("packed_null_lengths_null_names_each_zeroed", res[0] == 0 && res[1] == 0);
+               crio_pin_match_each(s_some, NULL, NULL, 2, res), CRIO_PIN_EACH_FAILED);
+    CHECK("packed_null_lengths_null_names_each_all_pinned", res[0] == 1 && res[1] == 1);
 
     /* count 0: false / 0, nothing written, nothing read. */
     size_t one_len[1] = {2};
@@ -210,10 +221,11 @@ static void test_null_names(void)
     CHECK_SIZE("packed_count0_all_null_each", crio_pin_match_each(s_all, NULL, NULL, 0, NULL), 0);
     CHECK_INT("packed_count0_each_untouched", res[0], 0xAA);
 
-    /* match_each with NULL results (count > 0): 0. */
-    CHECK_SIZE("packed_null_results_each", crio_pin_match_each(s_all, ab, one_len, 1, NULL), 0);
+    /* match_each with NULL results (count > 0): nowhere to answer. */
+    CHECK_SIZE("packed_null_results_each", crio_pin_match_each(s_all, ab, one_len, 1, NULL),
+               CRIO_PIN_EACH_FAILED);
     CHECK_SIZE("packed_null_results_each_null_set",
-               crio_pin_match_each(NULL, ab, one_len, 1, NULL), 0);
+               crio_pin_match_each(NULL, ab, one_len, 1, NULL), CRIO_PIN_EACH_FAILED);
 
     free(ab);
     crio_pin_free(s_all);
@@ -221,13 +233,13 @@ static void test_null_names(void)
     crio_pin_free(s_some);
 }
 
-/* Lengths whose sum overflows SIZE_MAX: false / 0 without reading a byte
- * (the buffer is tiny; a read past it is caught by valgrind), even
- * when the first name alone would match. */
+/* Lengths whose sum overflows SIZE_MAX: never read (the buffer is tiny; a
+ * read past it is caught by valgrind), and answered "pinned" as a failure,
+ * on a set that pins none of the names. */
 static void test_overflow(void)
 {
-    const char *pats[] = {"a", "**"};
-    crio_pin_set *set = compile_ok("overflow_compile", pats, 2, CRIO_PIN_DEFAULT);
+    const char *pats[] = {"nothing"};
+    crio_pin_set *set = compile_ok("overflow_compile", pats, 1, CRIO_PIN_DEFAULT);
     char *buf = check_dup_exact("a", 1, 0);
     static const struct {
         const char *name;
@@ -242,14 +254,16 @@ static void test_overflow(void)
     };
     for (size_t i = 0; i < COUNT(cases); i++) {
         uint8_t res[4] = {0xAA, 0xAA, 0xAA, 0xAA};
-        CHECK_INT(cases[i].name, crio_pin_match_any(set, buf, cases[i].lengths, cases[i].count), 0);
+        CHECK_INT(cases[i].name, crio_pin_match_any(set, buf, cases[i].lengths, cases[i].count), 1);
         CHECK_SIZE(cases[i].name,
-                   crio_pin_match_each(set, buf, cases[i].lengths, cases[i].count, res), 0);
-        CHECK(cases[i].name, res[0] == 0 && res[1] == 0 && res[3] == 0xAA);
-        CHECK(cases[i].name, cases[i].count < 3 ? res[2] == 0xAA : res[2] == 0);
-        CHECK_INT(cases[i].name, crio_pin_match_any(set, NULL, cases[i].lengths, cases[i].count), 0);
+                   crio_pin_match_each(set, buf, cases[i].lengths, cases[i].count, res),
+                   CRIO_PIN_EACH_FAILED);
+        CHECK(cases[i].name, res[0] == 1 && res[1] == 1 && res[3] == 0xAA);
+        CHECK(cases[i].name, cases[i].count < 3 ? res[2] == 0xAA : res[2] == 1);
+        CHECK_INT(cases[i].name, crio_pin_match_any(set, NULL, cases[i].lengths, cases[i].count), 1);
         CHECK_SIZE(cases[i].name,
-                   crio_pin_match_each(set, NULL, cases[i].lengths, cases[i].count, res), 0);
+                   crio_pin_match_each(set, NULL, cases[i].lengths, cases[i].count, res),
+                   CRIO_PIN_EACH_FAILED);
     }
     free(buf);
     crio_pin_free(set);
@@ -657,6 +671,7 @@ static void test_errors(void)
     crio_pin_error_free(err);
 
     /* Error accessors on NULL; freeing NULL. */
+    CHECK_INT("error_kind_null", crio_pin_error_kind(NULL), 0);
     CHECK_STR("error_message_null", crio_pin_error_message(NULL), "");
     CHECK_INT("error_index_null", crio_pin_error_pattern_index(NULL), -1);
     crio_pin_error_free(NULL); /* no-op */
@@ -677,6 +692,63 @@ static void test_errors(void)
         expect_error(case_name, many, NULL, MANY, CRIO_PIN_DEFAULT, bad_at[i], NULL);
         many[bad_at[i]] = "ok";
     }
+}
+
+/* Each failure has its kind, for programs that act on it. */
+static void test_error_kinds(void)
+{
+    static const struct {
+        const char *name;
+        bytes pattern;
+        uint32_t flags;
+        uint32_t kind;
+    } cases[] = {
+        {"kind_unknown_flags", B("ok"), 8, CRIO_PIN_ERROR_UNKNOWN_FLAGS},
+        {"kind_invalid_utf8", B("\xFF"), 0, CRIO_PIN_ERROR_INVALID_UTF8},
+        {"kind_lone_star", B("*"), 0, CRIO_PIN_ERROR_LONE_STAR},
+        {"kind_strict_empty", B(""), CRIO_PIN_STRICT, CRIO_PIN_ERROR_STRICT_EMPTY},
+        {"kind_strict_whitespace", B("a b"), CRIO_PIN_STRICT, CRIO_PIN_ERROR_STRICT_WHITESPACE},
+        {"kind_strict_leading_star", B("*pause"), CRIO_PIN_STRICT, CRIO_PIN_ERROR_STRICT_LEADING_STAR},
+        {"kind_strict_inner_star", B("a*b"), CRIO_PIN_STRICT, CRIO_PIN_ERROR_STRICT_INNER_STAR},
+    };
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        const char *ptrs[1] = {cases[i].pattern.p};
+        size_t lens[1] = {cases[i].pattern.n};
+        crio_pin_error *err = NULL;
+        CHECK(cases[i].name, crio_pin_compile(ptrs, lens, 1, cases[i].flags, &err) == NULL);
+        CHECK_INT(cases[i].name, crio_pin_error_kind(err), cases[i].kind);
+        crio_pin_error_free(err);
+    }
+    crio_pin_error *err = NULL;
+    CHECK("kind_invalid_argument", crio_pin_compile(NULL, NULL, 2, 0, &err) == NULL);
+    CHECK_INT("kind_invalid_argument", crio_pin_error_kind(err), CRIO_PIN_ERROR_INVALID_ARGUMENT);
+    crio_pin_error_free(err);
+    /* C callers read C names in the unknown-flags message. */
+    const char *ok[] = {"ok"};
+    expect_error("unknown_flags_names_c_constants", ok, NULL, 1, 16, -1, "CRIO_PIN_STRICT");
+    /* The lone star's message says what to write instead, and nothing
+     * about who embeds the library. */
+    const char *star[] = {"*"};
+    CHECK("lone_star_message", crio_pin_compile(star, NULL, 1, 0, &err) == NULL);
+    CHECK_CONTAINS("lone_star_message", crio_pin_error_message(err), "write \"**\" to pin every image");
+    CHECK("lone_star_message_neutral", strstr(crio_pin_error_message(err), "CRI-O") == NULL);
+    crio_pin_error_free(err);
+}
+
+/* Lines read into a `char **` (as from getline or argv) compile without a
+ * cast: the header's C11 macro converts them to `const char *const *`. */
+static void test_mutable_pattern_array(void)
+{
+    char first[] = "quay.io/*", second[] = "*etcd*";
+    char *lines[] = {first, second};
+    crio_pin_set *set = crio_pin_compile(lines, NULL, 2, CRIO_PIN_DEFAULT, NULL);
+    CHECK("char_pp_compiles", set != NULL);
+    CHECK_INT("char_pp_matches", crio_pin_match_index(set, "x/etcd", 6), 1);
+    crio_pin_free(set);
+    char **heap = lines;
+    set = crio_pin_compile(heap, NULL, 2, CRIO_PIN_DEFAULT, NULL);
+    CHECK_INT("char_pp_pointer_matches", crio_pin_match_index(set, "quay.io/a", 9), 0);
+    crio_pin_free(set);
 }
 
 /* ------------------------------------------------------------ limits */
@@ -876,6 +948,8 @@ int main(void)
     test_packed();
     test_compile_arguments();
     test_errors();
+    test_error_kinds();
+    test_mutable_pattern_array();
     test_len();
     test_limits();
     test_clone_free();

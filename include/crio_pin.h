@@ -8,8 +8,12 @@
  * pinned. A compiled set is immutable: any number of threads may match on
  * it at once without locking. Byte strings are (pointer, length) pairs and
  * may hold any bytes; (NULL, 0) is the empty string. No function aborts or
- * unwinds into the caller: failures are NULL plus an error, false, -1 or 0,
- * as each function documents.
+ * unwinds into the caller. A match that cannot answer (invalid arguments, an
+ * internal failure) answers "pinned", never "not pinned", and
+ * crio_pin_match_index() tells it apart (CRIO_PIN_MATCH_FAILED); other
+ * failures are NULL plus an error, as each function documents.
+ *
+ * The header is C89 and C++ compatible.
  *
  * Link with `pkg-config --cflags --libs crio_pin`.
  */
@@ -22,163 +26,296 @@
 #include <stdint.h>
 
 #define CRIO_PIN_VERSION_MAJOR 0
-#define CRIO_PIN_VERSION_MINOR 1
+#define CRIO_PIN_VERSION_MINOR 2
 #define CRIO_PIN_VERSION_PATCH 0
 
 
-// CRI-O's semantics, quirks included: globs match anywhere in the name,
-// comparison is case-insensitive (Go's Unicode simple folding).
+/*
+ CRI-O's semantics, quirks included: globs match anywhere in the name,
+ comparison is case-insensitive (Go's Unicode simple folding).
+ */
 #define CRIO_PIN_DEFAULT 0
 
-// A glob `prefix*` matches only names that start with `prefix`.
+/*
+ A glob `prefix*` matches only names that start with `prefix`.
+ */
 #define CRIO_PIN_ANCHOR_GLOBS 1
 
-// No case folding: letters must match in case exactly. Names still decode
-// as Go decodes them (each invalid UTF-8 byte reads as U+FFFD).
+/*
+ No case folding: letters must match in case exactly. Names still decode
+ as Go decodes them (each invalid UTF-8 byte reads as U+FFFD).
+ */
 #define CRIO_PIN_CASE_SENSITIVE 2
 
-// Reject likely mistakes: empty patterns, a literal `*`, whitespace and
-// control characters.
+/*
+ Reject likely mistakes: empty patterns, a literal `*`, whitespace and
+ control characters.
+ */
 #define CRIO_PIN_STRICT 4
 
-// Why crio_pin_compile() failed (opaque): a message and the offending
-// pattern's index. Owned by the caller; not shared between threads while
-// being freed.
+/*
+ What crio_pin_match_index() returns when it cannot answer: invalid
+ arguments or an internal failure. Not -1 ("no pattern matches"): treat
+ the name as pinned and report the failure.
+ */
+#define CRIO_PIN_MATCH_FAILED ((ptrdiff_t)-2)
+
+/*
+ What crio_pin_match_each() returns when it cannot answer (it then marks
+ every name pinned): `(size_t)-1`, never a count of pinned names.
+ */
+#define CRIO_PIN_EACH_FAILED ((size_t)-1)
+
+/*
+ crio_pin_error_kind(): unknown flag bits.
+ */
+#define CRIO_PIN_ERROR_UNKNOWN_FLAGS 1
+
+/*
+ crio_pin_error_kind(): a pattern that is not valid UTF-8.
+ */
+#define CRIO_PIN_ERROR_INVALID_UTF8 2
+
+/*
+ crio_pin_error_kind(): the lone pattern `*` (write `**` to pin all).
+ */
+#define CRIO_PIN_ERROR_LONE_STAR 3
+
+/*
+ crio_pin_error_kind(): `CRIO_PIN_STRICT`: an empty pattern.
+ */
+#define CRIO_PIN_ERROR_STRICT_EMPTY 4
+
+/*
+ crio_pin_error_kind(): `CRIO_PIN_STRICT`: whitespace or a control
+ character.
+ */
+#define CRIO_PIN_ERROR_STRICT_WHITESPACE 5
+
+/*
+ crio_pin_error_kind(): `CRIO_PIN_STRICT`: `*word`, a literal leading `*`.
+ */
+#define CRIO_PIN_ERROR_STRICT_LEADING_STAR 6
+
+/*
+ crio_pin_error_kind(): `CRIO_PIN_STRICT`: a literal `*` inside a pattern.
+ */
+#define CRIO_PIN_ERROR_STRICT_INNER_STAR 7
+
+/*
+ crio_pin_error_kind(): more patterns or pattern bytes than a set holds.
+ */
+#define CRIO_PIN_ERROR_TOO_LARGE 8
+
+/*
+ crio_pin_error_kind(): invalid arguments (a NULL array or entry where
+ data is needed, an impossible length).
+ */
+#define CRIO_PIN_ERROR_INVALID_ARGUMENT 9
+
+/*
+ crio_pin_error_kind(): an internal failure (a bug: please report it).
+ */
+#define CRIO_PIN_ERROR_INTERNAL 10
+
+/*
+ Why crio_pin_compile() failed (opaque): a message, a kind and the
+ offending pattern's index. Owned by the caller; its accessors may be
+ called from any thread, but not while another thread frees it.
+ */
 typedef struct crio_pin_error crio_pin_error;
 
-// A compiled pattern set (opaque). Immutable once compiled: any number of
-// threads may match on one set at once, without locking. Reference
-// counted: see crio_pin_clone() and crio_pin_free().
+/*
+ A compiled pattern set (opaque). Immutable once compiled: any number of
+ threads may match on one set at once, without locking. Reference
+ counted: see crio_pin_clone() and crio_pin_free().
+ */
 typedef struct crio_pin_set crio_pin_set;
 
 #ifdef __cplusplus
 extern "C" {
-#endif // __cplusplus
+#endif /* __cplusplus */
 
-// Compiles `count` patterns into a set.
-//
-// - `patterns`: `count` pointers to pattern bytes (UTF-8). May be NULL only
-//   when `count` is 0 (the empty set). Read during the call only; the set
-//   keeps no pointer into them.
-// - `lengths`: `count` lengths, or NULL when every pattern is NUL-terminated.
-//   With lengths, a pattern may hold any byte (a NUL is a character) and a
-//   NULL entry with length 0 is the empty pattern.
-// - `flags`: `CRIO_PIN_DEFAULT` or an OR of `CRIO_PIN_ANCHOR_GLOBS`,
-//   `CRIO_PIN_CASE_SENSITIVE`, `CRIO_PIN_STRICT`. Unknown bits are an error.
-// - `error_out`: may be NULL. Otherwise, on failure `*error_out` receives an
-//   error the caller owns (free it with crio_pin_error_free()); on success it
-//   is set to NULL.
-//
-// Returns a new set, owned by the caller (free it with crio_pin_free()), or
-// NULL on failure: an invalid pattern (the error names its index and says
-// what to write instead), unknown flags, a NULL array or entry where data
-// is needed, a list over the limits (at most 10,000,000 patterns and
-// 64 MiB of pattern text in all), or an internal error. Thread-safe.
-//
-// # Safety
-// Non-NULL pointers must point to what is described above.
+/*
+ Compiles `count` patterns into a set.
+
+ - `patterns`: `count` pointers to pattern bytes (UTF-8). May be NULL only
+   when `count` is 0 (the empty set). Read during the call only; the set
+   keeps no pointer into them. In C11 and later a `char **` array passes
+   as is (the header's crio_pin_compile macro converts it); in C89/C99,
+   cast it.
+ - `lengths`: `count` lengths, or NULL when every pattern is NUL-terminated.
+   With lengths, a pattern may hold any byte (a NUL is a character) and a
+   NULL entry with length 0 is the empty pattern.
+ - `flags`: `CRIO_PIN_DEFAULT` or an OR of `CRIO_PIN_ANCHOR_GLOBS`,
+   `CRIO_PIN_CASE_SENSITIVE`, `CRIO_PIN_STRICT`. Unknown bits are an error.
+ - `error_out`: may be NULL. Otherwise, on failure `*error_out` receives an
+   error the caller owns (free it with crio_pin_error_free()); on success it
+   is set to NULL.
+
+ Returns a new set, owned by the caller (free it with crio_pin_free()), or
+ NULL on failure: an invalid pattern (the error names its index, its kind
+ and what to write instead), unknown flags, a NULL array or entry where
+ data is needed, a list over the limits (at most 10,000,000 patterns and
+ 64 MiB of pattern text in all), or an internal error. On failure keep
+ the set you had: a failed reload must not unpin anything. Thread-safe.
+
+ # Safety
+ Non-NULL pointers must point to what is described above.
+ */
 struct crio_pin_set *crio_pin_compile(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, struct crio_pin_error **error_out);
 
-// Whether `name` (`length` bytes, any bytes) is pinned by `set`.
-//
-// `set` NULL is the empty set (false). `(NULL, 0)` is the empty name; NULL
-// with a non-zero length is never read and gives false. Thread-safe: any
-// number of threads may match on one set at once.
-//
-// # Safety
-// `set` is NULL or live; a non-NULL `name` points to `length` bytes.
+/*
+ Whether `name` (`length` bytes, any bytes) is pinned by `set`.
+
+ `set` NULL is the empty set (false). `(NULL, 0)` is the empty name.
+ Fails safe: when it cannot answer (NULL `name` with a non-zero length,
+ which is never read, or an internal failure) it returns true, "pinned";
+ crio_pin_match_index() tells that apart (`CRIO_PIN_MATCH_FAILED`).
+ Thread-safe: any number of threads may match on one set at once.
+
+ # Safety
+ `set` is NULL or live; a non-NULL `name` points to `length` bytes.
+ */
 bool crio_pin_match(const struct crio_pin_set *set, const char *name, size_t length);
 
-// The lowest index of a pattern matching `name`, or -1 when none does: the
-// first regexp in CRI-O's loop that would match.
-//
-// NULL handling as crio_pin_match() (-1 where that gives false).
-// Thread-safe.
-//
-// # Safety
-// As crio_pin_match().
+/*
+ The lowest index of a pattern matching `name`: the first regexp in
+ CRI-O's loop that would match. -1 when no pattern matches (also for a
+ NULL `set`, the empty set).
+
+ Returns `CRIO_PIN_MATCH_FAILED` (-2) when it cannot answer: NULL `name`
+ with a non-zero length (never read), or an internal failure. Treat that
+ name as pinned and report the failure. Thread-safe.
+
+ # Safety
+ As crio_pin_match().
+ */
 ptrdiff_t crio_pin_match_index(const struct crio_pin_set *set, const char *name, size_t length);
 
-// Whether any of `count` names is pinned (all the names of one image).
-//
-// The names are packed back to back in `names`, `lengths[i]` bytes each.
-// `count` 0 gives false. `names` may be NULL only when every length is 0
-// (all names empty). Invalid arguments (NULL `lengths` with `count` > 0,
-// NULL `names` with data, lengths whose sum overflows) give false.
-// `set` NULL is the empty set. Thread-safe.
-//
-// # Safety
-// `set` is NULL or live; non-NULL `lengths` points to `count` lengths and
-// non-NULL `names` to their sum of bytes.
+/*
+ Whether any of `count` names is pinned (all the names of one image).
+
+ The names are packed back to back in `names`, `lengths[i]` bytes each.
+ `count` 0 gives false. `names` may be NULL only when every length is 0
+ (all names empty). `set` NULL is the empty set (false). Fails safe:
+ invalid arguments (NULL `lengths` with `count` > 0, NULL `names` with
+ data, lengths whose sum overflows) or an internal failure give true,
+ "pinned". Thread-safe.
+
+ # Safety
+ `set` is NULL or live; non-NULL `lengths` points to `count` lengths and
+ non-NULL `names` to their sum of bytes.
+ */
 bool crio_pin_match_any(const struct crio_pin_set *set, const char *names, const size_t *lengths, size_t count);
 
-// Matches each of `count` packed names (as crio_pin_match_any() takes them)
-// and writes `results[i]` = 1 when name i is pinned, else 0.
-//
-// Returns how many names are pinned. `results` must have room for `count`
-// bytes; NULL `results` with `count` > 0 writes nothing and returns 0. On
-// invalid arguments (as for crio_pin_match_any()) every result is 0 and it
-// returns 0. `set` NULL is the empty set (all 0). Thread-safe.
-//
-// # Safety
-// As crio_pin_match_any(), and non-NULL `results` points to `count`
-// writable bytes.
+/*
+ Matches each of `count` packed names (as crio_pin_match_any() takes them)
+ and writes `results[i]` = 1 when name i is pinned, else 0.
+
+ Returns how many names are pinned; `count` 0 returns 0 and writes
+ nothing. `set` NULL is the empty set (all 0). Fails safe: on invalid
+ arguments (as for crio_pin_match_any(), or NULL `results` with `count`
+ > 0) or an internal failure it sets every `results[i]` to 1 (when
+ `results` is not NULL) and returns `CRIO_PIN_EACH_FAILED`. Thread-safe.
+
+ # Safety
+ As crio_pin_match_any(), and non-NULL `results` points to `count`
+ writable bytes.
+ */
 size_t crio_pin_match_each(const struct crio_pin_set *set, const char *names, const size_t *lengths, size_t count, uint8_t *results);
 
-// How many patterns `set` was compiled from (duplicates included); 0 for
-// NULL. Thread-safe.
-//
-// # Safety
-// `set` is NULL or live.
+/*
+ How many patterns `set` was compiled from (duplicates included); 0 for
+ NULL. Thread-safe.
+
+ # Safety
+ `set` is NULL or live.
+ */
 size_t crio_pin_len(const struct crio_pin_set *set);
 
-// Another owner of the same compiled set: the same pointer, with its
-// reference count raised. Each pointer returned by crio_pin_compile() or
-// crio_pin_clone() must be passed to crio_pin_free() once; the set lives
-// until the last owner frees it. NULL gives NULL. Thread-safe (may run while
-// other threads match, clone or free other owners).
-//
-// # Safety
-// `set` is NULL or live.
+/*
+ Another owner of the same compiled set: the same pointer, with its
+ reference count raised. Each pointer returned by crio_pin_compile() or
+ crio_pin_clone() must be passed to crio_pin_free() once; the set lives
+ until the last owner frees it. NULL gives NULL; an internal failure
+ (none is known) gives NULL too, so check the result before using it as
+ a set (NULL is the empty set). Thread-safe (may run while other threads
+ match, clone or free other owners).
+
+ # Safety
+ `set` is NULL or live.
+ */
 struct crio_pin_set *crio_pin_clone(const struct crio_pin_set *set);
 
-// Drops one owner of `set`; the last one frees it. NULL is a no-op. Using
-// or freeing a pointer again after its owner freed it is undefined, as is
-// freeing an owner while another thread still uses that same owner.
-//
-// # Safety
-// `set` is NULL, or a live owner from crio_pin_compile()/crio_pin_clone().
+/*
+ Drops one owner of `set`; the last one frees it. NULL is a no-op. Using
+ or freeing a pointer again after its owner freed it is undefined, as is
+ freeing an owner while another thread still uses that same owner.
+
+ # Safety
+ `set` is NULL, or a live owner from crio_pin_compile()/crio_pin_clone().
+ */
 void crio_pin_free(struct crio_pin_set *set);
 
-// The error's message: which pattern (index and text), what is wrong, what
-// to write instead. NUL-terminated, owned by `error`, valid until
-// crio_pin_error_free(). NULL gives "" (never NULL).
-//
-// # Safety
-// `error` is NULL or a live error.
+/*
+ The error's message: which pattern (index and text), what is wrong, what
+ to write instead. NUL-terminated, owned by `error`, valid until
+ crio_pin_error_free(). NULL gives "" (never NULL).
+
+ # Safety
+ `error` is NULL or a live error.
+ */
 const char *crio_pin_error_message(const struct crio_pin_error *error);
 
-// The index of the pattern that caused the error, or -1 when no single
-// pattern did (unknown flags, NULL array, internal error) or `error` is
-// NULL.
-//
-// # Safety
-// `error` is NULL or a live error.
+/*
+ What kind of error it is, one of the `CRIO_PIN_ERROR_*` values, for
+ programs that act on it (e.g. `CRIO_PIN_ERROR_LONE_STAR`: suggest `**`).
+ 0 for NULL.
+
+ # Safety
+ `error` is NULL or a live error.
+ */
+uint32_t crio_pin_error_kind(const struct crio_pin_error *error);
+
+/*
+ The index of the pattern that caused the error, or -1 when no single
+ pattern did (unknown flags, NULL array, internal error) or `error` is
+ NULL.
+
+ # Safety
+ `error` is NULL or a live error.
+ */
 ptrdiff_t crio_pin_error_pattern_index(const struct crio_pin_error *error);
 
-// Frees an error. NULL is a no-op.
-//
-// # Safety
-// `error` is NULL or a live error from crio_pin_compile(), freed once.
+/*
+ Frees an error. NULL is a no-op.
+
+ # Safety
+ `error` is NULL or a live error from crio_pin_compile(), freed once.
+ */
 void crio_pin_error_free(struct crio_pin_error *error);
 
-// The library's version, "MAJOR.MINOR.PATCH" (NUL-terminated, static),
-// equal to the crate version and to `CRIO_PIN_VERSION_*` in the header the
-// caller was built with when both come from the same release.
+/*
+ The library's version, "MAJOR.MINOR.PATCH" (NUL-terminated, static),
+ equal to the crate version and to `CRIO_PIN_VERSION_*` in the header the
+ caller was built with when both come from the same release.
+ */
 const char *crio_pin_version(void);
 
 #ifdef __cplusplus
-}  // extern "C"
-#endif  // __cplusplus
+}  /* extern "C" */
+#endif /* __cplusplus */
 
 #endif  /* CRIO_PIN_H */
+
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define crio_pin_compile(patterns, lengths, count, flags, error_out) \
+    (crio_pin_compile)(_Generic((patterns), \
+        char **: (const char *const *)(patterns), \
+        const char **: (const char *const *)(patterns), \
+        char *const *: (const char *const *)(patterns), \
+        const char *const *: (patterns), \
+        void *: (const char *const *)(patterns)), \
+        (lengths), (count), (flags), (error_out))
+#endif

@@ -7,15 +7,18 @@
 //!   crio_pin_clone() adds an owner, crio_pin_free() drops one.
 //! - A byte string is a pointer and a length; `(NULL, 0)` is the empty
 //!   string, and a NULL pointer with a non-zero length is never read.
-//! - No panic crosses the boundary: a bug inside comes out as the
-//!   function's failure value (NULL with an error, `false`, `-1`, `0`).
+//! - Every export runs inside [`boundary`]: no panic crosses into C.
+//! - A match that cannot answer (invalid arguments, an internal failure)
+//!   answers "pinned", and crio_pin_match_index() tells it apart with
+//!   `CRIO_PIN_MATCH_FAILED`: a garbage collector asking "may I delete
+//!   this?" must never hear "yes" because of a bug or a bad call.
 
 use std::any::Any;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use crate::{CompileError, Flags, PinSet};
+use crate::{CompileError, ErrorKind, Flags, PinSet};
 
 /// CRI-O's semantics, quirks included: globs match anywhere in the name,
 /// comparison is case-insensitive (Go's Unicode simple folding).
@@ -36,6 +39,38 @@ const _: () = assert!(
         && CRIO_PIN_STRICT == Flags::STRICT.bits()
 );
 
+/// What crio_pin_match_index() returns when it cannot answer: invalid
+/// arguments or an internal failure. Not -1 ("no pattern matches"): treat
+/// the name as pinned and report the failure.
+pub const CRIO_PIN_MATCH_FAILED: isize = -2;
+
+/// What crio_pin_match_each() returns when it cannot answer (it then marks
+/// every name pinned): `(size_t)-1`, never a count of pinned names.
+pub const CRIO_PIN_EACH_FAILED: usize = !0;
+
+/// crio_pin_error_kind(): unknown flag bits.
+pub const CRIO_PIN_ERROR_UNKNOWN_FLAGS: u32 = 1;
+/// crio_pin_error_kind(): a pattern that is not valid UTF-8.
+pub const CRIO_PIN_ERROR_INVALID_UTF8: u32 = 2;
+/// crio_pin_error_kind(): the lone pattern `*` (write `**` to pin all).
+pub const CRIO_PIN_ERROR_LONE_STAR: u32 = 3;
+/// crio_pin_error_kind(): `CRIO_PIN_STRICT`: an empty pattern.
+pub const CRIO_PIN_ERROR_STRICT_EMPTY: u32 = 4;
+/// crio_pin_error_kind(): `CRIO_PIN_STRICT`: whitespace or a control
+/// character.
+pub const CRIO_PIN_ERROR_STRICT_WHITESPACE: u32 = 5;
+/// crio_pin_error_kind(): `CRIO_PIN_STRICT`: `*word`, a literal leading `*`.
+pub const CRIO_PIN_ERROR_STRICT_LEADING_STAR: u32 = 6;
+/// crio_pin_error_kind(): `CRIO_PIN_STRICT`: a literal `*` inside a pattern.
+pub const CRIO_PIN_ERROR_STRICT_INNER_STAR: u32 = 7;
+/// crio_pin_error_kind(): more patterns or pattern bytes than a set holds.
+pub const CRIO_PIN_ERROR_TOO_LARGE: u32 = 8;
+/// crio_pin_error_kind(): invalid arguments (a NULL array or entry where
+/// data is needed, an impossible length).
+pub const CRIO_PIN_ERROR_INVALID_ARGUMENT: u32 = 9;
+/// crio_pin_error_kind(): an internal failure (a bug: please report it).
+pub const CRIO_PIN_ERROR_INTERNAL: u32 = 10;
+
 /// A compiled pattern set (opaque). Immutable once compiled: any number of
 /// threads may match on one set at once, without locking. Reference
 /// counted: see crio_pin_clone() and crio_pin_free().
@@ -45,31 +80,37 @@ pub struct crio_pin_set {
     _opaque: [u8; 0],
 }
 
-/// Why crio_pin_compile() failed (opaque): a message and the offending
-/// pattern's index. Owned by the caller; not shared between threads while
-/// being freed.
+/// Why crio_pin_compile() failed (opaque): a message, a kind and the
+/// offending pattern's index. Owned by the caller; its accessors may be
+/// called from any thread, but not while another thread frees it.
 #[allow(non_camel_case_types)]
 pub struct crio_pin_error {
     message: CString,
+    kind: u32,
     pattern_index: isize,
 }
 
 impl crio_pin_error {
-    fn new(message: String, pattern_index: Option<usize>) -> Box<crio_pin_error> {
+    fn new(kind: u32, message: String, pattern_index: Option<usize>) -> Box<crio_pin_error> {
         // Messages quote patterns with escapes, so they hold no NUL; strip
         // any anyway rather than lose the message.
         let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
         let pattern_index = pattern_index.and_then(|i| isize::try_from(i).ok()).unwrap_or(-1);
-        Box::new(crio_pin_error { message, pattern_index })
+        Box::new(crio_pin_error { message, kind, pattern_index })
     }
 
-    fn from_panic(payload: Box<dyn Any + Send>) -> Box<crio_pin_error> {
+    fn invalid_argument(message: String, pattern_index: Option<usize>) -> Box<crio_pin_error> {
+        crio_pin_error::new(CRIO_PIN_ERROR_INVALID_ARGUMENT, message, pattern_index)
+    }
+
+    fn from_panic(payload: &(dyn Any + Send)) -> Box<crio_pin_error> {
         let what = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".to_string());
         crio_pin_error::new(
+            CRIO_PIN_ERROR_INTERNAL,
             format!("internal error in crio-pin (a bug, please report it): {what}"),
             None,
         )
@@ -78,20 +119,43 @@ impl crio_pin_error {
 
 impl From<CompileError> for Box<crio_pin_error> {
     fn from(err: CompileError) -> Box<crio_pin_error> {
-        crio_pin_error::new(err.to_string(), err.pattern_index())
+        let kind = match err.kind() {
+            ErrorKind::UnknownFlags(bits) => {
+                // The core's message names the flags neutrally; C callers
+                // know them by their constants.
+                return crio_pin_error::new(
+                    CRIO_PIN_ERROR_UNKNOWN_FLAGS,
+                    format!(
+                        "unknown flag bits {bits:#x}; the flags are CRIO_PIN_ANCHOR_GLOBS (1), \
+                         CRIO_PIN_CASE_SENSITIVE (2) and CRIO_PIN_STRICT (4), or \
+                         CRIO_PIN_DEFAULT (0)"
+                    ),
+                    None,
+                );
+            }
+            ErrorKind::NotUtf8 { .. } => CRIO_PIN_ERROR_INVALID_UTF8,
+            ErrorKind::LoneStar => CRIO_PIN_ERROR_LONE_STAR,
+            ErrorKind::Empty => CRIO_PIN_ERROR_STRICT_EMPTY,
+            ErrorKind::Whitespace { .. } => CRIO_PIN_ERROR_STRICT_WHITESPACE,
+            ErrorKind::LeadingStar { .. } => CRIO_PIN_ERROR_STRICT_LEADING_STAR,
+            ErrorKind::InnerStar { .. } => CRIO_PIN_ERROR_STRICT_INNER_STAR,
+            ErrorKind::TooLarge { .. } => CRIO_PIN_ERROR_TOO_LARGE,
+        };
+        crio_pin_error::new(kind, err.to_string(), err.pattern_index())
     }
 }
 
-/// Runs `f`, turning a panic into `failure`.
-fn guard<T>(failure: T, f: impl FnOnce() -> T) -> T {
+/// The one panic boundary, used by every export: runs `body`, and turns a
+/// panic inside it into the export's failure value.
+fn boundary<T>(on_panic: impl FnOnce(&(dyn Any + Send)) -> T, body: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(|| {
         panic_injection::check();
-        f()
+        body()
     }))
-    .unwrap_or(failure)
+    .unwrap_or_else(|payload| on_panic(&*payload))
 }
 
-/// Test-only: makes the next guarded call on this thread panic inside the
+/// Test-only: makes the next boundary call on this thread panic inside the
 /// boundary, to prove every export turns a panic into its failure value.
 /// Compiled out of non-test builds.
 mod panic_injection {
@@ -165,11 +229,34 @@ unsafe fn set_ref<'a>(set: *const crio_pin_set) -> Option<&'a PinSet> {
     unsafe { set.cast::<PinSet>().as_ref() }
 }
 
+/// The answer of a match: `None` when the arguments are invalid (the caller
+/// then answers "pinned"); a NULL set is the empty set.
+///
+/// # Safety
+/// As crio_pin_match().
+unsafe fn match_name<T>(
+    set: *const crio_pin_set,
+    name: *const c_char,
+    length: usize,
+    answer: impl FnOnce(&PinSet, &[u8]) -> T,
+    unpinned: T,
+) -> Option<T> {
+    // SAFETY: the caller's contract.
+    let name = unsafe { bytes(name, length) }?;
+    // SAFETY: the caller's contract.
+    Some(match unsafe { set_ref(set) } {
+        Some(set) => answer(set, name),
+        None => unpinned,
+    })
+}
+
 /// Compiles `count` patterns into a set.
 ///
 /// - `patterns`: `count` pointers to pattern bytes (UTF-8). May be NULL only
 ///   when `count` is 0 (the empty set). Read during the call only; the set
-///   keeps no pointer into them.
+///   keeps no pointer into them. In C11 and later a `char **` array passes
+///   as is (the header's crio_pin_compile macro converts it); in C89/C99,
+///   cast it.
 /// - `lengths`: `count` lengths, or NULL when every pattern is NUL-terminated.
 ///   With lengths, a pattern may hold any byte (a NUL is a character) and a
 ///   NULL entry with length 0 is the empty pattern.
@@ -180,10 +267,11 @@ unsafe fn set_ref<'a>(set: *const crio_pin_set) -> Option<&'a PinSet> {
 ///   is set to NULL.
 ///
 /// Returns a new set, owned by the caller (free it with crio_pin_free()), or
-/// NULL on failure: an invalid pattern (the error names its index and says
-/// what to write instead), unknown flags, a NULL array or entry where data
-/// is needed, a list over the limits (at most 10,000,000 patterns and
-/// 64 MiB of pattern text in all), or an internal error. Thread-safe.
+/// NULL on failure: an invalid pattern (the error names its index, its kind
+/// and what to write instead), unknown flags, a NULL array or entry where
+/// data is needed, a list over the limits (at most 10,000,000 patterns and
+/// 64 MiB of pattern text in all), or an internal error. On failure keep
+/// the set you had: a failed reload must not unpin anything. Thread-safe.
 ///
 /// # Safety
 /// Non-NULL pointers must point to what is described above.
@@ -195,12 +283,11 @@ pub unsafe extern "C" fn crio_pin_compile(
     flags: u32,
     error_out: *mut *mut crio_pin_error,
 ) -> *mut crio_pin_set {
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        panic_injection::check();
+    let result = boundary(
+        |payload| Err(crio_pin_error::from_panic(payload)),
         // SAFETY: the caller's contract.
-        unsafe { compile(patterns, lengths, count, flags) }
-    }))
-    .unwrap_or_else(|payload| Err(crio_pin_error::from_panic(payload)));
+        || unsafe { compile(patterns, lengths, count, flags) },
+    );
     let (set, error) = match result {
         Ok(set) => (Arc::into_raw(Arc::new(set)).cast::<crio_pin_set>().cast_mut(), std::ptr::null_mut()),
         Err(error) => (std::ptr::null_mut(), Box::into_raw(error)),
@@ -226,7 +313,7 @@ unsafe fn compile(
 ) -> Result<PinSet, Box<crio_pin_error>> {
     let flags = Flags::from_bits(flags)?;
     let Some(pointers) = (unsafe { slice(patterns, count) }) else {
-        return Err(crio_pin_error::new(
+        return Err(crio_pin_error::invalid_argument(
             if patterns.is_null() {
                 format!("patterns is NULL but count is {count}; pass count 0 for an empty set")
             } else {
@@ -268,7 +355,7 @@ unsafe fn compile(
                      NUL-terminated string"
                 ),
             };
-            return Err(crio_pin_error::new(message, Some(i)));
+            return Err(crio_pin_error::invalid_argument(message, Some(i)));
         };
         texts.push(text);
     }
@@ -277,26 +364,30 @@ unsafe fn compile(
 
 /// Whether `name` (`length` bytes, any bytes) is pinned by `set`.
 ///
-/// `set` NULL is the empty set (false). `(NULL, 0)` is the empty name; NULL
-/// with a non-zero length is never read and gives false. Thread-safe: any
-/// number of threads may match on one set at once.
+/// `set` NULL is the empty set (false). `(NULL, 0)` is the empty name.
+/// Fails safe: when it cannot answer (NULL `name` with a non-zero length,
+/// which is never read, or an internal failure) it returns true, "pinned";
+/// crio_pin_match_index() tells that apart (`CRIO_PIN_MATCH_FAILED`).
+/// Thread-safe: any number of threads may match on one set at once.
 ///
 /// # Safety
 /// `set` is NULL or live; a non-NULL `name` points to `length` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_match(set: *const crio_pin_set, name: *const c_char, length: usize) -> bool {
-    guard(false, || {
+    boundary(
+        |_| true,
         // SAFETY: the caller's contract.
-        let (set, name) = unsafe { (set_ref(set), bytes(name, length)) };
-        matches!((set, name), (Some(set), Some(name)) if set.is_match(name))
-    })
+        || unsafe { match_name(set, name, length, PinSet::is_match, false) }.unwrap_or(true),
+    )
 }
 
-/// The lowest index of a pattern matching `name`, or -1 when none does: the
-/// first regexp in CRI-O's loop that would match.
+/// The lowest index of a pattern matching `name`: the first regexp in
+/// CRI-O's loop that would match. -1 when no pattern matches (also for a
+/// NULL `set`, the empty set).
 ///
-/// NULL handling as crio_pin_match() (-1 where that gives false).
-/// Thread-safe.
+/// Returns `CRIO_PIN_MATCH_FAILED` (-2) when it cannot answer: NULL `name`
+/// with a non-zero length (never read), or an internal failure. Treat that
+/// name as pinned and report the failure. Thread-safe.
 ///
 /// # Safety
 /// As crio_pin_match().
@@ -306,25 +397,27 @@ pub unsafe extern "C" fn crio_pin_match_index(
     name: *const c_char,
     length: usize,
 ) -> isize {
-    guard(-1, || {
-        // SAFETY: the caller's contract.
-        let (set, name) = unsafe { (set_ref(set), bytes(name, length)) };
-        match (set, name) {
-            (Some(set), Some(name)) => set
-                .match_index(name)
-                .map_or(-1, |i| isize::try_from(i).unwrap_or(isize::MAX)),
-            _ => -1,
-        }
-    })
+    boundary(
+        |_| CRIO_PIN_MATCH_FAILED,
+        || {
+            let index = |set: &PinSet, name: &[u8]| {
+                // A set holds at most MAX_PATTERNS (10M) patterns.
+                set.match_index(name).map_or(-1, |i| isize::try_from(i).unwrap_or(CRIO_PIN_MATCH_FAILED))
+            };
+            // SAFETY: the caller's contract.
+            unsafe { match_name(set, name, length, index, -1) }.unwrap_or(CRIO_PIN_MATCH_FAILED)
+        },
+    )
 }
 
 /// Whether any of `count` names is pinned (all the names of one image).
 ///
 /// The names are packed back to back in `names`, `lengths[i]` bytes each.
 /// `count` 0 gives false. `names` may be NULL only when every length is 0
-/// (all names empty). Invalid arguments (NULL `lengths` with `count` > 0,
-/// NULL `names` with data, lengths whose sum overflows) give false.
-/// `set` NULL is the empty set. Thread-safe.
+/// (all names empty). `set` NULL is the empty set (false). Fails safe:
+/// invalid arguments (NULL `lengths` with `count` > 0, NULL `names` with
+/// data, lengths whose sum overflows) or an internal failure give true,
+/// "pinned". Thread-safe.
 ///
 /// # Safety
 /// `set` is NULL or live; non-NULL `lengths` points to `count` lengths and
@@ -336,23 +429,28 @@ pub unsafe extern "C" fn crio_pin_match_any(
     lengths: *const usize,
     count: usize,
 ) -> bool {
-    guard(false, || {
-        // SAFETY: the caller's contract.
-        let (set, names) = unsafe { (set_ref(set), packed(names, lengths, count)) };
-        match (set, names) {
-            (Some(set), Some(names)) => set.match_any(names),
-            _ => false,
-        }
-    })
+    boundary(
+        |_| true,
+        || {
+            // SAFETY: the caller's contract.
+            let (set, names) = unsafe { (set_ref(set), packed(names, lengths, count)) };
+            match (set, names) {
+                (_, None) => true,
+                (Some(set), Some(names)) => set.match_any(names),
+                (None, Some(_)) => false,
+            }
+        },
+    )
 }
 
 /// Matches each of `count` packed names (as crio_pin_match_any() takes them)
 /// and writes `results[i]` = 1 when name i is pinned, else 0.
 ///
-/// Returns how many names are pinned. `results` must have room for `count`
-/// bytes; NULL `results` with `count` > 0 writes nothing and returns 0. On
-/// invalid arguments (as for crio_pin_match_any()) every result is 0 and it
-/// returns 0. `set` NULL is the empty set (all 0). Thread-safe.
+/// Returns how many names are pinned; `count` 0 returns 0 and writes
+/// nothing. `set` NULL is the empty set (all 0). Fails safe: on invalid
+/// arguments (as for crio_pin_match_any(), or NULL `results` with `count`
+/// > 0) or an internal failure it sets every `results[i]` to 1 (when
+/// `results` is not NULL) and returns `CRIO_PIN_EACH_FAILED`. Thread-safe.
 ///
 /// # Safety
 /// As crio_pin_match_any(), and non-NULL `results` points to `count`
@@ -365,25 +463,39 @@ pub unsafe extern "C" fn crio_pin_match_each(
     count: usize,
     results: *mut u8,
 ) -> usize {
-    if results.is_null() || count == 0 {
+    if count == 0 {
         return 0;
     }
-    if count > isize::MAX as usize {
-        return 0;
-    }
-    // SAFETY: non-NULL and `count` writable bytes by the caller's contract.
-    let results = unsafe { std::slice::from_raw_parts_mut(results, count) };
-    results.fill(0);
-    guard(0, || {
-        // SAFETY: the caller's contract.
-        let (set, names) = unsafe { (set_ref(set), packed(names, lengths, count)) };
-        let (Some(set), Some(names)) = (set, names) else { return 0 };
-        let mut pinned = 0;
-        for (result, name) in results.iter_mut().zip(names) {
-            *result = u8::from(set.is_match(name));
-            pinned += usize::from(*result);
+    let answered = boundary(
+        |_| None,
+        || {
+            if results.is_null() || count > isize::MAX as usize {
+                return None;
+            }
+            // SAFETY: non-NULL and `count` writable bytes by the caller's
+            // contract.
+            let results = unsafe { std::slice::from_raw_parts_mut(results, count) };
+            // SAFETY: the caller's contract.
+            let names = unsafe { packed(names, lengths, count) }?;
+            // SAFETY: the caller's contract.
+            let Some(set) = (unsafe { set_ref(set) }) else {
+                results.fill(0);
+                return Some(0);
+            };
+            let mut pinned = 0;
+            for (result, name) in results.iter_mut().zip(names) {
+                *result = u8::from(set.is_match(name));
+                pinned += usize::from(*result);
+            }
+            Some(pinned)
+        },
+    );
+    answered.unwrap_or_else(|| {
+        if !results.is_null() && count <= isize::MAX as usize {
+            // SAFETY: as above.
+            unsafe { std::slice::from_raw_parts_mut(results, count) }.fill(1);
         }
-        pinned
+        CRIO_PIN_EACH_FAILED
     })
 }
 
@@ -395,24 +507,31 @@ pub unsafe extern "C" fn crio_pin_match_each(
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_len(set: *const crio_pin_set) -> usize {
     // SAFETY: the caller's contract.
-    guard(0, || unsafe { set_ref(set) }.map_or(0, PinSet::len))
+    boundary(|_| 0, || unsafe { set_ref(set) }.map_or(0, PinSet::len))
 }
 
 /// Another owner of the same compiled set: the same pointer, with its
 /// reference count raised. Each pointer returned by crio_pin_compile() or
 /// crio_pin_clone() must be passed to crio_pin_free() once; the set lives
-/// until the last owner frees it. NULL gives NULL. Thread-safe (may run while
-/// other threads match, clone or free other owners).
+/// until the last owner frees it. NULL gives NULL; an internal failure
+/// (none is known) gives NULL too, so check the result before using it as
+/// a set (NULL is the empty set). Thread-safe (may run while other threads
+/// match, clone or free other owners).
 ///
 /// # Safety
 /// `set` is NULL or live.
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_clone(set: *const crio_pin_set) -> *mut crio_pin_set {
-    if !set.is_null() {
-        // SAFETY: a live pointer from Arc::into_raw.
-        unsafe { Arc::increment_strong_count(set.cast::<PinSet>()) };
-    }
-    set.cast_mut()
+    boundary(
+        |_| std::ptr::null_mut(),
+        || {
+            if !set.is_null() {
+                // SAFETY: a live pointer from Arc::into_raw.
+                unsafe { Arc::increment_strong_count(set.cast::<PinSet>()) };
+            }
+            set.cast_mut()
+        },
+    )
 }
 
 /// Drops one owner of `set`; the last one frees it. NULL is a no-op. Using
@@ -423,11 +542,15 @@ pub unsafe extern "C" fn crio_pin_clone(set: *const crio_pin_set) -> *mut crio_p
 /// `set` is NULL, or a live owner from crio_pin_compile()/crio_pin_clone().
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_free(set: *mut crio_pin_set) {
-    if !set.is_null() {
-        // SAFETY: one owner of an Arc made by Arc::into_raw. Dropping a
-        // PinSet frees memory only; it cannot panic.
-        drop(unsafe { Arc::from_raw(set.cast_const().cast::<PinSet>()) });
-    }
+    boundary(
+        |_| (),
+        || {
+            if !set.is_null() {
+                // SAFETY: one owner of an Arc made by Arc::into_raw.
+                drop(unsafe { Arc::from_raw(set.cast_const().cast::<PinSet>()) });
+            }
+        },
+    )
 }
 
 /// The error's message: which pattern (index and text), what is wrong, what
@@ -438,11 +561,23 @@ pub unsafe extern "C" fn crio_pin_free(set: *mut crio_pin_set) {
 /// `error` is NULL or a live error.
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_error_message(error: *const crio_pin_error) -> *const c_char {
+    boundary(
+        |_| c"internal error in crio-pin reading an error message".as_ptr(),
+        // SAFETY: the caller's contract.
+        || unsafe { error.as_ref() }.map_or(c"".as_ptr(), |error| error.message.as_ptr()),
+    )
+}
+
+/// What kind of error it is, one of the `CRIO_PIN_ERROR_*` values, for
+/// programs that act on it (e.g. `CRIO_PIN_ERROR_LONE_STAR`: suggest `**`).
+/// 0 for NULL.
+///
+/// # Safety
+/// `error` is NULL or a live error.
+#[no_mangle]
+pub unsafe extern "C" fn crio_pin_error_kind(error: *const crio_pin_error) -> u32 {
     // SAFETY: the caller's contract.
-    match unsafe { error.as_ref() } {
-        Some(error) => error.message.as_ptr(),
-        None => c"".as_ptr(),
-    }
+    boundary(|_| CRIO_PIN_ERROR_INTERNAL, || unsafe { error.as_ref() }.map_or(0, |error| error.kind))
 }
 
 /// The index of the pattern that caused the error, or -1 when no single
@@ -454,7 +589,7 @@ pub unsafe extern "C" fn crio_pin_error_message(error: *const crio_pin_error) ->
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_error_pattern_index(error: *const crio_pin_error) -> isize {
     // SAFETY: the caller's contract.
-    unsafe { error.as_ref() }.map_or(-1, |e| e.pattern_index)
+    boundary(|_| -1, || unsafe { error.as_ref() }.map_or(-1, |e| e.pattern_index))
 }
 
 /// Frees an error. NULL is a no-op.
@@ -463,10 +598,15 @@ pub unsafe extern "C" fn crio_pin_error_pattern_index(error: *const crio_pin_err
 /// `error` is NULL or a live error from crio_pin_compile(), freed once.
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_error_free(error: *mut crio_pin_error) {
-    if !error.is_null() {
-        // SAFETY: made by Box::into_raw in crio_pin_compile.
-        drop(unsafe { Box::from_raw(error) });
-    }
+    boundary(
+        |_| (),
+        || {
+            if !error.is_null() {
+                // SAFETY: made by Box::into_raw in crio_pin_compile.
+                drop(unsafe { Box::from_raw(error) });
+            }
+        },
+    )
 }
 
 /// The library's version, "MAJOR.MINOR.PATCH" (NUL-terminated, static),
@@ -474,7 +614,7 @@ pub unsafe extern "C" fn crio_pin_error_free(error: *mut crio_pin_error) {
 /// caller was built with when both come from the same release.
 #[no_mangle]
 pub extern "C" fn crio_pin_version() -> *const c_char {
-    VERSION.as_ptr()
+    boundary(|_| VERSION.as_ptr(), || VERSION.as_ptr())
 }
 
 const VERSION: &CStr = match CStr::from_bytes_with_nul(
@@ -565,23 +705,48 @@ mod tests {
         unsafe {
             assert!(crio_pin_match(set, null(), 0), "(NULL, 0) is the empty name");
             assert_eq!(crio_pin_match_index(set, null(), 0), 0);
-            assert!(!crio_pin_match(set, null(), 5), "NULL with a length is never read");
-            assert_eq!(crio_pin_match_index(set, null(), 5), -1);
             let zeros = [0usize, 0];
             assert!(crio_pin_match_any(set, null(), zeros.as_ptr(), 2));
             let mut results = [9u8; 2];
             assert_eq!(crio_pin_match_each(set, null(), zeros.as_ptr(), 2, results.as_mut_ptr()), 2);
             assert_eq!(results, [1, 1]);
-            let some = [0usize, 1];
-            assert!(!crio_pin_match_any(set, null(), some.as_ptr(), 2));
-            assert_eq!(crio_pin_match_each(set, null(), some.as_ptr(), 2, results.as_mut_ptr()), 0);
-            assert_eq!(results, [0, 0]);
-            assert!(!crio_pin_match_any(set, c"x".as_ptr(), null(), 1));
-            assert_eq!(crio_pin_match_each(set, c"x".as_ptr(), null(), 1, results.as_mut_ptr()), 0);
-            assert_eq!(crio_pin_match_each(set, c"x".as_ptr(), some.as_ptr(), 2, null_mut()), 0);
             assert!(!crio_pin_match_any(set, null(), null(), 0));
             crio_pin_free(set);
         }
+    }
+
+    /// Invalid arguments are never read and never answer "not pinned".
+    #[test]
+    fn invalid_arguments_fail_towards_pinned() {
+        // "nothing" pins none of the names below: a true can only come
+        // from failing safe.
+        let set = compile_ok(&["nothing"], 0);
+        for set in [set.cast_const(), null()] {
+            unsafe {
+                assert!(crio_pin_match(set, null(), 5), "NULL with a length is never read");
+                assert_eq!(crio_pin_match_index(set, null(), 5), CRIO_PIN_MATCH_FAILED);
+                let some = [0usize, 1];
+                assert!(crio_pin_match_any(set, null(), some.as_ptr(), 2));
+                let mut results = [9u8; 2];
+                assert_eq!(
+                    crio_pin_match_each(set, null(), some.as_ptr(), 2, results.as_mut_ptr()),
+                    CRIO_PIN_EACH_FAILED
+                );
+                assert_eq!(results, [1, 1]);
+                assert!(crio_pin_match_any(set, c"x".as_ptr(), null(), 1));
+                results = [9, 9];
+                assert_eq!(
+                    crio_pin_match_each(set, c"x".as_ptr(), null(), 1, results.as_mut_ptr()),
+                    CRIO_PIN_EACH_FAILED
+                );
+                assert_eq!(results, [1, 9], "only count results are written");
+                assert_eq!(
+                    crio_pin_match_each(set, c"x".as_ptr(), some.as_ptr(), 2, null_mut()),
+                    CRIO_PIN_EACH_FAILED
+                );
+            }
+        }
+        unsafe { crio_pin_free(set) };
     }
 
     #[test]
@@ -601,16 +766,20 @@ mod tests {
 
     #[test]
     fn overflowing_lengths_are_rejected_unread() {
-        let set = compile_ok(&["**"], 0);
+        let set = compile_ok(&["nothing"], 0);
         let lens = [usize::MAX, 2];
         let mut results = [9u8; 2];
         unsafe {
-            assert!(!crio_pin_match_any(set, c"ab".as_ptr(), lens.as_ptr(), 2));
-            assert_eq!(crio_pin_match_each(set, c"ab".as_ptr(), lens.as_ptr(), 2, results.as_mut_ptr()), 0);
-            assert!(!crio_pin_match(set, c"ab".as_ptr(), usize::MAX));
+            assert!(crio_pin_match_any(set, c"ab".as_ptr(), lens.as_ptr(), 2));
+            assert_eq!(
+                crio_pin_match_each(set, c"ab".as_ptr(), lens.as_ptr(), 2, results.as_mut_ptr()),
+                CRIO_PIN_EACH_FAILED
+            );
+            assert!(crio_pin_match(set, null(), usize::MAX));
+            assert_eq!(crio_pin_match_index(set, null(), usize::MAX), CRIO_PIN_MATCH_FAILED);
             crio_pin_free(set);
         }
-        assert_eq!(results, [0, 0]);
+        assert_eq!(results, [1, 1]);
     }
 
     #[test]
@@ -622,6 +791,7 @@ mod tests {
         let (message, index) = compile_err(patterns.as_ptr(), null(), 1, 8);
         assert_eq!(index, -1);
         assert!(message.contains("unknown flag bits 0x8"), "{message}");
+        assert!(message.contains("CRIO_PIN_STRICT (4)"), "C callers read C names: {message}");
         let (message, index) = compile_err(null(), null(), 3, 0);
         assert_eq!(index, -1);
         assert!(message.contains("patterns is NULL but count is 3"), "{message}");
@@ -637,6 +807,35 @@ mod tests {
         let bad = [b"\xff".as_ptr().cast::<c_char>()];
         let (message, index) = compile_err(bad.as_ptr(), [1usize].as_ptr(), 1, 0);
         assert_eq!((index, message.contains("not valid UTF-8")), (0, true), "{message}");
+    }
+
+    #[test]
+    fn error_kinds() {
+        let kind = |patterns: &[&str], flags: u32| {
+            let ptrs: Vec<*const c_char> = patterns.iter().map(|p| p.as_ptr().cast()).collect();
+            let lens: Vec<usize> = patterns.iter().map(|p| p.len()).collect();
+            let mut error = null_mut();
+            let set = unsafe { crio_pin_compile(ptrs.as_ptr(), lens.as_ptr(), ptrs.len(), flags, &mut error) };
+            assert!(set.is_null(), "{patterns:?} compiled");
+            let kind = unsafe { crio_pin_error_kind(error) };
+            unsafe { crio_pin_error_free(error) };
+            kind
+        };
+        assert_eq!(kind(&["ok"], 8), CRIO_PIN_ERROR_UNKNOWN_FLAGS);
+        assert_eq!(kind(&["*"], 0), CRIO_PIN_ERROR_LONE_STAR);
+        assert_eq!(kind(&[""], CRIO_PIN_STRICT), CRIO_PIN_ERROR_STRICT_EMPTY);
+        assert_eq!(kind(&["a b"], CRIO_PIN_STRICT), CRIO_PIN_ERROR_STRICT_WHITESPACE);
+        assert_eq!(kind(&["*pause"], CRIO_PIN_STRICT), CRIO_PIN_ERROR_STRICT_LEADING_STAR);
+        assert_eq!(kind(&["a*b"], CRIO_PIN_STRICT), CRIO_PIN_ERROR_STRICT_INNER_STAR);
+        let bad = [b"\xff".as_ptr().cast::<c_char>()];
+        let mut error = null_mut();
+        assert!(unsafe { crio_pin_compile(bad.as_ptr(), [1usize].as_ptr(), 1, 0, &mut error) }.is_null());
+        assert_eq!(unsafe { crio_pin_error_kind(error) }, CRIO_PIN_ERROR_INVALID_UTF8);
+        unsafe { crio_pin_error_free(error) };
+        assert!(unsafe { crio_pin_compile(null(), null(), 1, 0, &mut error) }.is_null());
+        assert_eq!(unsafe { crio_pin_error_kind(error) }, CRIO_PIN_ERROR_INVALID_ARGUMENT);
+        unsafe { crio_pin_error_free(error) };
+        assert_eq!(unsafe { crio_pin_error_kind(null()) }, 0);
     }
 
     #[test]
@@ -684,36 +883,61 @@ mod tests {
         assert_eq!(v.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
     }
 
-    /// Every export that can fail internally returns its documented failure
-    /// value when the work inside panics.
+    /// Every export runs inside the one boundary, and returns its documented
+    /// failure value when the work inside panics: matches fail towards
+    /// "pinned".
     #[test]
     fn panics_become_failure_values() {
         let arm = || panic_injection::ARMED.with(|armed| armed.set(true));
-        let set = compile_ok(&["**"], 0);
-        let lens = [1usize];
-        let mut results = [9u8];
+        // "nothing" pins no name used here: every "pinned" below is the
+        // failure value.
+        let set = compile_ok(&["nothing"], 0);
+        let lens = [1usize, 1];
+        let mut results = [9u8; 2];
         let mut error = null_mut();
         unsafe {
             arm();
             assert!(crio_pin_compile(null(), null(), 0, 0, &mut error).is_null());
             assert_eq!(crio_pin_error_pattern_index(error), -1);
+            assert_eq!(crio_pin_error_kind(error), CRIO_PIN_ERROR_INTERNAL);
             let message = CStr::from_ptr(crio_pin_error_message(error)).to_str().unwrap();
             assert!(message.starts_with("internal error in crio-pin"), "{message}");
             assert!(message.contains("injected panic"), "{message}");
+            arm();
+            assert_eq!(crio_pin_error_kind(error), CRIO_PIN_ERROR_INTERNAL);
+            arm();
+            assert_eq!(crio_pin_error_pattern_index(error), -1);
+            arm();
+            let message = CStr::from_ptr(crio_pin_error_message(error)).to_str().unwrap();
+            assert!(message.starts_with("internal error in crio-pin"), "{message}");
             crio_pin_error_free(error);
             arm();
-            assert!(!crio_pin_match(set, c"x".as_ptr(), 1));
+            assert!(crio_pin_match(set, c"x".as_ptr(), 1));
             arm();
-            assert_eq!(crio_pin_match_index(set, c"x".as_ptr(), 1), -1);
+            assert_eq!(crio_pin_match_index(set, c"x".as_ptr(), 1), CRIO_PIN_MATCH_FAILED);
             arm();
-            assert!(!crio_pin_match_any(set, c"x".as_ptr(), lens.as_ptr(), 1));
+            assert!(crio_pin_match_any(set, c"xy".as_ptr(), lens.as_ptr(), 2));
             arm();
-            assert_eq!(crio_pin_match_each(set, c"x".as_ptr(), lens.as_ptr(), 1, results.as_mut_ptr()), 0);
-            assert_eq!(results, [0]);
+            assert_eq!(
+                crio_pin_match_each(set, c"xy".as_ptr(), lens.as_ptr(), 2, results.as_mut_ptr()),
+                CRIO_PIN_EACH_FAILED
+            );
+            assert_eq!(results, [1, 1]);
             arm();
             assert_eq!(crio_pin_len(set), 0);
-            // Disarmed again: the set still works.
-            assert!(crio_pin_match(set, c"x".as_ptr(), 1));
+            arm();
+            assert!(crio_pin_clone(set).is_null(), "no owner added on failure");
+            arm();
+            assert_eq!(CStr::from_ptr(crio_pin_version()).to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+            arm();
+            crio_pin_free(null_mut());
+            arm();
+            crio_pin_error_free(null_mut());
+            // Disarmed again: the set still works and answers truly.
+            assert!(!crio_pin_match(set, c"x".as_ptr(), 1));
+            assert_eq!(crio_pin_match_index(set, c"x".as_ptr(), 1), -1);
+            assert_eq!(crio_pin_match_each(set, c"xy".as_ptr(), lens.as_ptr(), 2, results.as_mut_ptr()), 0);
+            assert_eq!(results, [0, 0]);
             crio_pin_free(set);
         }
     }

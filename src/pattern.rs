@@ -239,8 +239,8 @@ impl fmt::Display for CompileError {
         match &self.kind {
             ErrorKind::UnknownFlags(bits) => write!(
                 f,
-                "unknown flag bits {bits:#x}; the flags are CRIO_PIN_ANCHOR_GLOBS (1), \
-                 CRIO_PIN_CASE_SENSITIVE (2) and CRIO_PIN_STRICT (4), or CRIO_PIN_DEFAULT (0)"
+                "unknown flag bits {bits:#x}; the flags are anchor-globs (1), \
+                 case-sensitive (2) and strict (4), or 0 for CRI-O's semantics"
             ),
             ErrorKind::NotUtf8 { valid_up_to } => write!(
                 f,
@@ -248,8 +248,7 @@ impl fmt::Display for CompileError {
                  fix the encoding of the configuration"
             ),
             ErrorKind::LoneStar => f.write_str(
-                "a lone '*' is not a valid pattern (it crashes CRI-O); \
-                 write \"**\" to pin every image",
+                "a lone '*' is not a valid pattern; write \"**\" to pin every image",
             ),
             ErrorKind::Empty => f.write_str(
                 "empty pattern (it pins only an image with an empty name); remove it",
@@ -364,8 +363,7 @@ mod tests {
         let err = CompileError::at(3, b"*", ErrorKind::LoneStar);
         assert_eq!(
             err.to_string(),
-            "pattern 3 (\"*\"): a lone '*' is not a valid pattern (it crashes CRI-O); \
-             write \"**\" to pin every image"
+            "pattern 3 (\"*\"): a lone '*' is not a valid pattern; write \"**\" to pin every image"
         );
         let err = CompileError::at(0, b"a\xffb\n", ErrorKind::NotUtf8 { valid_up_to: 1 });
         assert!(err.to_string().starts_with("pattern 0 (\"a\\xffb\\n\"): not valid UTF-8"));

@@ -121,8 +121,8 @@ int main(int argc, char **argv) {
     }
 
     crio_pin_error *error = NULL;
-    crio_pin_set *set = crio_pin_compile((const char *const *)patterns.items, patterns.lengths,
-                                         patterns.count, flags, &error);
+    crio_pin_set *set = crio_pin_compile(patterns.items, patterns.lengths, patterns.count,
+                                         flags, &error);
     if (!set) {
         fprintf(stderr, "crio-pin-check: %s\n", crio_pin_error_message(error));
         crio_pin_error_free(error);
@@ -133,7 +133,14 @@ int main(int argc, char **argv) {
     size_t pinned = 0;
     for (size_t i = 0; i < names.count; i++) {
         ptrdiff_t by = crio_pin_match_index(set, names.items[i], names.lengths[i]);
-        if (by >= 0) {
+        if (by == CRIO_PIN_MATCH_FAILED) {
+            /* Cannot happen with valid arguments; if it does, keep the
+             * image: a garbage collector must never delete it by mistake. */
+            pinned++;
+            fprintf(stderr, "crio-pin-check: matching %s failed; counting it as pinned\n",
+                    names.items[i]);
+            printf("PINNED      %-72s (match failed)\n", names.items[i]);
+        } else if (by >= 0) {
             pinned++;
             printf("PINNED      %-72s by #%td %s\n", names.items[i], by, patterns.items[by]);
         } else {
