@@ -282,10 +282,10 @@ func (s *Set) MatchIndex(name string) int {
 }
 
 // MatchAny reports whether any of names is pinned, in one call into the
-// backend: pass all the names of one image (its tags and digests), as
+// backend: all the names of one image (MatchAny(image.Names...)), as
 // CRI-O's loop over FilterPinnedImage does, or the two names of an OCI
 // artifact (MatchAny(a.Reference(), a.CanonicalName())). It allocates
-// nothing for the names of one image; pass a slice with names... .
+// nothing for a handful of names.
 func (s *Set) MatchAny(names ...string) bool {
 	if !s.acquire("MatchAny") {
 		return false

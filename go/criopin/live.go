@@ -1,6 +1,9 @@
 package criopin
 
-import "sync/atomic"
+import (
+	"errors"
+	"sync/atomic"
+)
 
 // Live holds the current pinned-image list of a running daemon and
 // replaces it atomically: CRI-O recompiles its pinned_images on SIGHUP
@@ -72,13 +75,7 @@ func (l *Live) Reload(patterns []string, flags ...Flag) error {
 	return nil
 }
 
-var errNilLive = &nilLiveError{}
-
-type nilLiveError struct{}
-
-func (*nilLiveError) Error() string {
-	return "criopin: Reload on a nil *Live: the list would be lost"
-}
+var errNilLive = errors.New("criopin: Reload on a nil *Live: the list would be lost")
 
 // Close releases the current list; the Live pins nothing until the next
 // Store or Reload. Idempotent; it always returns nil.
