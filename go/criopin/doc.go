@@ -59,12 +59,13 @@
 //	criopin_purego          no library: the pure-Go backend (also what CGO_ENABLED=0 builds)
 //
 // Set PKG_CONFIG_PATH to the install's lib/pkgconfig when it is not a
-// system one. A fully static link prints glibc's warnings that
+// system one. A fully static link may print glibc's warnings that
 // getpwuid_r and getaddrinfo "require at run time the shared libraries
 // from the glibc version used for linking": they come from Rust's
 // standard library inside libcrio_pin.a (home-directory and host lookup),
-// which the library never calls; the warnings are harmless, and a
-// library built with link-time optimisation no longer contains that code.
+// which the library never calls, so they are harmless; a libcrio_pin.a
+// built with link-time optimisation as a staticlib of its own no longer
+// contains that code, and the warnings go away.
 //
 // # Sharing and reloads
 //
