@@ -15,20 +15,31 @@
 #   make bench-docs  copy the last full run into docs/ and the README
 #   make bench-go  Go benchmarks: CRI-O's regexp loop, the pure-Go backend and
 #                  the library
-#   make fuzz      fuzz each target for FUZZ_SECONDS (default 300)
-#   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib]
+#   make fuzz      fuzz each target for FUZZ_SECONDS (default 300), growing
+#                  build/fuzz-corpus (untracked); make fuzz-cmin folds it
+#                  into the committed, minimised fuzz/corpus
+#   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib] [BINDIR=$(PREFIX)/bin]
 #   make uninstall (same variables)
+#   make dist      build/dist/crio-pin-VERSION.tar.gz: sources and vendored
+#                  crates, builds offline (make test checks it)
+#   make rpm / make deb  distribution packages from that tarball, into
+#                  build/packages/{rpm,deb}, their contents checked
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
 #   make fold-table  regenerate src/fold_table.rs from the installed Go
 
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
+BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
+DATADIR    ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR    ?=
 
 CARGO   ?= cargo
 CC      ?= cc
+# Installed libraries lose their debug info (keep it: STRIP=true); the
+# unstripped ones stay in target/dist.
+STRIP   ?= strip
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 SOMAJOR := 0
 # What a static link of a Rust staticlib needs on Linux (rustc
@@ -37,31 +48,52 @@ SOMAJOR := 0
 # Checked by the static C test.
 NATIVE_STATIC_LIBS := -lutil -lrt -lpthread -lm -ldl -lc
 
-RELEASE := target/release
+RELEASE := target/dist
 STAGE   := $(CURDIR)/build/stage
 STAGE_PC := $(STAGE)/lib/pkgconfig
+# A sub-Makefile run against the staged install (they find it through
+# pkg-config, tools/pkg.mk).
+STAGED  := $(MAKE) --no-print-directory PKG_CONFIG_PATH=$(STAGE_PC) -C
 
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: all build install uninstall stage demo test check-tools test-rust \
-        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz test-go bench-go \
+.PHONY: all build install uninstall stage demo demo-cli test check-tools test-rust test-cli \
+        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
+        test-offline dist test-dist rpm deb \
         bench bench-quick bench-docs \
         header fold-table clean
 
 all: build
 
+# The shared object is linked here from the (LTO-built) archive rather than
+# by cargo, because rustc's own version script leaves no room for ours:
+# every export carries the version node it was added in, from the one
+# list packaging/debian/libcrio-pin0.symbols (tools/version-script.sh).
+# LDFLAGS (a distribution's hardening flags) apply to it.
 build:
-	$(CARGO) build --release --lib
+	$(CARGO) rustc --profile dist --lib --crate-type staticlib
+	$(CARGO) build --release -p crio-pin-cli
+	@mkdir -p build
+	sh tools/version-script.sh packaging/debian/libcrio-pin0.symbols > build/crio_pin.map
+	$(CC) -shared -o $(RELEASE)/libcrio_pin.so -Wl,-soname,libcrio_pin.so.$(SOMAJOR) \
+	    -Wl,--version-script=build/crio_pin.map -Wl,--no-undefined-version -Wl,--gc-sections \
+	    $(LDFLAGS) -Wl,--whole-archive $(RELEASE)/libcrio_pin.a -Wl,--no-whole-archive \
+	    $(NATIVE_STATIC_LIBS)
 
 install: build
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(DATADIR)/crio_pin $(DESTDIR)$(BINDIR)
+	install -m 755 target/release/crio-pin $(DESTDIR)$(BINDIR)/crio-pin
 	install -m 755 $(RELEASE)/libcrio_pin.so $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION)
 	ln -sf libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(SOMAJOR)
 	ln -sf libcrio_pin.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libcrio_pin.so
 	install -m 644 $(RELEASE)/libcrio_pin.a $(DESTDIR)$(LIBDIR)/libcrio_pin.a
+	$(STRIP) --strip-debug $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.a
 	install -m 644 include/crio_pin.h $(DESTDIR)$(INCLUDEDIR)/crio_pin.h
+	install -m 644 crio_pin.tsan.supp $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@DATADIR@|$(DATADIR)|' \
 	    -e 's|@NATIVE_STATIC_LIBS@|$(NATIVE_STATIC_LIBS)|' \
 	    crio_pin.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
@@ -72,17 +104,30 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libcrio_pin.so \
 	      $(DESTDIR)$(LIBDIR)/libcrio_pin.a \
 	      $(DESTDIR)$(INCLUDEDIR)/crio_pin.h \
-	      $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
+	      $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp \
+	      $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc \
+	      $(DESTDIR)$(BINDIR)/crio-pin
+	rmdir $(DESTDIR)$(DATADIR)/crio_pin 2>/dev/null || true
 
 # A private install for the demo and the tests.
 stage:
 	$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR=
 
 demo: check-tools stage
-	$(MAKE) --no-print-directory -C examples/c PKG_CONFIG_PATH=$(STAGE_PC) run
-	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) demo
+	$(STAGED) examples/c run
+	$(STAGED) go demo
+	$(MAKE) --no-print-directory demo-cli
 
-test: check-tools test-rust test-fold-table stage test-abi test-c test-go test-tsan test-miri test-fuzz
+# crio-pin on a sample node: an OpenShift drop-in overridden by a local one.
+CRIO_PIN := $(STAGE)/bin/crio-pin --config examples/crio/crio.conf --config-dir examples/crio/crio.conf.d
+demo-cli: stage
+	$(CRIO_PIN) config
+	$(CRIO_PIN) lint
+	$(CRIO_PIN) explain --images examples/data/node-images.txt
+	$(CRIO_PIN) diff --images examples/data/node-images.txt --dropin examples/crio/proposed/99-local.conf
+
+test: check-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
+      test-fuzz test-dist
 	@echo "make test: all suites passed"
 
 check-tools:
@@ -104,14 +149,17 @@ test-fold-table:
 test-abi: stage
 	@sh tools/check-abi.sh $(STAGE) $(VERSION) $(SOMAJOR)
 
+test-cli:
+	$(CARGO) test --release -p crio-pin-cli
+
 test-c: stage
-	$(MAKE) --no-print-directory -C ctest PKG_CONFIG_PATH=$(STAGE_PC) test
+	$(STAGED) ctest test
 
 test-go: stage
-	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) test
+	$(STAGED) go test
 
 bench-go: stage
-	$(MAKE) --no-print-directory -C go PKG_CONFIG_PATH=$(STAGE_PC) bench
+	$(STAGED) go bench
 
 bench:
 	@CARGO=$(CARGO) sh tools/bench/run.sh
@@ -131,12 +179,16 @@ test-tsan:
 test-miri:
 	@sh tools/miri.sh
 
-# Each fuzz target replays its committed corpus, then fuzzes briefly.
+# Each fuzz target replays its committed corpus and regressions, then
+# fuzzes briefly.
 test-fuzz:
 	@sh tools/fuzz.sh quick
 
 fuzz:
 	@sh tools/fuzz.sh long
+
+fuzz-cmin:
+	@sh tools/fuzz.sh cmin
 
 header:
 	CRIO_PIN_BLESS=1 $(CARGO) test --release --test header
@@ -144,9 +196,29 @@ header:
 fold-table:
 	go run tools/genfold/main.go > src/fold_table.rs
 
+# What a package build runs (no network, no nightly, no Go): the Rust tests
+# of the library and the CLI, and the C tests against a staged install.
+test-offline: stage
+	$(CARGO) test --release --workspace
+	$(STAGED) ctest test-plain test-static
+
+dist:
+	@sh tools/dist.sh $(VERSION)
+
+# The tarball builds, installs and passes test-offline with no network.
+test-dist: dist
+	@sh tools/dist-check.sh build/dist/crio-pin-$(VERSION).tar.gz
+
+rpm: dist
+	@sh tools/package.sh rpm $(VERSION)
+
+deb: dist
+	@sh tools/package.sh deb $(VERSION)
+
+# Leaves fuzz/artifacts (inputs that made a target fail) alone.
 clean:
 	$(CARGO) clean
-	rm -rf build
-	$(MAKE) -C ctest clean
-	$(MAKE) -C examples/c clean
-	$(MAKE) -C go clean
+	rm -rf build fuzz/target fuzz/coverage
+	$(MAKE) --no-print-directory -C ctest clean
+	$(MAKE) --no-print-directory -C examples/c clean
+	$(MAKE) --no-print-directory -C go clean

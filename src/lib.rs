@@ -44,9 +44,11 @@
 //!
 //! - [`pattern`]: what a pattern means, the flags, the errors.
 //! - `set`: where patterns become a [`PinSet`] (the fast engine).
-//! - [`reference`]: CRI-O's loop of one regex per pattern, for tests and
-//!   benchmarks.
-//! - `ffi`: the C ABI (`include/crio_pin.h`), a thin layer over the above.
+//! - `reference`: CRI-O's loop of one regex per pattern, for tests,
+//!   fuzzers and benchmarks (feature `testing`, not a stable API).
+//! - `ffi`: the C ABI (`include/crio_pin.h`), a thin layer over the above;
+//!   public to Rust only with feature `testing`, for the fuzzers and
+//!   benchmarks, which call it type-checked.
 //!
 //! # Example
 //!
@@ -64,9 +66,19 @@
 
 mod fold;
 pub mod pattern;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
 pub mod reference;
 mod set;
 
+// The C entry points are `#[no_mangle]`: the cdylib and staticlib export them
+// whatever this module's visibility. Its constants exist for the header
+// (cbindgen), so Rust sees them unused when the module is private.
+#[cfg(not(feature = "testing"))]
+#[allow(dead_code)]
+mod ffi;
+#[cfg(feature = "testing")]
+#[doc(hidden)]
 pub mod ffi;
 
 pub use pattern::{CompileError, ErrorKind, Flags, Pattern};

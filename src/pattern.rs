@@ -155,6 +155,15 @@ impl<'a> Pattern<'a> {
     }
 }
 
+/// The form in which CRI-O compares `text` (a pattern or a name) under
+/// `flags`: decoded as Go decodes (bad bytes become U+FFFD) and, unless
+/// [`Flags::CASE_SENSITIVE`], case-folded as Go's `(?i)` folds. Two texts
+/// with the same canonical form are the same pattern to CRI-O, which is what
+/// a tool needs to report duplicates.
+pub fn canonical(text: &[u8], flags: Flags) -> Vec<u8> {
+    crate::fold::canonical(text, !flags.contains(Flags::CASE_SENSITIVE))
+}
+
 /// What is wrong with a pattern list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -370,6 +379,16 @@ mod tests {
         let long = vec![b'a'; 1000];
         let err = CompileError::at(1, &long, ErrorKind::Empty);
         assert!(err.to_string().contains("... (1000 bytes)"), "{err}");
+    }
+
+    #[test]
+    fn canonical_folds_as_go_unless_case_sensitive() {
+        // U+212A KELVIN SIGN folds with 'k'; a bad byte reads as U+FFFD.
+        let kelvin = canonical("\u{212a}8S".as_bytes(), Flags::DEFAULT);
+        assert_eq!(kelvin, canonical(b"k8s", Flags::DEFAULT));
+        let bad = canonical(b"a\xff", Flags::DEFAULT);
+        assert_eq!(bad, canonical("A\u{fffd}".as_bytes(), Flags::DEFAULT));
+        assert_ne!(canonical(b"K8S", Flags::CASE_SENSITIVE), canonical(b"k8s", Flags::CASE_SENSITIVE));
     }
 
     #[test]

@@ -10,7 +10,8 @@ check() { # description, command...
     if "$@"; then echo "ok: $desc"; else echo "FAIL: $desc"; fail=1; fi
 }
 
-exported=$(nm -D --defined-only "$so" | awk '{print $3}' | sort)
+# Version nodes are absolute (A) symbols; names carry their version (@@NODE).
+exported=$(nm -D --defined-only "$so" | awk '$2 != "A" { sub(/@.*/, "", $3); print $3 }' | sort)
 # Declarations are the lines that start with a type (not a comment).
 declared=$(grep -E '^[a-z].*[ *]crio_pin_[a-z_]+\(' "$header" | sed -E 's/^[^(]*[ *](crio_pin_[a-z_]+)\(.*/\1/' | sort)
 foreign=$(echo "$exported" | grep -v '^crio_pin_' || true)
@@ -21,6 +22,17 @@ check "exported symbols equal the header's functions" test "$exported" = "$decla
 $declared
 E1
 $exported
+E2
+# Each export carries the version node packaging/debian/libcrio-pin0.symbols
+# gives it (the committed ABI list; the Debian symbols file is that list).
+versioned=$(objdump -T "$so" | awk '$NF ~ /^crio_pin_/ { print $NF "@" $(NF-1) }' | sort)
+committed=$(awk '/^ crio_pin_/ { print $1 }' packaging/debian/libcrio-pin0.symbols | sort)
+check "exported symbols and version nodes equal packaging/debian/libcrio-pin0.symbols" \
+    test "$versioned" = "$committed"
+[ "$versioned" = "$committed" ] || diff -u /dev/fd/3 /dev/fd/4 3<<E1 4<<E2 || true
+$committed
+E1
+$versioned
 E2
 soname=$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 check "soname is libcrio_pin.so.$somajor (got '$soname')" test "$soname" = "libcrio_pin.so.$somajor"

@@ -11,12 +11,25 @@ need cc "C compiler: apt-get install gcc"
 need make "apt-get install make"
 need pkg-config "apt-get install pkg-config"
 need valgrind "apt-get install valgrind"
-need go "Go >= 1.24: https://go.dev/dl or apt-get install golang"
+need go "Go >= 1.24, see below"
 need nm "apt-get install binutils"
 need readelf "apt-get install binutils"
 if [ -n "$missing" ]; then
     printf "missing tools:%b\n" "$missing" >&2
     printf "install them (on Debian: sudo apt-get install pkg-config valgrind gcc binutils) and re-run\n" >&2
+    exit 1
+fi
+# The Go package needs Go 1.24 (go/go.mod). Debian 12 ships 1.19 (golang);
+# bookworm-backports has golang-1.23-go, which, run in go/, downloads the
+# 1.24 toolchain go.mod asks for (GOTOOLCHAIN=auto, Debian's default), so
+# the version is asked for there.
+go_required=1.24
+go_have=$(cd go && go env GOVERSION 2>/dev/null | sed -n 's/^go\([0-9]*\.[0-9]*\).*/\1/p')
+if [ -n "$go_have" ] && [ "$(printf '%s\n%s\n' "$go_required" "$go_have" | sort -V | head -n 1)" != "$go_required" ]; then
+    echo "Go $go_have is too old: the Go package needs Go >= $go_required (go/go.mod). On Debian 12" >&2
+    echo "  (Go 1.19): apt-get install -t bookworm-backports golang-1.23-go, put /usr/lib/go-1.23/bin" >&2
+    echo "  first in PATH, and Go fetches $go_required itself when GOTOOLCHAIN=auto (go env -w" >&2
+    echo "  GOTOOLCHAIN=auto if it says local); or install Go from https://go.dev/dl" >&2
     exit 1
 fi
 # ASan/UBSan need the compiler's runtime libraries.

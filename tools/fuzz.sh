@@ -1,9 +1,14 @@
 #!/bin/sh
 # Runs the cargo-fuzz targets in fuzz/.
-#   tools/fuzz.sh quick    replay each committed corpus, then fuzz each target
-#                          for FUZZ_QUICK_SECONDS (default 10): part of make test
-#   tools/fuzz.sh long     fuzz each target for FUZZ_SECONDS (default 300),
-#                          adding what it finds to fuzz/corpus: make fuzz
+#   tools/fuzz.sh quick   replay each target's committed corpus (fuzz/corpus)
+#                         and named regressions (fuzz/regressions), then fuzz
+#                         for FUZZ_QUICK_SECONDS (default 10): part of make test
+#   tools/fuzz.sh long    fuzz each target for FUZZ_SECONDS (default 300) into
+#                         build/fuzz-corpus/<target>, seeded from the committed
+#                         corpus; the tracked tree does not grow: make fuzz
+#   tools/fuzz.sh cmin    minimise fuzz/corpus/<target> together with what
+#                         long runs found (a set cover of their coverage), to
+#                         commit: make fuzz-cmin
 set -eu
 cd "$(dirname "$0")/.."
 . tools/nightly.sh
@@ -16,28 +21,47 @@ mode=${1:-quick}
 case $mode in
     quick) seconds=${FUZZ_QUICK_SECONDS:-10} ;;
     long) seconds=${FUZZ_SECONDS:-300} ;;
-    *) echo "usage: $0 quick|long" >&2; exit 2 ;;
+    cmin) ;;
+    *) echo "usage: $0 quick|long|cmin" >&2; exit 2 ;;
 esac
+grown=$PWD/build/fuzz-corpus
+limits="-max_len=4096 -timeout=10 -rss_limit_mb=4096"
 cd fuzz
 for target in $(cargo +nightly fuzz list); do
-    mkdir -p corpus/$target
-    echo "== fuzz $target: corpus of $(ls corpus/$target | wc -l) inputs, then ${seconds}s"
-    if [ "$mode" = quick ]; then
-        # New finds go to a scratch folder: the committed corpus stays as is.
+    committed=corpus/$target
+    regressions=regressions/$target
+    mkdir -p "$committed" "$regressions"
+    case $mode in
+    quick)
+        echo "== fuzz $target: $(ls $committed | wc -l) corpus inputs," \
+             "$(ls $regressions | wc -l) regressions, then ${seconds}s"
+        # New finds go to a scratch folder: the committed inputs stay as they are.
         scratch=$(mktemp -d)
         log=$scratch.log
-        if ! cargo +nightly fuzz run -O "$target" "$scratch" corpus/$target -- \
-               -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
-               >"$log" 2>&1; then
+        if ! cargo +nightly fuzz run -O "$target" "$scratch" "$committed" "$regressions" -- \
+               -max_total_time="$seconds" $limits >"$log" 2>&1; then
             tail -n 60 "$log"
-            echo "FAILED: fuzz target $target (the failing input is in fuzz/artifacts/$target)"
+            echo "FAILED: fuzz target $target (the failing input is in fuzz/artifacts/$target;" \
+                 "once fixed, add it as fuzz/regressions/$target/<what-it-broke>)"
             exit 1
         fi
         grep -E '^(INFO: seed corpus|#[0-9]+ +(INITED|DONE)|Done)' "$log" || true
         rm -rf "$scratch" "$log"
-    else
-        cargo +nightly fuzz run -O "$target" corpus/$target -- \
-            -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=4096
-    fi
+        ;;
+    long)
+        mkdir -p "$grown/$target"
+        cargo +nightly fuzz run -O "$target" "$grown/$target" "$committed" "$regressions" -- \
+            -max_total_time="$seconds" $limits
+        echo "fuzz $target: $(ls "$grown/$target" | wc -l) inputs in build/fuzz-corpus/$target" \
+             "(make fuzz-cmin folds them into fuzz/corpus)"
+        ;;
+    cmin)
+        [ -d "$grown/$target" ] && cp -n "$grown/$target"/* "$committed"/ 2>/dev/null || true
+        before=$(ls "$committed" | wc -l)
+        cargo +nightly fuzz cmin -O "$target" "$committed" -- -set_cover_merge=1 $limits >/dev/null 2>&1 \
+            || { echo "FAILED: cargo fuzz cmin $target"; exit 1; }
+        echo "fuzz $target: corpus minimised from $before to $(ls "$committed" | wc -l) inputs"
+        ;;
+    esac
 done
-echo "fuzz: all targets passed"
+echo "fuzz ($mode): all targets passed"

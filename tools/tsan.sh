@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 . tools/nightly.sh
 nightly_ready rust-src || exit 0
 
-target=x86_64-unknown-linux-gnu
+# -Zbuild-std needs an explicit target: the host's.
+target=$(rustc -vV | sed -n 's/^host: //p')
 out=build/tsan
 lib=target/tsan/$target/release
 RUSTFLAGS="-Zsanitizer=thread" cargo +nightly build -q -Zbuild-std --target $target \

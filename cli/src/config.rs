@@ -1,0 +1,637 @@
+//! Where the pinned list comes from: CRI-O's configuration files, its
+//! command-line flags and environment, or a plain pattern file.
+//!
+//! Resolution follows CRI-O (pkg/config/config.go, internal/criocli):
+//! the main file (`--config`, default /etc/crio/crio.conf; a missing
+//! default is skipped, a missing explicit file stops CRI-O), then every file
+//! under the drop-in directory (`--config-dir`, default
+//! /etc/crio/crio.conf.d; missing is fine), walked recursively in lexical
+//! order without an extension filter, each decoded over the configuration
+//! so far. A file that sets `[crio.image] pinned_images` replaces the list.
+//! `--pinned-images` / `CONTAINER_PINNED_IMAGES` replace the files' list;
+//! `--pause-image` / `CONTAINER_PAUSE_IMAGE` the pause image, which CRI-O
+//! appends to the list as an exact pattern when it is not empty.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::ErrorKind as IoErrorKind;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use crio_pin::pattern::canonical;
+use crio_pin::Flags;
+use serde::Serialize;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+/// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
+/// CrioConfigDropInPath, DefaultPauseImage on CRI-O main, 1.37).
+pub const DEFAULT_CONFIG: &str = "/etc/crio/crio.conf";
+pub const DEFAULT_CONFIG_DIR: &str = "/etc/crio/crio.conf.d";
+pub const DEFAULT_PAUSE_IMAGE: &str = "registry.k8s.io/pause:3.10.1";
+
+/// What CRI-O itself would do with an input that stops it.
+pub const REFUSES: &str = "CRI-O would refuse to start with it, and a SIGHUP reload would be \
+                           rejected (keeping the old list)";
+
+/// An input the tool cannot work with (exit status 2).
+#[derive(Debug)]
+pub struct InputError(pub String);
+
+/// One pattern of the effective list.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub text: Vec<u8>,
+    /// "FILE:LINE", "flag", "env" or "pause_image".
+    pub source: String,
+    /// For the pause image: where its value was set ("FILE:LINE",
+    /// "default", "flag" or "env").
+    pub defined_at: Option<String>,
+}
+
+impl Entry {
+    pub fn display(&self) -> String {
+        String::from_utf8_lossy(&self.text).into_owned()
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Warning {
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+}
+
+impl Warning {
+    fn new(code: &'static str, message: String) -> Warning {
+        Warning { code, message, file: None, line: None }
+    }
+
+    fn at(code: &'static str, file: &str, line: usize, message: String) -> Warning {
+        Warning { code, message, file: Some(file.to_string()), line: Some(line) }
+    }
+}
+
+/// The pattern sources, as given on the command line (flags beat the
+/// environment, as in CRI-O).
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    pub config: Option<String>,
+    pub config_dir: Option<String>,
+    pub pinned_images: Vec<String>,
+    pub pause_image: Option<String>,
+    pub patterns: Option<String>,
+    /// (name in the config directory, file to read): a drop-in previewed by
+    /// `diff`, placed where CRI-O's walk would find it.
+    pub extra_dropin: Option<(String, String)>,
+}
+
+#[derive(Debug, Default)]
+pub struct Resolved {
+    pub entries: Vec<Entry>,
+    pub warnings: Vec<Warning>,
+    /// Files read, in CRI-O's order.
+    pub files: Vec<String>,
+}
+
+pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
+    match &sources.patterns {
+        Some(path) => pattern_file(path),
+        None => crio_config(sources),
+    }
+}
+
+/// `--patterns FILE`: one pattern a line, `#` comments and blank lines
+/// skipped, no pause image.
+fn pattern_file(path: &str) -> Result<Resolved, InputError> {
+    let bytes = read(path)?;
+    let mut out = Resolved { files: vec![path.to_string()], ..Resolved::default() };
+    let mut crlf = 0;
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = match line.strip_suffix(b"\r") {
+            Some(stripped) => {
+                crlf += 1;
+                stripped
+            }
+            None => line,
+        };
+        if line.iter().all(u8::is_ascii_whitespace) || line.first() == Some(&b'#') {
+            continue;
+        }
+        out.entries.push(Entry {
+            text: line.to_vec(),
+            source: format!("{path}:{}", i + 1),
+            defined_at: None,
+        });
+    }
+    if crlf > 0 {
+        out.warnings.push(Warning::new(
+            "crlf",
+            format!(
+                "{path}: {crlf} line(s) end with CRLF; the '\\r' was taken as part of the line \
+                 ending, not of the pattern (in crio.conf, a \"\\r\" inside a pattern is kept \
+                 and pins nothing)"
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+fn read(path: &str) -> Result<Vec<u8>, InputError> {
+    fs::read(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))
+}
+
+fn env(name: &str) -> Result<Option<String>, InputError> {
+    match std::env::var_os(name) {
+        None => Ok(None),
+        Some(value) => value
+            .into_string()
+            .map(Some)
+            .map_err(|_| InputError(format!("{name} is not valid UTF-8"))),
+    }
+}
+
+/// A comma-separated list as urfave/cli splits it for CRI-O: every value
+/// (each flag occurrence, or the environment variable) split at commas and
+/// each item trimmed. An empty value is one empty pattern.
+fn split_list<'a>(values: impl IntoIterator<Item = &'a str>) -> Vec<Vec<u8>> {
+    values
+        .into_iter()
+        .flat_map(|v| v.split(','))
+        .map(|item| item.trim().as_bytes().to_vec())
+        .collect()
+}
+
+/// What one file sets.
+struct FileSettings {
+    pinned: Option<(Vec<Entry>, usize)>,
+    pause: Option<(String, usize)>,
+}
+
+fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
+    let mut out = Resolved::default();
+    let (config, config_explicit) = match (&sources.config, env("CONTAINER_CONFIG")?) {
+        (Some(c), _) => (c.clone(), true),
+        (None, Some(c)) => (c, true),
+        (None, None) => (DEFAULT_CONFIG.to_string(), false),
+    };
+    let config_dir = match (&sources.config_dir, env("CONTAINER_CONFIG_DIR")?) {
+        (Some(d), _) => d.clone(),
+        (None, Some(d)) => d,
+        (None, None) => DEFAULT_CONFIG_DIR.to_string(),
+    };
+
+    let mut files: Vec<(String, String)> = Vec::new();
+    // `--config ""` tells CRI-O not to read a main file.
+    if !config.is_empty() {
+        match fs::metadata(&config) {
+            Err(e) if e.kind() == IoErrorKind::NotFound && !config_explicit => {
+                out.warnings.push(Warning::new(
+                    "missing-config",
+                    format!("{config} does not exist; CRI-O skips a missing default main file"),
+                ));
+            }
+            Err(e) if e.kind() == IoErrorKind::NotFound => {
+                return Err(InputError(format!(
+                    "{config}: no such file; CRI-O refuses to start when the --config file \
+                     it was given is missing"
+                )));
+            }
+            _ => files.push((config.clone(), config.clone())),
+        }
+    }
+    let main_files = files.len();
+    files.extend(walk_dropins(&config_dir, sources.extra_dropin.as_ref())?);
+
+    let mut list: Vec<Entry> = Vec::new();
+    let mut list_from: Option<String> = None;
+    let mut pause = (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string());
+    for (i, (shown, read_from)) in files.iter().enumerate() {
+        if let Some(kind) = leftover(shown).filter(|_| i >= main_files) {
+            out.warnings.push(Warning::new(
+                "leftover-file",
+                format!(
+                    "{shown} looks like {kind}, but CRI-O decodes every file in the drop-in \
+                     directory whatever its name: its settings apply, in this order; move it \
+                     out of the directory"
+                ),
+            ));
+        }
+        // CRI-O stops on a file it cannot read, e.g. a link to a directory.
+        let bytes = fs::read(read_from)
+            .map_err(|e| InputError(format!("{shown}: cannot read: {e}; {REFUSES}")))?;
+        let settings = decode(shown, &bytes, &mut out.warnings)?;
+        if let Some((new, line)) = settings.pinned {
+            if let Some(from) = &list_from {
+                if !list.is_empty() {
+                    out.warnings.push(overridden(&list, &new, from, &format!("{shown}:{line}")));
+                }
+            }
+            list = new;
+            list_from = Some(shown.clone());
+        }
+        if let Some((image, line)) = settings.pause {
+            pause = (image, format!("{shown}:{line}"));
+        }
+        out.files.push(shown.clone());
+    }
+
+    let (flag_list, flag_source) = if !sources.pinned_images.is_empty() {
+        (Some(split_list(sources.pinned_images.iter().map(String::as_str))), "flag")
+    } else {
+        (env("CONTAINER_PINNED_IMAGES")?.map(|v| split_list([v.as_str()])), "env")
+    };
+    if let Some(flag_list) = flag_list {
+        let new: Vec<Entry> = flag_list
+            .into_iter()
+            .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None })
+            .collect();
+        let what =
+            if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
+        if let (Some(from), false) = (&list_from, list.is_empty()) {
+            out.warnings.push(overridden(&list, &new, from, what));
+        }
+        out.warnings.push(Warning::new(
+            "flag-lost-on-reload",
+            format!(
+                "{what} replaces the files' list, but a SIGHUP reload re-reads only the files: \
+                 after a reload CRI-O pins the files' list ({} pattern(s)) instead",
+                list.len()
+            ),
+        ));
+        list = new;
+    }
+
+    let files_pause = pause.clone();
+    if let Some(image) = &sources.pause_image {
+        pause = (image.clone(), "flag".to_string());
+    } else if let Some(image) = env("CONTAINER_PAUSE_IMAGE")? {
+        pause = (image, "env".to_string());
+    }
+    if pause.0 != files_pause.0 {
+        let what = if pause.1 == "flag" { "--pause-image" } else { "CONTAINER_PAUSE_IMAGE" };
+        out.warnings.push(Warning::new(
+            "flag-lost-on-reload",
+            format!(
+                "{what} replaces the pause image, but a SIGHUP reload re-reads only the files: \
+                 after a reload CRI-O pins {:?} ({}) instead",
+                files_pause.0, files_pause.1
+            ),
+        ));
+    }
+    check_pause_image(&pause.0, &pause.1)?;
+    list.push(Entry {
+        text: pause.0.into_bytes(),
+        source: "pause_image".to_string(),
+        defined_at: Some(pause.1),
+    });
+    out.entries = list;
+    Ok(out)
+}
+
+/// CRI-O validates the pause image as a normalized reference at start-up
+/// and stops when it is not one (pkg/config, ParsePauseImage).
+fn check_pause_image(image: &str, at: &str) -> Result<(), InputError> {
+    image.parse::<oci_spec::distribution::Reference>().map(|_| ()).map_err(|e| {
+        InputError(format!(
+            "pause image {image:?} (set at {at}) is not a valid image reference ({e}); {REFUSES}"
+        ))
+    })
+}
+
+/// Names editors and package managers leave behind, which CRI-O reads
+/// like any other drop-in.
+fn leftover(path: &str) -> Option<&'static str> {
+    let name = Path::new(path).file_name()?.to_str()?;
+    let suffixes = [
+        (".rpmsave", "a package manager's saved copy"),
+        (".rpmnew", "a package manager's new version"),
+        (".rpmorig", "a package manager's saved copy"),
+        (".dpkg-old", "a package manager's saved copy"),
+        (".dpkg-dist", "a package manager's new version"),
+        (".bak", "a backup copy"),
+        (".orig", "a backup copy"),
+        (".swp", "an editor's swap file"),
+        ("~", "an editor's backup copy"),
+    ];
+    if let Some((_, kind)) = suffixes.iter().find(|(s, _)| name.ends_with(s)) {
+        return Some(kind);
+    }
+    name.starts_with('.').then_some("a hidden file")
+}
+
+fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> Warning {
+    let kept: std::collections::HashSet<Vec<u8>> =
+        new.iter().map(|e| canonical(&e.text, Flags::DEFAULT)).collect();
+    let dropped: Vec<&Entry> =
+        old.iter().filter(|e| !kept.contains(&canonical(&e.text, Flags::DEFAULT))).collect();
+    let example = dropped.first().map(|e| format!(", e.g. {:?}", e.display())).unwrap_or_default();
+    let why = if new.iter().all(|e| e.source == "flag" || e.source == "env") {
+        ""
+    } else {
+        " (drop-ins replace the list, they do not merge)"
+    };
+    let effect = if dropped.is_empty() {
+        format!("it repeats all {} of its pattern(s)", old.len())
+    } else {
+        format!(
+            "{} of its {} pattern(s) are dropped{example}; to keep them, repeat them in the \
+             later list",
+            dropped.len(),
+            old.len()
+        )
+    };
+    Warning::new(
+        "overridden-list",
+        format!("{new_from} replaces the pinned_images list set in {old_from}{why}: {effect}"),
+    )
+}
+
+/// The drop-in files as Go's filepath.Walk visits them: directory entries
+/// in lexical byte order, directories entered where they sort, symbolic
+/// links not followed as directories. Returns (shown path, path to read).
+fn walk_dropins(
+    root: &str,
+    extra: Option<&(String, String)>,
+) -> Result<Vec<(String, String)>, InputError> {
+    let mut found: Vec<(Vec<OsString>, String)> = Vec::new();
+    match fs::symlink_metadata(root) {
+        Err(e) if e.kind() == IoErrorKind::NotFound => {}
+        Err(e) => return Err(InputError(format!("{root}: {e}; {REFUSES}"))),
+        Ok(meta) if meta.is_dir() => walk(Path::new(root), &mut Vec::new(), &mut found)?,
+        // A file (or a link) given as the directory is decoded as one drop-in.
+        Ok(_) => found.push((Vec::new(), root.to_string())),
+    }
+    let mut files: Vec<(Vec<OsString>, String, String)> =
+        found.into_iter().map(|(key, path)| (key, path.clone(), path)).collect();
+    if let Some((name, read_from)) = extra {
+        let key: Vec<OsString> =
+            Path::new(name).components().map(|c| c.as_os_str().to_os_string()).collect();
+        let shown = Path::new(root).join(name).to_string_lossy().into_owned();
+        files.retain(|(k, _, _)| *k != key);
+        files.push((key, shown, read_from.clone()));
+        files.sort_by(|a, b| compare_keys(&a.0, &b.0));
+    }
+    Ok(files.into_iter().map(|(_, shown, read_from)| (shown, read_from)).collect())
+}
+
+fn compare_keys(a: &[OsString], b: &[OsString]) -> std::cmp::Ordering {
+    let bytes = |k: &[OsString]| k.iter().map(|c| c.as_bytes().to_vec()).collect::<Vec<_>>();
+    bytes(a).cmp(&bytes(b))
+}
+
+fn walk(
+    dir: &Path,
+    key: &mut Vec<OsString>,
+    found: &mut Vec<(Vec<OsString>, String)>,
+) -> Result<(), InputError> {
+    let shown = dir.display();
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .and_then(|rd| rd.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| InputError(format!("{shown}: cannot list: {e}; {REFUSES}")))?;
+    entries.sort_by_key(|e| e.file_name().as_bytes().to_vec());
+    for entry in entries {
+        let path = entry.path();
+        let meta = fs::symlink_metadata(&path)
+            .map_err(|e| InputError(format!("{}: {e}; {REFUSES}", path.display())))?;
+        key.push(entry.file_name());
+        if meta.is_dir() {
+            walk(&path, key, found)?;
+        } else {
+            found.push((key.clone(), path.to_string_lossy().into_owned()));
+        }
+        key.pop();
+    }
+    Ok(())
+}
+
+/// Line and column (1-based, columns in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// Go's strings.EqualFold, which CRI-O's TOML decoder uses to match keys
+/// with its fields when no key matches exactly.
+fn key_is(key: &str, field: &str) -> bool {
+    canonical(key.as_bytes(), Flags::DEFAULT) == canonical(field.as_bytes(), Flags::DEFAULT)
+}
+
+/// A key that looks meant for one of the two settings.
+fn looks_like(key: &str) -> Option<&'static str> {
+    let squashed: String =
+        key.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    match squashed.as_str() {
+        "pinnedimages" | "pinnedimage" | "pinimages" => Some("pinned_images"),
+        "pauseimage" | "pauseimages" => Some("pause_image"),
+        _ => None,
+    }
+}
+
+type Table<'a> = DeTable<'a>;
+
+/// "a string", "an integer", … for a TOML value.
+fn a(value: &DeValue<'_>) -> String {
+    let t = value.type_str();
+    let article = if t.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {t}")
+}
+
+fn decode(
+    file: &str,
+    bytes: &[u8],
+    warnings: &mut Vec<Warning>,
+) -> Result<FileSettings, InputError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        InputError(format!(
+            "{file}:{line}: not valid UTF-8 (bad byte at offset {}); TOML files must be UTF-8, \
+             {REFUSES}",
+            e.valid_up_to()
+        ))
+    })?;
+    // Go's TOML decoder skips a UTF-8 byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let doc = DeTable::parse(text).map_err(|e| {
+        let (line, col) = line_col(text, e.span().map_or(0, |s| s.start));
+        InputError(format!(
+            "{file}:{line}:{col}: malformed TOML: {}; {REFUSES}",
+            e.message().trim_end()
+        ))
+    })?;
+    let at = |span: std::ops::Range<usize>| line_col(text, span.start);
+    let mut settings = FileSettings { pinned: None, pause: None };
+
+    // The one place CRI-O reads them: [crio.image] (keys matched as Go does).
+    let mut decoded: Vec<std::ops::Range<usize>> = Vec::new();
+    for crio in tables_named(doc.get_ref(), "crio", file, &at, "")? {
+        for image in tables_named(crio, "image", file, &at, "crio.")? {
+            for (field, setting) in [("pinned_images", 0), ("pause_image", 1)] {
+                let hits: Vec<_> =
+                    image.iter().filter(|(k, _)| key_is(k.get_ref(), field)).collect();
+                if hits.len() > 1 {
+                    let (line, _) = at(hits[1].0.span());
+                    warnings.push(Warning::at(
+                        "ambiguous-key",
+                        file,
+                        line,
+                        format!(
+                            "{file}:{line}: [crio.image] has {} keys that CRI-O reads as {field} \
+                             (keys match case-insensitively); which one wins is random in \
+                             CRI-O: keep one. This tool uses the first.",
+                            hits.len()
+                        ),
+                    ));
+                }
+                let Some((key, value)) = hits.first() else { continue };
+                decoded.push(key.span());
+                if setting == 0 {
+                    settings.pinned = Some((pinned_list(file, value, &at)?, at(key.span()).0));
+                } else {
+                    let DeValue::String(s) = value.get_ref() else {
+                        let (line, col) = at(value.span());
+                        return Err(InputError(format!(
+                            "{file}:{line}:{col}: pause_image is {}, not a string; {REFUSES}",
+                            a(value.get_ref())
+                        )));
+                    };
+                    settings.pause = Some((s.to_string(), at(key.span()).0));
+                }
+            }
+        }
+    }
+    ignored_keys(doc.get_ref(), &mut Vec::new(), &decoded, file, &at, warnings);
+    Ok(settings)
+}
+
+/// The sub-tables of `table` whose key CRI-O matches with `name`. A value
+/// of another type there stops CRI-O's decoder.
+fn tables_named<'t, 'a>(
+    table: &'t Table<'a>,
+    name: &str,
+    file: &str,
+    at: &dyn Fn(std::ops::Range<usize>) -> (usize, usize),
+    prefix: &str,
+) -> Result<Vec<&'t Table<'a>>, InputError> {
+    let mut out = Vec::new();
+    for (key, value) in table.iter().filter(|(k, _)| key_is(k.get_ref(), name)) {
+        match value.get_ref() {
+            DeValue::Table(t) => out.push(t),
+            other => {
+                let (line, col) = at(key.span());
+                let what = if let DeValue::Array(_) = other {
+                    "an array (of tables?)".to_string()
+                } else {
+                    a(other)
+                };
+                return Err(InputError(format!(
+                    "{file}:{line}:{col}: [{prefix}{}] is {what}, not a table; {REFUSES}",
+                    key.get_ref()
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn pinned_list(
+    file: &str,
+    value: &Spanned<DeValue<'_>>,
+    at: &dyn Fn(std::ops::Range<usize>) -> (usize, usize),
+) -> Result<Vec<Entry>, InputError> {
+    let DeValue::Array(items) = value.get_ref() else {
+        let (line, col) = at(value.span());
+        return Err(InputError(format!(
+            "{file}:{line}:{col}: pinned_images is {}, not an array of strings (write \
+             pinned_images = [\"...\"]); {REFUSES}",
+            a(value.get_ref())
+        )));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let (line, col) = at(item.span());
+            match item.get_ref() {
+                DeValue::String(s) => Ok(Entry {
+                    text: s.as_bytes().to_vec(),
+                    source: format!("{file}:{line}"),
+                    defined_at: None,
+                }),
+                other => Err(InputError(format!(
+                    "{file}:{line}:{col}: pinned_images[{i}] is {}, not a string; {REFUSES}",
+                    a(other)
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// Every key anywhere in the file that looks meant for pinned_images or
+/// pause_image but is not where CRI-O reads it: CRI-O's decoder drops
+/// unknown keys without a word.
+fn ignored_keys(
+    table: &Table<'_>,
+    path: &mut Vec<String>,
+    decoded: &[std::ops::Range<usize>],
+    file: &str,
+    at: &dyn Fn(std::ops::Range<usize>) -> (usize, usize),
+    warnings: &mut Vec<Warning>,
+) {
+    for (key, value) in table.iter() {
+        if let Some(meant) = looks_like(key.get_ref()) {
+            if !decoded.contains(&key.span()) {
+                let (line, _) = at(key.span());
+                let in_image =
+                    path.len() == 2 && key_is(&path[0], "crio") && key_is(&path[1], "image");
+                let place = if path.is_empty() {
+                    "at the top level (no [crio.image] header above it)".to_string()
+                } else {
+                    format!("in [{}]", path.join("."))
+                };
+                let fix = if in_image {
+                    format!(
+                        "CRI-O knows no key {:?} (keys match ignoring case only); write {meant}",
+                        key.get_ref()
+                    )
+                } else {
+                    format!("it belongs in the [crio.image] table, as {meant}")
+                };
+                warnings.push(Warning::at(
+                    "ignored-key",
+                    file,
+                    line,
+                    format!(
+                        "{file}:{line}: {:?} {place} is ignored by CRI-O without a word: {fix}",
+                        key.get_ref()
+                    ),
+                ));
+            }
+        }
+        let mut visit = |t: &Table<'_>| {
+            path.push(key.get_ref().to_string());
+            ignored_keys(t, path, decoded, file, at, warnings);
+            path.pop();
+        };
+        match value.get_ref() {
+            DeValue::Table(t) => visit(t),
+            DeValue::Array(items) => {
+                for item in items.iter() {
+                    if let DeValue::Table(t) = item.get_ref() {
+                        visit(t);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! `explain` and `diff`: which pattern pins which image, decided on the
+//! names CRI-O stores.
+
+use std::io::Write;
+
+use crio_pin::PinSet;
+use serde::Serialize;
+
+use crate::config::{Entry, Resolved};
+use crate::images::{Image, Name};
+
+#[derive(Serialize)]
+pub struct DependsOnPull {
+    pub name: String,
+    pub pattern_index: usize,
+    pub pattern: String,
+}
+
+#[derive(Serialize)]
+pub struct Explained {
+    pub id: Option<String>,
+    /// Every name the image was listed with.
+    pub names: Vec<String>,
+    /// The names CRI-O stores, the only ones it matches.
+    pub stored_names: Vec<String>,
+    pub pinned: bool,
+    pub pattern_index: Option<usize>,
+    pub pattern: Option<String>,
+    pub source: Option<String>,
+    /// The stored name the pattern matched.
+    pub decided_by: Option<String>,
+    pub runtime_pinned: Option<bool>,
+    /// Computed digests a pattern would match: a pin that holds only if the
+    /// image was pulled by that digest.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub depends_on_pull: Vec<DependsOnPull>,
+    /// "agree", "disagree" or "depends-on-pull"; null without a runtime flag.
+    pub check: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<String>,
+    /// A short name as given by hand; `names` has the fully qualified form
+    /// CRI-O stores, which is the one explained.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given: Option<String>,
+}
+
+pub struct Report {
+    pub images: Vec<Explained>,
+    pub disagreements: usize,
+}
+
+/// The lowest pattern index over the image's stored names, as CRI-O's loop
+/// finds a match, and the name it matched.
+fn decide<'a>(set: &PinSet, image: &'a Image) -> Option<(usize, &'a Name)> {
+    image
+        .names
+        .iter()
+        .filter(|n| n.stored)
+        .filter_map(|n| set.match_index(n.text.as_bytes()).map(|i| (i, n)))
+        .min_by_key(|(i, _)| *i)
+}
+
+pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
+    let entries = &resolved.entries;
+    let mut disagreements = 0;
+    let explained = images
+        .iter()
+        .map(|image| {
+            let decided = decide(set, image);
+            let pinned = decided.is_some();
+            // Only worth saying when the stored names do not pin it anyway.
+            let depends_on_pull: Vec<DependsOnPull> = image
+                .names
+                .iter()
+                .filter(|n| !pinned && !n.stored)
+                .filter_map(|n| {
+                    set.match_index(n.text.as_bytes()).map(|i| DependsOnPull {
+                        name: n.text.clone(),
+                        pattern_index: i,
+                        pattern: entries[i].display(),
+                    })
+                })
+                .collect();
+            let check = image.runtime_pinned.map(|runtime| {
+                if runtime == pinned {
+                    "agree"
+                } else if runtime && !depends_on_pull.is_empty() {
+                    "depends-on-pull"
+                } else {
+                    "disagree"
+                }
+            });
+            let causes = if check == Some("disagree") {
+                disagreements += 1;
+                causes(resolved, image.runtime_pinned == Some(true), decided.map(|(_, n)| n))
+            } else {
+                Vec::new()
+            };
+            Explained {
+                id: image.id.clone(),
+                names: image.names.iter().map(|n| n.text.clone()).collect(),
+                stored_names: image
+                    .names
+                    .iter()
+                    .filter(|n| n.stored)
+                    .map(|n| n.text.clone())
+                    .collect(),
+                pinned,
+                pattern_index: decided.map(|(i, _)| i),
+                pattern: decided.map(|(i, _)| entries[i].display()),
+                source: decided.map(|(i, _)| entries[i].source.clone()),
+                decided_by: decided.map(|(_, n)| n.text.clone()),
+                runtime_pinned: image.runtime_pinned,
+                depends_on_pull,
+                check,
+                causes,
+                given: image.given.clone(),
+            }
+        })
+        .collect();
+    Report { images: explained, disagreements }
+}
+
+/// The likely reasons the running CRI-O pins differently from the files.
+fn causes(resolved: &Resolved, runtime_pins: bool, decided_by: Option<&Name>) -> Vec<String> {
+    let mut out = Vec::new();
+    if runtime_pins {
+        out.push(
+            "the running CRI-O still has an older list: the files changed and no reload was sent \
+             (SIGHUP: systemctl reload crio)"
+                .to_string(),
+        );
+        for w in resolved.warnings.iter().filter(|w| w.code == "overridden-list") {
+            out.push(format!("a drop-in overriding the list, not yet reloaded: {}", w.message));
+        }
+    } else {
+        out.push(
+            "the configuration on disk is newer than the running one: no reload was sent \
+             (SIGHUP: systemctl reload crio)"
+                .to_string(),
+        );
+        // A repoTag is always stored; a digest or a name given by hand may not be.
+        if let Some(name) = decided_by.filter(|n| !n.is_tag) {
+            out.push(format!(
+                "the name {:?} is not stored: CRI-O matches only the names in its storage \
+                 (a repoDigest is stored only for a pull by digest)",
+                name.text
+            ));
+        }
+    }
+    out.push(
+        "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload \
+         configuration\"; a runtime that keeps the old list on a bad reload may still log \
+         \"Configuration reload completed\" and dump the rejected list)"
+            .to_string(),
+    );
+    out.push(
+        "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir \
+         than read here"
+            .to_string(),
+    );
+    out
+}
+
+fn short_id(id: &Option<String>) -> String {
+    id.as_deref()
+        .map(|i| i.trim_start_matches("sha256:").chars().take(13).collect())
+        .unwrap_or_default()
+}
+
+fn shown_name(e: &Explained) -> String {
+    e.decided_by.clone().or_else(|| e.names.first().cloned()).unwrap_or_default()
+}
+
+fn yes_no(b: Option<bool>) -> String {
+    match b {
+        Some(true) => "yes".into(),
+        Some(false) => "no".into(),
+        None => "-".into(),
+    }
+}
+
+pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
+    let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
+    let has_ids = report.images.iter().any(|e| e.id.is_some());
+    let mut header = vec!["PINNED"];
+    if has_ids {
+        header.push("ID");
+    }
+    header.extend(["IMAGE", "PATTERN", "SOURCE"]);
+    if has_runtime {
+        header.push("RUNTIME");
+    }
+    let rows: Vec<Vec<String>> = report
+        .images
+        .iter()
+        .map(|e| {
+            let mut row = vec![yes_no(Some(e.pinned))];
+            if has_ids {
+                row.push(short_id(&e.id));
+            }
+            row.push(shown_name(e));
+            row.push(match (e.pattern_index, &e.pattern) {
+                (Some(i), Some(p)) => format!("#{i} {p:?}"),
+                _ => "-".into(),
+            });
+            row.push(e.source.clone().unwrap_or_else(|| "-".into()));
+            if has_runtime {
+                let mark = match e.check {
+                    Some("disagree") => "  <-- DISAGREES",
+                    Some("depends-on-pull") => "  (by digest pull)",
+                    _ => "",
+                };
+                row.push(format!("{}{mark}", yes_no(e.runtime_pinned)));
+            }
+            row
+        })
+        .collect();
+    crate::table(out, &header, &rows);
+    for e in &report.images {
+        let name = shown_name(e);
+        if let Some(given) = &e.given {
+            let _ = writeln!(
+                out,
+                "note: {given:?} is stored by CRI-O as {name:?} (it qualifies every name it \
+                 pulls): that is the name explained, and the one to pin"
+            );
+        }
+        for d in &e.depends_on_pull {
+            let _ = writeln!(
+                out,
+                "note: {name}: pattern #{} {:?} names the digest {:?}; CRI-O stores that name only \
+                 if the image was pulled by it (crictl computes it for an image pulled by tag), \
+                 so whether it pins this image depends on how the image was pulled",
+                d.pattern_index, d.pattern, d.name
+            );
+        }
+        if e.check == Some("disagree") {
+            let (runtime, config) = if e.runtime_pinned == Some(true) {
+                ("pins", "does not pin")
+            } else {
+                ("does not pin", "pins")
+            };
+            let _ = writeln!(
+                out,
+                "DISAGREEMENT: {name}: the running CRI-O {runtime} it, the configuration read here \
+                 {config} it. Likely causes:"
+            );
+            for c in &e.causes {
+                let _ = writeln!(out, "  - {c}");
+            }
+        }
+    }
+    if check || has_runtime {
+        let _ = writeln!(
+            out,
+            "{} image(s), {} pinned; {} disagreement(s) with the runtime",
+            report.images.len(),
+            report.images.iter().filter(|e| e.pinned).count(),
+            report.disagreements
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{} image(s), {} pinned",
+            report.images.len(),
+            report.images.iter().filter(|e| e.pinned).count()
+        );
+    }
+}
+
+#[derive(Serialize)]
+pub struct Change {
+    pub id: Option<String>,
+    pub names: Vec<String>,
+    pub decided_by: String,
+    pub pattern_index: usize,
+    pub pattern: String,
+    pub source: String,
+}
+
+pub struct Diff {
+    pub gained: Vec<Change>,
+    pub lost: Vec<Change>,
+    /// Warnings that only the changed configuration has.
+    pub new_warnings: Vec<crate::config::Warning>,
+}
+
+pub fn diff(
+    before: &Resolved,
+    before_set: &PinSet,
+    after: &Resolved,
+    after_set: &PinSet,
+    images: &[Image],
+) -> Diff {
+    let change = |image: &Image, (i, name): (usize, &Name), entries: &[Entry]| Change {
+        id: image.id.clone(),
+        names: image.names.iter().map(|n| n.text.clone()).collect(),
+        decided_by: name.text.clone(),
+        pattern_index: i,
+        pattern: entries[i].display(),
+        source: entries[i].source.clone(),
+    };
+    let mut gained = Vec::new();
+    let mut lost = Vec::new();
+    for image in images {
+        match (decide(before_set, image), decide(after_set, image)) {
+            (None, Some(by)) => gained.push(change(image, by, &after.entries)),
+            (Some(by), None) => lost.push(change(image, by, &before.entries)),
+            _ => {}
+        }
+    }
+    let new_warnings = after
+        .warnings
+        .iter()
+        .filter(|w| !before.warnings.iter().any(|b| b.message == w.message))
+        .cloned()
+        .collect();
+    Diff { gained, lost, new_warnings }
+}
+
+pub fn print_diff(out: &mut Vec<u8>, diff: &Diff) {
+    for (title, changes, how) in
+        [("gain a pin", &diff.gained, "pinned by"), ("lose their pin", &diff.lost, "was pinned by")]
+    {
+        let _ = writeln!(out, "{} image(s) {title}", changes.len());
+        if !changes.is_empty() {
+            let rows: Vec<Vec<String>> = changes
+                .iter()
+                .map(|c| {
+                    vec![
+                        c.decided_by.clone(),
+                        format!("#{} {:?}", c.pattern_index, c.pattern),
+                        c.source.clone(),
+                    ]
+                })
+                .collect();
+            crate::table(out, &["IMAGE", &how.to_uppercase(), "SOURCE"], &rows);
+        }
+    }
+    crate::print_warnings(out, &diff.new_warnings);
+}

@@ -1,0 +1,337 @@
+//! What CRI-O will do with each pattern, and what is likely a mistake.
+
+use std::collections::HashMap;
+
+use crio_pin::pattern::{canonical, ErrorKind, Pattern};
+use crio_pin::{Flags, PinSet};
+use oci_spec::distribution::Reference;
+use serde::Serialize;
+
+use crate::config::Entry;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    pub index: usize,
+    pub pattern: String,
+    pub severity: Severity,
+    pub code: &'static str,
+    pub message: String,
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+}
+
+pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
+    let anchored = flags.contains(Flags::ANCHOR_GLOBS);
+    // Under --strict the library refuses these; by default CRI-O takes them.
+    let strict_severity =
+        if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
+    let parsed: Vec<Option<Pattern<'_>>> = entries
+        .iter()
+        .map(|e| {
+            std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok())
+        })
+        .collect();
+    let containment = Containment::build(&parsed, flags);
+    let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let mut add = |severity, code, message: String, suggestion: Option<String>| {
+            out.push(Finding {
+                index,
+                pattern: entry.display(),
+                severity,
+                code,
+                message,
+                source: entry.source.clone(),
+                suggestion,
+            })
+        };
+        let text = match std::str::from_utf8(&entry.text) {
+            Ok(text) => text,
+            Err(e) => {
+                add(
+                    Severity::Error,
+                    "invalid-utf8",
+                    format!(
+                        "not valid UTF-8 (bad byte at offset {}): CRI-O's TOML decoder refuses \
+                         the file; fix the file's encoding",
+                        e.valid_up_to()
+                    ),
+                    None,
+                );
+                continue;
+            }
+        };
+        let Some(pattern) = parsed[index] else {
+            add(
+                Severity::Error,
+                "lone-star",
+                "a lone '*' crashes CRI-O at start-up or on reload; write \"**\" to pin every \
+                 image"
+                    .to_string(),
+                Some("**".to_string()),
+            );
+            continue;
+        };
+
+        let mut well_formed = true;
+        if text.is_empty() {
+            well_formed = false;
+            add(
+                strict_severity,
+                "empty",
+                "the empty pattern pins only an image with an empty name, which does not exist; \
+                 remove it"
+                    .to_string(),
+                None,
+            );
+        }
+        if let Some((at, ch)) =
+            text.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control())
+        {
+            well_formed = false;
+            let trailing_cr = if ch == '\r' && at + 1 == text.len() {
+                " (a trailing \\r: the file was probably saved with CRLF line endings)"
+            } else {
+                ""
+            };
+            add(
+                strict_severity,
+                "whitespace",
+                format!(
+                    "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
+                     image names never contain whitespace or control characters, so this pins \
+                     nothing it was meant to: remove it",
+                    u32::from(ch)
+                ),
+                Some(text.chars().filter(|c| !(c.is_whitespace() || c.is_control())).collect()),
+            );
+        }
+        match Pattern::parse(text, Flags::STRICT) {
+            Err(ErrorKind::LeadingStar { .. }) => {
+                well_formed = false;
+                add(
+                    strict_severity,
+                    "literal-star",
+                    format!(
+                        "a '*' only at the start is a literal character: this pins only a name \
+                         that really is {text:?}; CRI-O has no suffix match, write \"{text}*\" to \
+                         pin names containing {:?}",
+                        &text[1..]
+                    ),
+                    Some(format!("{text}*")),
+                );
+            }
+            Err(ErrorKind::InnerStar { at }) => {
+                well_formed = false;
+                add(
+                    strict_severity,
+                    "literal-star",
+                    format!(
+                        "the '*' at byte {at} is a literal character (only a trailing '*', or the \
+                         stars around \"*word*\", are wildcards): no image name contains it"
+                    ),
+                    None,
+                );
+            }
+            _ => {}
+        }
+
+        match pattern {
+            Pattern::Keyword("") => add(
+                Severity::Warning,
+                "pins-everything",
+                "\"**\" pins every image on the node: the kubelet's garbage collection will \
+                 never free disk space"
+                    .to_string(),
+                None,
+            ),
+            Pattern::Glob(prefix) if !anchored => add(
+                Severity::Warning,
+                "unanchored-glob",
+                format!(
+                    "CRI-O does not anchor globs: this pins every name that contains {prefix:?} \
+                     anywhere, e.g. \"evil.example/{prefix}x\" (crio-pin --anchor-globs shows \
+                     the anchored reading)"
+                ),
+                None,
+            ),
+            _ => {}
+        }
+
+        let key = canonical(&entry.text, flags);
+        if let Some(&first) = seen.get(&key) {
+            add(
+                Severity::Warning,
+                "duplicate",
+                format!(
+                    "same pattern as {first} ({:?}) as CRI-O compares them{}; remove one",
+                    entries[first].display(),
+                    if flags.contains(Flags::CASE_SENSITIVE) { "" } else { " (ignoring case)" }
+                ),
+                None,
+            );
+        } else {
+            seen.insert(key, index);
+            if let Some(by) = containment.shadowed(index, pattern) {
+                add(
+                    Severity::Warning,
+                    "shadowed",
+                    format!(
+                        "pattern {by} ({:?}) already pins every name this one pins; it changes \
+                         nothing",
+                        entries[by].display()
+                    ),
+                    None,
+                );
+            }
+        }
+
+        if let (Pattern::Exact(_), true) = (pattern, well_formed) {
+            reference_findings(text, &mut add);
+        }
+    }
+    out
+}
+
+/// Checks an exact pattern against the names CRI-O stores: fully
+/// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
+fn reference_findings(
+    text: &str,
+    add: &mut impl FnMut(Severity, &'static str, String, Option<String>),
+) {
+    // Matching ignores case, the reference grammar does not.
+    let lower = text.to_lowercase();
+    let reference = match lower.parse::<Reference>() {
+        Ok(r) => r,
+        Err(e) => {
+            add(
+                Severity::Warning,
+                "not-a-reference",
+                format!("not an image reference ({e}): no name CRI-O stores looks like this, it pins nothing"),
+                None,
+            );
+            return;
+        }
+    };
+    let repository = format!("{}/{}", reference.registry(), reference.repository());
+    // The parser fills in ":latest" when neither a tag nor a digest is given.
+    let untagged = reference.digest().is_none()
+        && reference.tag() == Some("latest")
+        && !lower.ends_with(":latest");
+    if untagged {
+        add(
+            Severity::Warning,
+            "no-tag-or-digest",
+            format!(
+                "pins nothing: CRI-O stores names with a tag or a digest; write \
+                 \"{repository}:TAG\" for one tag, or the glob \"{repository}:*\" for every tag \
+                 (globs are not anchored)"
+            ),
+            Some(format!("{repository}:*")),
+        );
+        return;
+    }
+    let whole = reference.whole();
+    if whole != lower {
+        add(
+            Severity::Warning,
+            "not-fully-qualified",
+            format!(
+                "pins nothing: CRI-O compares with the fully qualified names it stores, here \
+                 {whole:?}; write that instead"
+            ),
+            Some(whole),
+        );
+    }
+    if let Some(digest) = reference.digest() {
+        add(
+            Severity::Info,
+            "digest-needs-digest-pull",
+            format!(
+                "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
+                 digest name only for a pull by digest, and the repoDigest crictl shows for an \
+                 image pulled by tag is computed, not stored; to pin it whichever way it was \
+                 pulled, also pin its tag"
+            ),
+            None,
+        );
+    }
+}
+
+/// Which earlier glob or keyword pins a superset of a pattern's names: a
+/// pattern whose literal text contains an earlier keyword (or unanchored
+/// glob) prefix, or starts with an earlier anchored glob prefix. Asked of
+/// a PinSet built from those, so a 100,000-pattern list stays fast.
+struct Containment {
+    /// Globs and keywords; set index to list index.
+    all: Option<(PinSet, Vec<usize>)>,
+    /// Keywords only: under --anchor-globs a glob never covers a keyword.
+    keywords: Option<(PinSet, Vec<usize>)>,
+}
+
+impl Containment {
+    fn build(parsed: &[Option<Pattern<'_>>], flags: Flags) -> Containment {
+        let anchored = flags.contains(Flags::ANCHOR_GLOBS);
+        let mode = if flags.contains(Flags::CASE_SENSITIVE) {
+            Flags::CASE_SENSITIVE
+        } else {
+            Flags::DEFAULT
+        };
+        let mode = if anchored { mode | Flags::ANCHOR_GLOBS } else { mode };
+        let build = |keywords_only: bool| {
+            let mut texts = Vec::new();
+            let mut indexes = Vec::new();
+            for (i, p) in parsed.iter().enumerate() {
+                let text = match p {
+                    Some(Pattern::Keyword(w)) => format!("*{w}*"),
+                    Some(Pattern::Glob(g)) if !keywords_only => {
+                        if anchored {
+                            format!("{g}*")
+                        } else {
+                            format!("*{g}*")
+                        }
+                    }
+                    _ => continue,
+                };
+                texts.push(text);
+                indexes.push(i);
+            }
+            if texts.is_empty() {
+                return None;
+            }
+            // Every text here is a well-formed glob or keyword.
+            PinSet::compile(&texts, mode).ok().map(|set| (set, indexes))
+        };
+        Containment { all: build(false), keywords: if anchored { build(true) } else { None } }
+    }
+
+    fn shadowed(&self, index: usize, pattern: Pattern<'_>) -> Option<usize> {
+        let set = match pattern {
+            Pattern::Keyword(_) if self.keywords.is_some() => &self.keywords,
+            _ => &self.all,
+        };
+        let (set, indexes) = set.as_ref()?;
+        let by = indexes[set.match_index(pattern.text().as_bytes())?];
+        (by < index).then_some(by)
+    }
+}

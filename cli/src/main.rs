@@ -1,0 +1,400 @@
+//! `crio-pin`: what a CRI-O node pins, by which pattern, from which file,
+//! and what a change would do. Reads configuration, never writes it.
+//!
+//! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
+//! disagreement); 2 the input cannot be used (usage, unreadable or
+//! malformed files, a configuration CRI-O would refuse).
+
+mod config;
+mod explain;
+mod images;
+mod lint;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use crio_pin::{Flags, PinSet};
+
+use config::{Entry, InputError, Sources};
+
+#[derive(Parser)]
+#[command(
+    name = "crio-pin",
+    version,
+    about = "What CRI-O pins, by which pattern, from which file, and what a change would do",
+    after_help = "Exit status: 0 fine, 1 findings (lint errors, explain --check disagreements), \
+                  2 unusable input (usage, unreadable or malformed files, a configuration CRI-O \
+                  would refuse). Nothing is ever written."
+)]
+struct Cli {
+    #[command(flatten)]
+    sources: SourceArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args)]
+struct SourceArgs {
+    /// CRI-O's main configuration file [env: CONTAINER_CONFIG] [default: /etc/crio/crio.conf]
+    #[arg(long, short = 'c', value_name = "FILE", global = true)]
+    config: Option<String>,
+    /// CRI-O's drop-in directory, walked recursively in lexical order
+    /// [env: CONTAINER_CONFIG_DIR] [default: /etc/crio/crio.conf.d]
+    #[arg(long, short = 'd', value_name = "DIR", global = true)]
+    config_dir: Option<String>,
+    /// Comma-separated patterns replacing the files' list, as CRI-O's flag
+    /// (repeatable) [env: CONTAINER_PINNED_IMAGES]
+    #[arg(long, value_name = "LIST", global = true)]
+    pinned_images: Vec<String>,
+    /// The pause image, which CRI-O appends as an exact pattern
+    /// [env: CONTAINER_PAUSE_IMAGE] [default: registry.k8s.io/pause:3.10.1]
+    #[arg(long, value_name = "REF", global = true)]
+    pause_image: Option<String>,
+    /// Read patterns from FILE instead (one a line, '#' comments; no pause image)
+    #[arg(long, value_name = "FILE", global = true,
+          conflicts_with_all = ["config", "config_dir", "pinned_images", "pause_image"])]
+    patterns: Option<String>,
+    /// Anchor globs: `prefix*` pins only names starting with prefix (not CRI-O)
+    #[arg(long, global = true)]
+    anchor_globs: bool,
+    /// Compare case-sensitively (not CRI-O)
+    #[arg(long, global = true)]
+    case_sensitive: bool,
+    /// Reject likely mistakes (empty, literal '*', whitespace) as the library's strict mode
+    #[arg(long, global = true)]
+    strict: bool,
+    /// JSON output for scripts
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+impl SourceArgs {
+    fn sources(&self) -> Sources {
+        Sources {
+            config: self.config.clone(),
+            config_dir: self.config_dir.clone(),
+            pinned_images: self.pinned_images.clone(),
+            pause_image: self.pause_image.clone(),
+            patterns: self.patterns.clone(),
+            extra_dropin: None,
+        }
+    }
+
+    fn flags(&self) -> Flags {
+        let mut flags = Flags::DEFAULT;
+        for (set, flag) in [
+            (self.anchor_globs, Flags::ANCHOR_GLOBS),
+            (self.case_sensitive, Flags::CASE_SENSITIVE),
+            (self.strict, Flags::STRICT),
+        ] {
+            if set {
+                flags = flags | flag;
+            }
+        }
+        flags
+    }
+}
+
+#[derive(Args)]
+struct ImageArgs {
+    /// Image names (taken as names CRI-O stores)
+    names: Vec<String>,
+    /// `crictl images -o json` output, or names one a line; `-` for stdin
+    #[arg(long, value_name = "FILE|-")]
+    images: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The effective pinned list, each pattern with its source
+    Config,
+    /// What CRI-O does with each pattern, and likely mistakes (exit 1 on errors)
+    Lint,
+    /// For each image: pinned or not, by which pattern, from where
+    Explain {
+        #[command(flatten)]
+        images: ImageArgs,
+        /// Exit 1 when the runtime's `pinned` disagrees with the configuration
+        #[arg(long)]
+        check: bool,
+    },
+    /// Which images gain or lose a pin with a change
+    Diff {
+        #[command(flatten)]
+        images: ImageArgs,
+        /// A drop-in about to be written into the config directory
+        #[arg(long, value_name = "FILE", group = "change")]
+        dropin: Option<String>,
+        /// The name the drop-in will have there (default: FILE's name)
+        #[arg(long = "as", value_name = "NAME", requires = "dropin")]
+        dropin_name: Option<String>,
+        /// A new pattern list (one a line) replacing the configured one
+        #[arg(long, value_name = "FILE", group = "change")]
+        new_patterns: Option<String>,
+        /// The mode to change to: anchored globs
+        #[arg(long, group = "change")]
+        to_anchor_globs: bool,
+        /// The mode to change to: case-sensitive
+        #[arg(long, group = "change")]
+        to_case_sensitive: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(InputError(message)) => {
+            eprintln!("crio-pin: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<ExitCode, InputError> {
+    let args = &cli.sources;
+    let flags = args.flags();
+    let resolved = config::resolve(&args.sources())?;
+    let mut out = Vec::new();
+    let code = match &cli.command {
+        Command::Config => {
+            let value = serde_json::json!({
+                "patterns": resolved.entries.iter().enumerate().map(|(i, e)| pattern_json(i, e)).collect::<Vec<_>>(),
+                "warnings": resolved.warnings,
+                "files": resolved.files,
+            });
+            if args.json {
+                write_json(&mut out, &value);
+            } else {
+                print_config(&mut out, &resolved);
+            }
+            0
+        }
+        Command::Lint => {
+            let findings = lint::lint(&resolved.entries, flags);
+            let errors = findings.iter().filter(|f| f.severity == lint::Severity::Error).count();
+            if args.json {
+                write_json(
+                    &mut out,
+                    &serde_json::json!({ "findings": findings, "warnings": resolved.warnings }),
+                );
+            } else {
+                print_lint(&mut out, &resolved, &findings);
+            }
+            u8::from(errors > 0)
+        }
+        Command::Explain { images, check } => {
+            let list = load_images(images)?;
+            if *check && list.iter().all(|i| i.runtime_pinned.is_none()) {
+                return Err(InputError(
+                    "explain --check compares with the runtime's `pinned` flags: give the output \
+                     of `crictl images -o json` with --images"
+                        .into(),
+                ));
+            }
+            let set = compile(&resolved.entries, flags)?;
+            let report = explain::explain(&resolved, &set, &list);
+            if args.json {
+                // Straight to text: a Value of 50,000 images would double the work.
+                #[derive(serde::Serialize)]
+                struct Out<'a> {
+                    images: &'a [explain::Explained],
+                    disagreements: usize,
+                }
+                write_json(
+                    &mut out,
+                    &Out { images: &report.images, disagreements: report.disagreements },
+                );
+            } else {
+                explain::print(&mut out, &report, *check);
+            }
+            u8::from(*check && report.disagreements > 0)
+        }
+        Command::Diff {
+            images,
+            dropin,
+            dropin_name,
+            new_patterns,
+            to_anchor_globs,
+            to_case_sensitive,
+        } => {
+            let list = load_images(images)?;
+            let before = compile(&resolved.entries, flags)?;
+            let (after_resolved, after_flags);
+            if let Some(file) = dropin {
+                if args.patterns.is_some() {
+                    return Err(InputError("--dropin previews a change to CRI-O's configuration; it cannot be combined with --patterns".into()));
+                }
+                let name = match dropin_name {
+                    Some(n) => n.clone(),
+                    None => std::path::Path::new(file)
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .ok_or_else(|| {
+                            InputError(format!("{file}: give the drop-in's name with --as"))
+                        })?,
+                };
+                let mut sources = args.sources();
+                sources.extra_dropin = Some((name, file.clone()));
+                after_resolved = config::resolve(&sources)?;
+                after_flags = flags;
+            } else if let Some(file) = new_patterns {
+                let mut new = config::resolve(&Sources {
+                    patterns: Some(file.clone()),
+                    ..Sources::default()
+                })?;
+                // CRI-O still appends its pause image to a new list.
+                new.entries
+                    .extend(resolved.entries.iter().filter(|e| e.source == "pause_image").cloned());
+                after_resolved = new;
+                after_flags = flags;
+            } else if *to_anchor_globs || *to_case_sensitive {
+                after_resolved = config::resolve(&args.sources())?;
+                after_flags = flags
+                    | if *to_anchor_globs { Flags::ANCHOR_GLOBS } else { Flags::DEFAULT }
+                    | if *to_case_sensitive { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };
+            } else {
+                return Err(InputError(
+                    "diff needs a change: --dropin FILE [--as NAME], --new-patterns FILE, \
+                     --to-anchor-globs or --to-case-sensitive"
+                        .into(),
+                ));
+            }
+            let after = compile(&after_resolved.entries, after_flags)?;
+            let diff = explain::diff(&resolved, &before, &after_resolved, &after, &list);
+            if args.json {
+                write_json(
+                    &mut out,
+                    &serde_json::json!({ "gained": diff.gained, "lost": diff.lost, "warnings": diff.new_warnings }),
+                );
+            } else {
+                explain::print_diff(&mut out, &diff);
+            }
+            0
+        }
+    };
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().lock().write_all(&out);
+    Ok(ExitCode::from(code))
+}
+
+fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
+    let mut list: Vec<images::Image> = args.names.iter().map(|n| images::plain(n)).collect();
+    if let Some(path) = &args.images {
+        list.extend(images::read(path)?);
+    }
+    if list.is_empty() {
+        return Err(InputError("no images: give names, or --images FILE (crictl images -o json, or names one a line; - for stdin)".into()));
+    }
+    Ok(list)
+}
+
+/// The set CRI-O would build. A list CRI-O cannot compile is an input
+/// error naming the pattern and where it was set.
+fn compile(entries: &[Entry], flags: Flags) -> Result<PinSet, InputError> {
+    PinSet::compile(entries.iter().map(|e| &e.text), flags).map_err(|e| {
+        let at = e
+            .pattern_index()
+            .and_then(|i| entries.get(i))
+            .map(|e| format!("{}: ", e.source))
+            .unwrap_or_default();
+        InputError(format!("{at}{e}; run `crio-pin lint` for every finding"))
+    })
+}
+
+fn pattern_json(index: usize, e: &Entry) -> serde_json::Value {
+    let mut v = serde_json::json!({ "index": index, "pattern": e.display(), "source": e.source });
+    if let Some(at) = &e.defined_at {
+        v["defined_at"] = serde_json::Value::String(at.clone());
+    }
+    v
+}
+
+fn write_json(out: &mut Vec<u8>, value: &impl serde::Serialize) {
+    serde_json::to_writer_pretty(&mut *out, value).expect("writing JSON to memory");
+    out.push(b'\n');
+}
+
+/// Rows as aligned columns (the last column is not padded).
+pub fn table(out: &mut Vec<u8>, header: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut line = |cells: Vec<&str>| {
+        let last = cells.len() - 1;
+        let mut s = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            s.push_str(cell);
+            if i < last {
+                s.push_str(&" ".repeat(widths[i] - cell.chars().count() + 2));
+            }
+        }
+        out.extend_from_slice(s.trim_end().as_bytes());
+        out.push(b'\n');
+    };
+    line(header.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
+}
+
+pub fn print_warnings(out: &mut Vec<u8>, warnings: &[config::Warning]) {
+    for w in warnings {
+        let _ = writeln!(out, "warning[{}]: {}", w.code, w.message);
+    }
+}
+
+fn print_config(out: &mut Vec<u8>, resolved: &config::Resolved) {
+    if resolved.files.is_empty() {
+        let _ = writeln!(out, "files read: none");
+    } else {
+        let _ = writeln!(out, "files read, in CRI-O's order: {}", resolved.files.join(", "));
+    }
+    if resolved.entries.is_empty() {
+        let _ = writeln!(out, "no patterns: nothing is pinned");
+    } else {
+        let rows: Vec<Vec<String>> = resolved
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let source = match &e.defined_at {
+                    Some(at) => format!("{} ({at})", e.source),
+                    None => e.source.clone(),
+                };
+                vec![i.to_string(), format!("{:?}", e.display()), source]
+            })
+            .collect();
+        table(out, &["#", "PATTERN", "SOURCE"], &rows);
+    }
+    print_warnings(out, &resolved.warnings);
+}
+
+fn print_lint(out: &mut Vec<u8>, resolved: &config::Resolved, findings: &[lint::Finding]) {
+    for f in findings {
+        let _ = writeln!(
+            out,
+            "{}[{}]: pattern {} {:?} ({}): {}",
+            f.severity.as_str(),
+            f.code,
+            f.index,
+            f.pattern,
+            f.source,
+            f.message
+        );
+    }
+    print_warnings(out, &resolved.warnings);
+    let count = |s| findings.iter().filter(|f| f.severity == s).count();
+    let _ = writeln!(
+        out,
+        "{} pattern(s): {} error(s), {} warning(s), {} note(s)",
+        resolved.entries.len(),
+        count(lint::Severity::Error),
+        count(lint::Severity::Warning),
+        count(lint::Severity::Info)
+    );
+}
