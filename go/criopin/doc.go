@@ -38,11 +38,12 @@
 //   - "libcrio_pin" (the default when cgo is on): libcrio_pin, a Rust
 //     library with a C ABI, linked through cgo and pkg-config (package
 //     crio_pin). The whole list is compiled once, and each name is matched
-//     in one pass whatever the list size: about 100 to 300 ns per name
-//     from 10 to 10,000 patterns.
+//     in one pass whatever the list size: 140 to 210 ns per name from 10
+//     to 10,000 patterns in a listing, measured.
 //   - "go-regexp" (build tag criopin_purego, or CGO_ENABLED=0): CRI-O's
 //     own construction, one Go regexp per pattern tried in list order, so
-//     it costs what CRI-O costs today (about 1 µs per pattern per name).
+//     it costs what CRI-O costs today: measured per name in a listing,
+//     58 ns at 1 pattern, 7.7 µs at 10, 63 µs at 100, 1.03 ms at 1,000.
 //     It needs no C library and no C compiler. The tests hold it as the
 //     ground truth for the library.
 //
@@ -59,13 +60,11 @@
 //	criopin_purego          no library: the pure-Go backend (also what CGO_ENABLED=0 builds)
 //
 // Set PKG_CONFIG_PATH to the install's lib/pkgconfig when it is not a
-// system one. A fully static link may print glibc's warnings that
-// getpwuid_r and getaddrinfo "require at run time the shared libraries
-// from the glibc version used for linking": they come from Rust's
-// standard library inside libcrio_pin.a (home-directory and host lookup),
-// which the library never calls, so they are harmless; a libcrio_pin.a
-// built with link-time optimisation as a staticlib of its own no longer
-// contains that code, and the warnings go away.
+// system one. The installed libcrio_pin.a is built with link-time
+// optimisation, so a fully static link is silent: an archive built
+// without it carries code of Rust's standard library (home-directory and
+// host lookup) that makes glibc warn about getpwuid_r and getaddrinfo,
+// harmless since the library never calls it.
 //
 // # Sharing and reloads
 //
