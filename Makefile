@@ -88,7 +88,8 @@ install: build
 	ln -sf libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(SOMAJOR)
 	ln -sf libcrio_pin.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libcrio_pin.so
 	install -m 644 $(RELEASE)/libcrio_pin.a $(DESTDIR)$(LIBDIR)/libcrio_pin.a
-	$(STRIP) --strip-debug $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.a
+	$(STRIP) --strip-debug $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.a \
+	    $(DESTDIR)$(BINDIR)/crio-pin
 	install -m 644 include/crio_pin.h $(DESTDIR)$(INCLUDEDIR)/crio_pin.h
 	install -m 644 crio_pin.tsan.supp $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \

@@ -20,8 +20,8 @@ git ls-files -z -- . ':!:fuzz' ':!:.ci' | xargs -0 tar -cf - | tar -xf - -C "$ro
 # The crates of the whole workspace (library, CLI, their tests and
 # benches), pinned by Cargo.lock; cargo prints the configuration that
 # replaces crates.io with the vendored copy.
-cargo vendor --quiet --locked --versioned-dirs --manifest-path Cargo.toml "$root/vendor" \
-    > "$root/.cargo/config.toml"
+(cd "$root" && cargo vendor --locked --versioned-dirs vendor) > "$root/.cargo/config.toml" 2>/dev/null
+grep -q "vendored-sources" "$root/.cargo/config.toml" || { echo "cargo vendor wrote no source replacement" >&2; exit 1; }
 # Reproducible archive: sorted names, fixed owner and times.
 tar --sort=name --owner=0 --group=0 --numeric-owner \
     --mtime="@$(git log -1 --format=%ct)" -C "$out" -czf "$out/$name.tar.gz" "$name"
