@@ -5,12 +5,15 @@
 #                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan /
 #                  static / ThreadSanitizer, FFI tests under Miri, fuzz
 #                  targets on their corpus (nightly parts say when skipped),
-#                  Go package (vet, race, cgocheck, conformance, live reload,
-#                  static and dynamic linking)
+#                  Go package with both backends (vet, race, cgocheck,
+#                  conformance, live reload, no silent unpinning) and each
+#                  link shape built and run (dynamic, static library,
+#                  fully static, no library)
 #   make bench     Rust benchmarks: criterion suite, then every figure beside
 #                  its target (docs/BENCHMARKS.md), and build/bench/bench.png;
 #                  BENCH_QUICK=1 or make bench-quick: short criterion runs
-#   make bench-go  Go benchmarks: CRI-O's regexp loop against the library
+#   make bench-go  Go benchmarks: CRI-O's regexp loop, the pure-Go backend and
+#                  the library
 #   make fuzz      fuzz each target for FUZZ_SECONDS (default 300), growing
 #                  build/fuzz-corpus (untracked); make fuzz-cmin folds it
 #                  into the committed, minimised fuzz/corpus

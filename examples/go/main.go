@@ -1,16 +1,19 @@
-// Command pinned-images is CRI-O's pinned-image logic on package criopin.
+// Command pinned-images is CRI-O's pinned-image logic on package criopin:
+// two consumers of one pinned_images list, reloaded on SIGHUP.
 //
-// It reads a pinned_images list (one pattern per line) and a list of
-// images (one image per line: its names, tags and digests, separated by
-// spaces), appends the pause image to the list as CRI-O does, and prints
-// which images are pinned and by which pattern. Every answer is checked
-// against CRI-O's own code (CompileRegexpsForPinnedImages and
-// FilterPinnedImage, copied below): the program exits 1 on any
-// disagreement. With -reload, it then sends itself SIGHUP, reloads the
-// list from that file through a criopin.Live, as CRI-O reloads its
-// configuration, and lists again.
+// It reads a pinned_images list (one pattern per line), a list of images
+// (one per line: its names, tags and digests, separated by spaces) and a
+// list of OCI artifacts (one per line: reference, canonical name), appends
+// the pause image to the list as CRI-O does, and compiles it into one
+// criopin.Live shared by an image service (ListImages: an image is pinned
+// when any of its names is) and an artifact store (an artifact is pinned
+// when its reference or canonical name is). Each -reload file is then
+// loaded on a SIGHUP the program sends itself, as CRI-O reloads its
+// configuration: a list that does not compile is rejected with the
+// pattern to blame, and both consumers keep the list they had.
 //
-//	go run . -patterns pinned-images.txt -images images.txt -reload pinned-images-2.txt
+//	go run . -patterns pinned-images.txt -images images.txt -artifacts artifacts.txt \
+//		-reload pinned-images-2.txt -reload pinned-images-bad.txt
 package main
 
 import (
@@ -20,99 +23,129 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
 
-	criopin "github.com/crio-pin/crio-pin/go"
+	"github.com/crio-pin/crio-pin/go/criopin"
 )
+
+// imageService is the part of CRI-O's image service that needs the list.
+type imageService struct {
+	pinned *criopin.Live // shared with the artifact store
+	images [][]string
+}
+
+// artifactStore is the part of CRI-O's OCI-artifact store that needs it.
+type artifactStore struct {
+	pinned    *criopin.Live // the same Live: one reload reaches both
+	artifacts [][2]string   // reference, canonical name
+}
+
+// config holds the daemon's pinned list and reloads it.
+type config struct {
+	pinned *criopin.Live
+	pause  string
+	list   []string // the patterns in effect, for messages
+}
 
 func main() {
 	patternsFile := flag.String("patterns", "pinned-images.txt", "pinned_images: one pattern per line, # for comments")
 	imagesFile := flag.String("images", "images.txt", "images: one per line, its names separated by spaces")
+	artifactsFile := flag.String("artifacts", "", "OCI artifacts: one per line, reference and canonical name")
 	pause := flag.String("pause", "registry.k8s.io/pause:3.10", "pause_image, appended to the pinned list as CRI-O does")
-	reload := flag.String("reload", "", "after the first listing, SIGHUP ourselves and reload the list from this file")
+	var reloads []string
+	flag.Func("reload", "on SIGHUP, reload the list from this file (repeatable)", func(f string) error {
+		reloads = append(reloads, f)
+		return nil
+	})
 	show := flag.Int("show", 12, "print at most this many images per listing")
-	anchor := flag.Bool("anchor-globs", false, "criopin.AnchorGlobs (not CRI-O's semantics: the check against CRI-O is skipped)")
 	flag.Parse()
 
-	var flags []criopin.Flag
-	if *anchor {
-		flags = append(flags, criopin.AnchorGlobs)
-	}
-	images, err := readImages(*imagesFile)
+	images, err := readFields(*imagesFile)
 	if err != nil {
 		fail(err)
 	}
-
-	// The image service's pinned list: readers (ListImages) use it without
-	// locks while the SIGHUP handler replaces it.
-	var pinned criopin.Live
-	defer pinned.Close()
-	var list []string
-	load := func(file string) error {
-		patterns, err := readPatterns(file)
+	svc := &imageService{images: images}
+	store := &artifactStore{}
+	if *artifactsFile != "" {
+		lines, err := readFields(*artifactsFile)
 		if err != nil {
-			return err
+			fail(err)
 		}
-		// As CRI-O: the configured patterns, then the pause image.
-		patterns = append(patterns, *pause)
-		if err := pinned.Reload(patterns, flags...); err != nil {
-			var cerr *criopin.CompileError
-			if errors.As(err, &cerr) && cerr.Index >= 0 {
-				return fmt.Errorf("%s: pinned_images[%d] %q: %w", file, cerr.Index, cerr.Pattern, err)
+		for _, f := range lines {
+			if len(f) != 2 {
+				fail(fmt.Errorf("%s: want a reference and a canonical name per line, got %q", *artifactsFile, f))
 			}
-			return err
+			store.artifacts = append(store.artifacts, [2]string{f[0], f[1]})
 		}
-		list = patterns
-		fmt.Printf("pinned_images: %d patterns from %s + pause image %s (libcrio_pin %s)\n",
-			len(patterns)-1, file, *pause, criopin.Version())
-		return nil
 	}
-	if err := load(*patternsFile); err != nil {
-		fail(err)
-	}
-	fmt.Printf("images: %d from %s\n", len(images), *imagesFile)
-	listImages(&pinned, list, images, *show, !*anchor)
 
-	if *reload != "" {
-		hup := make(chan os.Signal, 1)
-		signal.Notify(hup, syscall.SIGHUP)
-		done := make(chan error)
-		go func() {
-			for range hup {
-				done <- load(*reload)
-			}
-		}()
-		fmt.Printf("\nkill -HUP %d (reload from %s)\n", os.Getpid(), *reload)
+	// One list for both consumers.
+	cfg := &config{pinned: new(criopin.Live), pause: *pause}
+	defer cfg.pinned.Close()
+	svc.pinned, store.pinned = cfg.pinned, cfg.pinned
+	if err := cfg.load(*patternsFile); err != nil {
+		fail(err) // at start-up a bad list is fatal, as in CRI-O
+	}
+	fmt.Printf("backend %s (libcrio_pin %s); images: %d from %s; artifacts: %d\n",
+		criopin.Backend, criopin.Version(), len(images), *imagesFile, len(store.artifacts))
+	svc.listImages(*show)
+	store.list()
+
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	for _, file := range reloads {
+		fmt.Printf("\nkill -HUP %d (reload pinned_images from %s)\n", os.Getpid(), file)
 		if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 			fail(err)
 		}
-		if err := <-done; err != nil {
-			fail(err)
+		<-hup
+		if err := cfg.load(file); err != nil {
+			// On reload a bad list is rejected and the old one stays.
+			fmt.Printf("reload rejected, keeping the %d patterns in effect:\n  %v\n", len(cfg.list), err)
+			var cerr *criopin.CompileError
+			if errors.As(err, &cerr) {
+				fmt.Printf("  to blame: pinned_images[%d] = %q (%v)\n", cerr.Index, cerr.Pattern, cerr.Kind)
+			}
 		}
-		listImages(&pinned, list, images, *show, !*anchor)
+		svc.listImages(*show)
+		store.list()
 	}
 }
 
-// listImages is ListImages' pinned flag: each image is pinned when any of
-// its names is. It checks criopin's answers against CRI-O's loop.
-func listImages(pinned *criopin.Live, list []string, images [][]string, show int, check bool) {
-	// One consistent list for the whole listing, even across a reload.
-	set := pinned.Snapshot()
-	defer set.Close()
+// load compiles the patterns of file, then the pause image, and makes them
+// the list of both consumers; on error the current list stays.
+func (c *config) load(file string) error {
+	patterns, err := readPatterns(file)
+	if err != nil {
+		return err
+	}
+	patterns = append(patterns, c.pause)
+	if err := c.pinned.Reload(patterns); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	c.list = patterns
+	fmt.Printf("pinned_images: %d patterns from %s + pause image %s\n", len(patterns)-1, file, c.pause)
+	return nil
+}
 
+// listImages is ListImages' pinned flag for every image, and the time of a
+// whole listing in one call.
+func (s *imageService) listImages(show int) {
+	// One list for the whole listing, even across a reload.
+	set := s.pinned.Snapshot()
+	defer set.Close()
 	count := 0
-	for i, names := range images {
-		if !set.MatchAny(names) { // all the names of the image, one call
+	for i, names := range s.images {
+		if !set.MatchAny(names...) { // all the names of the image, one call
 			continue
 		}
 		count++
 		if count <= show {
 			for _, name := range names {
 				if at := set.MatchIndex(name); at >= 0 {
-					fmt.Printf("  pinned  image %3d  %-60s  by %q\n", i, short(name), list[at])
+					fmt.Printf("  pinned  image %3d  %-60s  by pattern %d\n", i, short(name), at)
 					break
 				}
 			}
@@ -121,90 +154,31 @@ func listImages(pinned *criopin.Live, list []string, images [][]string, show int
 	if count > show {
 		fmt.Printf("  ... and %d more pinned images\n", count-show)
 	}
-
-	// A whole listing in one call: every name of every image.
 	var all []string
-	for _, names := range images {
+	for _, names := range s.images {
 		all = append(all, names...)
 	}
-	start := time.Now()
 	const rounds = 20
 	var each []bool
+	start := time.Now()
 	for range rounds {
 		each = set.AppendEach(each[:0], all)
 	}
-	lib := time.Since(start) / rounds
-
-	fmt.Printf("listing: %d of %d images pinned\n", count, len(images))
-	if !check {
-		return
-	}
-	regexps := CompileRegexpsForPinnedImages(list)
-	start = time.Now()
-	crioEach := make([]bool, len(all))
-	for j, name := range all {
-		crioEach[j] = FilterPinnedImage(name, regexps)
-	}
-	crio := time.Since(start)
-	disagree, at := 0, 0
-	for i, names := range images {
-		crioPinned := false
-		for _, name := range names {
-			crioPinned = crioPinned || crioEach[at]
-			if each[at] != crioEach[at] {
-				disagree++
-				fmt.Printf("  DISAGREE on name %q of image %d: criopin %v, CRI-O %v\n", name, i, each[at], crioEach[at])
-			}
-			at++
-		}
-		if crioPinned != set.MatchAny(names) {
-			disagree++
-			fmt.Printf("  DISAGREE on image %d %q\n", i, names)
+	pinnedNames := 0
+	for _, p := range each {
+		if p {
+			pinnedNames++
 		}
 	}
-	if disagree > 0 {
-		fail(fmt.Errorf("%d disagreements with CRI-O's regexps", disagree))
-	}
-	fmt.Printf("CRI-O's regexp loop agrees on all %d images (%d names)\n", len(images), len(all))
-	fmt.Printf("time per listing: CRI-O's loop %v, criopin %v (%.0fx)\n",
-		round(crio), round(lib), float64(crio)/float64(lib))
+	fmt.Printf("images: %d of %d pinned (%d of %d names; %v per listing)\n",
+		count, len(s.images), pinnedNames, len(all), round(time.Since(start)/rounds))
 }
 
-// CompileRegexpsForPinnedImages is CRI-O's (internal/storage/image.go),
-// for the comparison: one regexp per pattern.
-func CompileRegexpsForPinnedImages(patterns []string) []*regexp.Regexp {
-	regexps := make([]*regexp.Regexp, 0, len(patterns))
-	for _, pattern := range patterns {
-		var re *regexp.Regexp
-		switch {
-		case strings.HasPrefix(pattern, "*") && strings.HasSuffix(pattern, "*"):
-			// keyword pattern
-			keyword := regexp.QuoteMeta(pattern[1 : len(pattern)-1])
-			re = regexp.MustCompile("(?i)" + keyword)
-		case strings.HasSuffix(pattern, "*"):
-			// glob pattern
-			pattern = regexp.QuoteMeta(pattern[:len(pattern)-1]) + ".*"
-			re = regexp.MustCompile("(?i)" + pattern)
-		default:
-			// exact pattern
-			re = regexp.MustCompile("(?i)^" + regexp.QuoteMeta(pattern) + "$")
-		}
-		regexps = append(regexps, re)
+// list prints the artifacts' pinned flags.
+func (s *artifactStore) list() {
+	for _, a := range s.artifacts {
+		fmt.Printf("  artifact %-50s pinned: %v\n", short(a[0]), s.pinned.MatchAny(a[0], a[1]))
 	}
-	return regexps
-}
-
-// FilterPinnedImage is CRI-O's: whether one name is pinned.
-func FilterPinnedImage(image string, pinnedImages []*regexp.Regexp) bool {
-	if len(pinnedImages) == 0 {
-		return false
-	}
-	for _, pinnedImage := range pinnedImages {
-		if pinnedImage.MatchString(image) {
-			return true
-		}
-	}
-	return false
 }
 
 func readPatterns(file string) ([]string, error) {
@@ -221,18 +195,19 @@ func readPatterns(file string) ([]string, error) {
 	return patterns, nil
 }
 
-func readImages(file string) ([][]string, error) {
+// readFields reads one entry a line, its fields separated by spaces.
+func readFields(file string) ([][]string, error) {
 	lines, err := readLines(file)
 	if err != nil {
 		return nil, err
 	}
-	var images [][]string
+	var out [][]string
 	for _, line := range lines {
-		if names := strings.Fields(line); len(names) > 0 && !strings.HasPrefix(names[0], "#") {
-			images = append(images, names)
+		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+			out = append(out, f)
 		}
 	}
-	return images, nil
+	return out, nil
 }
 
 func readLines(file string) ([]string, error) {

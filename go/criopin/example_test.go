@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	criopin "github.com/crio-pin/crio-pin/go"
+	"github.com/crio-pin/crio-pin/go/criopin"
 )
 
 func Example() {
@@ -62,7 +62,7 @@ func Example_crioDropIn() {
 		{"registry.k8s.io/etcd:3.5.9-0"},
 	}
 	for _, names := range images {
-		pinned := set.MatchAny(names) // FilterPinnedImage over all names
+		pinned := set.MatchAny(names...) // FilterPinnedImage over all names
 		fmt.Println(pinned, names[0])
 	}
 	// Output:
@@ -97,7 +97,7 @@ func ExampleLive() {
 	defer pinned.Close()
 
 	// ListImages, in any number of goroutines:
-	fmt.Println(pinned.MatchAny([]string{"registry.k8s.io/pause:3.9"}))
+	fmt.Println(pinned.MatchAny("registry.k8s.io/pause:3.9"))
 
 	// On SIGHUP, with the new configuration:
 	err := pinned.Reload([]string{"quay.io/*", "*"})

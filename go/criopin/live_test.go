@@ -3,16 +3,17 @@ package criopin_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	criopin "github.com/crio-pin/crio-pin/go"
+	"github.com/crio-pin/crio-pin/go/criopin"
 )
 
 func TestLiveZeroValue(t *testing.T) {
 	var l criopin.Live
-	if l.Match("x") || l.MatchIndex("x") != -1 || l.MatchAny([]string{"x"}) || l.Len() != 0 || l.Snapshot() != nil {
+	if l.Match("x") || l.MatchIndex("x") != -1 || l.MatchAny("x") || l.Len() != 0 || l.Snapshot() != nil {
 		t.Fatal("the zero Live pins something")
 	}
 	if got := l.MatchEach([]string{"a", "b"}); len(got) != 2 || got[0] || got[1] {
@@ -61,17 +62,125 @@ func TestLiveSnapshot(t *testing.T) {
 	}
 }
 
-// A set closed behind Live's back (against Store's contract) reads as
-// empty rather than spinning.
-func TestLiveStoreThenCloseByCaller(t *testing.T) {
+// TestLiveStoreKeepsItsOwnReference: the README's own pattern, Store then
+// defer Close, must leave the Live pinning.
+func TestLiveStoreKeepsItsOwnReference(t *testing.T) {
+	before := liveSetsSettled()
 	s := criopin.MustCompile([]string{"x"})
 	l := criopin.NewLive(s)
 	s.Close()
-	if l.Match("x") {
-		t.Fatal("a closed set pins")
+	if !l.Match("x") || l.Len() != 1 {
+		t.Fatal("closing the Set given to NewLive unpinned the Live")
 	}
-	l.Store(s) // same set: no double close
+	s2 := criopin.MustCompile([]string{"y"})
+	l.Store(s2)
+	s2.Close()
+	if !l.Match("y") || l.Match("x") {
+		t.Fatal("closing the Set given to Store unpinned the Live")
+	}
 	l.Close()
+	if got := liveSetsSettled(); got != before {
+		t.Fatalf("%d sets alive, want %d", got, before)
+	}
+}
+
+// TestNilLive: a nil *Live reads as an empty set, like a nil *Set; the
+// calls that would lose a list say so.
+func TestNilLive(t *testing.T) {
+	var l *criopin.Live
+	if l.Match("x") || l.MatchIndex("x") != -1 || l.MatchAny("x") || l.Len() != 0 || l.Snapshot() != nil {
+		t.Fatal("a nil Live pins something")
+	}
+	if got := l.MatchEach([]string{"a"}); len(got) != 1 || got[0] {
+		t.Fatalf("MatchEach = %v", got)
+	}
+	if got := l.AppendEach([]bool{true}, []string{"a"}); len(got) != 2 || !got[0] || got[1] {
+		t.Fatalf("AppendEach = %v", got)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Reload([]string{"x"}); err == nil || !strings.Contains(err.Error(), "nil *Live") {
+		t.Fatalf("Reload on a nil Live: %v", err)
+	}
+	s := criopin.MustCompile([]string{"x"})
+	defer s.Close()
+	if got := panicOf(func() { l.Store(s) }); got == nil || !strings.Contains(fmt.Sprint(got), "nil *Live") {
+		t.Fatalf("Store on a nil Live: panic %v", got)
+	}
+}
+
+// imageService and artifactStore stand for CRI-O's two readers of the
+// pinned list: ListImages (all the names of an image) and the OCI-artifact
+// store (an artifact's reference and canonical name).
+type imageService struct{ pinned *criopin.Live }
+
+func (s *imageService) pinned_(names []string) bool { return s.pinned.MatchAny(names...) }
+
+type artifactStore struct{ pinned *criopin.Live }
+
+func (s *artifactStore) pinned_(reference, canonical string) bool {
+	return s.pinned.MatchAny(reference, canonical)
+}
+
+// TestSharedLive: the image service and the artifact store share one
+// *Live; one reload reaches both, a rejected reload keeps the old list in
+// both.
+func TestSharedLive(t *testing.T) {
+	before := liveSetsSettled()
+	var pinned criopin.Live
+	if err := pinned.Reload([]string{"quay.io/a/*", "registry.k8s.io/pause:3.10"}); err != nil {
+		t.Fatal(err)
+	}
+	images, artifacts := &imageService{&pinned}, &artifactStore{&pinned}
+	check := func(stage string, wantA, wantB bool) {
+		t.Helper()
+		if images.pinned_([]string{"x", "quay.io/a/img:1"}) != wantA || artifacts.pinned_("quay.io/a/art:1", "y") != wantA {
+			t.Errorf("%s: quay.io/a/ pinned %v, want %v", stage, !wantA, wantA)
+		}
+		if images.pinned_([]string{"quay.io/b/img:1"}) != wantB || artifacts.pinned_("z", "quay.io/b/art:1") != wantB {
+			t.Errorf("%s: quay.io/b/ pinned %v, want %v", stage, !wantB, wantB)
+		}
+	}
+	check("start", true, false)
+	if err := pinned.Reload([]string{"quay.io/b/*"}); err != nil {
+		t.Fatal(err)
+	}
+	check("after SIGHUP", false, true)
+	if err := pinned.Reload([]string{"quay.io/a/*", "*"}); !errors.Is(err, criopin.ErrLoneStar) {
+		t.Fatalf("bad reload: %v", err)
+	}
+	check("after a rejected reload", false, true)
+	pinned.Close()
+	if got := liveSetsSettled(); got != before {
+		t.Fatalf("%d sets alive, want %d", got, before)
+	}
+}
+
+// TestOneSetTwoLives: one compiled Set stored into each consumer's own
+// Live; reloading one consumer must not unpin the other, and the caller
+// closes its Set.
+func TestOneSetTwoLives(t *testing.T) {
+	before := liveSetsSettled()
+	s := criopin.MustCompile([]string{"quay.io/a/*"})
+	var forImages, forArtifacts criopin.Live
+	forImages.Store(s)
+	forArtifacts.Store(s)
+	s.Close()
+	if err := forImages.Reload([]string{"quay.io/b/*"}); err != nil {
+		t.Fatal(err)
+	}
+	if !forArtifacts.MatchAny("quay.io/a/art:1", "x") {
+		t.Fatal("reloading the image service's Live unpinned the artifact store's")
+	}
+	if !forImages.Match("quay.io/b/img") || forImages.Match("quay.io/a/img") {
+		t.Fatal("the reload did not take effect")
+	}
+	forImages.Close()
+	forArtifacts.Close()
+	if got := liveSetsSettled(); got != before {
+		t.Fatalf("%d sets alive, want %d", got, before)
+	}
 }
 
 // TestLiveStress: many goroutines match while another swaps the list
@@ -136,7 +245,7 @@ func TestLiveStress(t *testing.T) {
 						err = errors.New("AppendEach mixed the two lists in one call")
 					}
 				case 3:
-					if !l.MatchAny([]string{names[5], names[i%3]}) {
+					if !l.MatchAny(names[5], names[i%3]) {
 						err = errors.New("MatchAny unpinned during a swap")
 					}
 				case 4:

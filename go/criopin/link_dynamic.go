@@ -1,4 +1,4 @@
-//go:build !criopin_static
+//go:build cgo && !criopin_purego && !criopin_static
 
 package criopin
 

@@ -1,0 +1,267 @@
+//go:build cgo && !criopin_purego
+
+package criopin
+
+/*
+#include <stdlib.h>
+#include <crio_pin.h>
+
+// The matching functions keep no pointer to their arguments and never call
+// back into Go: the compiler may leave the names on the stack, and the
+// calls skip the preparations for callbacks.
+#cgo noescape crio_pin_match
+#cgo noescape crio_pin_match_index
+#cgo noescape crio_pin_match_any
+#cgo noescape crio_pin_match_each
+#cgo nocallback crio_pin_match
+#cgo nocallback crio_pin_match_index
+#cgo nocallback crio_pin_match_any
+#cgo nocallback crio_pin_match_each
+#cgo nocallback crio_pin_clone
+#cgo nocallback crio_pin_free
+*/
+import "C"
+
+import (
+	"strconv"
+	"sync"
+	"unsafe"
+)
+
+// Backend names the matcher this binary has: "libcrio_pin" (the library,
+// through cgo) or "go-regexp" (build tag criopin_purego, or cgo disabled:
+// CRI-O's own loop of Go regexps).
+const Backend = "libcrio_pin"
+
+// The Go constants must equal the C ones (a compile error otherwise).
+var (
+	_ = [1]struct{}{}[AnchorGlobs^C.CRIO_PIN_ANCHOR_GLOBS]
+	_ = [1]struct{}{}[CaseSensitive^C.CRIO_PIN_CASE_SENSITIVE]
+	_ = [1]struct{}{}[Strict^C.CRIO_PIN_STRICT]
+	_ = [1]struct{}{}[Default^C.CRIO_PIN_DEFAULT]
+	_ = [1]struct{}{}[KindUnknownFlags^C.CRIO_PIN_ERROR_UNKNOWN_FLAGS]
+	_ = [1]struct{}{}[KindInvalidUTF8^C.CRIO_PIN_ERROR_INVALID_UTF8]
+	_ = [1]struct{}{}[KindLoneStar^C.CRIO_PIN_ERROR_LONE_STAR]
+	_ = [1]struct{}{}[KindStrictEmpty^C.CRIO_PIN_ERROR_STRICT_EMPTY]
+	_ = [1]struct{}{}[KindStrictWhitespace^C.CRIO_PIN_ERROR_STRICT_WHITESPACE]
+	_ = [1]struct{}{}[KindStrictLeadingStar^C.CRIO_PIN_ERROR_STRICT_LEADING_STAR]
+	_ = [1]struct{}{}[KindStrictInnerStar^C.CRIO_PIN_ERROR_STRICT_INNER_STAR]
+	_ = [1]struct{}{}[KindTooLarge^C.CRIO_PIN_ERROR_TOO_LARGE]
+	_ = [1]struct{}{}[KindInvalidArgument^C.CRIO_PIN_ERROR_INVALID_ARGUMENT]
+	_ = [1]struct{}{}[KindInternal^C.CRIO_PIN_ERROR_INTERNAL]
+	_ = [1]struct{}{}[-2-C.CRIO_PIN_MATCH_FAILED]
+)
+
+// Version is the version of the libcrio_pin linked in, "MAJOR.MINOR.PATCH".
+// (With the pure-Go backend: the library version whose rules it follows.)
+func Version() string {
+	return C.GoString(C.crio_pin_version())
+}
+
+// engine is one owner of a C set (one crio_pin_free owed); the zero engine
+// is the NULL set, which the library treats as empty.
+type engine struct {
+	ptr *C.crio_pin_set
+}
+
+func (e engine) isZero() bool { return e.ptr == nil }
+
+func (e engine) free() { C.crio_pin_free(e.ptr) }
+
+func (e engine) clone() engine { return engine{C.crio_pin_clone(e.ptr)} }
+
+// compileEngine compiles with the library; flags are known bits.
+func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
+	count := len(patterns)
+	total := 0
+	for _, p := range patterns {
+		total += len(p)
+	}
+	// The C API takes an array of pointers: build it, and the pattern
+	// bytes, in C memory (Go memory passed to C may hold no Go pointers).
+	// Compiling is rare; matching copies nothing.
+	var texts **C.char
+	var lengths *C.size_t
+	if count > 0 {
+		const ptrSize = unsafe.Sizeof((*C.char)(nil))
+		const lenSize = unsafe.Sizeof(C.size_t(0))
+		block := C.malloc(C.size_t(uintptr(count)*(ptrSize+lenSize) + uintptr(total) + 1))
+		if block == nil {
+			return engine{}, &CompileError{Kind: KindInternal, Index: -1, Message: "out of memory copying the patterns"}
+		}
+		defer C.free(block)
+		// The pointer array is written as uintptrs: a store of a pointer
+		// type into memory the compiler cannot see is not Go's would run
+		// the GC's write barrier on the uninitialised old contents, which
+		// can look like a Go pointer and corrupt the heap.
+		ptrs := unsafe.Slice((*uintptr)(block), count)
+		lens := unsafe.Slice((*C.size_t)(unsafe.Add(block, uintptr(count)*ptrSize)), count)
+		data := unsafe.Slice((*byte)(unsafe.Add(block, uintptr(count)*(ptrSize+lenSize))), total+1)
+		at := 0
+		for i, p := range patterns {
+			copy(data[at:], p)
+			ptrs[i] = uintptr(unsafe.Pointer(&data[at])) // C memory: no GC pointer
+			lens[i] = C.size_t(len(p))
+			at += len(p)
+		}
+		texts = (**C.char)(block)
+		lengths = &lens[0]
+	}
+	var cerr *C.crio_pin_error
+	p := C.crio_pin_compile(texts, lengths, C.size_t(count), C.uint32_t(f), &cerr)
+	if p != nil {
+		return engine{p}, nil
+	}
+	if cerr == nil {
+		return engine{}, &CompileError{Kind: KindInternal, Index: -1, Message: "internal error: the library returned no set and no error"}
+	}
+	err := &CompileError{
+		Kind:    ErrorKind(C.crio_pin_error_kind(cerr)),
+		Index:   int(C.crio_pin_error_pattern_index(cerr)),
+		Message: C.GoString(C.crio_pin_error_message(cerr)),
+	}
+	C.crio_pin_error_free(cerr)
+	return engine{}, err
+}
+
+// cstr is a string's bytes for C, without a copy: (NULL, 0) for "".
+func cstr(s string) (*C.char, C.size_t) {
+	if len(s) == 0 {
+		return nil, 0
+	}
+	return (*C.char)(unsafe.Pointer(unsafe.StringData(s))), C.size_t(len(s))
+}
+
+// On a failure (an internal bug: this package passes only valid
+// arguments) the library answers "pinned" from crio_pin_match and
+// crio_pin_match_any, which is what they return here too, and a distinct
+// value from crio_pin_match_index and crio_pin_match_each, which panic
+// here: an index cannot be made up, and a failure must not pass quietly.
+
+func (e engine) match(name string) bool {
+	p, n := cstr(name)
+	return bool(C.crio_pin_match(e.ptr, p, n))
+}
+
+func (e engine) matchIndex(name string) int {
+	p, n := cstr(name)
+	return indexResult(int64(C.crio_pin_match_index(e.ptr, p, n)))
+}
+
+// indexResult checks crio_pin_match_index's answer.
+func indexResult(r int64) int {
+	if r < -1 {
+		panic(internalError("crio_pin_match_index", strconv.FormatInt(r, 10)))
+	}
+	return int(r)
+}
+
+// eachResult checks crio_pin_match_each's answer (the count pinned).
+func eachResult(r uint64, count int) {
+	if r > uint64(count) {
+		panic(internalError("crio_pin_match_each", strconv.FormatUint(r, 10)))
+	}
+}
+
+func internalError(fn, got string) string {
+	return "criopin: internal error: libcrio_pin's " + fn + " could not answer (returned " + got +
+		"); this is a bug in libcrio_pin or package criopin, please report it"
+}
+
+func (e engine) matchAny(names []string) bool {
+	if len(names) == 0 {
+		return false
+	}
+	// The names of one image fit on the stack (the C function keeps no
+	// pointer: #cgo noescape); larger batches use a pooled buffer.
+	if len(names) <= stackNames {
+		var lens [stackNames]C.size_t
+		total := 0
+		for i, n := range names {
+			lens[i] = C.size_t(len(n))
+			total += len(n)
+		}
+		if total <= stackBytes {
+			var buf [stackBytes]byte
+			at := 0
+			for _, n := range names {
+				at += copy(buf[at:], n)
+			}
+			return bool(C.crio_pin_match_any(e.ptr, (*C.char)(unsafe.Pointer(&buf[0])), &lens[0], C.size_t(len(names))))
+		}
+	}
+	sc := pack(names)
+	r := C.crio_pin_match_any(e.ptr, sc.data(), sc.lengths(), C.size_t(len(names)))
+	sc.put()
+	return bool(r)
+}
+
+// Batches of at most stackNames names and stackBytes bytes are packed on
+// the stack.
+const (
+	stackNames = 8
+	stackBytes = 512
+)
+
+// matchEach writes into results (len(names) of them, at least one).
+func (e engine) matchEach(results []bool, names []string) {
+	sc := pack(names)
+	r := C.crio_pin_match_each(e.ptr, sc.data(), sc.lengths(), C.size_t(len(names)),
+		(*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(results))))
+	sc.put()
+	eachResult(uint64(r), len(names))
+}
+
+// scratch packs the names of a batch back to back, as the C API takes
+// them. Pooled, so that batch calls allocate nothing in the steady state.
+type scratch struct {
+	buf  []byte
+	lens []C.size_t
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// maxPooled is the largest buffer kept for reuse.
+const maxPooled = 16 << 20
+
+func pack(names []string) *scratch {
+	sc := scratchPool.Get().(*scratch)
+	total := 0
+	for _, n := range names {
+		total += len(n)
+	}
+	if cap(sc.buf) < total {
+		sc.buf = make([]byte, 0, total+total/4)
+	}
+	if cap(sc.lens) < len(names) {
+		sc.lens = make([]C.size_t, 0, len(names)+len(names)/4)
+	}
+	buf, lens := sc.buf[:0], sc.lens[:0]
+	for _, n := range names {
+		buf = append(buf, n...)
+		lens = append(lens, C.size_t(len(n)))
+	}
+	sc.buf, sc.lens = buf, lens
+	return sc
+}
+
+func (sc *scratch) data() *C.char {
+	if len(sc.buf) == 0 {
+		return nil
+	}
+	return (*C.char)(unsafe.Pointer(unsafe.SliceData(sc.buf)))
+}
+
+func (sc *scratch) lengths() *C.size_t {
+	return unsafe.SliceData(sc.lens)
+}
+
+func (sc *scratch) put() {
+	if cap(sc.buf) > maxPooled {
+		sc.buf = nil
+	}
+	if cap(sc.lens) > maxPooled/8 {
+		sc.lens = nil
+	}
+	scratchPool.Put(sc)
+}

@@ -1,0 +1,5 @@
+//go:build !cgo || criopin_purego
+
+package criopin_test
+
+const wantBackend = "go-regexp"

@@ -1,0 +1,346 @@
+package criopin
+
+import (
+	"runtime"
+	"strings"
+	"sync/atomic"
+)
+
+// The backend (engine, compileEngine, Version, Backend) is in
+// backend_cgo.go (libcrio_pin through cgo) or backend_purego.go (Go's
+// regexp, CRI-O's own construction), chosen by build tags; the linking
+// directives of the cgo backend are in link_dynamic.go and link_static.go.
+
+// Flag selects a departure from CRI-O's semantics. Flags are or-ed
+// together; [Default] (0) is CRI-O exactly. They mirror the C constants
+// CRIO_PIN_*.
+type Flag uint32
+
+const (
+	// Default reproduces CRI-O exactly, quirks included: globs match
+	// anywhere in the name and comparison is case-insensitive.
+	Default Flag = 0
+	// AnchorGlobs makes a glob "prefix*" match only names that start with
+	// prefix (what CRI-O's documentation describes).
+	AnchorGlobs Flag = 1
+	// CaseSensitive turns case folding off: letters must match in case
+	// exactly (names still decode as Go does: each invalid UTF-8 byte reads
+	// as U+FFFD).
+	CaseSensitive Flag = 2
+	// Strict rejects likely mistakes: the empty pattern, a literal '*'
+	// (any '*' but a trailing one or the leading one of "*word*"), and
+	// whitespace or control characters.
+	Strict Flag = 4
+
+	allFlags = AnchorGlobs | CaseSensitive | Strict
+)
+
+// String names the flags set in f, such as "AnchorGlobs|Strict".
+func (f Flag) String() string {
+	if f == Default {
+		return "Default"
+	}
+	var names []string
+	for _, known := range []struct {
+		flag Flag
+		name string
+	}{{AnchorGlobs, "AnchorGlobs"}, {CaseSensitive, "CaseSensitive"}, {Strict, "Strict"}} {
+		if f&known.flag != 0 {
+			names = append(names, known.name)
+			f &^= known.flag
+		}
+	}
+	if f != 0 {
+		names = append(names, "Flag(0x"+hex(uint64(f))+")")
+	}
+	return strings.Join(names, "|")
+}
+
+func hex(v uint64) string {
+	const digits = "0123456789abcdef"
+	if v == 0 {
+		return "0"
+	}
+	var buf [16]byte
+	i := len(buf)
+	for v > 0 {
+		i--
+		buf[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(buf[i:])
+}
+
+// semanticsVersion is the libcrio_pin version whose rules and messages
+// the pure-Go backend follows (the cgo tests check it against the library).
+const semanticsVersion = "0.2.0"
+
+// liveSets counts the engines this package owns and has not freed yet
+// (tests check that Close, Live and cleanups free every one).
+var liveSets atomic.Int64
+
+// closedBit marks a closed Set in Set.state; the bits below count the
+// calls in progress.
+const closedBit = 1 << 63
+
+// Set is a compiled, immutable list of pinned-image patterns. Any number
+// of goroutines may match on one Set at once.
+//
+// A Set is owned by whoever compiled or cloned it, who calls [Set.Close]
+// when done with it. Close is idempotent and safe while other goroutines
+// still match on the Set (calls in progress finish on the intact list),
+// but a call that starts after Close panics ("criopin: Match on a closed
+// Set"), like a send on a closed channel: a closed list cannot answer, and
+// answering "not pinned" would silently unpin every image. To give the
+// same list to several consumers, give each its own [Set.Clone] or share
+// one [Live]; to replace a list under running readers, use [Live].
+//
+// A nil *Set and the zero Set are empty sets (they pin nothing). A Set
+// must not be copied. A Set that becomes unreachable without Close is
+// freed by a cleanup, as a backup only.
+type Set struct {
+	// state is closedBit | the number of calls using eng. Once closedBit
+	// is set no new call may start, and whoever brings the count to zero
+	// (Close or the last call) frees eng; freed makes that happen once.
+	state   atomic.Uint64
+	freed   atomic.Bool
+	eng     engine // immutable after construction; the zero engine is empty
+	n       int    // number of patterns
+	cleanup runtime.Cleanup
+}
+
+// newSet takes ownership of e (one free owed).
+func newSet(e engine, n int) *Set {
+	s := &Set{eng: e, n: n}
+	liveSets.Add(1)
+	s.cleanup = runtime.AddCleanup(s, freeEngine, e)
+	return s
+}
+
+func freeEngine(e engine) {
+	e.free()
+	liveSets.Add(-1)
+}
+
+// tryAcquire registers a call that uses s.eng; false once s is closed.
+func (s *Set) tryAcquire() bool {
+	if s.state.Add(1)&closedBit == 0 {
+		return true
+	}
+	// Closed: undo. The count may reach zero here too (the set already
+	// freed, or this undo came last): destroy frees at most once.
+	s.release()
+	return false
+}
+
+// acquire registers a call of method op on s: false for a nil s (the
+// empty set); a panic on a closed s.
+func (s *Set) acquire(op string) bool {
+	if s == nil {
+		return false
+	}
+	if !s.tryAcquire() {
+		panic("criopin: " + op + " on a closed Set")
+	}
+	return true
+}
+
+// release ends a call registered by acquire.
+func (s *Set) release() {
+	if s.state.Add(^uint64(0)) == closedBit {
+		s.destroy()
+	}
+}
+
+// destroy frees the engine, once: when s is closed and no call uses it.
+func (s *Set) destroy() {
+	if s.eng.isZero() || !s.freed.CompareAndSwap(false, true) {
+		return
+	}
+	s.cleanup.Stop()
+	freeEngine(s.eng)
+	runtime.KeepAlive(s)
+}
+
+// Close releases this owner's reference to the compiled list. It is
+// idempotent and safe to call while other goroutines match on s (see
+// [Set]); afterwards any call on s but Close panics. Clones of s and
+// [Live]s it was stored in are not affected. It always returns nil.
+func (s *Set) Close() error {
+	if s == nil {
+		return nil
+	}
+	for {
+		old := s.state.Load()
+		if old&closedBit != 0 {
+			return nil
+		}
+		if s.state.CompareAndSwap(old, old|closedBit) {
+			if old == 0 {
+				s.destroy()
+			}
+			return nil
+		}
+	}
+}
+
+// Clone returns another owner of the same compiled list (no copy: the
+// library counts references). Each owner is closed on its own, so two
+// consumers that each hold a clone cannot unpin each other. A nil s
+// gives nil.
+func (s *Set) Clone() *Set {
+	if !s.acquire("Clone") {
+		return nil
+	}
+	c := s.cloneAcquired()
+	s.release()
+	return c
+}
+
+// cloneAcquired is Clone on a set acquired by the caller, so s is not
+// freed meanwhile even if it is being closed.
+func (s *Set) cloneAcquired() *Set {
+	if s.eng.isZero() {
+		return &Set{} // the zero Set: empty, nothing to share
+	}
+	c := newSet(s.eng.clone(), s.n)
+	runtime.KeepAlive(s)
+	return c
+}
+
+// Compile compiles patterns, CRI-O `pinned_images` entries, into a Set.
+// The flags are or-ed together; none means CRI-O's semantics exactly.
+//
+// Patterns are compared with image names as CRI-O compares them:
+//
+//   - "*word*" (a keyword) pins names containing word; "**" pins every name.
+//   - "prefix*" (a glob) pins names containing prefix anywhere (CRI-O does
+//     not anchor globs; [AnchorGlobs] does).
+//   - Anything else pins the name equal to it; a '*' elsewhere is a
+//     literal character ("*pause" and "a*b" are exact patterns).
+//   - Comparison is case-insensitive with Go's Unicode simple folding,
+//     like regexp's (?i), unless [CaseSensitive].
+//
+// The lone pattern "*" (which makes CRI-O panic) and a pattern that is not
+// valid UTF-8 (which makes CRI-O's regexp.MustCompile panic) are errors,
+// as are unknown flags and, with [Strict], likely mistakes. The error is a
+// *[CompileError], the same with either backend. An empty list compiles
+// to a set that pins nothing.
+func Compile(patterns []string, flags ...Flag) (*Set, error) {
+	var f Flag
+	for _, flag := range flags {
+		f |= flag
+	}
+	if err := unknownFlagsError(f); err != nil {
+		return nil, err
+	}
+	e, err := compileEngine(patterns, f)
+	if err != nil {
+		if err.Index >= 0 && err.Index < len(patterns) {
+			err.Pattern = patterns[err.Index]
+		} else {
+			err.Index, err.Pattern = -1, ""
+		}
+		return nil, err
+	}
+	return newSet(e, len(patterns)), nil
+}
+
+// MustCompile is like [Compile] but panics on error, as CRI-O's
+// regexp.MustCompile does. For patterns known at build time.
+func MustCompile(patterns []string, flags ...Flag) *Set {
+	s, err := Compile(patterns, flags...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Match reports whether name is pinned: whether any pattern matches it.
+// It allocates nothing and does not copy name.
+func (s *Set) Match(name string) bool {
+	if !s.acquire("Match") {
+		return false
+	}
+	r := s.eng.match(name)
+	s.release()
+	runtime.KeepAlive(s)
+	return r
+}
+
+// MatchIndex returns the index of the first pattern that matches name (the
+// first regexp in CRI-O's loop that would match), or -1 when none does.
+// It allocates nothing and does not copy name.
+func (s *Set) MatchIndex(name string) int {
+	if !s.acquire("MatchIndex") {
+		return -1
+	}
+	r := s.eng.matchIndex(name)
+	s.release()
+	runtime.KeepAlive(s)
+	return r
+}
+
+// MatchAny reports whether any of names is pinned, in one call into the
+// backend: all the names of one image (MatchAny(image.Names...)), as
+// CRI-O's loop over FilterPinnedImage does, or the two names of an OCI
+// artifact (MatchAny(a.Reference(), a.CanonicalName())). It allocates
+// nothing for a handful of names.
+func (s *Set) MatchAny(names ...string) bool {
+	if !s.acquire("MatchAny") {
+		return false
+	}
+	r := s.eng.matchAny(names)
+	s.release()
+	runtime.KeepAlive(s)
+	return r
+}
+
+// MatchEach reports for each name whether it is pinned, in one call into
+// the backend (a whole image listing at once). It allocates the result
+// only; see [Set.AppendEach] to reuse a slice.
+func (s *Set) MatchEach(names []string) []bool {
+	return s.appendEach("MatchEach", make([]bool, 0, len(names)), names)
+}
+
+// AppendEach appends to dst, for each name, whether it is pinned, and
+// returns the extended slice, like [Set.MatchEach]. It allocates nothing
+// when dst has room for len(names) more results.
+func (s *Set) AppendEach(dst []bool, names []string) []bool {
+	return s.appendEach("AppendEach", dst, names)
+}
+
+func (s *Set) appendEach(op string, dst []bool, names []string) []bool {
+	start := len(dst)
+	dst = grow(dst, len(names))
+	if !s.acquire(op) {
+		return dst
+	}
+	if len(names) > 0 {
+		s.eng.matchEach(dst[start:], names)
+	}
+	s.release()
+	runtime.KeepAlive(s)
+	return dst
+}
+
+// grow extends dst by n false values.
+func grow(dst []bool, n int) []bool {
+	if n <= cap(dst)-len(dst) {
+		dst = dst[:len(dst)+n]
+		clear(dst[len(dst)-n:])
+		return dst
+	}
+	return append(dst, make([]bool, n)...)
+}
+
+// Len returns the number of patterns the set was compiled from, duplicates
+// included.
+func (s *Set) Len() int {
+	if !s.acquire("Len") {
+		return 0
+	}
+	n := s.n
+	s.release()
+	return n
+}

@@ -1,0 +1,279 @@
+package criopin
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ErrorKind says what is wrong with a pattern list, in a form a program can
+// check (see [CompileError]). The values are the library's
+// CRIO_PIN_ERROR_* constants.
+type ErrorKind uint32
+
+const (
+	// KindUnknownFlags: flag bits this version does not know.
+	KindUnknownFlags ErrorKind = 1
+	// KindInvalidUTF8: a pattern is not valid UTF-8.
+	KindInvalidUTF8 ErrorKind = 2
+	// KindLoneStar: the pattern "*" (write "**" to pin every image).
+	KindLoneStar ErrorKind = 3
+	// KindStrictEmpty: with [Strict], the empty pattern.
+	KindStrictEmpty ErrorKind = 4
+	// KindStrictWhitespace: with [Strict], whitespace or a control character.
+	KindStrictWhitespace ErrorKind = 5
+	// KindStrictLeadingStar: with [Strict], "*word", whose '*' is literal.
+	KindStrictLeadingStar ErrorKind = 6
+	// KindStrictInnerStar: with [Strict], a literal '*' inside a pattern.
+	KindStrictInnerStar ErrorKind = 7
+	// KindTooLarge: more patterns, or more pattern bytes, than a set holds
+	// (10,000,000 patterns, 64 MiB of pattern text).
+	KindTooLarge ErrorKind = 8
+	// KindInvalidArgument: the library was called with invalid arguments
+	// (a bug in this package: it always passes valid ones).
+	KindInvalidArgument ErrorKind = 9
+	// KindInternal: an internal failure of the library (a bug).
+	KindInternal ErrorKind = 10
+)
+
+var kindNames = [...]string{
+	KindUnknownFlags:      "UnknownFlags",
+	KindInvalidUTF8:       "InvalidUTF8",
+	KindLoneStar:          "LoneStar",
+	KindStrictEmpty:       "StrictEmpty",
+	KindStrictWhitespace:  "StrictWhitespace",
+	KindStrictLeadingStar: "StrictLeadingStar",
+	KindStrictInnerStar:   "StrictInnerStar",
+	KindTooLarge:          "TooLarge",
+	KindInvalidArgument:   "InvalidArgument",
+	KindInternal:          "Internal",
+}
+
+// String names the kind, such as "LoneStar".
+func (k ErrorKind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "ErrorKind(" + strconv.FormatUint(uint64(k), 10) + ")"
+}
+
+// Sentinel errors: errors.Is(err, criopin.ErrLoneStar) holds for a
+// *[CompileError] of the matching kind, however wrapped.
+var (
+	ErrUnknownFlags = errors.New("criopin: unknown flags")
+	ErrInvalidUTF8  = errors.New("criopin: pattern is not valid UTF-8")
+	ErrLoneStar     = errors.New(`criopin: lone "*" pattern`)
+	// ErrStrict matches every pattern [Strict] rejects (the four
+	// KindStrict* kinds).
+	ErrStrict   = errors.New("criopin: pattern rejected by Strict")
+	ErrTooLarge = errors.New("criopin: pattern list too large")
+	// ErrInternal matches KindInvalidArgument and KindInternal: a bug in
+	// this package or the library, not in the patterns.
+	ErrInternal = errors.New("criopin: internal error")
+)
+
+// sentinel is the sentinel error of a kind.
+func (k ErrorKind) sentinel() error {
+	switch k {
+	case KindUnknownFlags:
+		return ErrUnknownFlags
+	case KindInvalidUTF8:
+		return ErrInvalidUTF8
+	case KindLoneStar:
+		return ErrLoneStar
+	case KindStrictEmpty, KindStrictWhitespace, KindStrictLeadingStar, KindStrictInnerStar:
+		return ErrStrict
+	case KindTooLarge:
+		return ErrTooLarge
+	default:
+		return ErrInternal
+	}
+}
+
+// CompileError is the error of [Compile]: which pattern is wrong, why (a
+// Kind to check, and a message that says what to write instead), from
+// either backend alike. Use [errors.As] to get it, or [errors.Is] with a
+// sentinel such as [ErrLoneStar]:
+//
+//	var cerr *criopin.CompileError
+//	if errors.As(err, &cerr) && cerr.Index >= 0 {
+//		log.Printf("pinned_images[%d] = %q is invalid", cerr.Index, cerr.Pattern)
+//	}
+type CompileError struct {
+	// Kind says what is wrong.
+	Kind ErrorKind
+	// Index is the index of the offending pattern in the list, or -1 when
+	// no single pattern is to blame (unknown flags).
+	Index int
+	// Pattern is the offending pattern (patterns[Index]), or "" when
+	// Index is -1.
+	Pattern string
+	// Message is the library's message, for example
+	// `pattern 3 ("*"): a lone '*' is not a valid pattern; write "**" to
+	// pin every image`. Both backends give the same text.
+	Message string
+}
+
+// Error returns "criopin: " followed by the message.
+func (e *CompileError) Error() string {
+	return "criopin: " + e.Message
+}
+
+// Is reports whether target is the sentinel error of e's Kind.
+func (e *CompileError) Is(target error) bool {
+	return target == e.Kind.sentinel()
+}
+
+// Limits of one set, the library's (MAX_PATTERNS, MAX_PATTERN_BYTES).
+const (
+	maxPatterns     = 10_000_000
+	maxPatternBytes = 64 << 20
+)
+
+// unknownFlagsError names the bits this package does not know, in Go's
+// names (both backends check the flags in Go, before compiling).
+func unknownFlagsError(f Flag) *CompileError {
+	if f&^allFlags == 0 {
+		return nil
+	}
+	return &CompileError{Kind: KindUnknownFlags, Index: -1, Message: "unknown flag bits 0x" +
+		strconv.FormatUint(uint64(f&^allFlags), 16) + "; the flags are criopin.AnchorGlobs (1), " +
+		"criopin.CaseSensitive (2) and criopin.Strict (4), or criopin.Default (0)"}
+}
+
+// checkPattern is the library's validation of pattern i (src/pattern.rs and
+// src/set.rs, same order, same messages): the size limits, UTF-8, the lone
+// "*", then the Strict rules. total is the size of patterns 0..i.
+func checkPattern(i int, p string, total int, flags Flag) *CompileError {
+	if i >= maxPatterns {
+		return &CompileError{Kind: KindTooLarge, Index: i, Pattern: p, Message: "pattern " + strconv.Itoa(i) +
+			": too large: the number of patterns may be at most " + strconv.Itoa(maxPatterns) +
+			"; split the list or shorten the pattern"}
+	}
+	at := func(kind ErrorKind, msg string) *CompileError {
+		return &CompileError{Kind: kind, Index: i, Pattern: p,
+			Message: "pattern " + strconv.Itoa(i) + " (" + quote(p) + "): " + msg}
+	}
+	if total > maxPatternBytes {
+		return at(KindTooLarge, "too large: the total size of all patterns in bytes may be at most "+
+			strconv.Itoa(maxPatternBytes)+"; split the list or shorten the pattern")
+	}
+	if bad := invalidUTF8At(p); bad >= 0 {
+		return at(KindInvalidUTF8, "not valid UTF-8 (bad byte at offset "+strconv.Itoa(bad)+
+			"); patterns are text: fix the encoding of the configuration")
+	}
+	keyword := len(p) >= 2 && p[0] == '*' && p[len(p)-1] == '*'
+	if p == "*" {
+		return at(KindLoneStar, `a lone '*' is not a valid pattern; write "**" to pin every image`)
+	}
+	if flags&Strict == 0 {
+		return nil
+	}
+	if p == "" {
+		return at(KindStrictEmpty, "empty pattern (it pins only an image with an empty name); remove it")
+	}
+	for off, r := range p {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			what := "control character"
+			if unicode.IsSpace(r) {
+				what = "whitespace"
+			}
+			return at(KindStrictWhitespace, what+" '"+escapeRune(r, false)+"' (U+"+hex4(r)+") at byte "+
+				strconv.Itoa(off)+"; image names never contain whitespace or control characters: "+
+				"remove it (look for stray spaces, tabs or newlines)")
+		}
+	}
+	// The wildcard stars stripped, any star left is a literal character.
+	text, offset := p, 0
+	switch {
+	case keyword:
+		text, offset = p[1:len(p)-1], 1
+	case strings.HasSuffix(p, "*"):
+		text = p[:len(p)-1]
+	}
+	star := strings.IndexByte(text, '*')
+	if star < 0 {
+		return nil
+	}
+	if !keyword && text == p && star == 0 && !strings.Contains(p[1:], "*") {
+		word := p[1:]
+		return at(KindStrictLeadingStar, "a '*' only at the start is a literal character, so this pins "+
+			"only a name that really begins with '*'; write "+quote("*"+word+"*")+" to pin names containing "+
+			quote(word)+" (CRI-O has no suffix match)")
+	}
+	return at(KindStrictInnerStar, "the '*' at byte "+strconv.Itoa(star+offset)+" is a literal character "+
+		`(only a trailing '*', or the leading '*' of "*word*", is a wildcard); remove it, or split the `+
+		`pattern into a "prefix*" glob or a "*word*" keyword`)
+}
+
+// invalidUTF8At is the offset of the first byte of p that is not valid
+// UTF-8, or -1.
+func invalidUTF8At(p string) int {
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// quoteLimit is the longest part of a pattern quoted in a message.
+const quoteLimit = 120
+
+// quote is the library's quoting of a pattern in a message: Rust's
+// escape_debug per character, \xNN per invalid byte, cut after 120 bytes.
+func quote(p string) string {
+	shown := p[:min(len(p), quoteLimit)]
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(shown); {
+		r, size := utf8.DecodeRuneInString(shown[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(`\x` + hex2(shown[i]))
+		} else {
+			b.WriteString(escapeRune(r, true))
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	if len(p) > quoteLimit {
+		b.WriteString("... (" + strconv.Itoa(len(p)) + " bytes)")
+	}
+	return b.String()
+}
+
+// escapeRune is Rust's escape of one character: in a string (quote) both
+// quotes are escaped, in a character literal only the single quote.
+func escapeRune(r rune, inString bool) string {
+	switch {
+	case r == 0:
+		return `\0`
+	case r == '\t':
+		return `\t`
+	case r == '\r':
+		return `\r`
+	case r == '\n':
+		return `\n`
+	case r == '\\', r == '\'', r == '"' && inString:
+		return `\` + string(r)
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Other_Grapheme_Extend) || !unicode.IsPrint(r):
+		return `\u{` + strconv.FormatInt(int64(r), 16) + "}"
+	}
+	return string(r)
+}
+
+func hex2(b byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[b>>4], digits[b&15]})
+}
+
+// hex4 is a code point as U+ notation wants it: upper case, at least 4
+// digits.
+func hex4(r rune) string {
+	s := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+	return strings.Repeat("0", max(0, 4-len(s))) + s
+}

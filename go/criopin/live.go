@@ -1,0 +1,187 @@
+package criopin
+
+import (
+	"errors"
+	"sync/atomic"
+)
+
+// Live holds the current pinned-image list of a running daemon and
+// replaces it atomically: CRI-O recompiles its pinned_images on SIGHUP
+// while ListImages, the image garbage collector and the artifact store
+// read it.
+//
+// Readers call Live's Match methods, which use the list current when they
+// start until they return, without locks: a reload never makes a reader
+// see an empty or half-built list, and never frees a list a reader is
+// still using (the replaced list is freed when its last reader returns).
+// Each batch call (MatchAny, MatchEach, AppendEach) uses one list
+// throughout, so one listing is answered by one list.
+//
+// A Live keeps its own reference to the list it holds: [Live.Store] and
+// [NewLive] clone the Set they are given, and the caller still owns (and
+// should Close) its Set. Nothing a caller closes can unpin a Live.
+//
+// To share one list between several consumers (the image service and the
+// artifact store), give them the same *Live and reload it once; or give
+// each its own Live and Store the same Set into each.
+//
+// The zero Live is ready to use and pins nothing until the first Store or
+// Reload. A nil *Live reads as an empty set, like a nil *Set: its match
+// methods pin nothing, Len is 0, Snapshot nil, Close does nothing; but
+// Reload on it returns an error and Store panics, since a list handed to
+// no Live would be silently lost. A Live must not be copied.
+type Live struct {
+	cur atomic.Pointer[Set] // owned by the Live; closed only after swapped out
+}
+
+// NewLive returns a Live holding its own reference to s (see [Live.Store]).
+func NewLive(s *Set) *Live {
+	l := new(Live)
+	l.Store(s)
+	return l
+}
+
+// Store makes the list of s the current one and releases the list it
+// replaces (freed once no reader uses it). The Live takes its own
+// reference ([Set.Clone]): the caller may and should Close s when it no
+// longer needs it. s nil is the empty set; s closed panics (see [Set]).
+func (l *Live) Store(s *Set) {
+	if l == nil {
+		panic("criopin: Store on a nil *Live: the list would be lost")
+	}
+	l.swap(s.Clone())
+}
+
+// swap makes s (owned by the Live) current and closes the replaced set.
+func (l *Live) swap(s *Set) {
+	if old := l.cur.Swap(s); old != nil {
+		old.Close()
+	}
+}
+
+// Reload compiles patterns (as [Compile] does) and, when they compile,
+// makes them the current list. On error the current list stays in place
+// and the error (a *[CompileError]) says which pattern is wrong: a typo in
+// a reloaded configuration does not unpin every image.
+func (l *Live) Reload(patterns []string, flags ...Flag) error {
+	if l == nil {
+		return errNilLive
+	}
+	s, err := Compile(patterns, flags...)
+	if err != nil {
+		return err
+	}
+	l.swap(s)
+	return nil
+}
+
+var errNilLive = errors.New("criopin: Reload on a nil *Live: the list would be lost")
+
+// Close releases the current list; the Live pins nothing until the next
+// Store or Reload. Idempotent; it always returns nil.
+func (l *Live) Close() error {
+	if l != nil {
+		l.swap(nil)
+	}
+	return nil
+}
+
+// acquire returns the current set with a call registered on it (release
+// it), or nil for none.
+func (l *Live) acquire() *Set {
+	if l == nil {
+		return nil
+	}
+	for {
+		s := l.cur.Load()
+		if s == nil || s.tryAcquire() {
+			return s
+		}
+		// Closed: only the Live closes its sets, after swapping them out,
+		// so the next Load sees a newer set.
+	}
+}
+
+// Snapshot returns the current list as a Set of its own (another
+// reference to the same compiled list, no copy): it stays valid after
+// reloads until you Close it. Use it to answer many calls from one list;
+// for single calls, Live's own methods are cheaper. Nil when the Live
+// holds no list.
+func (l *Live) Snapshot() *Set {
+	s := l.acquire()
+	if s == nil {
+		return nil
+	}
+	c := s.cloneAcquired()
+	s.release()
+	return c
+}
+
+// Match reports whether name is pinned by the current list. See
+// [Set.Match].
+func (l *Live) Match(name string) bool {
+	s := l.acquire()
+	if s == nil {
+		return false
+	}
+	r := s.eng.match(name)
+	s.release()
+	return r
+}
+
+// MatchIndex returns the index of the first pattern of the current list
+// that matches name, or -1. See [Set.MatchIndex].
+func (l *Live) MatchIndex(name string) int {
+	s := l.acquire()
+	if s == nil {
+		return -1
+	}
+	r := s.eng.matchIndex(name)
+	s.release()
+	return r
+}
+
+// MatchAny reports whether any of names is pinned by the current list.
+// See [Set.MatchAny].
+func (l *Live) MatchAny(names ...string) bool {
+	s := l.acquire()
+	if s == nil {
+		return false
+	}
+	r := s.eng.matchAny(names)
+	s.release()
+	return r
+}
+
+// MatchEach reports for each name whether the current list pins it. See
+// [Set.MatchEach].
+func (l *Live) MatchEach(names []string) []bool {
+	return l.AppendEach(make([]bool, 0, len(names)), names)
+}
+
+// AppendEach appends, for each name, whether the current list pins it.
+// See [Set.AppendEach].
+func (l *Live) AppendEach(dst []bool, names []string) []bool {
+	start := len(dst)
+	dst = grow(dst, len(names))
+	s := l.acquire()
+	if s == nil {
+		return dst
+	}
+	if len(names) > 0 {
+		s.eng.matchEach(dst[start:], names)
+	}
+	s.release()
+	return dst
+}
+
+// Len returns the number of patterns of the current list (0 for none).
+func (l *Live) Len() int {
+	s := l.acquire()
+	if s == nil {
+		return 0
+	}
+	n := s.n
+	s.release()
+	return n
+}
