@@ -104,11 +104,13 @@ fuzz_target!(|input: Input| {
 
     let packed: Vec<u8> = input.names.concat();
     let mut name_lengths: Vec<usize> = input.names.iter().map(Vec::len).collect();
-    if input.overflow_lengths && !name_lengths.is_empty() {
+    // Without names there is no length to overflow: count 0 is valid.
+    let overflow = input.overflow_lengths && !name_lengths.is_empty();
+    if overflow {
         name_lengths[0] = usize::MAX;
     }
     let names_ptr: *const c_char = if input.names_null { null() } else { packed.as_ptr().cast() };
-    let valid = !input.overflow_lengths && (!input.names_null || packed.is_empty());
+    let valid = !overflow && (!input.names_null || packed.is_empty());
     for (name, &len) in input.names.iter().zip(&name_lengths) {
         let p: *const c_char = if input.names_null { null() } else { name.as_ptr().cast() };
         let want = if input.names_null && !name.is_empty() || len != name.len() {
