@@ -11,6 +11,8 @@
 # clean needs none).
 PKG_CONFIG ?= pkg-config
 export PKG_CONFIG_PATH
+# Including this file must not change the includer's default goal.
+crio_pin_default_goal := $(.DEFAULT_GOAL)
 crio_pin_pc = $(shell PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)' $(PKG_CONFIG) $(1) crio_pin 2>/dev/null)
 CRIO_PIN_CFLAGS := $(call crio_pin_pc,--cflags)
 CRIO_PIN_LIBS   := $(call crio_pin_pc,--libs)
@@ -27,3 +29,4 @@ check-crio-pin:
 	    echo "pkg-config cannot find crio_pin (PKG_CONFIG_PATH=$(PKG_CONFIG_PATH)): run 'make stage'" \
 	         "at the top and pass PKG_CONFIG_PATH=<top>/build/stage/lib/pkgconfig (make demo and" \
 	         "make test do)"; exit 1; }
+.DEFAULT_GOAL := $(crio_pin_default_goal)
