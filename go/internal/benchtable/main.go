@@ -3,25 +3,25 @@
 // standard input and prints, per list size, the time of CRI-O's Go loop,
 // of the pure-Go backend (when measured), of the library, and the ratio
 // Go loop / library (above 1, the library is faster), as a Markdown table,
-// with the issue's targets. With several
+// beside the targets of the "## Go targets" table of docs/BENCHMARKS.md
+// (-targets names the file: the targets live there, not here). With several
 // runs of a benchmark (-count), it keeps the fastest: the run least
 // disturbed by anything else on the machine.
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\d+)/(go|lib|purego)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
-
-// targets: the ratio the library should reach at each size.
-var targets = map[int]float64{1: 1, 10: 10, 100: 100, 1000: 1000}
 
 type key struct {
 	bench string
@@ -29,13 +29,60 @@ type key struct {
 }
 
 func main() {
-	if err := run(os.Stdin, os.Stdout); err != nil {
+	targetsFile := flag.String("targets", "../docs/BENCHMARKS.md", "the Markdown file with the \"## Go targets\" table")
+	flag.Parse()
+	doc, err := os.ReadFile(*targetsFile)
+	if err == nil {
+		var targets map[key]float64
+		if targets, err = parseTargets(string(doc)); err == nil {
+			err = run(os.Stdin, os.Stdout, targets)
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in io.Reader, out io.Writer) error {
+// targetRow is a row of the "## Go targets" table: | call | patterns | ≥ ratio |,
+// where call "all" stands for every call at that size.
+var targetRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\d+)\s*\|\s*≥\s*([\d.]+)\s*\|$`)
+
+// parseTargets reads the ratio each call should reach at each list size.
+func parseTargets(doc string) (map[key]float64, error) {
+	_, section, ok := strings.Cut(doc, "\n## Go targets\n")
+	if !ok {
+		return nil, fmt.Errorf(`no "## Go targets" section in the targets file`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	targets := map[key]float64{}
+	for _, row := range strings.Split(section, "\n") {
+		m := targetRow.FindStringSubmatch(strings.TrimSpace(row))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		ratio, err := strconv.ParseFloat(m[3], 64)
+		if err != nil {
+			return nil, fmt.Errorf("target %q: %v", row, err)
+		}
+		calls := []string{m[1]}
+		if m[1] == "all" {
+			calls = []string{"Match", "MatchAny", "MatchEach"}
+		}
+		for _, c := range calls {
+			if _, set := targets[key{c, n}]; !set || m[1] != "all" {
+				targets[key{c, n}] = ratio
+			}
+		}
+	}
+	if len(targets) == 0 {
+		return nil, fmt.Errorf(`the "## Go targets" section has no | call | patterns | ≥ ratio | rows`)
+	}
+	return targets, nil
+}
+
+func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	ns := map[key]map[string]float64{}
 	var sizes []int
 	benches := []string{"Match", "MatchAny", "MatchEach"}
@@ -89,7 +136,7 @@ func run(in io.Reader, out io.Writer) error {
 			}
 			ratio := g / l
 			target := ""
-			if t, ok := targets[n]; ok {
+			if t, ok := targets[key{b, n}]; ok {
 				target = fmt.Sprintf(">= %gx", t)
 				if ratio < t {
 					target += " (missed)"
