@@ -18,7 +18,8 @@ export CARGO_NET_OFFLINE=true
 # list_files PACKAGE-FILE: the paths it holds, docs and directories aside.
 list_files() {
     case $format in
-        rpm) rpm -qlp --nosignature "$1" 2>/dev/null ;;
+        rpm) rpm -qp --nosignature --queryformat '[%{FILEMODES:perms} %{FILENAMES}\n]' "$1" 2>/dev/null \
+                 | awk '$1 !~ /^d/ { print $2 }' ;;
         deb) dpkg -c "$1" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' ;;
     esac | grep -v -e '^/usr/share/doc/' -e '^/usr/share/licenses/' -e '^/usr/share/lintian/' || true
 }
