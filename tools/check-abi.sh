@@ -40,4 +40,9 @@ check "libcrio_pin.so.$somajor links to the library" test "$(readlink -f "$stage
 check "libcrio_pin.so links to the library" test "$(readlink -f "$stage/lib/libcrio_pin.so")" = "$(readlink -f "$so")"
 pcversion=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --modversion crio_pin)
 check "pkg-config version is $version (got '$pcversion')" test "$pcversion" = "$version"
+# The packaging repeats the version; it must follow Cargo.toml's.
+specversion=$(sed -n 's/^Version: *//p' packaging/rpm/crio-pin.spec)
+check "packaging/rpm/crio-pin.spec has Version $version (got '$specversion')" test "$specversion" = "$version"
+debversion=$(sed -n '1s/^crio-pin (\([^-)]*\)-[^)]*).*/\1/p' packaging/debian/changelog)
+check "packaging/debian/changelog starts at $version (got '$debversion')" test "$debversion" = "$version"
 exit $fail
