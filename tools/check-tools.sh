@@ -14,9 +14,12 @@ need valgrind "apt-get install valgrind"
 need go "Go >= 1.24, see below"
 need nm "apt-get install binutils"
 need readelf "apt-get install binutils"
+need objdump "apt-get install binutils"
+need g++ "C++ compiler (the header is checked as C++): apt-get install g++"
+need file "apt-get install file"
 if [ -n "$missing" ]; then
     printf "missing tools:%b\n" "$missing" >&2
-    printf "install them (on Debian: sudo apt-get install pkg-config valgrind gcc binutils) and re-run\n" >&2
+    printf "install them (on Debian: sudo apt-get install pkg-config valgrind gcc g++ binutils file) and re-run\n" >&2
     exit 1
 fi
 # The Go package needs Go 1.24 (go/go.mod). Debian 12 ships 1.19 (golang);
