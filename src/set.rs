@@ -512,7 +512,7 @@ impl PinSet {
         {
             return Ok(found);
         }
-        Ok(lower(found, self.exact.get_raw(name)?))
+        Ok(lower(found, self.exact.get_raw(name, read_all)?))
     }
 
     /// Whether any of `names` (all the names of one image) is pinned.
@@ -570,11 +570,11 @@ impl PinSet {
         pinned
     }
 
-    /// Whether the exact table pins an ASCII `name`.
+    /// Whether the exact table pins an ASCII `name` (`walk_plain` proved it).
     fn exact_pins_ascii(&self, name: &[u8]) -> bool {
         !self.exact.is_empty()
             && self.lengths.exact_may_match(name.len())
-            && self.exact.get_raw(name).is_ok_and(|i| i.is_some())
+            && self.exact.get_raw(name, true).is_ok_and(|i| i.is_some())
     }
 
     fn match_each_one_by_one<'n>(&self, names: impl IntoIterator<Item = &'n [u8]>, results: &mut [u8]) -> usize {
