@@ -2,7 +2,12 @@
 //! rather than taken from the `aho-corasick` crate so that the hot loop is
 //! as short as a DFA walk can be:
 //!
-//! - **byte classes with case folding.** Bytes that occur in no needle
+//! - **one column per byte value where the table stays small** (up to
+//!   `wide_max` bytes: a few hundred states): the walk indexes the row by
+//!   the byte itself and reads no class. Lower-case ASCII letters' columns
+//!   are copies of the upper-case ones under case folding; a raw name's
+//!   bytes >= 0x80 are caught by testing the 8 bytes of each piece at once.
+//! - **byte classes with case folding** (larger tables). Bytes that occur in no needle
 //!   share one class. Under case folding a lower-case ASCII letter is given
 //!   its upper-case letter's class, so an ASCII name is walked as it is,
 //!   without an upper-casing pass. Every byte >= 0x80 maps to the `bail`
@@ -59,6 +64,9 @@ pub(super) struct Dfa {
     raw_classes: [u8; 256],
     /// Classes of a canonical name's bytes.
     canonical_classes: [u8; 256],
+    /// One column per byte (`stride` 256): the classes are not read, and a
+    /// raw name's bytes >= 0x80 are tested for instead.
+    wide: bool,
     stride: u32,
     start: u32,
     /// The bail state, the first special one.
@@ -80,8 +88,8 @@ struct Node {
 impl Dfa {
     /// The DFA of `needles` (canonical, distinct, non-empty; `owners[i]`
     /// pins for `needles[i]`), or `None` if its table would take more than
-    /// `max_bytes`.
-    pub(super) fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, max_bytes: usize) -> Option<Dfa> {
+    /// `max_bytes`; with a column per byte if that takes at most `wide_max`.
+    pub(super) fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, max_bytes: usize, wide_max: usize) -> Option<Dfa> {
         // Classes: 0 for bytes in no needle, 1.. for each byte that occurs,
         // the last one for bail.
         let mut canonical_classes = [0u8; 256];
@@ -139,6 +147,18 @@ impl Dfa {
         if states * stride * 4 > max_bytes || states * stride > u32::MAX as usize {
             return None;
         }
+        // The column of each class: itself, or in a wide table its byte
+        // (the class map is one to one on the needles' bytes).
+        let wide = states * 256 * 4 <= wide_max.min(max_bytes);
+        let mut column: [u8; 256] = std::array::from_fn(|c| c as u8);
+        if wide {
+            for b in 0..=255u8 {
+                column[usize::from(canonical_classes[usize::from(b)])] = b;
+            }
+            canonical_classes = std::array::from_fn(|b| b as u8);
+            raw_classes = canonical_classes;
+        }
+        let stride = if wide { 256 } else { stride };
 
         // Failure links, breadth first, from the trie alone (following
         // failure links until a state has a child on the class); each
@@ -215,18 +235,28 @@ impl Dfa {
                 trans.copy_within(from..from + stride, row);
             }
             for &(class, t) in &nodes[s as usize].children {
-                trans[row + usize::from(class)] = id(new_id[t as usize]);
+                trans[row + usize::from(column[usize::from(class)])] = id(new_id[t as usize]);
             }
-            trans[row + stride - 1] = id(bail_index);
+            if !wide {
+                trans[row + stride - 1] = id(bail_index);
+            }
         }
         let bail_row = bail_index as usize * stride;
         trans[bail_row..bail_row + stride].fill(id(bail_index));
+        if wide && fold {
+            // A raw ASCII name walks as its upper-case form; canonical
+            // names hold no lower-case ASCII letters.
+            for row in trans.chunks_exact_mut(256) {
+                row.copy_within(usize::from(b'A')..=usize::from(b'Z'), usize::from(b'a'));
+            }
+        }
         Some(Dfa {
             trans: trans.into_boxed_slice(),
             offset,
             flag: flag as u32,
             raw_classes,
             canonical_classes,
+            wide,
             stride: stride as u32,
             start: id(new_id[0]),
             bail: id(bail_index),
@@ -280,14 +310,25 @@ impl Dfa {
         let n = name.len();
         let mut state = self.start;
         let mut at = 0;
+        // (A raw name's bytes >= 0x80 in a wide table: tested for.)
+        let test_ascii = raw && self.wide;
         loop {
-            let Some((from, from_at)) = self.to_special(classes, name, state, at) else {
+            let piece = match (self.wide, test_ascii) {
+                (false, _) => self.to_special::<false, false>(classes, name, state, at),
+                (true, false) => self.to_special::<true, false>(classes, name, state, at),
+                (true, true) => self.to_special::<true, true>(classes, name, state, at),
+            };
+            let Some((from, from_at)) = piece else {
                 return Ok(true);
             };
-            // Byte by byte through the piece that met a special state.
+            // Byte by byte through the piece that met a special state (or
+            // a byte >= 0x80).
             (state, at) = (from, from_at);
             let end = n.min(at + 8);
             while at < end {
+                if test_ascii && name[at] >= 0x80 {
+                    return Err(Canonical);
+                }
                 state = self.step(rows, state, classes[usize::from(name[at])]);
                 if self.is_special(state) {
                     if state == self.bail {
@@ -304,21 +345,27 @@ impl Dfa {
 
     /// Walks `name` from `state` at byte `at` up to 8 bytes at a time while
     /// none of them leads to a special state (the ids met, ANDed, keep the
-    /// flag): `None` at the end of the name, else the state and byte where
-    /// a piece of at most 8 bytes that meets one begins.
+    /// flag), nor, with `TEST_ASCII`, is >= 0x80: `None` at the end of the
+    /// name, else the state and byte where a piece of at most 8 bytes that
+    /// does begins. `WIDE`: the table has a column per byte (`classes` is
+    /// not read).
     // (Not inlined: inside the caller's loop the compiler spills the
     // table, name and class pointers to the stack, a load each per byte.)
     #[inline(never)]
-    fn to_special(&self, classes: &[u8; 256], name: &[u8], mut state: u32, mut at: usize) -> Option<(u32, usize)> {
-        let class = |byte: u8| classes[usize::from(byte)];
+    fn to_special<const WIDE: bool, const TEST_ASCII: bool>(
+        &self,
+        classes: &[u8; 256],
+        name: &[u8],
+        mut state: u32,
+        mut at: usize,
+    ) -> Option<(u32, usize)> {
+        const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
         let rows = self.rows();
         let flag = self.flag;
-        let n = name.len();
-        while at + 8 <= n {
-            debug_assert!(at + 8 <= n);
-            // SAFETY: at + 8 <= n, and a [u8; 8] has alignment 1. (The
-            // checked slice costs a third more instructions.)
-            let eight = unsafe { &*name.as_ptr().add(at).cast::<[u8; 8]>() };
+        let mut pieces = name[at..].chunks_exact(8);
+        for piece in &mut pieces {
+            let eight: &[u8; 8] = piece.try_into().expect("chunks of 8");
             // (Written out: the compiler keeps a loop over the 8 bytes.)
             let s0 = self.step(rows, state, class(eight[0]));
             let s1 = self.step(rows, s0, class(eight[1]));
@@ -328,16 +375,18 @@ impl Dfa {
             let s5 = self.step(rows, s4, class(eight[5]));
             let s6 = self.step(rows, s5, class(eight[6]));
             let s7 = self.step(rows, s6, class(eight[7]));
-            if (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & flag == 0 {
+            let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & flag == 0;
+            if special || (TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0) {
                 return Some((state, at));
             }
             state = s7;
             at += 8;
         }
         // The last 0 to 7 bytes: 4, 2 and 1 at a time.
-        let rest = &name[at..];
+        let rest = pieces.remainder();
         let mut s = state;
         let mut all = u32::MAX;
+        let mut high = 0;
         let mut i = 0;
         if rest.len() & 4 != 0 {
             let s0 = self.step(rows, s, class(rest[0]));
@@ -345,19 +394,22 @@ impl Dfa {
             let s2 = self.step(rows, s1, class(rest[2]));
             s = self.step(rows, s2, class(rest[3]));
             all &= s0 & s1 & s2 & s;
+            high |= rest[0] | rest[1] | rest[2] | rest[3];
             i = 4;
         }
         if rest.len() & 2 != 0 {
             let s0 = self.step(rows, s, class(rest[i]));
             s = self.step(rows, s0, class(rest[i + 1]));
             all &= s0 & s;
+            high |= rest[i] | rest[i + 1];
             i += 2;
         }
         if rest.len() & 1 != 0 {
             s = self.step(rows, s, class(rest[i]));
             all &= s;
+            high |= rest[i];
         }
-        if all & flag == 0 { Some((state, at)) } else { None }
+        if all & flag == 0 || (TEST_ASCII && high >= 0x80) { Some((state, at)) } else { None }
     }
 
     /// Walks `LANES` raw names at once, one byte of each in turn, so that
@@ -393,7 +445,20 @@ impl Dfa {
                 all[lane] &= states[lane];
             }
         }
-        all.map(|a| a & self.flag != 0)
+        let mut plain = all.map(|a| a & self.flag != 0);
+        if self.wide {
+            // (Bytes >= 0x80 have no bail column to lead to.)
+            for lane in 0..LANES {
+                plain[lane] &= names[lane].is_ascii();
+            }
+        }
+        plain
+    }
+
+    /// Whether the table has a column per byte value.
+    #[cfg(test)]
+    pub(super) fn is_wide(&self) -> bool {
+        self.wide
     }
 
     pub(super) fn memory_usage(&self) -> usize {
@@ -427,8 +492,9 @@ mod tests {
             .iter()
             .map(|s| s.as_bytes().to_vec())
             .collect();
-        for fold in [false, true] {
-            let dfa = Dfa::build(&needles, &owners(needles.len()), fold, 1 << 20).unwrap();
+        for (fold, wide_max) in [(false, 0), (true, 0), (false, 1 << 20), (true, 1 << 20)] {
+            let dfa = Dfa::build(&needles, &owners(needles.len()), fold, 1 << 20, wide_max).unwrap();
+            assert_eq!(dfa.wide, wide_max > 0);
             let stride = dfa.stride as usize;
             let row = |id: u32| id.checked_sub(dfa.offset).map(|r| r as usize).filter(|r| r % stride == 0 && *r < dfa.trans.len());
             assert_eq!(dfa.trans.len() % stride, 0);
@@ -443,23 +509,31 @@ mod tests {
                 assert_eq!(dfa.is_special(id), r <= dfa.hits.len(), "row {r}");
             }
             assert!(!dfa.is_special(dfa.start));
+            if dfa.wide {
+                for row in dfa.trans.chunks_exact(256) {
+                    let folded = |b: u8| if fold { b.to_ascii_uppercase() } else { b };
+                    assert!((b'a'..=b'z').all(|b| row[usize::from(b)] == row[usize::from(folded(b))]));
+                }
+            }
         }
     }
 
     #[test]
     fn walk_reports_every_needle_ending_at_each_byte() {
         let needles: Vec<Vec<u8>> = ["ABCD", "BC", "C", "XYZ"].iter().map(|s| s.as_bytes().to_vec()).collect();
-        let dfa = Dfa::build(&needles, &owners(4), true, 1 << 20).unwrap();
-        let mut seen = Vec::new();
-        dfa.walk(b"zabcdxyz", true, |h, at| {
-            seen.push((at, h.anywhere));
-            false
-        })
-        .unwrap();
-        // "BC" and "C" end at 3: the lowest is BC (1); "ABCD" at 4; "XYZ" at 7.
-        assert_eq!(seen, [(3, 1), (4, 0), (7, 3)]);
-        assert!(dfa.walk("a\u{e9}".as_bytes(), true, |_, _| false).is_err());
-        assert!(dfa.walk("A\u{e9}".as_bytes(), false, |_, _| false).is_ok());
+        for wide_max in [0, 1 << 20] {
+            let dfa = Dfa::build(&needles, &owners(4), true, 1 << 20, wide_max).unwrap();
+            let mut seen = Vec::new();
+            dfa.walk(b"zabcdxyz", true, |h, at| {
+                seen.push((at, h.anywhere));
+                false
+            })
+            .unwrap();
+            // "BC" and "C" end at 3: the lowest is BC (1); "ABCD" at 4; "XYZ" at 7.
+            assert_eq!(seen, [(3, 1), (4, 0), (7, 3)]);
+            assert!(dfa.walk("a\u{e9}".as_bytes(), true, |_, _| false).is_err());
+            assert!(dfa.walk("A\u{e9}".as_bytes(), false, |_, _| false).is_ok());
+        }
     }
 
     /// Needles ending at every offset of the 8-byte pieces and the 4, 2
@@ -468,7 +542,12 @@ mod tests {
     #[test]
     fn walk_finds_needles_and_bails_at_every_offset() {
         let needles: Vec<Vec<u8>> = ["QX", "Z"].iter().map(|s| s.as_bytes().to_vec()).collect();
-        let dfa = Dfa::build(&needles, &owners(2), true, 1 << 20).unwrap();
+        for wide_max in [0, 1 << 20] {
+            walk_finds_needles_and_bails_at_every_offset_in(&Dfa::build(&needles, &owners(2), true, 1 << 20, wide_max).unwrap());
+        }
+    }
+
+    fn walk_finds_needles_and_bails_at_every_offset_in(dfa: &Dfa) {
         for len in 0..40 {
             for at in 0..len {
                 for (piece, index) in [(&b"qx"[..], 0), (b"z", 1)] {
@@ -499,6 +578,9 @@ mod tests {
     #[test]
     fn oversized_tables_are_refused() {
         let needles = vec![b"ABCDEFGH".to_vec()];
-        assert!(Dfa::build(&needles, &owners(1), true, 64).is_none());
+        assert!(Dfa::build(&needles, &owners(1), true, 64, 64).is_none());
+        let classes = Dfa::build(&needles, &owners(1), true, 1 << 20, 10 * 1024 - 1).unwrap();
+        assert!(!classes.wide, "10 states (the trie's 9 and bail) need 10 KiB");
+        assert!(Dfa::build(&needles, &owners(1), true, 1 << 20, 10 * 1024).unwrap().wide);
     }
 }
