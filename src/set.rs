@@ -7,8 +7,8 @@
 //! - exact patterns: a hash table from needle to the lowest pattern index
 //!   ([`exact`]), which an ASCII name is looked up in as it is;
 //! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
-//!   our own ([`dfa`]) whose byte classes fold ASCII case, so an ASCII name
-//!   is walked as it is; past [`DENSE_MAX_BYTES`] of table, `aho-corasick`'s
+//!   our own ([`dfa`]) whose byte classes (or, up to [`WIDE_MAX_BYTES`],
+//!   byte columns) fold ASCII case, so an ASCII name is walked as it is; past [`DENSE_MAX_BYTES`] of table, `aho-corasick`'s
 //!   contiguous NFA over the canonical name. Keywords, and globs as CRI-O
 //!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
 //!   only where the needle starts at 0.
