@@ -7,15 +7,17 @@
 //!   the byte itself and reads no class. Lower-case ASCII letters' columns
 //!   are copies of the upper-case ones under case folding; a raw name's
 //!   bytes >= 0x80 are caught by testing the 8 bytes of each piece at once.
-//! - **byte classes with case folding** (larger tables). Bytes that occur in no needle
-//!   share one class. Under case folding a lower-case ASCII letter is given
+//! - **byte classes with case folding** (larger tables). Bytes that occur
+//!   in no needle share one class. Under case folding a lower-case ASCII letter is given
 //!   its upper-case letter's class, so an ASCII name is walked as it is,
 //!   without an upper-casing pass. Every byte >= 0x80 maps to the `bail`
 //!   class when walking a raw name: the walk stops and the caller takes the
 //!   exact (canonicalising) path, which walks the canonical name with the
 //!   canonical classes (where those bytes have their own classes).
-//! - **premultiplied state ids.** A state is the index of its row in the
-//!   transition table, so one step is `trans[state + class]`.
+//! - **premultiplied state ids.** A state's id is the index of its row in
+//!   the transition table plus a fixed offset (below), so one step is
+//!   `rows[state + class]`, `rows` being the table's address less the
+//!   offset.
 //! - **special states told by one bit.** States where a needle ends, and
 //!   the `bail` state, come first, the ordinary ones after, and the ids
 //!   start at an offset chosen so that bit `flag` (a power of two) is clear
@@ -286,7 +288,8 @@ impl Dfa {
         // SAFETY: `state` is an id (the start state, or an entry of
         // `trans`, all of which `build` sets to `offset + index * stride`
         // for an index < states), and `class` < stride (every class table
-        // entry is at most the bail class, stride - 1), so the entry read,
+        // entry is at most the bail class, stride - 1; in a wide table the
+        // class is the byte and stride is 256), so the entry read,
         // `trans[state - offset + class]`, is below `states * stride =
         // trans.len()`. The test `every_entry_is_a_row_start` checks this
         // for built tables.
