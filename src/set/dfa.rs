@@ -2,26 +2,39 @@
 //! rather than taken from the `aho-corasick` crate so that the hot loop is
 //! as short as a DFA walk can be:
 //!
-//! - **byte classes with case folding.** Bytes that occur in no needle
-//!   share one class. Under case folding a lower-case ASCII letter is given
+//! - **one column per byte value where the table stays small** (up to
+//!   `wide_max` bytes: a few hundred states): the walk indexes the row by
+//!   the byte itself and reads no class. Lower-case ASCII letters' columns
+//!   are copies of the upper-case ones under case folding; a raw name's
+//!   bytes >= 0x80 are caught by testing the 8 bytes of each piece at once.
+//! - **byte classes with case folding** (larger tables). Bytes that occur
+//!   in no needle share one class. Under case folding a lower-case ASCII letter is given
 //!   its upper-case letter's class, so an ASCII name is walked as it is,
 //!   without an upper-casing pass. Every byte >= 0x80 maps to the `bail`
 //!   class when walking a raw name: the walk stops and the caller takes the
 //!   exact (canonicalising) path, which walks the canonical name with the
 //!   canonical classes (where those bytes have their own classes).
-//! - **premultiplied state ids.** A state is the index of its row in the
-//!   transition table, so one step is `trans[state + class]`.
-//! - **special states last.** States where a needle ends, and the `bail`
-//!   state, have the highest ids: one comparison per byte tells whether
-//!   anything is to be done.
+//! - **premultiplied state ids.** A state's id is the index of its row in
+//!   the transition table plus a fixed offset (below), so one step is
+//!   `rows[state + class]`, `rows` being the table's address less the
+//!   offset.
+//! - **special states told by one bit.** States where a needle ends, and
+//!   the `bail` state, come first, the ordinary ones after, and the ids
+//!   start at an offset chosen so that bit `flag` (a power of two) is clear
+//!   in every special id and set in every ordinary one: special ids lie in
+//!   `[flag - S, flag)`, ordinary ones in `[flag, flag + O)`, with `flag`
+//!   at least both sizes. The walk ANDs the ids of 8 steps together and
+//!   tests the bit once (one instruction a byte instead of a compare and a
+//!   branch), and only a chunk that met a special state is walked again
+//!   byte by byte.
 //!
 //! Construction is the textbook one (a trie, its failure links, then each
 //! state's row in breadth-first order is its failure state's row overridden
 //! by its own children), with the states renumbered so that the special
-//! ones come last. Every
-//! entry of the table is the row start of a state, and every class is below
-//! the stride, so a step never leaves the table; [`Dfa::step`] relies on it
-//! (checked in debug builds and by a test over every entry).
+//! ones come first. Every entry of the table is `offset` plus the row start
+//! of a state, and every class is below the stride, so a step never leaves
+//! the table; [`Dfa::step`] relies on it (checked in debug builds and by a
+//! test over every entry).
 
 use super::Owner;
 
@@ -42,15 +55,23 @@ pub(super) struct Hit {
 
 #[derive(Debug)]
 pub(super) struct Dfa {
-    /// Row-major transitions; every entry is a premultiplied state id.
+    /// Row-major transitions; every entry is a state id: `offset` plus the
+    /// start of the state's row.
     trans: Box<[u32]>,
+    /// What a state's id adds to its row start (see the module doc).
+    offset: u32,
+    /// The bit clear in special ids and set in ordinary ones.
+    flag: u32,
     /// Classes of a raw name's bytes (ASCII folded; >= 0x80: bail).
     raw_classes: [u8; 256],
     /// Classes of a canonical name's bytes.
     canonical_classes: [u8; 256],
+    /// One column per byte (`stride` 256): the classes are not read, and a
+    /// raw name's bytes >= 0x80 are tested for instead.
+    wide: bool,
     stride: u32,
     start: u32,
-    /// The bail state; every state at or after it is special.
+    /// The bail state, the first special one.
     bail: u32,
     /// Per match state (after `bail`, in order).
     hits: Box<[Hit]>,
@@ -69,8 +90,8 @@ struct Node {
 impl Dfa {
     /// The DFA of `needles` (canonical, distinct, non-empty; `owners[i]`
     /// pins for `needles[i]`), or `None` if its table would take more than
-    /// `max_bytes`.
-    pub(super) fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, max_bytes: usize) -> Option<Dfa> {
+    /// `max_bytes`; with a column per byte if that takes at most `wide_max`.
+    pub(super) fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, max_bytes: usize, wide_max: usize) -> Option<Dfa> {
         // Classes: 0 for bytes in no needle, 1.. for each byte that occurs,
         // the last one for bail.
         let mut canonical_classes = [0u8; 256];
@@ -128,6 +149,18 @@ impl Dfa {
         if states * stride * 4 > max_bytes || states * stride > u32::MAX as usize {
             return None;
         }
+        // The column of each class: itself, or in a wide table its byte
+        // (the class map is one to one on the needles' bytes).
+        let wide = states * 256 * 4 <= wide_max.min(max_bytes);
+        let mut column: [u8; 256] = std::array::from_fn(|c| c as u8);
+        if wide {
+            for b in 0..=255u8 {
+                column[usize::from(canonical_classes[usize::from(b)])] = b;
+            }
+            canonical_classes = std::array::from_fn(|b| b as u8);
+            raw_classes = canonical_classes;
+        }
+        let stride = if wide { 256 } else { stride };
 
         // Failure links, breadth first, from the trie alone (following
         // failure links until a state has a child on the class); each
@@ -165,66 +198,108 @@ impl Dfa {
             }
         }
 
-        // Renumber: ordinary states, then bail, then the special ones.
+        // Renumber: bail, then the special states, then the ordinary ones;
+        // ids are offset so that `flag` tells the two kinds apart.
         let special = |s: usize| nodes[s].hit.anywhere != NONE || nodes[s].hit.at_start != NONE;
         let mut new_id = vec![0u32; n];
-        let mut next = 0u32;
-        for s in (0..n).filter(|&s| !special(s)) {
-            new_id[s] = next;
-            next += 1;
-        }
-        let bail_index = next;
-        next += 1;
         let mut hits = Vec::new();
+        let bail_index = 0u32;
+        let mut next = 1u32;
         for s in (0..n).filter(|&s| special(s)) {
             new_id[s] = next;
             next += 1;
             hits.push(nodes[s].hit);
         }
+        let special_size = next as usize * stride;
+        for s in (0..n).filter(|&s| !special(s)) {
+            new_id[s] = next;
+            next += 1;
+        }
+        let ordinary_size = states * stride - special_size;
+        let flag = special_size.max(ordinary_size).next_power_of_two();
+        // Ids run up to 2 * flag: they must fit in u32.
+        if flag > 1 << 31 {
+            return None;
+        }
+        let offset = (flag - special_size) as u32;
 
         // Rows, breadth first: a state's row is its failure state's (filled
         // before it), overridden by its own children; the root's leads back
-        // to the root. Every entry is a premultiplied id.
-        let premul = |index: u32| index * stride as u32;
+        // to the root. Every entry is an id.
+        let id = |index: u32| offset + index * stride as u32;
         let mut trans = vec![0u32; states * stride];
         for &s in &order {
             let row = new_id[s as usize] as usize * stride;
             if s == 0 {
-                trans[row..row + stride].fill(premul(new_id[0]));
+                trans[row..row + stride].fill(id(new_id[0]));
             } else {
                 let from = new_id[fail[s as usize] as usize] as usize * stride;
                 trans.copy_within(from..from + stride, row);
             }
             for &(class, t) in &nodes[s as usize].children {
-                trans[row + usize::from(class)] = premul(new_id[t as usize]);
+                trans[row + usize::from(column[usize::from(class)])] = id(new_id[t as usize]);
             }
-            trans[row + stride - 1] = premul(bail_index);
+            if !wide {
+                trans[row + stride - 1] = id(bail_index);
+            }
         }
         let bail_row = bail_index as usize * stride;
-        trans[bail_row..bail_row + stride].fill(premul(bail_index));
+        trans[bail_row..bail_row + stride].fill(id(bail_index));
+        if wide && fold {
+            // A raw ASCII name walks as its upper-case form; canonical
+            // names hold no lower-case ASCII letters.
+            for row in trans.chunks_exact_mut(256) {
+                row.copy_within(usize::from(b'A')..=usize::from(b'Z'), usize::from(b'a'));
+            }
+        }
         Some(Dfa {
             trans: trans.into_boxed_slice(),
+            offset,
+            flag: flag as u32,
             raw_classes,
             canonical_classes,
+            wide,
             stride: stride as u32,
-            start: premul(new_id[0]),
-            bail: premul(bail_index),
+            start: id(new_id[0]),
+            bail: id(bail_index),
             hits: hits.into_boxed_slice(),
         })
     }
 
-    /// One transition.
+    /// Whether `state` is special (a needle ends there, or bail).
     #[inline(always)]
-    fn step(&self, state: u32, class: u8) -> u32 {
-        let i = state as usize + usize::from(class);
-        debug_assert!(i < self.trans.len());
-        // SAFETY: `state` is a premultiplied id (the start state, or an
-        // entry of `trans`, all of which `build` sets to `index * stride`
+    fn is_special(&self, state: u32) -> bool {
+        state & self.flag == 0
+    }
+
+    /// The table's address minus `offset` entries, so that a state's row
+    /// starts at `rows() + id`: each step then adds no offset. (Out of the
+    /// allocation itself, hence wrapping; only [`Dfa::step`] reads through
+    /// it, always in bounds.)
+    #[inline(always)]
+    fn rows(&self) -> *const u32 {
+        self.trans.as_ptr().wrapping_sub(self.offset as usize)
+    }
+
+    /// One transition; `rows` is [`Dfa::rows`].
+    #[inline(always)]
+    fn step(&self, rows: *const u32, state: u32, class: u8) -> u32 {
+        debug_assert!(state >= self.offset && ((state - self.offset) + u32::from(class)) < self.trans.len() as u32);
+        // SAFETY: `state` is an id (the start state, or an entry of
+        // `trans`, all of which `build` sets to `offset + index * stride`
         // for an index < states), and `class` < stride (every class table
-        // entry is at most the bail class, stride - 1), so
-        // `i < states * stride = trans.len()`. The test
-        // `every_entry_is_a_row_start` checks this for built tables.
-        unsafe { *self.trans.get_unchecked(i) }
+        // entry is at most the bail class, stride - 1; in a wide table the
+        // class is the byte and stride is 256), so the entry read,
+        // `trans[state - offset + class]`, is below `states * stride =
+        // trans.len()`. The test `every_entry_is_a_row_start` checks this
+        // for built tables.
+        unsafe { *rows.wrapping_add(state as usize + usize::from(class)) }
+    }
+
+    /// The hit of a special state other than bail.
+    #[inline(always)]
+    fn hit(&self, state: u32) -> &Hit {
+        &self.hits[((state - self.offset) / self.stride - 1) as usize]
     }
 
     /// Walks `name` (raw: an ASCII name as given; else a canonical name),
@@ -234,63 +309,110 @@ impl Dfa {
     #[inline(always)]
     pub(super) fn walk(&self, name: &[u8], raw: bool, mut hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
         let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
-        let class = |byte: u8| classes[usize::from(byte)];
-        let bail = self.bail;
+        let rows = self.rows();
         let n = name.len();
-        // Rounds of four bytes run while `at < fours`.
-        let fours = n.saturating_sub(3);
         let mut state = self.start;
         let mut at = 0;
+        // (A raw name's bytes >= 0x80 in a wide table: tested for.)
+        let test_ascii = raw && self.wide;
         loop {
-            // Steps until a special state (then `at` is the byte that led
-            // there) or the end. Four bytes a round: the loop's own
-            // bookkeeping is a quarter of what it is byte by byte.
-            loop {
-                if at < fours {
-                    debug_assert!(at + 4 <= n);
-                    // SAFETY: at < fours = n - 3, so at + 4 <= n. (The
-                    // checked slice costs a third more instructions.)
-                    let four = unsafe { name.get_unchecked(at..at + 4) };
-                    let s0 = self.step(state, class(four[0]));
-                    if s0 >= bail {
-                        state = s0;
-                        break;
-                    }
-                    let s1 = self.step(s0, class(four[1]));
-                    if s1 >= bail {
-                        (state, at) = (s1, at + 1);
-                        break;
-                    }
-                    let s2 = self.step(s1, class(four[2]));
-                    if s2 >= bail {
-                        (state, at) = (s2, at + 2);
-                        break;
-                    }
-                    state = self.step(s2, class(four[3]));
-                    at += 3;
-                    if state >= bail {
-                        break;
-                    }
-                    at += 1;
-                } else if at < n {
-                    state = self.step(state, class(name[at]));
-                    if state >= bail {
-                        break;
-                    }
-                    at += 1;
-                } else {
-                    return Ok(true);
+            let piece = match (self.wide, test_ascii) {
+                (false, _) => self.to_special::<false, false>(classes, name, state, at),
+                (true, false) => self.to_special::<true, false>(classes, name, state, at),
+                (true, true) => self.to_special::<true, true>(classes, name, state, at),
+            };
+            let Some((from, from_at)) = piece else {
+                return Ok(true);
+            };
+            // Byte by byte through the piece that met a special state (or
+            // a byte >= 0x80).
+            (state, at) = (from, from_at);
+            let end = n.min(at + 8);
+            while at < end {
+                if test_ascii && name[at] >= 0x80 {
+                    return Err(Canonical);
                 }
+                state = self.step(rows, state, classes[usize::from(name[at])]);
+                if self.is_special(state) {
+                    if state == self.bail {
+                        return Err(Canonical);
+                    }
+                    if hit(self.hit(state), at) {
+                        return Ok(at + 1 == n);
+                    }
+                }
+                at += 1;
             }
-            if state == bail {
-                return Err(Canonical);
-            }
-            let h = &self.hits[((state - bail) / self.stride - 1) as usize];
-            if hit(h, at) {
-                return Ok(at + 1 == n);
-            }
-            at += 1;
         }
+    }
+
+    /// Walks `name` from `state` at byte `at` up to 8 bytes at a time while
+    /// none of them leads to a special state (the ids met, ANDed, keep the
+    /// flag), nor, with `TEST_ASCII`, is >= 0x80: `None` at the end of the
+    /// name, else the state and byte where a piece of at most 8 bytes that
+    /// does begins. `WIDE`: the table has a column per byte (`classes` is
+    /// not read).
+    // (Not inlined: inside the caller's loop the compiler spills the
+    // table, name and class pointers to the stack, a load each per byte.)
+    #[inline(never)]
+    fn to_special<const WIDE: bool, const TEST_ASCII: bool>(
+        &self,
+        classes: &[u8; 256],
+        name: &[u8],
+        mut state: u32,
+        mut at: usize,
+    ) -> Option<(u32, usize)> {
+        const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
+        let rows = self.rows();
+        let flag = self.flag;
+        let mut pieces = name[at..].chunks_exact(8);
+        for piece in &mut pieces {
+            let eight: &[u8; 8] = piece.try_into().expect("chunks of 8");
+            // (Written out: the compiler keeps a loop over the 8 bytes.)
+            let s0 = self.step(rows, state, class(eight[0]));
+            let s1 = self.step(rows, s0, class(eight[1]));
+            let s2 = self.step(rows, s1, class(eight[2]));
+            let s3 = self.step(rows, s2, class(eight[3]));
+            let s4 = self.step(rows, s3, class(eight[4]));
+            let s5 = self.step(rows, s4, class(eight[5]));
+            let s6 = self.step(rows, s5, class(eight[6]));
+            let s7 = self.step(rows, s6, class(eight[7]));
+            let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & flag == 0;
+            if special || (TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0) {
+                return Some((state, at));
+            }
+            state = s7;
+            at += 8;
+        }
+        // The last 0 to 7 bytes: 4, 2 and 1 at a time.
+        let rest = pieces.remainder();
+        let mut s = state;
+        let mut all = u32::MAX;
+        let mut high = 0;
+        let mut i = 0;
+        if rest.len() & 4 != 0 {
+            let s0 = self.step(rows, s, class(rest[0]));
+            let s1 = self.step(rows, s0, class(rest[1]));
+            let s2 = self.step(rows, s1, class(rest[2]));
+            s = self.step(rows, s2, class(rest[3]));
+            all &= s0 & s1 & s2 & s;
+            high |= rest[0] | rest[1] | rest[2] | rest[3];
+            i = 4;
+        }
+        if rest.len() & 2 != 0 {
+            let s0 = self.step(rows, s, class(rest[i]));
+            s = self.step(rows, s0, class(rest[i + 1]));
+            all &= s0 & s;
+            high |= rest[i] | rest[i + 1];
+            i += 2;
+        }
+        if rest.len() & 1 != 0 {
+            s = self.step(rows, s, class(rest[i]));
+            all &= s;
+            high |= rest[i];
+        }
+        if all & flag == 0 || (TEST_ASCII && high >= 0x80) { Some((state, at)) } else { None }
     }
 
     /// Walks `LANES` raw names at once, one byte of each in turn, so that
@@ -302,8 +424,11 @@ impl Dfa {
     #[inline(always)]
     pub(super) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
         let class = |byte: u8| self.raw_classes[usize::from(byte)];
+        let rows = self.rows();
         let mut states = [self.start; LANES];
-        let mut plain = [true; LANES];
+        // Per lane, the AND of every id met: the flag survives only if no
+        // state was special.
+        let mut all = [u32::MAX; LANES];
         let common = names.iter().map(|n| n.len()).min().unwrap_or(0);
         for at in 0..common {
             for lane in 0..LANES {
@@ -311,21 +436,32 @@ impl Dfa {
                 // SAFETY: at < common, the shortest name's length. (Checked
                 // indexing costs a compare per lane and byte here.)
                 let byte = unsafe { *names[lane].get_unchecked(at) };
-                states[lane] = self.step(states[lane], class(byte));
-            }
-            // Walking on past a special state is harmless (every state has
-            // a full row); only remember it.
-            for lane in 0..LANES {
-                plain[lane] &= states[lane] < self.bail;
+                // Walking on past a special state is harmless (every state
+                // has a full row); only remember it.
+                states[lane] = self.step(rows, states[lane], class(byte));
+                all[lane] &= states[lane];
             }
         }
         for lane in 0..LANES {
             for &byte in &names[lane][common..] {
-                states[lane] = self.step(states[lane], class(byte));
-                plain[lane] &= states[lane] < self.bail;
+                states[lane] = self.step(rows, states[lane], class(byte));
+                all[lane] &= states[lane];
+            }
+        }
+        let mut plain = all.map(|a| a & self.flag != 0);
+        if self.wide {
+            // (Bytes >= 0x80 have no bail column to lead to.)
+            for lane in 0..LANES {
+                plain[lane] &= names[lane].is_ascii();
             }
         }
         plain
+    }
+
+    /// Whether the table has a column per byte value.
+    #[cfg(test)]
+    pub(super) fn is_wide(&self) -> bool {
+        self.wide
     }
 
     pub(super) fn memory_usage(&self) -> usize {
@@ -359,37 +495,95 @@ mod tests {
             .iter()
             .map(|s| s.as_bytes().to_vec())
             .collect();
-        for fold in [false, true] {
-            let dfa = Dfa::build(&needles, &owners(needles.len()), fold, 1 << 20).unwrap();
+        for (fold, wide_max) in [(false, 0), (true, 0), (false, 1 << 20), (true, 1 << 20)] {
+            let dfa = Dfa::build(&needles, &owners(needles.len()), fold, 1 << 20, wide_max).unwrap();
+            assert_eq!(dfa.wide, wide_max > 0);
             let stride = dfa.stride as usize;
+            let row = |id: u32| id.checked_sub(dfa.offset).map(|r| r as usize).filter(|r| r % stride == 0 && *r < dfa.trans.len());
             assert_eq!(dfa.trans.len() % stride, 0);
-            assert!(dfa.trans.iter().all(|&t| t as usize % stride == 0 && (t as usize) < dfa.trans.len()));
+            assert!(dfa.trans.iter().all(|&t| row(t).is_some()), "an entry is no row start");
             assert!(dfa.raw_classes.iter().chain(&dfa.canonical_classes).all(|&c| usize::from(c) < stride));
-            assert_eq!(dfa.start as usize % stride, 0);
-            // Every state after bail has a hit, and only those.
-            assert_eq!(dfa.hits.len(), (dfa.trans.len() - dfa.bail as usize) / stride - 1);
+            assert!(row(dfa.start).is_some() && row(dfa.bail) == Some(0));
+            // The flag is clear in bail and the hits' ids, set in all others
+            // (which include the start: no needle is empty).
+            assert!(dfa.flag.is_power_of_two());
+            let ids = (0..dfa.trans.len() / stride).map(|r| dfa.offset + (r * stride) as u32);
+            for (r, id) in ids.enumerate() {
+                assert_eq!(dfa.is_special(id), r <= dfa.hits.len(), "row {r}");
+            }
+            assert!(!dfa.is_special(dfa.start));
+            if dfa.wide {
+                for row in dfa.trans.chunks_exact(256) {
+                    let folded = |b: u8| if fold { b.to_ascii_uppercase() } else { b };
+                    assert!((b'a'..=b'z').all(|b| row[usize::from(b)] == row[usize::from(folded(b))]));
+                }
+            }
         }
     }
 
     #[test]
     fn walk_reports_every_needle_ending_at_each_byte() {
         let needles: Vec<Vec<u8>> = ["ABCD", "BC", "C", "XYZ"].iter().map(|s| s.as_bytes().to_vec()).collect();
-        let dfa = Dfa::build(&needles, &owners(4), true, 1 << 20).unwrap();
-        let mut seen = Vec::new();
-        dfa.walk(b"zabcdxyz", true, |h, at| {
-            seen.push((at, h.anywhere));
-            false
-        })
-        .unwrap();
-        // "BC" and "C" end at 3: the lowest is BC (1); "ABCD" at 4; "XYZ" at 7.
-        assert_eq!(seen, [(3, 1), (4, 0), (7, 3)]);
-        assert!(dfa.walk("a\u{e9}".as_bytes(), true, |_, _| false).is_err());
-        assert!(dfa.walk("A\u{e9}".as_bytes(), false, |_, _| false).is_ok());
+        for wide_max in [0, 1 << 20] {
+            let dfa = Dfa::build(&needles, &owners(4), true, 1 << 20, wide_max).unwrap();
+            let mut seen = Vec::new();
+            dfa.walk(b"zabcdxyz", true, |h, at| {
+                seen.push((at, h.anywhere));
+                false
+            })
+            .unwrap();
+            // "BC" and "C" end at 3: the lowest is BC (1); "ABCD" at 4; "XYZ" at 7.
+            assert_eq!(seen, [(3, 1), (4, 0), (7, 3)]);
+            assert!(dfa.walk("a\u{e9}".as_bytes(), true, |_, _| false).is_err());
+            assert!(dfa.walk("A\u{e9}".as_bytes(), false, |_, _| false).is_ok());
+        }
+    }
+
+    /// Needles ending at every offset of the 8-byte pieces and the 4, 2
+    /// and 1-byte tail, and a byte >= 0x80 at every offset, are each seen
+    /// by the piecewise walk, and by the lockstep one.
+    #[test]
+    fn walk_finds_needles_and_bails_at_every_offset() {
+        let needles: Vec<Vec<u8>> = ["QX", "Z"].iter().map(|s| s.as_bytes().to_vec()).collect();
+        for wide_max in [0, 1 << 20] {
+            walk_finds_needles_and_bails_at_every_offset_in(&Dfa::build(&needles, &owners(2), true, 1 << 20, wide_max).unwrap());
+        }
+    }
+
+    fn walk_finds_needles_and_bails_at_every_offset_in(dfa: &Dfa) {
+        for len in 0..40 {
+            for at in 0..len {
+                for (piece, index) in [(&b"qx"[..], 0), (b"z", 1)] {
+                    if at + piece.len() > len {
+                        continue;
+                    }
+                    let mut name = vec![b'a'; len];
+                    name[at..at + piece.len()].copy_from_slice(piece);
+                    let mut seen = Vec::new();
+                    let read_all = dfa.walk(&name, true, |h, end| {
+                        seen.push((end, h.anywhere));
+                        false
+                    });
+                    assert!(read_all.unwrap(), "{len} {at}");
+                    assert_eq!(seen, [(at + piece.len() - 1, index)], "{len} {at}");
+                    assert_eq!(dfa.walk_plain([&name[..], &b"aaaa"[..]]), [false, true], "{len} {at}");
+                }
+                let mut name = vec![b'a'; len];
+                name[at] = 0xc3;
+                assert!(dfa.walk(&name, true, |_, _| false).is_err(), "{len} {at}");
+                assert!(dfa.walk(&name, false, |_, _| false).is_ok(), "{len} {at}");
+                assert_eq!(dfa.walk_plain([&name[..]]), [false], "{len} {at}");
+            }
+            assert_eq!(dfa.walk_plain([&vec![b'a'; len][..]]), [true]);
+        }
     }
 
     #[test]
     fn oversized_tables_are_refused() {
         let needles = vec![b"ABCDEFGH".to_vec()];
-        assert!(Dfa::build(&needles, &owners(1), true, 64).is_none());
+        assert!(Dfa::build(&needles, &owners(1), true, 64, 64).is_none());
+        let classes = Dfa::build(&needles, &owners(1), true, 1 << 20, 10 * 1024 - 1).unwrap();
+        assert!(!classes.wide, "10 states (the trie's 9 and bail) need 10 KiB");
+        assert!(Dfa::build(&needles, &owners(1), true, 1 << 20, 10 * 1024).unwrap().wide);
     }
 }

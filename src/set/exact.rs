@@ -4,11 +4,21 @@
 //!
 //! The hash reads eight bytes at a time with bit 0x20 set in every byte, so
 //! an ASCII letter hashes the same in either case: a raw ASCII name hashes
-//! as its canonical (upper-case) form does. Equality is then checked word by
+//! as its canonical (upper-case) form does. Where the keys allow it, only
+//! the length, the first 8 and the last 16 bytes are hashed (image
+//! references differ in their ends: tags and digests; a 76-byte name then
+//! costs 3 hash steps instead of 10): a table takes that short hash only if
+//! at most [`MAX_SHARED`] keys share those bytes, so that a list of keys
+//! alike at both ends (hostile or not) cannot make the probe chains long;
+//! it hashes whole keys otherwise. Equality is then checked word by
 //! word, upper-casing the name's words on the fly. Slots hold 32 bits of the
 //! hash beside the entry number, so a name that matches nothing (the usual
 //! case) rarely reads past the slot array. The keys are stored back to back
 //! in one buffer: about the size of the exact patterns' text.
+
+use std::collections::HashMap;
+
+use foldhash::fast::FixedState;
 
 /// An entry: where its key is in `text`, and the lowest pattern index.
 #[derive(Debug, Clone, Copy)]
@@ -26,7 +36,13 @@ pub(super) struct ExactTable {
     slots: Box<[u64]>,
     /// Case folding: compare upper-casing the name.
     fold: bool,
+    /// Only the ends are hashed ([`hash_ends`]).
+    ends: bool,
 }
+
+/// Most keys that may share their length, first 8 and last 16 bytes in a
+/// table that hashes only those.
+const MAX_SHARED: usize = 4;
 
 /// Bit 0x20 of every byte.
 const CASE_BITS: u64 = 0x2020_2020_2020_2020;
@@ -77,6 +93,30 @@ fn hash(bytes: &[u8]) -> (u64, bool) {
     (h, high & HIGH_BITS == 0)
 }
 
+/// The hash of `bytes`' length, first 8 and last 16 bytes (overlapping in
+/// shorter ones), case-insensitive for ASCII letters.
+#[inline(always)]
+fn hash_ends(bytes: &[u8]) -> u64 {
+    let n = bytes.len();
+    let h = SEED ^ n as u64;
+    if n < 8 {
+        return mix(h ^ (tail(bytes) | CASE_BITS), K);
+    }
+    let h = mix(h ^ (word(bytes, 0) | CASE_BITS), K);
+    let h = if n >= 16 { mix(h ^ (word(bytes, n - 16) | CASE_BITS), K) } else { h };
+    mix(h ^ (word(bytes, n - 8) | CASE_BITS), K)
+}
+
+/// The bytes [`hash_ends`] reads, case folded as it folds them.
+fn ends_key(bytes: &[u8]) -> (usize, u64, u64, u64) {
+    let n = bytes.len();
+    match n {
+        0..8 => (n, tail(bytes) | CASE_BITS, 0, 0),
+        8..16 => (n, word(bytes, 0) | CASE_BITS, 0, word(bytes, n - 8) | CASE_BITS),
+        _ => (n, word(bytes, 0) | CASE_BITS, word(bytes, n - 16) | CASE_BITS, word(bytes, n - 8) | CASE_BITS),
+    }
+}
+
 /// The upper-case form of 8 ASCII bytes (see `fold::ascii_upper`).
 #[inline(always)]
 fn upper(w: u64) -> u64 {
@@ -90,14 +130,22 @@ impl ExactTable {
     pub(super) fn build(needles: Vec<(Vec<u8>, u32)>, fold: bool) -> ExactTable {
         // Load at most 3/4 (linear probing stays short), at least 1 empty slot.
         let capacity = if needles.is_empty() { 0 } else { (needles.len() * 4 / 3 + 1).next_power_of_two() };
+        let mut shared: HashMap<(usize, u64, u64, u64), usize, FixedState> = HashMap::default();
+        let ends = needles.iter().all(|(needle, _)| {
+            let count = shared.entry(ends_key(needle)).or_insert(0);
+            *count += 1;
+            *count <= MAX_SHARED
+        });
+        drop(shared);
         let mut table = ExactTable {
             text: Vec::with_capacity(needles.iter().map(|(n, _)| n.len()).sum()),
             entries: Vec::with_capacity(needles.len()),
             slots: vec![0; capacity].into_boxed_slice(),
             fold,
+            ends,
         };
         for (needle, index) in needles {
-            let (h, _) = hash(&needle);
+            let h = table.hash(&needle);
             let mask = capacity - 1;
             let mut slot = (h as usize) & mask;
             loop {
@@ -136,14 +184,30 @@ impl ExactTable {
         self.entries.is_empty()
     }
 
+    /// The hash this table files `bytes` under.
+    #[inline(always)]
+    fn hash(&self, bytes: &[u8]) -> u64 {
+        if self.ends { hash_ends(bytes) } else { hash(bytes).0 }
+    }
+
     /// The index pinning `name`, looked up as it is: `Err` if it is not all
     /// ASCII (then look its canonical form up with [`ExactTable::get`]).
-    #[inline]
-    pub(super) fn get_raw(&self, name: &[u8]) -> Result<Option<u32>, super::dfa::Canonical> {
-        let (h, ascii) = hash(name);
-        if !ascii {
-            return Err(super::dfa::Canonical);
-        }
+    /// `ascii`: the caller knows `name` is all ASCII. (Always inlined: as
+    /// a call it cost 12–22 instructions a name, more than a hash step.)
+    #[inline(always)]
+    pub(super) fn get_raw(&self, name: &[u8], ascii: bool) -> Result<Option<u32>, super::dfa::Canonical> {
+        let h = if self.ends {
+            if !ascii && !name.is_ascii() {
+                return Err(super::dfa::Canonical);
+            }
+            hash_ends(name)
+        } else {
+            let (h, is_ascii) = hash(name);
+            if !is_ascii {
+                return Err(super::dfa::Canonical);
+            }
+            h
+        };
         Ok(self.find(h, |key| self.equal_raw(key, name)))
     }
 
@@ -152,7 +216,7 @@ impl ExactTable {
         if self.is_empty() {
             return None;
         }
-        self.find(hash(canonical).0, |key| key == canonical)
+        self.find(self.hash(canonical), |key| key == canonical)
     }
 
     #[inline(always)]
@@ -211,12 +275,12 @@ mod tests {
             let canonical = name.to_ascii_uppercase();
             assert_eq!(hash(name), hash(&canonical), "{name:x?}");
             let t = ExactTable::build(vec![(canonical.clone(), 7)], true);
-            assert_eq!(t.get_raw(name).unwrap(), Some(7), "{name:x?}");
+            assert_eq!(t.get_raw(name, false).unwrap(), Some(7), "{name:x?}");
             assert_eq!(t.get(&canonical), Some(7));
             let mut other = name.to_vec();
             if let Some(last) = other.last_mut() {
                 *last ^= 1;
-                assert_eq!(t.get_raw(&other).unwrap(), None, "{other:x?}");
+                assert_eq!(t.get_raw(&other, false).unwrap(), None, "{other:x?}");
             }
         }
     }
@@ -230,15 +294,39 @@ mod tests {
         for (k, i) in &keys {
             assert_eq!(t.get(k), Some(*i));
         }
-        assert_eq!(t.get_raw(b"k5").unwrap(), Some(5));
+        assert_eq!(t.get_raw(b"k5", false).unwrap(), Some(5));
         assert_eq!(t.get(b"K1000"), None);
-        assert!(t.get_raw("k\u{e9}".as_bytes()).is_err());
+        assert!(t.get_raw("k\u{e9}".as_bytes(), false).is_err());
+    }
+
+    /// Keys alike in length, first 8 and last 16 bytes would share one
+    /// probe chain under the short hash: such a table hashes whole keys.
+    #[test]
+    fn keys_alike_at_both_ends_get_the_whole_hash() {
+        let digests: Vec<(Vec<u8>, u32)> =
+            (0..1000u32).map(|i| (format!("QUAY.IO/ORG/APP@SHA256:{:064X}", i * 7919).into_bytes(), i)).collect();
+        let t = ExactTable::build(digests.clone(), true);
+        assert!(t.ends, "digest references differ in their last bytes");
+        let alike: Vec<(Vec<u8>, u32)> =
+            (0..1000u32).map(|i| (format!("REGISTRY/{i:05}/THE-SAME-LAST-16-BYTES").into_bytes(), i)).collect();
+        let u = ExactTable::build(alike.clone(), true);
+        assert!(!u.ends);
+        for (table, keys) in [(&t, &digests), (&u, &alike)] {
+            for (k, i) in keys {
+                assert_eq!(table.get(k), Some(*i));
+                assert_eq!(table.get_raw(&k.to_ascii_lowercase(), true).unwrap(), Some(*i));
+            }
+            assert_eq!(table.get_raw(b"REGISTRY/01000/THE-SAME-LAST-16-BYTES", true).unwrap(), None);
+            assert!(table.get_raw("REGISTRY/\u{e9}".as_bytes(), false).is_err());
+        }
+        // Up to MAX_SHARED alike keys keep the short hash.
+        assert!(ExactTable::build(alike[..MAX_SHARED].to_vec(), true).ends);
     }
 
     #[test]
     fn case_sensitive_tables_compare_bytes() {
         let t = ExactTable::build(vec![(b"Quay".to_vec(), 0)], false);
-        assert_eq!(t.get_raw(b"Quay").unwrap(), Some(0));
-        assert_eq!(t.get_raw(b"QUAY").unwrap(), None);
+        assert_eq!(t.get_raw(b"Quay", false).unwrap(), Some(0));
+        assert_eq!(t.get_raw(b"QUAY", false).unwrap(), None);
     }
 }
