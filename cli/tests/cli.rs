@@ -69,6 +69,12 @@ fn json(out: &Output) -> Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
 }
 
+/// Each explained image's first name and whether it is pinned.
+fn first_name_and_pinned(v: &Value) -> Vec<(&str, bool)> {
+    let images = v["images"].as_array().expect("explain --json has an images array");
+    images.iter().map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap())).collect()
+}
+
 /// Checks the exit status, then compares status, stdout and stderr with
 /// tests/expected/NAME.txt.
 fn golden(name: &str, args: &[&str], want: i32) -> Output {
@@ -532,14 +538,8 @@ fn explain_plain_names() {
         "nginx",
         "--json",
     ]));
-    let got: Vec<(&str, bool)> = v["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap()))
-        .collect();
     assert_eq!(
-        got,
+        first_name_and_pinned(&v),
         [("docker.io/library/nginx:1.25", false), ("docker.io/library/nginx:latest", false)]
     );
     assert_eq!(v["images"][0]["given"], "nginx:1.25");
@@ -558,14 +558,8 @@ fn explain_plain_names() {
     std::io::Write::write_all(child.stdin.as_mut().unwrap(), names.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     let v = json(&out);
-    let pinned: Vec<(&str, bool)> = v["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap()))
-        .collect();
     assert_eq!(
-        pinned,
+        first_name_and_pinned(&v),
         [("docker.io/library/nginx:1.25", true), ("registry.example/team/app:2.0", true)]
     );
 }
