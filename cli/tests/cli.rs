@@ -72,7 +72,10 @@ fn json(out: &Output) -> Value {
 /// Each explained image's first name and whether it is pinned.
 fn first_name_and_pinned(v: &Value) -> Vec<(&str, bool)> {
     let images = v["images"].as_array().expect("explain --json has an images array");
-    images.iter().map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap())).collect()
+    images
+        .iter()
+        .map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap()))
+        .collect()
 }
 
 /// Checks the exit status, then compares status, stdout and stderr with
