@@ -120,6 +120,11 @@ fn node(rest: &[&str]) -> Vec<&'static str> {
     v
 }
 
+/// The warnings or findings of one code.
+fn with_code<'v>(items: &'v Value, code: &str) -> Vec<&'v Value> {
+    items.as_array().unwrap().iter().filter(|item| item["code"] == code).collect()
+}
+
 fn codes(findings: &Value) -> BTreeSet<String> {
     findings.as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap().to_string()).collect()
 }
@@ -138,10 +143,8 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
     assert_eq!(texts.last().unwrap(), &"registry.k8s.io/pause:3.10.1");
     assert_eq!(patterns.last().unwrap()["source"], "pause_image");
     assert_eq!(patterns[0]["source"], "node/crio.conf.d/99-local.conf:5");
-    let warnings = v["warnings"].as_array().unwrap();
-    let overridden: Vec<&str> = warnings
+    let overridden: Vec<&str> = with_code(&v["warnings"], "overridden-list")
         .iter()
-        .filter(|w| w["code"] == "overridden-list")
         .map(|w| w["message"].as_str().unwrap())
         .collect();
     assert!(
@@ -150,9 +153,8 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
             && m.contains("300 of its 300")),
         "{overridden:?}"
     );
-    let ignored: Vec<(&str, u64)> = warnings
+    let ignored: Vec<(&str, u64)> = with_code(&v["warnings"], "ignored-key")
         .iter()
-        .filter(|w| w["code"] == "ignored-key")
         .map(|w| (w["file"].as_str().unwrap(), w["line"].as_u64().unwrap()))
         .collect();
     assert!(ignored.contains(&("node/crio.conf.d/60-team/01-headerless.conf", 3)), "{ignored:?}");
@@ -181,11 +183,8 @@ fn config_keys_match_ignoring_case_and_misplaced_ones_are_reported() {
         "PAUSE_IMAGE is honoured like Go's decoder"
     );
     let v = json(&run(&["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config", "--json"]));
-    let ignored: Vec<u64> = v["warnings"]
-        .as_array()
-        .unwrap()
+    let ignored: Vec<u64> = with_code(&v["warnings"], "ignored-key")
         .iter()
-        .filter(|w| w["code"] == "ignored-key")
         .map(|w| w["line"].as_u64().unwrap())
         .collect();
     assert_eq!(ignored, [6, 3, 5]);
@@ -206,11 +205,8 @@ fn pinned_images_flag_and_environment_replace_the_files() {
         &node(&["config", "--json"]),
         &[("CONTAINER_PAUSE_IMAGE", "registry.k8s.io/pause:3.9")],
     ));
-    let lost: Vec<&str> = v["warnings"]
-        .as_array()
-        .unwrap()
+    let lost: Vec<&str> = with_code(&v["warnings"], "flag-lost-on-reload")
         .iter()
-        .filter(|w| w["code"] == "flag-lost-on-reload")
         .map(|w| w["message"].as_str().unwrap())
         .collect();
     assert!(
@@ -319,8 +315,7 @@ fn dropins_are_walked_as_go_walks_them() {
     std::fs::write(dir.path().join("crio.conf.d/b-link~"), pins("quay.io/from/backup:1")).unwrap();
     let v = json(&run(&["--config", "", "--config-dir", conf_d, "config", "--json"]));
     assert_eq!(v["patterns"][0]["pattern"], "quay.io/from/backup:1");
-    let leftover: Vec<&Value> =
-        v["warnings"].as_array().unwrap().iter().filter(|w| w["code"] == "leftover-file").collect();
+    let leftover = with_code(&v["warnings"], "leftover-file");
     assert_eq!(leftover.len(), 1, "{v}");
     assert!(leftover[0]["message"]
         .as_str()
@@ -371,11 +366,8 @@ fn lint_of_the_node_has_no_errors() {
     let v = json(&run(&["--patterns", "lint-patterns.txt", "--anchor-globs", "lint", "--json"]));
     assert!(!codes(&v["findings"]).contains("unanchored-glob"));
     let v = json(&run(&["--patterns", "lint-patterns.txt", "--strict", "lint", "--json"]));
-    let severity: Vec<&str> = v["findings"]
-        .as_array()
-        .unwrap()
+    let severity: Vec<&str> = with_code(&v["findings"], "literal-star")
         .iter()
-        .filter(|f| f["code"] == "literal-star")
         .map(|f| f["severity"].as_str().unwrap())
         .collect();
     assert_eq!(severity, ["error", "error"]);
