@@ -68,7 +68,15 @@ func (e engine) isZero() bool { return e.ptr == nil }
 
 func (e engine) free() { C.crio_pin_free(e.ptr) }
 
-func (e engine) clone() engine { return engine{C.crio_pin_clone(e.ptr)} }
+// clone adds an owner. The library returns NULL for a set only on an
+// internal failure; an empty engine would then pin nothing, so it panics.
+func (e engine) clone() engine {
+	c := engine{C.crio_pin_clone(e.ptr)}
+	if c.ptr == nil && e.ptr != nil {
+		panic("criopin: internal error: libcrio_pin's crio_pin_clone could not add an owner")
+	}
+	return c
+}
 
 // compileEngine compiles with the library; flags are known bits.
 func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
