@@ -8,7 +8,8 @@
 //!   ([`exact`]), which an ASCII name is looked up in as it is;
 //! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
 //!   our own ([`dfa`]) whose byte classes (or, up to [`WIDE_MAX_BYTES`],
-//!   byte columns) fold ASCII case, so an ASCII name is walked as it is; past [`DENSE_MAX_BYTES`] of table, `aho-corasick`'s
+//!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
+//!   its two halves at once; past [`DENSE_MAX_BYTES`] of table, `aho-corasick`'s
 //!   contiguous NFA over the canonical name. Keywords, and globs as CRI-O
 //!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
 //!   only where the needle starts at 0.
@@ -235,10 +236,11 @@ impl Needles {
                     return if name.is_ascii() { Ok((best, true)) } else { Err(Canonical) };
                 }
                 let mut best = best.unwrap_or(u32::MAX);
-                let read_all = dfa.walk(name, raw, |hit, at| {
+                let found = |hit: &dfa::Hit, at: usize| {
                     best = best.min(hit.index(at + 1));
                     best <= self.floor || (first && best != u32::MAX)
-                })?;
+                };
+                let read_all = if raw { dfa.walk_split(name, found) } else { dfa.walk(name, false, found) }?;
                 Ok((Some(best).filter(|&b| b != u32::MAX), read_all))
             }
             Some(Automaton::Nfa(_)) if raw => Err(Canonical),

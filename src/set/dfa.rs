@@ -28,6 +28,16 @@
 //!   branch), and only a chunk that met a special state is walked again
 //!   byte by byte.
 //!
+//! - **two lanes per name** ([`Dfa::walk_split`]). A walk is a chain of
+//!   dependent loads (each step's address needs the previous state), so a
+//!   name of 76 bytes costs 76 load latencies however few instructions it
+//!   runs. The second half of the name is walked from the start state at
+//!   the same time as the first; the first lane walks on past the middle
+//!   only until its state's path lies inside the second half (a few bytes,
+//!   from the states' depths), from where both lanes agree. On x86-64 each
+//!   step reads its entry through the column's address (inline assembly),
+//!   which keeps the add of the state off the chain: one load per byte.
+//!
 //! Construction is the textbook one (a trie, its failure links, then each
 //! state's row in breadth-first order is its failure state's row overridden
 //! by its own children), with the states renumbered so that the special
@@ -69,13 +79,28 @@ pub(super) struct Dfa {
     /// One column per byte (`stride` 256): the classes are not read, and a
     /// raw name's bytes >= 0x80 are tested for instead.
     wide: bool,
-    stride: u32,
     start: u32,
     /// The bail state, the first special one.
     bail: u32,
     /// Per match state (after `bail`, in order).
     hits: Box<[Hit]>,
+    /// Per row: the depth of its state in the trie, `u8::MAX` meaning that
+    /// deep or deeper (the split walk's test for when its lanes agree).
+    depths: Box<[u8]>,
+    /// 2^32 / stride, rounded up ([`Dfa::row`]).
+    row_reciprocal: u64,
 }
+
+/// Where a walk is: the state after reading `at` bytes.
+#[derive(Debug, Clone, Copy)]
+struct Lane {
+    state: u32,
+    at: usize,
+}
+
+/// Names shorter than this are walked in one lane by
+/// [`Dfa::walk_split`]: the second lane would save too little.
+const SPLIT_MIN: usize = 24;
 
 /// A raw walk stopped: the name must be canonicalised first (a byte >= 0x80).
 #[derive(Debug)]
@@ -245,6 +270,10 @@ impl Dfa {
         }
         let bail_row = bail_index as usize * stride;
         trans[bail_row..bail_row + stride].fill(id(bail_index));
+        let mut depths = vec![u8::MAX; states];
+        for (s, node) in nodes.iter().enumerate() {
+            depths[new_id[s] as usize] = u8::try_from(node.hit.depth).unwrap_or(u8::MAX);
+        }
         if wide && fold {
             // A raw ASCII name walks as its upper-case form; canonical
             // names hold no lower-case ASCII letters.
@@ -259,10 +288,11 @@ impl Dfa {
             raw_classes,
             canonical_classes,
             wide,
-            stride: stride as u32,
             start: id(new_id[0]),
             bail: id(bail_index),
             hits: hits.into_boxed_slice(),
+            depths: depths.into_boxed_slice(),
+            row_reciprocal: (1u64 << 32).div_ceil(stride as u64),
         })
     }
 
@@ -281,10 +311,14 @@ impl Dfa {
         self.trans.as_ptr().wrapping_sub(self.offset as usize)
     }
 
-    /// One transition; `rows` is [`Dfa::rows`].
+    /// One transition; `rows` is [`Dfa::rows`]. (The walks carry ids as
+    /// u64, so that each step's result is used as an index without a
+    /// zero-extension.)
     #[inline(always)]
-    fn step(&self, rows: *const u32, state: u32, class: u8) -> u32 {
-        debug_assert!(state >= self.offset && ((state - self.offset) + u32::from(class)) < self.trans.len() as u32);
+    fn step(&self, rows: *const u32, state: u64, class: u8) -> u64 {
+        debug_assert!(
+            state >= u64::from(self.offset) && (state - u64::from(self.offset)) + u64::from(class) < self.trans.len() as u64
+        );
         // SAFETY: `state` is an id (the start state, or an entry of
         // `trans`, all of which `build` sets to `offset + index * stride`
         // for an index < states), and `class` < stride (every class table
@@ -293,13 +327,35 @@ impl Dfa {
         // `trans[state - offset + class]`, is below `states * stride =
         // trans.len()`. The test `every_entry_is_a_row_start` checks this
         // for built tables.
-        unsafe { *rows.wrapping_add(state as usize + usize::from(class)) }
+        //
+        // On x86-64 the entry is read through the column's address, which
+        // does not depend on the state: the chain of dependent steps then
+        // holds one load per byte. (Left to itself, the compiler often adds
+        // the state to the table's address first, which puts an add on the
+        // chain too: a fifth of a walk's time.)
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        unsafe {
+            let column = rows.wrapping_add(usize::from(class));
+            let next: u64;
+            std::arch::asm!(
+                "mov {next:e}, dword ptr [{column} + {state} * 4]",
+                column = in(reg) column,
+                state = in(reg) state,
+                next = lateout(reg) next,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+            next
+        }
+        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        unsafe {
+            u64::from(*rows.wrapping_add(state as usize + usize::from(class)))
+        }
     }
 
     /// The hit of a special state other than bail.
     #[inline(always)]
     fn hit(&self, state: u32) -> &Hit {
-        &self.hits[((state - self.offset) / self.stride - 1) as usize]
+        &self.hits[self.row(state) - 1]
     }
 
     /// Walks `name` (raw: an ASCII name as given; else a canonical name),
@@ -307,43 +363,194 @@ impl Dfa {
     /// `hit` returns true. Fails at the first byte >= 0x80 of a raw name.
     /// Says whether it read every byte.
     #[inline(always)]
-    pub(super) fn walk(&self, name: &[u8], raw: bool, mut hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
+    pub(super) fn walk(&self, name: &[u8], raw: bool, hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
+        self.walk_from(name, raw, Lane { state: self.start, at: 0 }, hit)
+    }
+
+    /// [`Dfa::walk`] from `lane` on.
+    #[inline(always)]
+    fn walk_from(&self, name: &[u8], raw: bool, mut lane: Lane, mut hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
         let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
-        let rows = self.rows();
-        let n = name.len();
-        let mut state = self.start;
-        let mut at = 0;
         // (A raw name's bytes >= 0x80 in a wide table: tested for.)
         let test_ascii = raw && self.wide;
         loop {
             let piece = match (self.wide, test_ascii) {
-                (false, _) => self.to_special::<false, false>(classes, name, state, at),
-                (true, false) => self.to_special::<true, false>(classes, name, state, at),
-                (true, true) => self.to_special::<true, true>(classes, name, state, at),
+                (false, _) => self.to_special::<false, false>(classes, name, lane.state, lane.at),
+                (true, false) => self.to_special::<true, false>(classes, name, lane.state, lane.at),
+                (true, true) => self.to_special::<true, true>(classes, name, lane.state, lane.at),
             };
-            let Some((from, from_at)) = piece else {
+            let Some((state, at)) = piece else {
                 return Ok(true);
             };
             // Byte by byte through the piece that met a special state (or
             // a byte >= 0x80).
-            (state, at) = (from, from_at);
-            let end = n.min(at + 8);
-            while at < end {
-                if test_ascii && name[at] >= 0x80 {
-                    return Err(Canonical);
-                }
-                state = self.step(rows, state, classes[usize::from(name[at])]);
-                if self.is_special(state) {
-                    if state == self.bail {
-                        return Err(Canonical);
-                    }
-                    if hit(self.hit(state), at) {
-                        return Ok(at + 1 == n);
-                    }
-                }
-                at += 1;
+            lane = Lane { state, at };
+            if self.bytes(name, classes, test_ascii, &mut lane, 8, &mut hit)? {
+                return Ok(lane.at == name.len());
             }
         }
+    }
+
+    /// Walks `lane` byte by byte through its next `count` bytes (or up to
+    /// the end of the name),
+    /// reporting hits: true if `hit` asked to stop (then `lane.at` is past
+    /// the byte of that hit).
+    #[inline(always)]
+    fn bytes(
+        &self,
+        name: &[u8],
+        classes: &[u8; 256],
+        test_ascii: bool,
+        lane: &mut Lane,
+        count: usize,
+        hit: &mut impl FnMut(&Hit, usize) -> bool,
+    ) -> Result<bool, Canonical> {
+        let rows = self.rows();
+        let end = name.len().min(lane.at + count);
+        while lane.at < end {
+            let byte = name[lane.at];
+            if test_ascii && byte >= 0x80 {
+                return Err(Canonical);
+            }
+            lane.state = self.step(rows, u64::from(lane.state), classes[usize::from(byte)]) as u32;
+            lane.at += 1;
+            if self.is_special(lane.state) {
+                if lane.state == self.bail {
+                    return Err(Canonical);
+                }
+                if hit(self.hit(lane.state), lane.at - 1) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// [`Dfa::walk`] of a raw name in two lanes, so that their chains of
+    /// dependent loads overlap (one walk is bound by that latency): lane A
+    /// from the start; lane B from `mid`, at the start state, over the last
+    /// whole pieces (half the name or a little more). Hits arrive out of
+    /// order.
+    ///
+    /// B's state after byte `at` is the longest suffix of `name[mid..=at]`
+    /// that is a path of the trie, a suffix of the true state's path (the
+    /// longest suffix of `name[..=at]`): every needle it reports is in the
+    /// name, but it misses those that begin before `mid`. A therefore walks
+    /// on past `mid` until its state's path begins at `mid` or later (its
+    /// depth at most the bytes read since `mid`): from that byte on, B's
+    /// state is the true one, and A stops.
+    #[inline(always)]
+    pub(super) fn walk_split(&self, name: &[u8], mut hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
+        let n = name.len();
+        if n < SPLIT_MIN {
+            return self.walk(name, true, hit);
+        }
+        let classes = &self.raw_classes;
+        let test_ascii = self.wide;
+        let mid = n - 8 * n.div_ceil(16);
+        let mut a = Lane { state: self.start, at: 0 };
+        let mut b = Lane { state: self.start, at: mid };
+        loop {
+            let special;
+            (a, b, special) = if self.wide {
+                self.two_to_special::<true>(classes, name, a, b, mid)
+            } else {
+                self.two_to_special::<false>(classes, name, a, b, mid)
+            };
+            if special == 0 {
+                break;
+            }
+            if special & 1 != 0 && self.bytes(name, classes, test_ascii, &mut a, 8, &mut hit)? {
+                return Ok(false);
+            }
+            if special & 2 != 0 && self.bytes(name, classes, test_ascii, &mut b, 8, &mut hit)? {
+                return Ok(false);
+            }
+        }
+        if b.at < n {
+            // A agrees with B: B walks on alone.
+            return self.walk_from(name, true, b, hit);
+        }
+        // B is done: A walks on alone until it agrees (a long needle across
+        // `mid`; rare).
+        while a.at < n && !self.synced(a, mid) {
+            if self.bytes(name, classes, test_ascii, &mut a, 1, &mut hit)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether lane A's state has a path that begins at `mid` or later.
+    #[inline(always)]
+    fn synced(&self, a: Lane, mid: usize) -> bool {
+        if a.at < mid {
+            return false;
+        }
+        let depth = self.depths[self.row(a.state)];
+        depth != u8::MAX && usize::from(depth) <= a.at - mid
+    }
+
+    /// The row of a state: `(state - offset) / stride`, as a multiplication
+    /// (the ids are multiples of the stride above `offset`, so the rounded
+    /// up reciprocal is exact while the table has under 2^32 entries).
+    #[inline(always)]
+    fn row(&self, state: u32) -> usize {
+        ((u64::from(state - self.offset) * self.row_reciprocal) >> 32) as usize
+    }
+
+    /// Walks lanes A and B (see [`Dfa::walk_split`]) a piece of 8 bytes
+    /// each at a time, until B is at the end of the name or A agrees with
+    /// it (returns 0), or until a piece meets a special state or a byte >=
+    /// 0x80 (returns bit 0 for A's, bit 1 for B's, each such lane at the
+    /// start of that piece, the other one past its own).
+    // (Not inlined, as `to_special`.)
+    #[inline(never)]
+    fn two_to_special<const WIDE: bool>(&self, classes: &[u8; 256], name: &[u8], mut a: Lane, mut b: Lane, mid: usize) -> (Lane, Lane, u8) {
+        // B's part is whole pieces, and A is `mid` bytes behind it: A has a
+        // piece wherever B has.
+        let pieces_a = name[a.at..].chunks_exact(8);
+        let pieces_b = name[b.at..].chunks_exact(8);
+        for (piece_a, piece_b) in pieces_a.zip(pieces_b) {
+            if a.at >= mid && self.synced(a, mid) {
+                break;
+            }
+            let (state_a, plain_a) = self.piece::<WIDE, WIDE>(classes, piece_a, u64::from(a.state));
+            let (state_b, plain_b) = self.piece::<WIDE, WIDE>(classes, piece_b, u64::from(b.state));
+            let (next_a, next_b) = (Lane { state: state_a as u32, at: a.at + 8 }, Lane { state: state_b as u32, at: b.at + 8 });
+            if !(plain_a && plain_b) {
+                let mut special = 0;
+                if plain_a { a = next_a } else { special |= 1 }
+                if plain_b { b = next_b } else { special |= 2 }
+                return (a, b, special);
+            }
+            (a, b) = (next_a, next_b);
+        }
+        (a, b, 0)
+    }
+
+    /// Walks a piece of 8 bytes from `state`: the state after them, and
+    /// whether none led to a special state nor (with `TEST_ASCII`) was >=
+    /// 0x80. `WIDE`: the table has a column per byte (`classes` is not
+    /// read).
+    #[inline(always)]
+    fn piece<const WIDE: bool, const TEST_ASCII: bool>(&self, classes: &[u8; 256], piece: &[u8], state: u64) -> (u64, bool) {
+        const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+        let eight: &[u8; 8] = piece.try_into().expect("a piece of 8");
+        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
+        let rows = self.rows();
+        // (Written out: the compiler keeps a loop over the 8 bytes.)
+        let s0 = self.step(rows, state, class(eight[0]));
+        let s1 = self.step(rows, s0, class(eight[1]));
+        let s2 = self.step(rows, s1, class(eight[2]));
+        let s3 = self.step(rows, s2, class(eight[3]));
+        let s4 = self.step(rows, s3, class(eight[4]));
+        let s5 = self.step(rows, s4, class(eight[5]));
+        let s6 = self.step(rows, s5, class(eight[6]));
+        let s7 = self.step(rows, s6, class(eight[7]));
+        let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & u64::from(self.flag) == 0;
+        let high = TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0;
+        (s7, !(special || high))
     }
 
     /// Walks `name` from `state` at byte `at` up to 8 bytes at a time while
@@ -359,36 +566,26 @@ impl Dfa {
         &self,
         classes: &[u8; 256],
         name: &[u8],
-        mut state: u32,
+        state: u32,
         mut at: usize,
     ) -> Option<(u32, usize)> {
-        const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
         let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
         let rows = self.rows();
-        let flag = self.flag;
+        let flag = u64::from(self.flag);
+        let mut state = u64::from(state);
         let mut pieces = name[at..].chunks_exact(8);
         for piece in &mut pieces {
-            let eight: &[u8; 8] = piece.try_into().expect("chunks of 8");
-            // (Written out: the compiler keeps a loop over the 8 bytes.)
-            let s0 = self.step(rows, state, class(eight[0]));
-            let s1 = self.step(rows, s0, class(eight[1]));
-            let s2 = self.step(rows, s1, class(eight[2]));
-            let s3 = self.step(rows, s2, class(eight[3]));
-            let s4 = self.step(rows, s3, class(eight[4]));
-            let s5 = self.step(rows, s4, class(eight[5]));
-            let s6 = self.step(rows, s5, class(eight[6]));
-            let s7 = self.step(rows, s6, class(eight[7]));
-            let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & flag == 0;
-            if special || (TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0) {
-                return Some((state, at));
+            let (next, plain) = self.piece::<WIDE, TEST_ASCII>(classes, piece, state);
+            if !plain {
+                return Some((state as u32, at));
             }
-            state = s7;
+            state = next;
             at += 8;
         }
         // The last 0 to 7 bytes: 4, 2 and 1 at a time.
         let rest = pieces.remainder();
         let mut s = state;
-        let mut all = u32::MAX;
+        let mut all = u64::MAX;
         let mut high = 0;
         let mut i = 0;
         if rest.len() & 4 != 0 {
@@ -412,7 +609,7 @@ impl Dfa {
             all &= s;
             high |= rest[i];
         }
-        if all & flag == 0 || (TEST_ASCII && high >= 0x80) { Some((state, at)) } else { None }
+        if all & flag == 0 || (TEST_ASCII && high >= 0x80) { Some((state as u32, at)) } else { None }
     }
 
     /// Walks `LANES` raw names at once, one byte of each in turn, so that
@@ -425,10 +622,10 @@ impl Dfa {
     pub(super) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
         let class = |byte: u8| self.raw_classes[usize::from(byte)];
         let rows = self.rows();
-        let mut states = [self.start; LANES];
+        let mut states = [u64::from(self.start); LANES];
         // Per lane, the AND of every id met: the flag survives only if no
         // state was special.
-        let mut all = [u32::MAX; LANES];
+        let mut all = [u64::MAX; LANES];
         let common = names.iter().map(|n| n.len()).min().unwrap_or(0);
         for at in 0..common {
             for lane in 0..LANES {
@@ -448,7 +645,7 @@ impl Dfa {
                 all[lane] &= states[lane];
             }
         }
-        let mut plain = all.map(|a| a & self.flag != 0);
+        let mut plain = all.map(|a| a & u64::from(self.flag) != 0);
         if self.wide {
             // (Bytes >= 0x80 have no bail column to lead to.)
             for lane in 0..LANES {
@@ -498,7 +695,7 @@ mod tests {
         for (fold, wide_max) in [(false, 0), (true, 0), (false, 1 << 20), (true, 1 << 20)] {
             let dfa = Dfa::build(&needles, &owners(needles.len()), fold, 1 << 20, wide_max).unwrap();
             assert_eq!(dfa.wide, wide_max > 0);
-            let stride = dfa.stride as usize;
+            let stride = dfa.trans.len() / dfa.depths.len();
             let row = |id: u32| id.checked_sub(dfa.offset).map(|r| r as usize).filter(|r| r % stride == 0 && *r < dfa.trans.len());
             assert_eq!(dfa.trans.len() % stride, 0);
             assert!(dfa.trans.iter().all(|&t| row(t).is_some()), "an entry is no row start");
@@ -509,6 +706,7 @@ mod tests {
             assert!(dfa.flag.is_power_of_two());
             let ids = (0..dfa.trans.len() / stride).map(|r| dfa.offset + (r * stride) as u32);
             for (r, id) in ids.enumerate() {
+                assert_eq!(dfa.row(id), r, "the reciprocal divides exactly");
                 assert_eq!(dfa.is_special(id), r <= dfa.hits.len(), "row {r}");
             }
             assert!(!dfa.is_special(dfa.start));
@@ -575,6 +773,67 @@ mod tests {
                 assert_eq!(dfa.walk_plain([&name[..]]), [false], "{len} {at}");
             }
             assert_eq!(dfa.walk_plain([&vec![b'a'; len][..]]), [true]);
+        }
+    }
+
+    /// The lowest index reported at each byte, and whether the walk read
+    /// every byte (or where it failed).
+    fn hits_by_byte(walked: impl FnOnce(&mut dyn FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical>) -> Result<(Vec<(usize, u32)>, bool), ()> {
+        let mut seen = std::collections::BTreeMap::new();
+        let read_all = walked(&mut |h, at| {
+            let index = seen.entry(at).or_insert(u32::MAX);
+            *index = (*index).min(h.index(at + 1));
+            false
+        })
+        .map_err(|Canonical| ())?;
+        Ok((seen.into_iter().collect(), read_all))
+    }
+
+    /// The two-lane walk reports at every byte what the one-lane walk
+    /// does: needles ending in either lane, across the split, and long
+    /// ones that keep lane A walking past the end of lane B's part; bytes
+    /// >= 0x80 in either lane; anchored needles (seen only by lane A).
+    #[test]
+    fn split_walk_agrees_with_one_lane_at_every_offset() {
+        let long = "QUAY.IO/OPENSHIFT-RELEASE-DEV/OCP@SHA256:0123456789";
+        let needles: Vec<Vec<u8>> = [long, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "XY", "Z", "DEV/OCP", "RELEASE"]
+            .iter()
+            .map(|s| s.as_bytes().to_vec())
+            .collect();
+        let mut owners = owners(needles.len());
+        owners[3].at_start = Some(0);
+        for wide_max in [0, 1 << 20] {
+            let dfa = Dfa::build(&needles, &owners, true, 1 << 20, wide_max).unwrap();
+            for len in SPLIT_MIN - 1..90 {
+                let mut names = Vec::new();
+                for needle in &needles {
+                    for at in 0..len.saturating_sub(needle.len() - 1) {
+                        let mut name = vec![b'a'; len];
+                        name[at..at + needle.len()].copy_from_slice(&needle.to_ascii_lowercase());
+                        names.push(name);
+                    }
+                }
+                // A needle's prefix running up to every byte, then another
+                // byte (no needle ends; lane A has to walk on).
+                for cut in 1..long.len().min(len) {
+                    let mut name = vec![b'z'; len];
+                    name[..cut].copy_from_slice(&long.as_bytes()[..cut]);
+                    name[cut] = b'!';
+                    names.push(name.clone());
+                    name.rotate_right(len - cut - 1);
+                    names.push(name);
+                }
+                for at in 0..len {
+                    let mut name = b"xyz".repeat(len)[..len].to_vec();
+                    name[at] = 0xc3;
+                    names.push(name);
+                }
+                for name in &names {
+                    let one = hits_by_byte(|hit| dfa.walk(name, true, hit));
+                    let two = hits_by_byte(|hit| dfa.walk_split(name, hit));
+                    assert_eq!(one, two, "{wide_max} {:?}", String::from_utf8_lossy(name));
+                }
+            }
         }
     }
 
