@@ -620,7 +620,13 @@ impl Dfa {
     /// [`Dfa::walk`]).
     #[inline(always)]
     pub(super) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
-        let class = |byte: u8| self.raw_classes[usize::from(byte)];
+        if self.wide { self.walk_plain_in::<true, LANES>(names) } else { self.walk_plain_in::<false, LANES>(names) }
+    }
+
+    /// [`Dfa::walk_plain`]; `WIDE`: the table has a column per byte.
+    #[inline(always)]
+    fn walk_plain_in<const WIDE: bool, const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
+        let class = |byte: u8| if WIDE { byte } else { self.raw_classes[usize::from(byte)] };
         let rows = self.rows();
         let mut states = [u64::from(self.start); LANES];
         // Per lane, the AND of every id met: the flag survives only if no
@@ -646,7 +652,7 @@ impl Dfa {
             }
         }
         let mut plain = all.map(|a| a & u64::from(self.flag) != 0);
-        if self.wide {
+        if WIDE {
             // (Bytes >= 0x80 have no bail column to lead to.)
             for lane in 0..LANES {
                 plain[lane] &= names[lane].is_ascii();
