@@ -11,9 +11,10 @@ mod images;
 mod lint;
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use crio_pin::{Flags, PinSet};
 
 use config::{Entry, InputError, Sources};
@@ -139,6 +140,10 @@ enum Command {
         #[arg(long, group = "change")]
         to_case_sensitive: bool,
     },
+    /// Write the manual pages, crio-pin.1 and one per subcommand, into DIR
+    /// (`make build` runs it; not part of the interface)
+    #[command(hide = true)]
+    GenerateMan { dir: PathBuf },
 }
 
 fn main() -> ExitCode {
@@ -153,6 +158,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli) -> Result<ExitCode, InputError> {
+    if let Command::GenerateMan { dir } = &cli.command {
+        write_man_pages(dir).map_err(|e| InputError(format!("{}: {e}", dir.display())))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let args = &cli.sources;
     let flags = args.flags();
     let resolved = config::resolve(&args.sources())?;
@@ -273,10 +282,28 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
             }
             0
         }
+        Command::GenerateMan { .. } => unreachable!("handled before reading the configuration"),
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().lock().write_all(&out);
     Ok(ExitCode::from(code))
+}
+
+/// crio-pin.1 and crio-pin-SUBCOMMAND.1 for each visible subcommand, made
+/// from the definitions above, as --help is.
+fn write_man_pages(dir: &Path) -> std::io::Result<()> {
+    // No page for clap's own `help` subcommand; build() propagates the
+    // global options into each subcommand's page.
+    let mut cli = Cli::command().disable_help_subcommand(true);
+    cli.build();
+    // Every page's footer names the tool and its version, not the subcommand.
+    let source = format!("crio-pin {}", env!("CARGO_PKG_VERSION"));
+    let subcommands = cli.get_subcommands().filter(|c| !c.is_hide_set()).cloned();
+    std::fs::create_dir_all(dir)?;
+    for page in std::iter::once(cli.clone()).chain(subcommands) {
+        clap_mangen::Man::new(page).source(&source).generate_to(dir)?;
+    }
+    Ok(())
 }
 
 fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
