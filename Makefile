@@ -18,6 +18,7 @@
 #                  build/fuzz-corpus (untracked); make fuzz-cmin folds it
 #                  into the committed, minimised fuzz/corpus
 #   make install   PREFIX=/usr/local [DESTDIR=] [LIBDIR=$(PREFIX)/lib] [BINDIR=$(PREFIX)/bin]
+#                  [MANDIR=$(PREFIX)/share/man] (the crio-pin manual pages, into MANDIR/man1)
 #   make uninstall (same variables)
 #   make dist      build/dist/crio-pin-VERSION.tar.gz: sources and vendored
 #                  crates, builds offline (make test checks it)
@@ -31,6 +32,7 @@ LIBDIR     ?= $(PREFIX)/lib
 BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR    ?=
 
@@ -73,6 +75,11 @@ build:
 	$(CARGO) rustc --profile dist --lib --crate-type staticlib
 	$(CARGO) build --release -p crio-pin-cli
 	@mkdir -p build
+	@# crio-pin.1 and crio-pin-SUBCOMMAND.1, made from the tool's own
+	@# option definitions (a hidden subcommand); installed uncompressed,
+	@# packaging compresses them.
+	rm -rf build/man
+	target/release/crio-pin generate-man build/man
 	sh tools/version-script.sh packaging/debian/libcrio-pin0.symbols > build/crio_pin.map
 	$(CC) -shared -o $(RELEASE)/libcrio_pin.so -Wl,-soname,libcrio_pin.so.$(SOMAJOR) \
 	    -Wl,--version-script=build/crio_pin.map -Wl,--no-undefined-version -Wl,--gc-sections \
@@ -81,8 +88,9 @@ build:
 
 install: build
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-	    $(DESTDIR)$(DATADIR)/crio_pin $(DESTDIR)$(BINDIR)
+	    $(DESTDIR)$(DATADIR)/crio_pin $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 target/release/crio-pin $(DESTDIR)$(BINDIR)/crio-pin
+	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 755 $(RELEASE)/libcrio_pin.so $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION)
 	ln -sf libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(SOMAJOR)
 	ln -sf libcrio_pin.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libcrio_pin.so
@@ -106,7 +114,8 @@ uninstall:
 	      $(DESTDIR)$(INCLUDEDIR)/crio_pin.h \
 	      $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp \
 	      $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc \
-	      $(DESTDIR)$(BINDIR)/crio-pin
+	      $(DESTDIR)$(BINDIR)/crio-pin \
+	      $(DESTDIR)$(MANDIR)/man1/crio-pin.1 $(DESTDIR)$(MANDIR)/man1/crio-pin-*.1
 	rmdir $(DESTDIR)$(DATADIR)/crio_pin 2>/dev/null || true
 
 # A private install for the demo and the tests.
