@@ -749,3 +749,71 @@ fn a_100000_pattern_list_and_50000_images_in_under_a_second() {
     let bound = Duration::from_secs(if cfg!(debug_assertions) { 15 } else { 1 });
     assert!(took < bound, "took {took:?}, more than {bound:?}");
 }
+
+// ---- manual pages ----
+
+/// The options a --help output lists (`-c, --config <FILE>  text`: --config).
+fn long_options(help: &str) -> Vec<String> {
+    help.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('-'))
+        .filter_map(|l| l.split("  ").next())
+        .flat_map(|spec| spec.split([' ', ',']).filter(|w| w.starts_with("--")))
+        .map(String::from)
+        .collect()
+}
+
+/// What `make build` installs: crio-pin.1 and a page for each subcommand
+/// that --help lists, each page naming every option of its --help, and
+/// packaging/contents.txt expecting each page in both packages.
+#[test]
+fn manual_pages_cover_every_subcommand_and_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["generate-man", dir.path().to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let help = stdout(&run(&["--help"]));
+    let subcommands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(!subcommands.is_empty(), "no subcommands in --help:\n{help}");
+    let contents = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../packaging/contents.txt"),
+    )
+    .unwrap();
+    // roff escapes every '-'.
+    let roff = |s: &str| s.replace('-', "\\-");
+    let mut pages = vec![("crio-pin".to_string(), help.clone())];
+    for sub in &subcommands {
+        pages.push((format!("crio-pin-{sub}"), stdout(&run(&[sub, "--help"]))));
+    }
+    for (name, help) in &pages {
+        let file = format!("{name}.1");
+        let page = std::fs::read_to_string(dir.path().join(&file))
+            .unwrap_or_else(|e| panic!("generate-man wrote no {file}: {e}"));
+        for want in [format!(".TH {name} 1 "), ".SH NAME\n".into(), ".SH SYNOPSIS\n".into()] {
+            assert!(page.contains(&want), "{file} has no {want:?}:\n{page}");
+        }
+        let options = long_options(help);
+        assert!(options.contains(&"--help".to_string()), "no options in {help}");
+        for option in options {
+            assert!(page.contains(&roff(&option)), "{file} does not mention {option}:\n{page}");
+        }
+        for format in ["rpm", "deb"] {
+            let line = [format, "crio-pin", &format!("/usr/share/man/man1/{file}.gz")];
+            assert!(
+                contents.lines().any(|l| l.split_whitespace().eq(line)),
+                "packaging/contents.txt lacks {line:?}"
+            );
+        }
+    }
+    let top = std::fs::read_to_string(dir.path().join("crio-pin.1")).unwrap();
+    for sub in &subcommands {
+        assert!(top.contains(&roff(&format!("crio-pin-{sub}(1)"))), "crio-pin.1 omits {sub}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), pages.len(), "unexpected pages");
+}
