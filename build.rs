@@ -13,8 +13,8 @@ fn main() {
     let crate_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("crio_pin.h");
 
-    let mut config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml"))
-        .expect("cbindgen.toml is readable and valid");
+    let mut config =
+        cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml is readable and valid");
     let version = |part: &str| env::var(format!("CARGO_PKG_VERSION_{part}")).unwrap();
     config.after_includes = Some(format!(
         "\n#define CRIO_PIN_VERSION_MAJOR {}\n#define CRIO_PIN_VERSION_MINOR {}\n#define CRIO_PIN_VERSION_PATCH {}\n",

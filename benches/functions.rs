@@ -21,10 +21,10 @@ use std::hint::black_box;
 use std::os::raw::c_char;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 use crio_pin::ffi;
 use crio_pin::reference::ReferenceSet;
 use crio_pin::{Flags, PinSet};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 
 /// A set compiled through the C ABI, freed on drop.
 struct CSet(*mut ffi::crio_pin_set);
@@ -104,9 +104,11 @@ fn benches(c: &mut Criterion) {
             })
         });
         group.throughput(Throughput::Elements(names.len() as u64));
-        for (flags, mode) in
-            [(Flags::ANCHOR_GLOBS, "anchor_globs"), (Flags::CASE_SENSITIVE, "case_sensitive"), (Flags::STRICT, "strict")]
-        {
+        for (flags, mode) in [
+            (Flags::ANCHOR_GLOBS, "anchor_globs"),
+            (Flags::CASE_SENSITIVE, "case_sensitive"),
+            (Flags::STRICT, "strict"),
+        ] {
             let set = PinSet::compile(&list.patterns, flags).expect("the corpus compiles");
             group.bench_function(id(&format!("match_{mode}")), |b| b.iter(|| pass(&set, names)));
         }

@@ -82,7 +82,8 @@ fn targets_file() -> PathBuf {
 fn targets() -> Vec<Target> {
     let path = targets_file();
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let section = text.split("\n## Targets\n").nth(1).unwrap_or_else(|| panic!("{}: no '## Targets' section", path.display()));
+    let section =
+        text.split("\n## Targets\n").nth(1).unwrap_or_else(|| panic!("{}: no '## Targets' section", path.display()));
     let rows = section.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).skip(2);
     rows.map(|row| {
         let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
@@ -106,7 +107,9 @@ fn targets() -> Vec<Target> {
 /// The target for `figure` on `list`: one naming the list beats "all".
 fn target_for<'t>(targets: &'t [Target], figure: &str, list: &str) -> Option<&'t Target> {
     let of = |named: bool| {
-        targets.iter().find(|t| t.figure == figure && t.lists.iter().any(|l| if named { l == list } else { l == "all" }))
+        targets
+            .iter()
+            .find(|t| t.figure == figure && t.lists.iter().any(|l| if named { l == list } else { l == "all" }))
     };
     of(true).or_else(|| of(false))
 }
@@ -139,7 +142,11 @@ fn show(value: f64, unit: Unit) -> String {
     let scaled = |v: f64, units: &[(f64, &str)]| {
         let &(div, name) = units.iter().rev().find(|(d, _)| v >= *d).unwrap_or(&units[0]);
         let x = v / div;
-        if div == 1.0 || x >= 100.0 { format!("{x:.0} {name}") } else { format!("{x:.2} {name}") }
+        if div == 1.0 || x >= 100.0 {
+            format!("{x:.0} {name}")
+        } else {
+            format!("{x:.2} {name}")
+        }
     };
     match unit {
         Unit::Ns => scaled(value, &[(1.0, "ns"), (1e3, "µs"), (1e6, "ms"), (1e9, "s")]),
@@ -171,7 +178,9 @@ impl CSet {
         let pointers: Vec<*const c_char> = patterns.iter().map(|p| p.as_ptr().cast()).collect();
         let lengths: Vec<usize> = patterns.iter().map(String::len).collect();
         // SAFETY: count pointers and lengths, valid for the call.
-        let set = unsafe { ffi::crio_pin_compile(pointers.as_ptr(), lengths.as_ptr(), patterns.len(), 0, std::ptr::null_mut()) };
+        let set = unsafe {
+            ffi::crio_pin_compile(pointers.as_ptr(), lengths.as_ptr(), patterns.len(), 0, std::ptr::null_mut())
+        };
         assert!(!set.is_null(), "the corpus compiles");
         CSet(set)
     }
@@ -179,7 +188,15 @@ impl CSet {
     fn match_each(&self, packed: &[u8], lengths: &[usize], results: &mut [u8]) -> usize {
         // SAFETY: a live set; the names packed with their lengths; one
         // result byte per name.
-        unsafe { ffi::crio_pin_match_each(self.0, packed.as_ptr().cast(), lengths.as_ptr(), lengths.len(), results.as_mut_ptr()) }
+        unsafe {
+            ffi::crio_pin_match_each(
+                self.0,
+                packed.as_ptr().cast(),
+                lengths.as_ptr(),
+                lengths.len(),
+                results.as_mut_ptr(),
+            )
+        }
     }
 }
 
@@ -329,7 +346,9 @@ fn measure(list: &List, quick: bool, callgrind: bool, f: &mut Figures) {
             f.add(row, Unit::Ns, l, ns / n);
         }
     }
-    if let (Some(fast), Some(slow)) = (f.values.get(&("match ns/name", l)), f.values.get(&("reference match ns/name", l))) {
+    if let (Some(fast), Some(slow)) =
+        (f.values.get(&("match ns/name", l)), f.values.get(&("reference match ns/name", l)))
+    {
         f.add("× reference (match)", Unit::Factor, l, slow / fast);
     }
     if let Some(ns) = criterion_ns("compile", "crio-pin", l) {
@@ -408,9 +427,17 @@ fn table(f: &Figures, lists: &[List], targets: &[Target]) -> (String, usize) {
 
 fn machine() -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let cpu = cpuinfo.lines().find_map(|l| l.strip_prefix("model name")).map_or("?", |m| m.trim_start_matches([' ', '\t', ':']));
+    let cpu = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map_or("?", |m| m.trim_start_matches([' ', '\t', ':']));
     let run = |cmd: &str, args: &[&str]| {
-        Command::new(cmd).args(args).output().ok().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned()).unwrap_or_default()
+        Command::new(cmd)
+            .args(args)
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap_or_default()
     };
     let threads = std::thread::available_parallelism().map_or(0, |n| n.get());
     format!(

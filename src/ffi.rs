@@ -392,11 +392,7 @@ pub unsafe extern "C" fn crio_pin_match(set: *const crio_pin_set, name: *const c
 /// # Safety
 /// As crio_pin_match().
 #[no_mangle]
-pub unsafe extern "C" fn crio_pin_match_index(
-    set: *const crio_pin_set,
-    name: *const c_char,
-    length: usize,
-) -> isize {
+pub unsafe extern "C" fn crio_pin_match_index(set: *const crio_pin_set, name: *const c_char, length: usize) -> isize {
     boundary(
         |_| CRIO_PIN_MATCH_FAILED,
         || {
@@ -613,9 +609,7 @@ pub extern "C" fn crio_pin_version() -> *const c_char {
     boundary(|_| VERSION.as_ptr(), || VERSION.as_ptr())
 }
 
-const VERSION: &CStr = match CStr::from_bytes_with_nul(
-    concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes(),
-) {
+const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
     Ok(version) => version,
     Err(_) => panic!("crate version holds a NUL"),
 };
@@ -736,10 +730,7 @@ mod tests {
                     CRIO_PIN_EACH_FAILED
                 );
                 assert_eq!(results, [1, 9], "only count results are written");
-                assert_eq!(
-                    crio_pin_match_each(set, c"x".as_ptr(), some.as_ptr(), 2, null_mut()),
-                    CRIO_PIN_EACH_FAILED
-                );
+                assert_eq!(crio_pin_match_each(set, c"x".as_ptr(), some.as_ptr(), 2, null_mut()), CRIO_PIN_EACH_FAILED);
             }
         }
         unsafe { crio_pin_free(set) };

@@ -34,8 +34,7 @@ pub(crate) fn representative(c: char) -> char {
     }
     let code = u32::from(c);
     match table::FOLD_REPRESENTATIVE.binary_search_by_key(&code, |&(rune, _)| rune) {
-        Ok(i) => char::from_u32(table::FOLD_REPRESENTATIVE[i].1)
-            .expect("fold table holds only scalar values"),
+        Ok(i) => char::from_u32(table::FOLD_REPRESENTATIVE[i].1).expect("fold table holds only scalar values"),
         Err(_) => c,
     }
 }
@@ -185,8 +184,7 @@ mod tests {
                 differ.push(c);
             }
         }
-        let expected: Vec<char> =
-            chars().filter(|&c| crate::reference::in_unicode_16_fold_changes(c)).collect();
+        let expected: Vec<char> = chars().filter(|&c| crate::reference::in_unicode_16_fold_changes(c)).collect();
         assert_eq!(differ, expected);
     }
 
@@ -213,10 +211,10 @@ mod tests {
     fn bad_bytes_become_one_replacement_each() {
         let cases: &[(&[u8], &str)] = &[
             (b"a\xffb", "A\u{FFFD}B"),
-            (b"\xe2\x82", "\u{FFFD}\u{FFFD}"),    // truncated sequence
+            (b"\xe2\x82", "\u{FFFD}\u{FFFD}"), // truncated sequence
             (b"\xe2\x82a", "\u{FFFD}\u{FFFD}A"),
             (b"\xed\xa0\x80", "\u{FFFD}\u{FFFD}\u{FFFD}"), // surrogate
-            (b"\xc0\xaf", "\u{FFFD}\u{FFFD}"),    // overlong
+            (b"\xc0\xaf", "\u{FFFD}\u{FFFD}"),             // overlong
             (b"\xf4\x90\x80\x80", "\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}"), // > U+10FFFF
             ("\u{FFFD}".as_bytes(), "\u{FFFD}"),
         ];
@@ -252,9 +250,7 @@ mod tests {
     #[test]
     fn long_and_non_ascii_names_take_the_heap_path_with_the_same_result() {
         let long = "quay.io/".repeat(100);
-        with_canonical(long.as_bytes(), true, |c| {
-            assert_eq!(c, long.to_ascii_uppercase().as_bytes())
-        });
+        with_canonical(long.as_bytes(), true, |c| assert_eq!(c, long.to_ascii_uppercase().as_bytes()));
         with_canonical("quay.io/\u{212A}".as_bytes(), true, |c| assert_eq!(c, b"QUAY.IO/K"));
     }
 }

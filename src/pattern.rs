@@ -73,11 +73,7 @@ impl fmt::Debug for Flags {
             (Flags::CASE_SENSITIVE, "CASE_SENSITIVE"),
             (Flags::STRICT, "STRICT"),
         ];
-        let set: Vec<&str> = names
-            .iter()
-            .filter(|(flag, _)| self.contains(*flag))
-            .map(|(_, name)| *name)
-            .collect();
+        let set: Vec<&str> = names.iter().filter(|(flag, _)| self.contains(*flag)).map(|(_, name)| *name).collect();
         if set.is_empty() {
             f.write_str("DEFAULT")
         } else {
@@ -130,10 +126,7 @@ impl<'a> Pattern<'a> {
         if original.is_empty() {
             return Err(ErrorKind::Empty);
         }
-        if let Some((at, ch)) = original
-            .char_indices()
-            .find(|(_, c)| c.is_whitespace() || c.is_control())
-        {
+        if let Some((at, ch)) = original.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
             return Err(ErrorKind::Whitespace { at, ch });
         }
         // The wildcard stars are already stripped from the text; any star
@@ -145,9 +138,7 @@ impl<'a> Pattern<'a> {
         if let Some(star) = self.text().find('*') {
             let at = star + offset;
             return Err(match self {
-                Pattern::Exact(rest) if star == 0 && !rest[1..].contains('*') => {
-                    ErrorKind::LeadingStar { at }
-                }
+                Pattern::Exact(rest) if star == 0 && !rest[1..].contains('*') => ErrorKind::LeadingStar { at },
                 _ => ErrorKind::InnerStar { at },
             });
         }
@@ -256,12 +247,8 @@ impl fmt::Display for CompileError {
                 "not valid UTF-8 (bad byte at offset {valid_up_to}); patterns are text: \
                  fix the encoding of the configuration"
             ),
-            ErrorKind::LoneStar => f.write_str(
-                "a lone '*' is not a valid pattern; write \"**\" to pin every image",
-            ),
-            ErrorKind::Empty => f.write_str(
-                "empty pattern (it pins only an image with an empty name); remove it",
-            ),
+            ErrorKind::LoneStar => f.write_str("a lone '*' is not a valid pattern; write \"**\" to pin every image"),
+            ErrorKind::Empty => f.write_str("empty pattern (it pins only an image with an empty name); remove it"),
             ErrorKind::Whitespace { at, ch } => write!(
                 f,
                 "{} {ch:?} (U+{:04X}) at byte {at}; image names never contain whitespace \

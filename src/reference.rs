@@ -57,9 +57,8 @@ impl ReferenceSet {
         let mut regexes = Vec::new();
         for (i, raw) in patterns.into_iter().enumerate() {
             let raw = raw.as_ref();
-            let p = std::str::from_utf8(raw).map_err(|e| {
-                CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() })
-            })?;
+            let p = std::str::from_utf8(raw)
+                .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
             Pattern::parse(p, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
             let fold = if flags.contains(Flags::CASE_SENSITIVE) { "" } else { "(?i)" };
             let source = if p.starts_with('*') && p.ends_with('*') {
@@ -70,10 +69,8 @@ impl ReferenceSet {
             } else {
                 format!("{fold}^{}$", regex::escape(p))
             };
-            let regex = RegexBuilder::new(&source)
-                .size_limit(1 << 30)
-                .build()
-                .expect("an escaped literal is a valid regex");
+            let regex =
+                RegexBuilder::new(&source).size_limit(1 << 30).build().expect("an escaped literal is a valid regex");
             regexes.push(regex);
         }
         Ok(ReferenceSet { regexes })

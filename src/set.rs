@@ -181,7 +181,12 @@ enum Automaton {
 
 impl Needles {
     /// `needles`: (needle, pattern index, anchored), indexes ascending.
-    fn build(needles: Vec<(Vec<u8>, u32, bool)>, fold: bool, dense_max: usize, wide_max: usize) -> Result<Needles, CompileError> {
+    fn build(
+        needles: Vec<(Vec<u8>, u32, bool)>,
+        fold: bool,
+        dense_max: usize,
+        wide_max: usize,
+    ) -> Result<Needles, CompileError> {
         let mut ids: HashMap<Vec<u8>, usize, FixedState> = HashMap::default();
         let mut ordered: Vec<Vec<u8>> = Vec::new();
         let mut owners: Vec<Owner> = Vec::new();
@@ -207,7 +212,11 @@ impl Needles {
             .iter()
             .map(|o| o.anywhere.unwrap_or(u32::MAX).min(o.at_start.unwrap_or(u32::MAX)))
             .fold(empty.unwrap_or(u32::MAX), u32::min);
-        let automaton = if ordered.is_empty() { None } else { Some(Automaton::build(&ordered, &owners, fold, dense_max, wide_max)?) };
+        let automaton = if ordered.is_empty() {
+            None
+        } else {
+            Some(Automaton::build(&ordered, &owners, fold, dense_max, wide_max)?)
+        };
         let (prefilter, owners) = if matches!(automaton, Some(Automaton::Dense(_))) {
             // The DFA's hits carry the indexes: only the NFA needs owners.
             (Prefilter::build(&ordered, fold), Vec::new())
@@ -222,7 +231,13 @@ impl Needles {
     /// given (fails if it must be canonicalised first), else canonical.
     /// Also says whether every byte of `name` was read.
     #[inline(always)]
-    fn lowest(&self, name: &[u8], raw: bool, first: bool, below: Option<u32>) -> Result<(Option<u32>, bool), Canonical> {
+    fn lowest(
+        &self,
+        name: &[u8],
+        raw: bool,
+        first: bool,
+        below: Option<u32>,
+    ) -> Result<(Option<u32>, bool), Canonical> {
         let best = lower(below, self.empty);
         if best.is_some_and(|b| first || b <= self.floor) {
             return Ok((best, false));
@@ -293,7 +308,13 @@ impl Needles {
 }
 
 impl Automaton {
-    fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, dense_max: usize, wide_max: usize) -> Result<Automaton, CompileError> {
+    fn build(
+        needles: &[Vec<u8>],
+        owners: &[Owner],
+        fold: bool,
+        dense_max: usize,
+        wide_max: usize,
+    ) -> Result<Automaton, CompileError> {
         if let Some(dfa) = Dfa::build(needles, owners, fold, dense_max, wide_max) {
             return Ok(Automaton::Dense(dfa));
         }
@@ -347,8 +368,7 @@ impl Prefilter {
         let mut builder = aho_corasick::packed::Config::new().builder();
         for needle in needles {
             let piece = &needle[needle.len().saturating_sub(width)..];
-            let letters: Vec<usize> =
-                (0..piece.len()).filter(|&i| fold && piece[i].is_ascii_alphabetic()).collect();
+            let letters: Vec<usize> = (0..piece.len()).filter(|&i| fold && piece[i].is_ascii_alphabetic()).collect();
             for mask in 0..1u32 << letters.len() {
                 let mut variant = piece.to_vec();
                 for (bit, &i) in letters.iter().enumerate() {
@@ -394,8 +414,7 @@ impl Prefilter {
     }
 
     fn memory_usage(&self) -> usize {
-        self.searcher.memory_usage()
-            + self.needles.iter().map(Vec::capacity).sum::<usize>()
+        self.searcher.memory_usage() + self.needles.iter().map(Vec::capacity).sum::<usize>()
     }
 }
 
@@ -444,18 +463,13 @@ impl PinSet {
                 return Err(CompileError::at(
                     i,
                     raw,
-                    ErrorKind::TooLarge {
-                        what: "the total size of all patterns in bytes",
-                        limit: MAX_PATTERN_BYTES,
-                    },
+                    ErrorKind::TooLarge { what: "the total size of all patterns in bytes", limit: MAX_PATTERN_BYTES },
                 ));
             }
             let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
-            let text = std::str::from_utf8(raw).map_err(|e| {
-                CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() })
-            })?;
-            let pattern =
-                Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
+            let text = std::str::from_utf8(raw)
+                .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
+            let pattern = Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
             let needle = fold::canonical(pattern.text().as_bytes(), fold);
             match pattern {
                 Pattern::Exact(_) => {
@@ -464,8 +478,7 @@ impl PinSet {
                 }
                 Pattern::Glob(_) | Pattern::Keyword(_) => {
                     lengths.add_needle(needle.len());
-                    let anchored = matches!(pattern, Pattern::Glob(_))
-                        && flags.contains(Flags::ANCHOR_GLOBS);
+                    let anchored = matches!(pattern, Pattern::Glob(_)) && flags.contains(Flags::ANCHOR_GLOBS);
                     needles.push((needle, index, anchored));
                 }
             }
@@ -710,12 +723,29 @@ mod tests {
     fn nfa_fallback_agrees_with_the_dense_dfa() {
         // (More than PREFILTER_MAX_NEEDLES needles: every name is walked.)
         let patterns = [
-            "quay.io/*", "*pause*", "PAUSE:3.9", "*\u{212A}ube*", "k8s.io/*", "*a*", "x\u{FFFD}*", "**x*",
-            "*-zq1*", "*-zq2*", "*long-tail.example/v1.2.3*",
+            "quay.io/*",
+            "*pause*",
+            "PAUSE:3.9",
+            "*\u{212A}ube*",
+            "k8s.io/*",
+            "*a*",
+            "x\u{FFFD}*",
+            "**x*",
+            "*-zq1*",
+            "*-zq2*",
+            "*long-tail.example/v1.2.3*",
         ];
         let names: [&[u8]; 14] = [
-            b"quay.io/a", b"registry.k8s.io/pause:3.9", b"pause:3.9", "\u{212A}UBE".as_bytes(), b"kube",
-            b"x\xff", b"zzz", b"a\xffquay.io/", b"**xy", b"some.registry.example/org/app-zq2:v1",
+            b"quay.io/a",
+            b"registry.k8s.io/pause:3.9",
+            b"pause:3.9",
+            "\u{212A}UBE".as_bytes(),
+            b"kube",
+            b"x\xff",
+            b"zzz",
+            b"a\xffquay.io/",
+            b"**xy",
+            b"some.registry.example/org/app-zq2:v1",
             "some.registry.example/\u{e9}/long-tail.example/v1.2.3".as_bytes(),
             b"some.registry.example/org/long-tail.example/V1.2.3",
             b"some.registry.example/org/long-tail.example/v1.2.4-zq",

@@ -15,10 +15,57 @@ use proptest::prelude::*;
 
 /// Characters patterns and names are built from.
 const ALPHABET: &[&str] = &[
-    "a", "b", "k", "s", "p", "K", "S", "A", "0", "9", ".", "/", ":", "@", "-", "_",
-    "*", "$", "^", "(", "|", "[", "\\", "+", "?", " ", "\n", "\0",
-    "\u{212A}", "\u{17F}", "é", "É", "σ", "ς", "Σ", "θ", "ϑ", "Θ", "ß", "\u{1E9E}", "İ", "ı",
-    "\u{FFFD}", "\u{FFFD}\u{FFFD}", "ǅ", "ǆ", "Ǆ", "ꭰ", "Ꭰ", "𐐨", "𐐀",
+    "a",
+    "b",
+    "k",
+    "s",
+    "p",
+    "K",
+    "S",
+    "A",
+    "0",
+    "9",
+    ".",
+    "/",
+    ":",
+    "@",
+    "-",
+    "_",
+    "*",
+    "$",
+    "^",
+    "(",
+    "|",
+    "[",
+    "\\",
+    "+",
+    "?",
+    " ",
+    "\n",
+    "\0",
+    "\u{212A}",
+    "\u{17F}",
+    "é",
+    "É",
+    "σ",
+    "ς",
+    "Σ",
+    "θ",
+    "ϑ",
+    "Θ",
+    "ß",
+    "\u{1E9E}",
+    "İ",
+    "ı",
+    "\u{FFFD}",
+    "\u{FFFD}\u{FFFD}",
+    "ǅ",
+    "ǆ",
+    "Ǆ",
+    "ꭰ",
+    "Ꭰ",
+    "𐐨",
+    "𐐀",
 ];
 
 /// Other members of some fold orbits, to rewrite names with.
@@ -35,16 +82,24 @@ const ORBITS: &[&[&str]] = &[
 ];
 
 /// Byte strings that are not valid UTF-8 (or are, with a twist).
-const BAD_BYTES: &[&[u8]] = &[
-    b"\xff", b"\xfe\xff", b"\xe2\x82", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
-    b"\x80", b"\xef\xbf\xbd",
-];
+const BAD_BYTES: &[&[u8]] =
+    &[b"\xff", b"\xfe\xff", b"\xe2\x82", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80", b"\xef\xbf\xbd"];
 
 /// Realistic pieces of image references.
 const PIECES: &[&str] = &[
-    "registry.k8s.io/", "pause", ":3.9", "quay.io/openshift-release-dev/ocp-v4.0-art-dev",
-    "@sha256:", "a84bba07931db925", "docker.io/library/", "nginx", ":1.25", "localhost:5000/",
-    "gcr.io/project-1/", "KUBE-apiserver", ":v1.28.4",
+    "registry.k8s.io/",
+    "pause",
+    ":3.9",
+    "quay.io/openshift-release-dev/ocp-v4.0-art-dev",
+    "@sha256:",
+    "a84bba07931db925",
+    "docker.io/library/",
+    "nginx",
+    ":1.25",
+    "localhost:5000/",
+    "gcr.io/project-1/",
+    "KUBE-apiserver",
+    ":v1.28.4",
 ];
 
 fn word() -> impl Strategy<Value = String> {
@@ -60,10 +115,10 @@ fn word() -> impl Strategy<Value = String> {
 
 fn pattern() -> impl Strategy<Value = String> {
     (word(), 0u8..8).prop_map(|(w, shape)| match shape {
-        0 | 1 => w,                 // exact
-        2 | 3 => format!("{w}*"),   // glob
-        4 | 5 => format!("*{w}*"),  // keyword
-        6 => format!("*{w}"),       // literal leading star
+        0 | 1 => w,                // exact
+        2 | 3 => format!("{w}*"),  // glob
+        4 | 5 => format!("*{w}*"), // keyword
+        6 => format!("*{w}"),      // literal leading star
         _ => ["**", "***", "", "*"][w.len() % 4].to_string(),
     })
 }
@@ -84,9 +139,7 @@ fn name(patterns: Vec<String>) -> impl Strategy<Value = Vec<u8>> {
         2 => word().prop_map(String::into_bytes),
         1 => prop::sample::select(BAD_BYTES).prop_map(<[u8]>::to_vec),
     ];
-    (prop::collection::vec(segment, 0..4), any::<u64>()).prop_map(|(segments, seed)| {
-        rewrite(&segments.concat(), seed)
-    })
+    (prop::collection::vec(segment, 0..4), any::<u64>()).prop_map(|(segments, seed)| rewrite(&segments.concat(), seed))
 }
 
 /// Rewrites valid runs of `bytes`: each character may change case or move
@@ -127,11 +180,26 @@ fn spoil_replacement_chars(bytes: &[u8], mut seed: u64) -> Vec<u8> {
         }
         seed = seed.rotate_left(7) ^ 0x2545_F491_4F6C_DD1D;
         let take = match seed % 4 {
-            0 => { out.extend_from_slice(FFFD); 1 }
-            1 => { out.push(0xff); 1 }
-            2 if run >= 2 => { out.extend_from_slice(b"\xe2\x82"); 2 }
-            3 if run >= 3 => { out.extend_from_slice(b"\xf0\x9f\x98"); 3 }
-            _ => { out.push(0x80); 1 }
+            0 => {
+                out.extend_from_slice(FFFD);
+                1
+            }
+            1 => {
+                out.push(0xff);
+                1
+            }
+            2 if run >= 2 => {
+                out.extend_from_slice(b"\xe2\x82");
+                2
+            }
+            3 if run >= 3 => {
+                out.extend_from_slice(b"\xf0\x9f\x98");
+                3
+            }
+            _ => {
+                out.push(0x80);
+                1
+            }
         };
         rest = &rest[take * 3..];
     }
@@ -152,16 +220,19 @@ fn check(patterns: &[String], flags: Flags, names: &[Vec<u8>]) -> Result<(), Tes
             return Ok(());
         }
         (f, r) => {
-            return Err(TestCaseError::fail(format!(
-                "compile disagrees: fast {:?}, reference {:?}",
-                f.err(),
-                r.err()
-            )))
+            return Err(TestCaseError::fail(format!("compile disagrees: fast {:?}, reference {:?}", f.err(), r.err())))
         }
     };
     for name in names {
         let want = reference.match_index(name);
-        prop_assert_eq!(fast.match_index(name), want, "name {:?} patterns {:?} {:?}", String::from_utf8_lossy(name), patterns, flags);
+        prop_assert_eq!(
+            fast.match_index(name),
+            want,
+            "name {:?} patterns {:?} {:?}",
+            String::from_utf8_lossy(name),
+            patterns,
+            flags
+        );
         prop_assert_eq!(fast.is_match(name), want.is_some(), "is_match on {:?}", name);
     }
     // The batch call (several names walked at once) answers name by name.
@@ -202,11 +273,7 @@ proptest! {
 
 fn corpus(file: &str) -> Vec<String> {
     let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .map(str::to_string)
-        .collect()
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")).lines().map(str::to_string).collect()
 }
 
 /// The realistic 1,000-pattern list against every corpus name, its

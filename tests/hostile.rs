@@ -117,7 +117,13 @@ fn every_case_fold_orbit() {
 #[test]
 fn invalid_utf8_of_every_shape() {
     let shapes: [&[u8]; 8] = [
-        b"\x80", b"\xbf", b"\xc0\x80", b"\xc2", b"\xe0\x80\x80", b"\xed\xbf\xbf", b"\xf0\x8f\xbf\xbf",
+        b"\x80",
+        b"\xbf",
+        b"\xc0\x80",
+        b"\xc2",
+        b"\xe0\x80\x80",
+        b"\xed\xbf\xbf",
+        b"\xf0\x8f\xbf\xbf",
         b"\xf8\x88\x80\x80\x80",
     ];
     let patterns: Vec<String> = (1..=5).map(|k| "\u{FFFD}".repeat(k)).collect();

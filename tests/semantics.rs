@@ -77,9 +77,9 @@ fn string(bytes: &[u8], mut i: usize) -> Result<(Vec<u8>, usize), String> {
                     Some(b'r') => out.push(b'\r'),
                     Some(b'x') => {
                         let hex = bytes.get(i..i + 2).and_then(|h| std::str::from_utf8(h).ok());
-                        let byte = hex.and_then(|h| u8::from_str_radix(h, 16).ok()).ok_or_else(|| {
-                            format!("{}: \\x needs exactly two hex digits", at(i - 2))
-                        })?;
+                        let byte = hex
+                            .and_then(|h| u8::from_str_radix(h, 16).ok())
+                            .ok_or_else(|| format!("{}: \\x needs exactly two hex digits", at(i - 2)))?;
                         out.push(byte);
                         i += 2;
                     }
@@ -92,12 +92,20 @@ fn string(bytes: &[u8], mut i: usize) -> Result<(Vec<u8>, usize), String> {
                             .and_then(|h| u32::from_str_radix(h, 16).ok())
                             .and_then(char::from_u32)
                             .ok_or_else(|| {
-                                format!("{}: write \\u{{H...}} with 1 to 6 hex digits of a Unicode scalar value", at(i - 2))
+                                format!(
+                                    "{}: write \\u{{H...}} with 1 to 6 hex digits of a Unicode scalar value",
+                                    at(i - 2)
+                                )
                             })?;
                         out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                         i += close.unwrap() + 1;
                     }
-                    _ => return Err(format!("{}: unknown escape (use \\\\ \\\" \\t \\n \\r \\xHH \\u{{H...}})", at(i - 2))),
+                    _ => {
+                        return Err(format!(
+                            "{}: unknown escape (use \\\\ \\\" \\t \\n \\r \\xHH \\u{{H...}})",
+                            at(i - 2)
+                        ))
+                    }
                 }
             }
             Some(b @ 0x20..=0x7e) => (out.push(b), i += 1).1,
@@ -116,7 +124,11 @@ fn flags(word: &str) -> Result<Flags, String> {
             "anchor_globs" => Flags::ANCHOR_GLOBS.bits(),
             "case_sensitive" => Flags::CASE_SENSITIVE.bits(),
             "strict" => Flags::STRICT.bits(),
-            _ => return Err(format!("unknown flag {part:?} (default, or +-joined anchor_globs, case_sensitive, strict)")),
+            _ => {
+                return Err(format!(
+                    "unknown flag {part:?} (default, or +-joined anchor_globs, case_sensitive, strict)"
+                ))
+            }
         };
     }
     Ok(Flags::from_bits(bits).expect("known bits"))
@@ -125,7 +137,11 @@ fn flags(word: &str) -> Result<Flags, String> {
 fn case(line: usize, text: &str) -> Result<Case, String> {
     let mut tokens = tokens(text)?.into_iter();
     let name = match tokens.next() {
-        Some(Token::Word(w)) if !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') => w,
+        Some(Token::Word(w))
+            if !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') =>
+        {
+            w
+        }
         t => return Err(format!("the case name must be [a-z0-9_]+, got {t:?}")),
     };
     let flags = match tokens.next() {
@@ -146,10 +162,9 @@ fn case(line: usize, text: &str) -> Result<Case, String> {
     let rest: Vec<Token> = tokens.collect();
     let index = |w: &str| w.parse::<usize>().map_err(|_| format!("{name}: index expected, got {w:?}"));
     let want = match rest.as_slice() {
-        [Token::Str(image), Token::Word(w)] => Want::Match {
-            name: image.clone(),
-            index: if w == "none" { None } else { Some(index(w)?) },
-        },
+        [Token::Str(image), Token::Word(w)] => {
+            Want::Match { name: image.clone(), index: if w == "none" { None } else { Some(index(w)?) } }
+        }
         [Token::Word(e), Token::Word(i), Token::Word(kind)] if e == "error" => {
             Want::Error { index: index(i)?, kind: kind.clone() }
         }
@@ -229,7 +244,12 @@ fn both_engines_follow_the_semantics_table() {
         failures.extend(check(case, "fast", |p, f| PinSet::compile(p, f), |s, n| s.match_index(n)));
         if let (Want::Match { name, index }, Ok(set)) = (&case.want, PinSet::compile(&case.patterns, case.flags)) {
             if set.is_match(name) != index.is_some() {
-                failures.push(format!("{TABLE}:{} {} (fast): is_match says {}", case.line, case.name, !index.is_some()));
+                failures.push(format!(
+                    "{TABLE}:{} {} (fast): is_match says {}",
+                    case.line,
+                    case.name,
+                    !index.is_some()
+                ));
             }
         }
         if reference_applies(case) {
@@ -288,8 +308,11 @@ fn invalid_utf8_pattern_names_its_index() {
 fn strict_mode_rejects_each_mistake_with_its_own_message() {
     let cases: &[(&str, &str)] = &[
         ("", "empty pattern"),
-        ("*pause", "only at the start is a literal character, so this pins only a name that \
-                    really begins with '*'; write \"*pause*\" to pin names containing \"pause\""),
+        (
+            "*pause",
+            "only at the start is a literal character, so this pins only a name that \
+                    really begins with '*'; write \"*pause*\" to pin names containing \"pause\"",
+        ),
         ("a*b", "'*' at byte 1 is a literal"),
         ("quay.io/x ", "whitespace"),
         ("quay.io/\tx", "whitespace"),

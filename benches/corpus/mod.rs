@@ -58,8 +58,7 @@ pub fn data_dir() -> PathBuf {
 
 fn read_lines(file: &str) -> Vec<String> {
     let path = data_dir().join(file);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
 }
 
@@ -138,10 +137,26 @@ fn has_tag(name: &str) -> bool {
 /// by tag and by digest (two in three of the digests pinned). Deterministic.
 pub fn openshift() -> (Vec<String>, Vec<String>) {
     const NAMESPACES: &[&str] = &[
-        "openshift4", "rhel9", "ubi9", "odf4", "rhacm2", "multicluster-engine", "openshift-logging",
-        "rhceph", "container-native-virtualization", "openshift-gitops-1", "rh-sso-7", "amq7",
-        "jboss-eap-8", "ansible-automation-platform-24", "advanced-cluster-security", "quay",
-        "openshift-service-mesh", "openshift-serverless-1", "rhods", "redhat",
+        "openshift4",
+        "rhel9",
+        "ubi9",
+        "odf4",
+        "rhacm2",
+        "multicluster-engine",
+        "openshift-logging",
+        "rhceph",
+        "container-native-virtualization",
+        "openshift-gitops-1",
+        "rh-sso-7",
+        "amq7",
+        "jboss-eap-8",
+        "ansible-automation-platform-24",
+        "advanced-cluster-security",
+        "quay",
+        "openshift-service-mesh",
+        "openshift-serverless-1",
+        "rhods",
+        "redhat",
     ];
     let mut r = SplitMix64(0x6f70_656e_7368_6966);
     let repos: Vec<String> = std::iter::once(ART_DEV.to_owned())
@@ -152,7 +167,11 @@ pub fn openshift() -> (Vec<String>, Vec<String>) {
         .collect();
     // Two in five digests are release payload images (one repository).
     let repo_of = |r: &mut SplitMix64| {
-        if r.below(5) < 2 { 0 } else { 1 + r.below(299) as usize }
+        if r.below(5) < 2 {
+            0
+        } else {
+            1 + r.below(299) as usize
+        }
     };
     let mut patterns: Vec<String> = (0..50_000)
         .map(|_| {
@@ -237,9 +256,29 @@ const REDHAT: &[&str] = &[
     "registry.redhat.io/odf4/odf-operator",
 ];
 const LIBRARY: &[&str] = &[
-    "alpine", "busybox", "centos", "debian", "eclipse-temurin", "fedora", "golang", "haproxy",
-    "httpd", "mariadb", "memcached", "mongo", "mysql", "nginx", "node", "openjdk", "postgres",
-    "python", "rabbitmq", "redis", "registry", "traefik", "ubuntu",
+    "alpine",
+    "busybox",
+    "centos",
+    "debian",
+    "eclipse-temurin",
+    "fedora",
+    "golang",
+    "haproxy",
+    "httpd",
+    "mariadb",
+    "memcached",
+    "mongo",
+    "mysql",
+    "nginx",
+    "node",
+    "openjdk",
+    "postgres",
+    "python",
+    "rabbitmq",
+    "redis",
+    "registry",
+    "traefik",
+    "ubuntu",
 ];
 const HUB_ORGS: &[&str] = &[
     "docker.io/bitnami/kafka",
@@ -264,12 +303,24 @@ const GHCR: &[&str] = &[
     "ghcr.io/open-telemetry/opentelemetry-collector-releases/opentelemetry-collector-contrib",
 ];
 const GCR: &[&str] = &[
-    "gcr.io/distroless", "gcr.io/gke-release", "gcr.io/google-containers", "gcr.io/kaniko-project",
-    "gcr.io/ml-pipeline", "gcr.io/tekton-releases", "gcr.io/k8s-staging-sig-storage",
+    "gcr.io/distroless",
+    "gcr.io/gke-release",
+    "gcr.io/google-containers",
+    "gcr.io/kaniko-project",
+    "gcr.io/ml-pipeline",
+    "gcr.io/tekton-releases",
+    "gcr.io/k8s-staging-sig-storage",
 ];
 const GCR_IMAGES: &[&str] = &[
-    "api-server", "base", "event-exporter", "executor", "fluent-bit", "frontend", "kubectl",
-    "static", "pipeline/cmd/controller",
+    "api-server",
+    "base",
+    "event-exporter",
+    "executor",
+    "fluent-bit",
+    "frontend",
+    "kubectl",
+    "static",
+    "pipeline/cmd/controller",
 ];
 const SUFFIXES: &[&str] = &["", "-RC2", "-rc1", "-Beta.1"];
 const KEYWORDS: &[&str] =
@@ -293,22 +344,9 @@ impl Generator {
             0..=8 => format!("{ART_DEV}@sha256:{}", r.hex(64)),
             9 => format!("{OCP_RELEASE}@sha256:{}", r.hex(64)),
             10..=12 => format!("{}@sha256:{}", r.pick(REDHAT), r.hex(64)),
-            13 => format!(
-                "docker.io/library/{}:{}.{}.{}",
-                r.pick(LIBRARY),
-                r.below(10),
-                r.below(31),
-                r.below(100)
-            ),
+            13 => format!("docker.io/library/{}:{}.{}.{}", r.pick(LIBRARY), r.below(10), r.below(31), r.below(100)),
             14 => format!("{}:v{}.{}.{}", r.pick(HUB_ORGS), r.below(10), r.below(31), r.below(16)),
-            15 => format!(
-                "{}:v{}.{}.{}{}",
-                r.pick(GHCR),
-                r.below(10),
-                r.below(31),
-                r.below(16),
-                r.pick(SUFFIXES)
-            ),
+            15 => format!("{}:v{}.{}.{}{}", r.pick(GHCR), r.below(10), r.below(31), r.below(16), r.pick(SUFFIXES)),
             16 => format!(
                 "registry.internal.example.com:5000/team-{}/svc-{}:{}.{}.{}",
                 r.below(40),
@@ -323,12 +361,7 @@ impl Generator {
                 1 + r.below(5),
                 r.below(10)
             ),
-            18 => format!(
-                "{}/{}@sha256:{}",
-                r.pick(GCR),
-                r.pick(GCR_IMAGES),
-                r.hex(64)
-            ),
+            18 => format!("{}/{}@sha256:{}", r.pick(GCR), r.pick(GCR_IMAGES), r.hex(64)),
             _ => format!(
                 "docker.io/library/{}:{}.{}.{}@sha256:{}",
                 r.pick(LIBRARY),
@@ -349,11 +382,7 @@ impl Generator {
             5 => format!("gcr.io/project-{serial}/*"),
             6 => format!("docker.io/library/{}:{}.*", r.pick(LIBRARY), 100 + r.below(900)),
             // A port and a team like the names', another service.
-            7 => format!(
-                "registry.internal.example.com:5000/team-{}/svc-{}*",
-                r.below(40),
-                1000 + r.below(9000)
-            ),
+            7 => format!("registry.internal.example.com:5000/team-{}/svc-{}*", r.below(40), 1000 + r.below(9000)),
             8 => format!("{}-{serial}/*", r.pick(GHCR)),
             _ => format!("{}/{}-{serial}:*", r.pick(GCR), r.pick(GCR_IMAGES)),
         }

@@ -121,11 +121,7 @@ fn pattern_file(path: &str) -> Result<Resolved, InputError> {
         if line.iter().all(u8::is_ascii_whitespace) || line.first() == Some(&b'#') {
             continue;
         }
-        out.entries.push(Entry {
-            text: line.to_vec(),
-            source: format!("{path}:{}", i + 1),
-            defined_at: None,
-        });
+        out.entries.push(Entry { text: line.to_vec(), source: format!("{path}:{}", i + 1), defined_at: None });
     }
     if crlf > 0 {
         out.warnings.push(Warning::new(
@@ -147,10 +143,7 @@ fn read(path: &str) -> Result<Vec<u8>, InputError> {
 fn env(name: &str) -> Result<Option<String>, InputError> {
     match std::env::var_os(name) {
         None => Ok(None),
-        Some(value) => value
-            .into_string()
-            .map(Some)
-            .map_err(|_| InputError(format!("{name} is not valid UTF-8"))),
+        Some(value) => value.into_string().map(Some).map_err(|_| InputError(format!("{name} is not valid UTF-8"))),
     }
 }
 
@@ -158,11 +151,7 @@ fn env(name: &str) -> Result<Option<String>, InputError> {
 /// (each flag occurrence, or the environment variable) split at commas and
 /// each item trimmed. An empty value is one empty pattern.
 fn split_list<'a>(values: impl IntoIterator<Item = &'a str>) -> Vec<Vec<u8>> {
-    values
-        .into_iter()
-        .flat_map(|v| v.split(','))
-        .map(|item| item.trim().as_bytes().to_vec())
-        .collect()
+    values.into_iter().flat_map(|v| v.split(',')).map(|item| item.trim().as_bytes().to_vec()).collect()
 }
 
 /// What one file sets.
@@ -221,8 +210,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             ));
         }
         // CRI-O stops on a file it cannot read, e.g. a link to a directory.
-        let bytes = fs::read(read_from)
-            .map_err(|e| InputError(format!("{shown}: cannot read: {e}; {REFUSES}")))?;
+        let bytes = fs::read(read_from).map_err(|e| InputError(format!("{shown}: cannot read: {e}; {REFUSES}")))?;
         let settings = decode(shown, &bytes, &mut out.warnings)?;
         if let Some((new, line)) = settings.pinned {
             if let Some(from) = &list_from {
@@ -249,8 +237,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             .into_iter()
             .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None })
             .collect();
-        let what =
-            if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
+        let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
         if let (Some(from), false) = (&list_from, list.is_empty()) {
             out.warnings.push(overridden(&list, &new, from, what));
         }
@@ -283,11 +270,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         ));
     }
     check_pause_image(&pause.0, &pause.1)?;
-    list.push(Entry {
-        text: pause.0.into_bytes(),
-        source: "pause_image".to_string(),
-        defined_at: Some(pause.1),
-    });
+    list.push(Entry { text: pause.0.into_bytes(), source: "pause_image".to_string(), defined_at: Some(pause.1) });
     out.entries = list;
     Ok(out)
 }
@@ -296,9 +279,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
 /// and stops when it is not one (pkg/config, ParsePauseImage).
 fn check_pause_image(image: &str, at: &str) -> Result<(), InputError> {
     image.parse::<oci_spec::distribution::Reference>().map(|_| ()).map_err(|e| {
-        InputError(format!(
-            "pause image {image:?} (set at {at}) is not a valid image reference ({e}); {REFUSES}"
-        ))
+        InputError(format!("pause image {image:?} (set at {at}) is not a valid image reference ({e}); {REFUSES}"))
     })
 }
 
@@ -324,10 +305,8 @@ fn leftover(path: &str) -> Option<&'static str> {
 }
 
 fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> Warning {
-    let kept: std::collections::HashSet<Vec<u8>> =
-        new.iter().map(|e| canonical(&e.text, Flags::DEFAULT)).collect();
-    let dropped: Vec<&Entry> =
-        old.iter().filter(|e| !kept.contains(&canonical(&e.text, Flags::DEFAULT))).collect();
+    let kept: std::collections::HashSet<Vec<u8>> = new.iter().map(|e| canonical(&e.text, Flags::DEFAULT)).collect();
+    let dropped: Vec<&Entry> = old.iter().filter(|e| !kept.contains(&canonical(&e.text, Flags::DEFAULT))).collect();
     let example = dropped.first().map(|e| format!(", e.g. {:?}", e.display())).unwrap_or_default();
     let why = if new.iter().all(|e| e.source == "flag" || e.source == "env") {
         ""
@@ -353,10 +332,7 @@ fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> W
 /// The drop-in files as Go's filepath.Walk visits them: directory entries
 /// in lexical byte order, directories entered where they sort, symbolic
 /// links not followed as directories. Returns (shown path, path to read).
-fn walk_dropins(
-    root: &str,
-    extra: Option<&(String, String)>,
-) -> Result<Vec<(String, String)>, InputError> {
+fn walk_dropins(root: &str, extra: Option<&(String, String)>) -> Result<Vec<(String, String)>, InputError> {
     let mut found: Vec<(Vec<OsString>, String)> = Vec::new();
     match fs::symlink_metadata(root) {
         Err(e) if e.kind() == IoErrorKind::NotFound => {}
@@ -368,8 +344,7 @@ fn walk_dropins(
     let mut files: Vec<(Vec<OsString>, String, String)> =
         found.into_iter().map(|(key, path)| (key, path.clone(), path)).collect();
     if let Some((name, read_from)) = extra {
-        let key: Vec<OsString> =
-            Path::new(name).components().map(|c| c.as_os_str().to_os_string()).collect();
+        let key: Vec<OsString> = Path::new(name).components().map(|c| c.as_os_str().to_os_string()).collect();
         let shown = Path::new(root).join(name).to_string_lossy().into_owned();
         files.retain(|(k, _, _)| *k != key);
         files.push((key, shown, read_from.clone()));
@@ -383,11 +358,7 @@ fn compare_keys(a: &[OsString], b: &[OsString]) -> std::cmp::Ordering {
     bytes(a).cmp(&bytes(b))
 }
 
-fn walk(
-    dir: &Path,
-    key: &mut Vec<OsString>,
-    found: &mut Vec<(Vec<OsString>, String)>,
-) -> Result<(), InputError> {
+fn walk(dir: &Path, key: &mut Vec<OsString>, found: &mut Vec<(Vec<OsString>, String)>) -> Result<(), InputError> {
     let shown = dir.display();
     let mut entries: Vec<_> = fs::read_dir(dir)
         .and_then(|rd| rd.collect::<Result<Vec<_>, _>>())
@@ -395,8 +366,8 @@ fn walk(
     entries.sort_by_key(|e| e.file_name().as_bytes().to_vec());
     for entry in entries {
         let path = entry.path();
-        let meta = fs::symlink_metadata(&path)
-            .map_err(|e| InputError(format!("{}: {e}; {REFUSES}", path.display())))?;
+        let meta =
+            fs::symlink_metadata(&path).map_err(|e| InputError(format!("{}: {e}; {REFUSES}", path.display())))?;
         key.push(entry.file_name());
         if meta.is_dir() {
             walk(&path, key, found)?;
@@ -428,8 +399,7 @@ fn key_is(key: &str, field: &str) -> bool {
 
 /// A key that looks meant for one of the two settings.
 fn looks_like(key: &str) -> Option<&'static str> {
-    let squashed: String =
-        key.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    let squashed: String = key.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
     match squashed.as_str() {
         "pinnedimages" | "pinnedimage" | "pinimages" => Some("pinned_images"),
         "pauseimage" | "pauseimages" => Some("pause_image"),
@@ -446,11 +416,7 @@ fn a(value: &DeValue<'_>) -> String {
     format!("{article} {t}")
 }
 
-fn decode(
-    file: &str,
-    bytes: &[u8],
-    warnings: &mut Vec<Warning>,
-) -> Result<FileSettings, InputError> {
+fn decode(file: &str, bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<FileSettings, InputError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
         InputError(format!(
@@ -463,10 +429,7 @@ fn decode(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let doc = DeTable::parse(text).map_err(|e| {
         let (line, col) = line_col(text, e.span().map_or(0, |s| s.start));
-        InputError(format!(
-            "{file}:{line}:{col}: malformed TOML: {}; {REFUSES}",
-            e.message().trim_end()
-        ))
+        InputError(format!("{file}:{line}:{col}: malformed TOML: {}; {REFUSES}", e.message().trim_end()))
     })?;
     let at = |span: std::ops::Range<usize>| line_col(text, span.start);
     let mut settings = FileSettings { pinned: None, pause: None };
@@ -476,8 +439,7 @@ fn decode(
     for crio in tables_named(doc.get_ref(), "crio", file, &at, "")? {
         for image in tables_named(crio, "image", file, &at, "crio.")? {
             for (field, setting) in [("pinned_images", 0), ("pause_image", 1)] {
-                let hits: Vec<_> =
-                    image.iter().filter(|(k, _)| key_is(k.get_ref(), field)).collect();
+                let hits: Vec<_> = image.iter().filter(|(k, _)| key_is(k.get_ref(), field)).collect();
                 if hits.len() > 1 {
                     let (line, _) = at(hits[1].0.span());
                     warnings.push(Warning::at(
@@ -528,11 +490,7 @@ fn tables_named<'t, 'a>(
             DeValue::Table(t) => out.push(t),
             other => {
                 let (line, col) = at(key.span());
-                let what = if let DeValue::Array(_) = other {
-                    "an array (of tables?)".to_string()
-                } else {
-                    a(other)
-                };
+                let what = if let DeValue::Array(_) = other { "an array (of tables?)".to_string() } else { a(other) };
                 return Err(InputError(format!(
                     "{file}:{line}:{col}: [{prefix}{}] is {what}, not a table; {REFUSES}",
                     key.get_ref()
@@ -562,11 +520,9 @@ fn pinned_list(
         .map(|(i, item)| {
             let (line, col) = at(item.span());
             match item.get_ref() {
-                DeValue::String(s) => Ok(Entry {
-                    text: s.as_bytes().to_vec(),
-                    source: format!("{file}:{line}"),
-                    defined_at: None,
-                }),
+                DeValue::String(s) => {
+                    Ok(Entry { text: s.as_bytes().to_vec(), source: format!("{file}:{line}"), defined_at: None })
+                }
                 other => Err(InputError(format!(
                     "{file}:{line}:{col}: pinned_images[{i}] is {}, not a string; {REFUSES}",
                     a(other)
@@ -591,18 +547,14 @@ fn ignored_keys(
         if let Some(meant) = looks_like(key.get_ref()) {
             if !decoded.contains(&key.span()) {
                 let (line, _) = at(key.span());
-                let in_image =
-                    path.len() == 2 && key_is(&path[0], "crio") && key_is(&path[1], "image");
+                let in_image = path.len() == 2 && key_is(&path[0], "crio") && key_is(&path[1], "image");
                 let place = if path.is_empty() {
                     "at the top level (no [crio.image] header above it)".to_string()
                 } else {
                     format!("in [{}]", path.join("."))
                 };
                 let fix = if in_image {
-                    format!(
-                        "CRI-O knows no key {:?} (keys match ignoring case only); write {meant}",
-                        key.get_ref()
-                    )
+                    format!("CRI-O knows no key {:?} (keys match ignoring case only); write {meant}", key.get_ref())
                 } else {
                     format!("it belongs in the [crio.image] table, as {meant}")
                 };
@@ -610,10 +562,7 @@ fn ignored_keys(
                     "ignored-key",
                     file,
                     line,
-                    format!(
-                        "{file}:{line}: {:?} {place} is ignored by CRI-O without a word: {fix}",
-                        key.get_ref()
-                    ),
+                    format!("{file}:{line}: {:?} {place} is ignored by CRI-O without a word: {fix}", key.get_ref()),
                 ));
             }
         }

@@ -99,12 +99,7 @@ pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
             Explained {
                 id: image.id.clone(),
                 names: image.names.iter().map(|n| n.text.clone()).collect(),
-                stored_names: image
-                    .names
-                    .iter()
-                    .filter(|n| n.stored)
-                    .map(|n| n.text.clone())
-                    .collect(),
+                stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
                 pinned,
                 pattern_index: decided.map(|(i, _)| i),
                 pattern: decided.map(|(i, _)| entries[i].display()),
@@ -163,9 +158,7 @@ fn causes(resolved: &Resolved, runtime_pins: bool, decided_by: Option<&Name>) ->
 }
 
 fn short_id(id: &Option<String>) -> String {
-    id.as_deref()
-        .map(|i| i.trim_start_matches("sha256:").chars().take(13).collect())
-        .unwrap_or_default()
+    id.as_deref().map(|i| i.trim_start_matches("sha256:").chars().take(13).collect()).unwrap_or_default()
 }
 
 fn shown_name(e: &Explained) -> String {
@@ -236,11 +229,8 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
             );
         }
         if e.check == Some("disagree") {
-            let (runtime, config) = if e.runtime_pinned == Some(true) {
-                ("pins", "does not pin")
-            } else {
-                ("does not pin", "pins")
-            };
+            let (runtime, config) =
+                if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
             let _ = writeln!(
                 out,
                 "DISAGREEMENT: {name}: the running CRI-O {runtime} it, the configuration read here \
@@ -286,13 +276,7 @@ pub struct Diff {
     pub new_warnings: Vec<crate::config::Warning>,
 }
 
-pub fn diff(
-    before: &Resolved,
-    before_set: &PinSet,
-    after: &Resolved,
-    after_set: &PinSet,
-    images: &[Image],
-) -> Diff {
+pub fn diff(before: &Resolved, before_set: &PinSet, after: &Resolved, after_set: &PinSet, images: &[Image]) -> Diff {
     let change = |image: &Image, (i, name): (usize, &Name), entries: &[Entry]| Change {
         id: image.id.clone(),
         names: image.names.iter().map(|n| n.text.clone()).collect(),
@@ -310,12 +294,8 @@ pub fn diff(
             _ => {}
         }
     }
-    let new_warnings = after
-        .warnings
-        .iter()
-        .filter(|w| !before.warnings.iter().any(|b| b.message == w.message))
-        .cloned()
-        .collect();
+    let new_warnings =
+        after.warnings.iter().filter(|w| !before.warnings.iter().any(|b| b.message == w.message)).cloned().collect();
     Diff { gained, lost, new_warnings }
 }
 
@@ -327,13 +307,7 @@ pub fn print_diff(out: &mut Vec<u8>, diff: &Diff) {
         if !changes.is_empty() {
             let rows: Vec<Vec<String>> = changes
                 .iter()
-                .map(|c| {
-                    vec![
-                        c.decided_by.clone(),
-                        format!("#{} {:?}", c.pattern_index, c.pattern),
-                        c.source.clone(),
-                    ]
-                })
+                .map(|c| vec![c.decided_by.clone(), format!("#{} {:?}", c.pattern_index, c.pattern), c.source.clone()])
                 .collect();
             crate::table(out, &["IMAGE", &how.to_uppercase(), "SOURCE"], &rows);
         }

@@ -104,12 +104,7 @@ pub fn plain(name: &str) -> Image {
         Some(whole) => (whole, Some(name.to_string())),
         None => (name.to_string(), None),
     };
-    Image {
-        id: None,
-        names: vec![Name { text, stored: true, is_tag: false }],
-        runtime_pinned: None,
-        given,
-    }
+    Image { id: None, names: vec![Name { text, stored: true, is_tag: false }], runtime_pinned: None, given }
 }
 
 /// The repository of a name CRI-O formed: everything before `@digest`, or
@@ -127,8 +122,7 @@ fn repository(name: &str) -> &str {
 fn from_listing(listed: Listed) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
-    let mut names: Vec<Name> =
-        tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true }).collect();
+    let mut names: Vec<Name> = tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true }).collect();
     for digest in digests {
         let repo = repository(&digest);
         let stored = !tags.iter().any(|t| repository(t) == repo);

@@ -42,13 +42,10 @@ pub struct Finding {
 pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
     let anchored = flags.contains(Flags::ANCHOR_GLOBS);
     // Under --strict the library refuses these; by default CRI-O takes them.
-    let strict_severity =
-        if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
+    let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
     let parsed: Vec<Option<Pattern<'_>>> = entries
         .iter()
-        .map(|e| {
-            std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok())
-        })
+        .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok()))
         .collect();
     let containment = Containment::build(&parsed, flags);
     let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
@@ -105,9 +102,7 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
                 None,
             );
         }
-        if let Some((at, ch)) =
-            text.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control())
-        {
+        if let Some((at, ch)) = text.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
             well_formed = false;
             let trailing_cr = if ch == '\r' && at + 1 == text.len() {
                 " (a trailing \\r: the file was probably saved with CRLF line endings)"
@@ -215,10 +210,7 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
 
 /// Checks an exact pattern against the names CRI-O stores: fully
 /// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
-fn reference_findings(
-    text: &str,
-    add: &mut impl FnMut(Severity, &'static str, String, Option<String>),
-) {
+fn reference_findings(text: &str, add: &mut impl FnMut(Severity, &'static str, String, Option<String>)) {
     // Matching ignores case, the reference grammar does not.
     let lower = text.to_lowercase();
     let reference = match lower.parse::<Reference>() {
@@ -235,9 +227,7 @@ fn reference_findings(
     };
     let repository = format!("{}/{}", reference.registry(), reference.repository());
     // The parser fills in ":latest" when neither a tag nor a digest is given.
-    let untagged = reference.digest().is_none()
-        && reference.tag() == Some("latest")
-        && !lower.ends_with(":latest");
+    let untagged = reference.digest().is_none() && reference.tag() == Some("latest") && !lower.ends_with(":latest");
     if untagged {
         add(
             Severity::Warning,
@@ -292,11 +282,7 @@ struct Containment {
 impl Containment {
     fn build(parsed: &[Option<Pattern<'_>>], flags: Flags) -> Containment {
         let anchored = flags.contains(Flags::ANCHOR_GLOBS);
-        let mode = if flags.contains(Flags::CASE_SENSITIVE) {
-            Flags::CASE_SENSITIVE
-        } else {
-            Flags::DEFAULT
-        };
+        let mode = if flags.contains(Flags::CASE_SENSITIVE) { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };
         let mode = if anchored { mode | Flags::ANCHOR_GLOBS } else { mode };
         let build = |keywords_only: bool| {
             let mut texts = Vec::new();

@@ -184,10 +184,7 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
             let findings = lint::lint(&resolved.entries, flags);
             let errors = findings.iter().filter(|f| f.severity == lint::Severity::Error).count();
             if args.json {
-                write_json(
-                    &mut out,
-                    &serde_json::json!({ "findings": findings, "warnings": resolved.warnings }),
-                );
+                write_json(&mut out, &serde_json::json!({ "findings": findings, "warnings": resolved.warnings }));
             } else {
                 print_lint(&mut out, &resolved, &findings);
             }
@@ -211,51 +208,38 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
                     images: &'a [explain::Explained],
                     disagreements: usize,
                 }
-                write_json(
-                    &mut out,
-                    &Out { images: &report.images, disagreements: report.disagreements },
-                );
+                write_json(&mut out, &Out { images: &report.images, disagreements: report.disagreements });
             } else {
                 explain::print(&mut out, &report, *check);
             }
             u8::from(*check && report.disagreements > 0)
         }
-        Command::Diff {
-            images,
-            dropin,
-            dropin_name,
-            new_patterns,
-            to_anchor_globs,
-            to_case_sensitive,
-        } => {
+        Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive } => {
             let list = load_images(images)?;
             let before = compile(&resolved.entries, flags)?;
             let (after_resolved, after_flags);
             if let Some(file) = dropin {
                 if args.patterns.is_some() {
-                    return Err(InputError("--dropin previews a change to CRI-O's configuration; it cannot be combined with --patterns".into()));
+                    return Err(InputError(
+                        "--dropin previews a change to CRI-O's configuration; it cannot be combined with --patterns"
+                            .into(),
+                    ));
                 }
                 let name = match dropin_name {
                     Some(n) => n.clone(),
                     None => std::path::Path::new(file)
                         .file_name()
                         .map(|n| n.to_string_lossy().into_owned())
-                        .ok_or_else(|| {
-                            InputError(format!("{file}: give the drop-in's name with --as"))
-                        })?,
+                        .ok_or_else(|| InputError(format!("{file}: give the drop-in's name with --as")))?,
                 };
                 let mut sources = args.sources();
                 sources.extra_dropin = Some((name, file.clone()));
                 after_resolved = config::resolve(&sources)?;
                 after_flags = flags;
             } else if let Some(file) = new_patterns {
-                let mut new = config::resolve(&Sources {
-                    patterns: Some(file.clone()),
-                    ..Sources::default()
-                })?;
+                let mut new = config::resolve(&Sources { patterns: Some(file.clone()), ..Sources::default() })?;
                 // CRI-O still appends its pause image to a new list.
-                new.entries
-                    .extend(resolved.entries.iter().filter(|e| e.source == "pause_image").cloned());
+                new.entries.extend(resolved.entries.iter().filter(|e| e.source == "pause_image").cloned());
                 after_resolved = new;
                 after_flags = flags;
             } else if *to_anchor_globs || *to_case_sensitive {
@@ -312,7 +296,9 @@ fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
         list.extend(images::read(path)?);
     }
     if list.is_empty() {
-        return Err(InputError("no images: give names, or --images FILE (crictl images -o json, or names one a line; - for stdin)".into()));
+        return Err(InputError(
+            "no images: give names, or --images FILE (crictl images -o json, or names one a line; - for stdin)".into(),
+        ));
     }
     Ok(list)
 }
@@ -321,11 +307,7 @@ fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
 /// error naming the pattern and where it was set.
 fn compile(entries: &[Entry], flags: Flags) -> Result<PinSet, InputError> {
     PinSet::compile(entries.iter().map(|e| &e.text), flags).map_err(|e| {
-        let at = e
-            .pattern_index()
-            .and_then(|i| entries.get(i))
-            .map(|e| format!("{}: ", e.source))
-            .unwrap_or_default();
+        let at = e.pattern_index().and_then(|i| entries.get(i)).map(|e| format!("{}: ", e.source)).unwrap_or_default();
         InputError(format!("{at}{e}; run `crio-pin lint` for every finding"))
     })
 }

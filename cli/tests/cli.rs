@@ -12,12 +12,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_crio-pin");
-const CRIO_ENV: [&str; 4] = [
-    "CONTAINER_CONFIG",
-    "CONTAINER_CONFIG_DIR",
-    "CONTAINER_PINNED_IMAGES",
-    "CONTAINER_PAUSE_IMAGE",
-];
+const CRIO_ENV: [&str; 4] =
+    ["CONTAINER_CONFIG", "CONTAINER_CONFIG_DIR", "CONTAINER_PINNED_IMAGES", "CONTAINER_PAUSE_IMAGE"];
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
@@ -65,17 +61,13 @@ fn stderr(out: &Output) -> String {
 }
 
 fn json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
 }
 
 /// Each explained image's first name and whether it is pinned.
 fn first_name_and_pinned(v: &Value) -> Vec<(&str, bool)> {
     let images = v["images"].as_array().expect("explain --json has an images array");
-    images
-        .iter()
-        .map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap()))
-        .collect()
+    images.iter().map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap())).collect()
 }
 
 /// Checks the exit status, then compares status, stdout and stderr with
@@ -100,8 +92,7 @@ fn golden_env(name: &str, args: &[&str], env: &[(&str, &str)], want: i32) -> Out
         stdout(&out),
         stderr(&out)
     );
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected").join(format!("{name}.txt"));
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected").join(format!("{name}.txt"));
     if std::env::var_os("CRIO_PIN_BLESS").is_some() {
         std::fs::write(&path, &got).unwrap();
     } else {
@@ -143,14 +134,12 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
     assert_eq!(texts.last().unwrap(), &"registry.k8s.io/pause:3.10.1");
     assert_eq!(patterns.last().unwrap()["source"], "pause_image");
     assert_eq!(patterns[0]["source"], "node/crio.conf.d/99-local.conf:5");
-    let overridden: Vec<&str> = with_code(&v["warnings"], "overridden-list")
-        .iter()
-        .map(|w| w["message"].as_str().unwrap())
-        .collect();
+    let overridden: Vec<&str> =
+        with_code(&v["warnings"], "overridden-list").iter().map(|w| w["message"].as_str().unwrap()).collect();
     assert!(
-        overridden.iter().any(|m| m.contains("99-local.conf")
-            && m.contains("50-pinned-images")
-            && m.contains("300 of its 300")),
+        overridden
+            .iter()
+            .any(|m| m.contains("99-local.conf") && m.contains("50-pinned-images") && m.contains("300 of its 300")),
         "{overridden:?}"
     );
     let ignored: Vec<(&str, u64)> = with_code(&v["warnings"], "ignored-key")
@@ -160,8 +149,7 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
     assert!(ignored.contains(&("node/crio.conf.d/60-team/01-headerless.conf", 3)), "{ignored:?}");
     assert!(ignored.contains(&("node/crio.conf.d/10-runtime.conf", 4)), "{ignored:?}");
     // The drop-in directory is walked recursively, in lexical order.
-    let files: Vec<&str> =
-        v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    let files: Vec<&str> = v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
     assert_eq!(
         files,
         [
@@ -176,17 +164,11 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
 
 #[test]
 fn config_keys_match_ignoring_case_and_misplaced_ones_are_reported() {
-    let out =
-        golden("config-keys", &["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config"], 0);
-    assert!(
-        stdout(&out).contains("registry.k8s.io/pause:3.9"),
-        "PAUSE_IMAGE is honoured like Go's decoder"
-    );
+    let out = golden("config-keys", &["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config"], 0);
+    assert!(stdout(&out).contains("registry.k8s.io/pause:3.9"), "PAUSE_IMAGE is honoured like Go's decoder");
     let v = json(&run(&["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config", "--json"]));
-    let ignored: Vec<u64> = with_code(&v["warnings"], "ignored-key")
-        .iter()
-        .map(|w| w["line"].as_u64().unwrap())
-        .collect();
+    let ignored: Vec<u64> =
+        with_code(&v["warnings"], "ignored-key").iter().map(|w| w["line"].as_u64().unwrap()).collect();
     assert_eq!(ignored, [6, 3, 5]);
 }
 
@@ -201,28 +183,13 @@ fn pinned_images_flag_and_environment_replace_the_files() {
         ],
         0,
     );
-    let v = json(&run_env(
-        &node(&["config", "--json"]),
-        &[("CONTAINER_PAUSE_IMAGE", "registry.k8s.io/pause:3.9")],
-    ));
-    let lost: Vec<&str> = with_code(&v["warnings"], "flag-lost-on-reload")
-        .iter()
-        .map(|w| w["message"].as_str().unwrap())
-        .collect();
-    assert!(
-        lost.len() == 1 && lost[0].contains("\"registry.k8s.io/pause:3.10.1\" (node/crio.conf:6)"),
-        "{lost:?}"
-    );
+    let v = json(&run_env(&node(&["config", "--json"]), &[("CONTAINER_PAUSE_IMAGE", "registry.k8s.io/pause:3.9")]));
+    let lost: Vec<&str> =
+        with_code(&v["warnings"], "flag-lost-on-reload").iter().map(|w| w["message"].as_str().unwrap()).collect();
+    assert!(lost.len() == 1 && lost[0].contains("\"registry.k8s.io/pause:3.10.1\" (node/crio.conf:6)"), "{lost:?}");
     // The flag wins over the environment, each value split at commas.
     let v = json(&run_env(
-        &node(&[
-            "config",
-            "--json",
-            "--pinned-images",
-            "x.io/a:1,x.io/b:2",
-            "--pinned-images",
-            "x.io/c:3",
-        ]),
+        &node(&["config", "--json", "--pinned-images", "x.io/a:1,x.io/b:2", "--pinned-images", "x.io/c:3"]),
         &[("CONTAINER_PINNED_IMAGES", "quay.io/a/b:1")],
     ));
     let got: Vec<(&str, &str)> = v["patterns"]
@@ -247,8 +214,7 @@ fn pinned_images_flag_and_environment_replace_the_files() {
 
 #[test]
 fn missing_default_dir_is_fine_missing_explicit_config_is_not() {
-    let out =
-        run(&["--config", "node/crio.conf", "--config-dir", "no/such/dir", "config", "--json"]);
+    let out = run(&["--config", "node/crio.conf", "--config-dir", "no/such/dir", "config", "--json"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(json(&out)["patterns"].as_array().unwrap().len(), 3);
     golden("missing-config", &["--config", "no/such/crio.conf", "config"], 2);
@@ -269,12 +235,8 @@ fn dropins_are_walked_as_go_walks_them() {
     std::os::unix::fs::symlink(dir.path().join("target"), conf_d.join("b-link")).unwrap();
     let conf_d = conf_d.to_str().unwrap();
     let v = json(&run(&["--config", "", "--config-dir", conf_d, "config", "--json"]));
-    let files: Vec<String> = v["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f.as_str().unwrap().replace(conf_d, "D"))
-        .collect();
+    let files: Vec<String> =
+        v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().replace(conf_d, "D")).collect();
     assert_eq!(files, ["D/a/x.conf", "D/a-b.conf", "D/b-link"]);
     assert_eq!(v["patterns"][0]["pattern"], "quay.io/from/link:1");
     // A previewed drop-in lands where the walk would find it.
@@ -317,17 +279,13 @@ fn dropins_are_walked_as_go_walks_them() {
     assert_eq!(v["patterns"][0]["pattern"], "quay.io/from/backup:1");
     let leftover = with_code(&v["warnings"], "leftover-file");
     assert_eq!(leftover.len(), 1, "{v}");
-    assert!(leftover[0]["message"]
-        .as_str()
-        .unwrap()
-        .contains("b-link~ looks like an editor's backup copy"));
+    assert!(leftover[0]["message"].as_str().unwrap().contains("b-link~ looks like an editor's backup copy"));
     // A link to a directory is read as a file by CRI-O's walk, which fails.
     std::os::unix::fs::symlink(dir.path(), dir.path().join("crio.conf.d/c-dir-link")).unwrap();
     let out = run(&["--config", "", "--config-dir", conf_d, "config"]);
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("c-dir-link: cannot read")
-            && stderr(&out).contains("refuse to start"),
+        stderr(&out).contains("c-dir-link: cannot read") && stderr(&out).contains("refuse to start"),
         "{}",
         stderr(&out)
     );
@@ -338,8 +296,7 @@ fn dropins_are_walked_as_go_walks_them() {
 #[test]
 fn lint_reports_every_kind_of_mistake() {
     golden("lint-patterns", &["--patterns", "lint-patterns.txt", "lint"], 1);
-    let out =
-        golden("lint-patterns-json", &["--patterns", "lint-patterns.txt", "lint", "--json"], 1);
+    let out = golden("lint-patterns-json", &["--patterns", "lint-patterns.txt", "lint", "--json"], 1);
     let want: BTreeSet<String> = [
         "lone-star",
         "pins-everything",
@@ -366,10 +323,8 @@ fn lint_of_the_node_has_no_errors() {
     let v = json(&run(&["--patterns", "lint-patterns.txt", "--anchor-globs", "lint", "--json"]));
     assert!(!codes(&v["findings"]).contains("unanchored-glob"));
     let v = json(&run(&["--patterns", "lint-patterns.txt", "--strict", "lint", "--json"]));
-    let severity: Vec<&str> = with_code(&v["findings"], "literal-star")
-        .iter()
-        .map(|f| f["severity"].as_str().unwrap())
-        .collect();
+    let severity: Vec<&str> =
+        with_code(&v["findings"], "literal-star").iter().map(|f| f["severity"].as_str().unwrap()).collect();
     assert_eq!(severity, ["error", "error"]);
 }
 
@@ -379,17 +334,7 @@ fn lint_of_the_node_has_no_errors() {
 fn check_listing(dir: &str) -> Value {
     let conf_d = format!("crio-listings/{dir}/crio.conf.d");
     let list = format!("crio-listings/{dir}/list.json");
-    let args = [
-        "-c",
-        "crio-listings/crio.conf",
-        "-d",
-        &conf_d,
-        "explain",
-        "--images",
-        &list,
-        "--check",
-        "--json",
-    ];
+    let args = ["-c", "crio-listings/crio.conf", "-d", &conf_d, "explain", "--images", &list, "--check", "--json"];
     let out = run(&args);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let v = json(&out);
@@ -480,25 +425,14 @@ fn stored_names_decide_not_crictls_computed_digests() {
 #[test]
 fn explain_check_names_likely_causes_of_a_disagreement() {
     golden("explain-node", &node(&["explain", "--images", "node/images.json", "--check"]), 1);
-    let out = golden(
-        "explain-node-json",
-        &node(&["explain", "--images", "node/images.json", "--check", "--json"]),
-        1,
-    );
+    let out = golden("explain-node-json", &node(&["explain", "--images", "node/images.json", "--check", "--json"]), 1);
     let v = json(&out);
     assert_eq!(v["disagreements"], 2);
-    let image = |name: &str| {
-        v["images"].as_array().unwrap().iter().find(|i| i["names"][0] == name).unwrap().clone()
-    };
+    let image = |name: &str| v["images"].as_array().unwrap().iter().find(|i| i["names"][0] == name).unwrap().clone();
     let ocp = image("quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa");
     assert_eq!((ocp["check"].as_str(), ocp["pinned"].as_bool()), (Some("disagree"), Some(false)));
     let causes = ocp["causes"].to_string();
-    assert!(
-        causes.contains("SIGHUP")
-            && causes.contains("99-local.conf")
-            && causes.contains("rejected"),
-        "{causes}"
-    );
+    assert!(causes.contains("SIGHUP") && causes.contains("99-local.conf") && causes.contains("rejected"), "{causes}");
     let app = image("registry.example/team/app:2.0");
     assert_eq!((app["check"].as_str(), app["pinned"].as_bool()), (Some("disagree"), Some(true)));
     // Without --check a disagreement is reported but is not a failure.
@@ -509,18 +443,12 @@ fn explain_check_names_likely_causes_of_a_disagreement() {
 fn explain_plain_names() {
     let out = golden(
         "explain-names",
-        &node(&[
-            "explain",
-            "docker.io/library/nginx:1.25",
-            "nginx:1.25",
-            "evil.example/registry.example/team/x:1",
-        ]),
+        &node(&["explain", "docker.io/library/nginx:1.25", "nginx:1.25", "evil.example/registry.example/team/x:1"]),
         0,
     );
     // The short name is explained in the form CRI-O stores: the exact
     // pattern for the full name pins it.
-    assert!(stdout(&out)
-        .contains("\"nginx:1.25\" is stored by CRI-O as \"docker.io/library/nginx:1.25\""));
+    assert!(stdout(&out).contains("\"nginx:1.25\" is stored by CRI-O as \"docker.io/library/nginx:1.25\""));
     let v = json(&run(&[
         "--config",
         "",
@@ -540,8 +468,7 @@ fn explain_plain_names() {
     assert_eq!(v["images"][0]["given"], "nginx:1.25");
     // --check needs the runtime's flags, which plain names do not have.
     assert_eq!(code(&run(&node(&["explain", "--check", "nginx:1.25"]))), 2);
-    let names =
-        "docker.io/library/nginx:1.25\r\n# a comment\r\n\r\nregistry.example/team/app:2.0\r\n";
+    let names = "docker.io/library/nginx:1.25\r\n# a comment\r\n\r\nregistry.example/team/app:2.0\r\n";
     let mut child = Command::new(BIN)
         .args(NODE)
         .args(["explain", "--images", "-", "--json"])
@@ -582,10 +509,7 @@ fn diff_previews_a_new_dropin() {
         "00-early.conf",
         "--json",
     ])));
-    assert_eq!(
-        (v["gained"].as_array().unwrap().len(), v["lost"].as_array().unwrap().len()),
-        (0, 0)
-    );
+    assert_eq!((v["gained"].as_array().unwrap().len(), v["lost"].as_array().unwrap().len()), (0, 0));
 }
 
 #[test]
@@ -608,14 +532,7 @@ fn diff_previews_a_mode_or_a_new_list() {
     assert_eq!(v["lost"][0]["decided_by"], "QUAY.IO/openshift-release-dev/upper:1");
     let v = json(&golden(
         "diff-new-patterns",
-        &node(&[
-            "diff",
-            "--images",
-            "node/images.json",
-            "--new-patterns",
-            "changes/new-patterns.txt",
-            "--json",
-        ]),
+        &node(&["diff", "--images", "node/images.json", "--new-patterns", "changes/new-patterns.txt", "--json"]),
         0,
     ));
     assert_eq!(v["gained"].as_array().unwrap().len(), 2);
@@ -642,16 +559,8 @@ fn malformed_and_mistyped_configuration_stops_like_crio() {
     let out = run(&["-c", "bad/lone-star.conf", "-d", "none", "lint", "--json"]);
     assert_eq!(code(&out), 1);
     assert!(codes(&json(&out)["findings"]).contains("lone-star"));
-    golden(
-        "bad-lone-star-explain",
-        &["-c", "bad/lone-star.conf", "-d", "none", "explain", "quay.io/x:1"],
-        2,
-    );
-    golden(
-        "bad-crictl-json",
-        &["--patterns", "lint-patterns.txt", "explain", "--images", "bad/crictl-broken.json"],
-        2,
-    );
+    golden("bad-lone-star-explain", &["-c", "bad/lone-star.conf", "-d", "none", "explain", "quay.io/x:1"], 2);
+    golden("bad-crictl-json", &["--patterns", "lint-patterns.txt", "explain", "--images", "bad/crictl-broken.json"], 2);
     golden("bad-no-images", &node(&["explain"]), 2);
     golden("bad-usage", &["--patterns", "lint-patterns.txt", "--config", "x", "config"], 2);
 }
@@ -669,11 +578,7 @@ fn non_utf8_crlf_and_empty_pattern_files() {
     assert_eq!(v["findings"][0]["source"], format!("{bad}:2"));
     let out = run(&["--patterns", bad, "explain", "docker.io/library/nginx:1.25"]);
     assert_eq!(code(&out), 2);
-    assert!(
-        stderr(&out).contains(&format!("{bad}:2")) && stderr(&out).contains("not valid UTF-8"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains(&format!("{bad}:2")) && stderr(&out).contains("not valid UTF-8"), "{}", stderr(&out));
 
     let crlf = dir.path().join("crlf.txt");
     std::fs::write(&crlf, b"docker.io/library/nginx:1.25\r\nquay.io/x/*\r\n").unwrap();
@@ -716,8 +621,7 @@ fn a_100000_pattern_list_and_50000_images_in_under_a_second() {
         .collect();
     let (p, j) = (dir.path().join("p.txt"), dir.path().join("i.json"));
     std::fs::write(&p, patterns).unwrap();
-    std::fs::write(&j, serde_json::to_vec(&serde_json::json!({ "images": images })).unwrap())
-        .unwrap();
+    std::fs::write(&j, serde_json::to_vec(&serde_json::json!({ "images": images })).unwrap()).unwrap();
     // Alone, and the best of three runs: the machine may be busy.
     let _alone = ALONE.write().unwrap_or_else(|e| e.into_inner());
     let mut took = Duration::MAX;
@@ -725,15 +629,7 @@ fn a_100000_pattern_list_and_50000_images_in_under_a_second() {
     for _ in 0..3 {
         let start = Instant::now();
         out = Some(run_unlocked(
-            &[
-                "--patterns",
-                p.to_str().unwrap(),
-                "explain",
-                "--images",
-                j.to_str().unwrap(),
-                "--check",
-                "--json",
-            ],
+            &["--patterns", p.to_str().unwrap(), "explain", "--images", j.to_str().unwrap(), "--check", "--json"],
             &[],
         ));
         took = took.min(start.elapsed());
@@ -781,10 +677,8 @@ fn manual_pages_cover_every_subcommand_and_option() {
         .filter(|c| *c != "help")
         .collect();
     assert!(!subcommands.is_empty(), "no subcommands in --help:\n{help}");
-    let contents = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../packaging/contents.txt"),
-    )
-    .unwrap();
+    let contents =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../packaging/contents.txt")).unwrap();
     // roff escapes every '-'.
     let roff = |s: &str| s.replace('-', "\\-");
     let mut pages = vec![("crio-pin".to_string(), help.clone())];
@@ -806,10 +700,7 @@ fn manual_pages_cover_every_subcommand_and_option() {
         // Compressed or not by rpm (packaging/contents.txt says why), by dh_compress.
         for (format, suffix) in [("rpm", "*"), ("deb", ".gz")] {
             let line = [format, "crio-pin", &format!("/usr/share/man/man1/{file}{suffix}")];
-            assert!(
-                contents.lines().any(|l| l.split_whitespace().eq(line)),
-                "packaging/contents.txt lacks {line:?}"
-            );
+            assert!(contents.lines().any(|l| l.split_whitespace().eq(line)), "packaging/contents.txt lacks {line:?}");
         }
     }
     let top = std::fs::read_to_string(dir.path().join("crio-pin.1")).unwrap();

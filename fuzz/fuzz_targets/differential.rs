@@ -31,17 +31,15 @@ fuzz_target!(|input: Input| {
     {
         return;
     }
-    let (fast, reference) = match (
-        PinSet::compile(&input.patterns, flags),
-        ReferenceSet::compile(&input.patterns, flags),
-    ) {
-        (Ok(f), Ok(r)) => (f, r),
-        (Err(f), Err(r)) => {
-            assert_eq!(f, r);
-            return;
-        }
-        (f, r) => panic!("compile disagrees: fast {:?}, reference {:?}", f.err(), r.err()),
-    };
+    let (fast, reference) =
+        match (PinSet::compile(&input.patterns, flags), ReferenceSet::compile(&input.patterns, flags)) {
+            (Ok(f), Ok(r)) => (f, r),
+            (Err(f), Err(r)) => {
+                assert_eq!(f, r);
+                return;
+            }
+            (f, r) => panic!("compile disagrees: fast {:?}, reference {:?}", f.err(), r.err()),
+        };
     for name in &input.names {
         assert_eq!(fast.match_index(name), reference.match_index(name), "name {name:?}");
     }

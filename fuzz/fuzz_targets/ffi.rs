@@ -45,8 +45,7 @@ fuzz_target!(|input: Input| {
             Entry::Null(_) => None,
         })
         .collect();
-    let pointers: Vec<*const c_char> =
-        owned.iter().map(|o| o.as_ref().map_or(null(), |v| v.as_ptr().cast())).collect();
+    let pointers: Vec<*const c_char> = owned.iter().map(|o| o.as_ref().map_or(null(), |v| v.as_ptr().cast())).collect();
     let lengths: Vec<usize> = input
         .patterns
         .iter()
@@ -77,9 +76,7 @@ fuzz_target!(|input: Input| {
             None => None,
         })
         .collect();
-    let safe = texts.and_then(|t| {
-        Flags::from_bits(input.flags).ok().and_then(|f| PinSet::compile(t, f).ok())
-    });
+    let safe = texts.and_then(|t| Flags::from_bits(input.flags).ok().and_then(|f| PinSet::compile(t, f).ok()));
     assert_eq!(set.is_null(), safe.is_none());
     if set.is_null() {
         assert!(!error.is_null());
@@ -94,8 +91,7 @@ fuzz_target!(|input: Input| {
     let safe = safe.unwrap();
     assert_eq!(unsafe { crio_pin_len(set) }, input.patterns.len());
 
-    let owners: Vec<*mut crio_pin_set> =
-        (0..input.clones % 4).map(|_| unsafe { crio_pin_clone(set) }).collect();
+    let owners: Vec<*mut crio_pin_set> = (0..input.clones % 4).map(|_| unsafe { crio_pin_clone(set) }).collect();
     unsafe { crio_pin_free(set) };
     let set = owners.first().copied().unwrap_or(set);
     if owners.is_empty() {
@@ -130,9 +126,8 @@ fuzz_target!(|input: Input| {
         }
     }
     let mut results = vec![7u8; name_lengths.len()];
-    let pinned = unsafe {
-        crio_pin_match_each(set, names_ptr, name_lengths.as_ptr(), name_lengths.len(), results.as_mut_ptr())
-    };
+    let pinned =
+        unsafe { crio_pin_match_each(set, names_ptr, name_lengths.as_ptr(), name_lengths.len(), results.as_mut_ptr()) };
     let any = unsafe { crio_pin_match_any(set, names_ptr, name_lengths.as_ptr(), name_lengths.len()) };
     assert!(results.iter().all(|&r| r <= 1));
     if valid {

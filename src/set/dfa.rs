@@ -116,7 +116,13 @@ impl Dfa {
     /// The DFA of `needles` (canonical, distinct, non-empty; `owners[i]`
     /// pins for `needles[i]`), or `None` if its table would take more than
     /// `max_bytes`; with a column per byte if that takes at most `wide_max`.
-    pub(super) fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, max_bytes: usize, wide_max: usize) -> Option<Dfa> {
+    pub(super) fn build(
+        needles: &[Vec<u8>],
+        owners: &[Owner],
+        fold: bool,
+        max_bytes: usize,
+        wide_max: usize,
+    ) -> Option<Dfa> {
         // Classes: 0 for bytes in no needle, 1.. for each byte that occurs,
         // the last one for bail.
         let mut canonical_classes = [0u8; 256];
@@ -317,7 +323,8 @@ impl Dfa {
     #[inline(always)]
     fn step(&self, rows: *const u32, state: u64, class: u8) -> u64 {
         debug_assert!(
-            state >= u64::from(self.offset) && (state - u64::from(self.offset)) + u64::from(class) < self.trans.len() as u64
+            state >= u64::from(self.offset)
+                && (state - u64::from(self.offset)) + u64::from(class) < self.trans.len() as u64
         );
         // SAFETY: `state` is an id (the start state, or an entry of
         // `trans`, all of which `build` sets to `offset + index * stride`
@@ -369,7 +376,13 @@ impl Dfa {
 
     /// [`Dfa::walk`] from `lane` on.
     #[inline(always)]
-    fn walk_from(&self, name: &[u8], raw: bool, mut lane: Lane, mut hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
+    fn walk_from(
+        &self,
+        name: &[u8],
+        raw: bool,
+        mut lane: Lane,
+        mut hit: impl FnMut(&Hit, usize) -> bool,
+    ) -> Result<bool, Canonical> {
         let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
         // (A raw name's bytes >= 0x80 in a wide table: tested for.)
         let test_ascii = raw && self.wide;
@@ -506,7 +519,14 @@ impl Dfa {
     /// start of that piece, the other one past its own).
     // (Not inlined, as `to_special`.)
     #[inline(never)]
-    fn two_to_special<const WIDE: bool>(&self, classes: &[u8; 256], name: &[u8], mut a: Lane, mut b: Lane, mid: usize) -> (Lane, Lane, u8) {
+    fn two_to_special<const WIDE: bool>(
+        &self,
+        classes: &[u8; 256],
+        name: &[u8],
+        mut a: Lane,
+        mut b: Lane,
+        mid: usize,
+    ) -> (Lane, Lane, u8) {
         // B's part is whole pieces, and A is `mid` bytes behind it: A has a
         // piece wherever B has.
         let pieces_a = name[a.at..].chunks_exact(8);
@@ -517,11 +537,20 @@ impl Dfa {
             }
             let (state_a, plain_a) = self.piece::<WIDE, WIDE>(classes, piece_a, u64::from(a.state));
             let (state_b, plain_b) = self.piece::<WIDE, WIDE>(classes, piece_b, u64::from(b.state));
-            let (next_a, next_b) = (Lane { state: state_a as u32, at: a.at + 8 }, Lane { state: state_b as u32, at: b.at + 8 });
+            let (next_a, next_b) =
+                (Lane { state: state_a as u32, at: a.at + 8 }, Lane { state: state_b as u32, at: b.at + 8 });
             if !(plain_a && plain_b) {
                 let mut special = 0;
-                if plain_a { a = next_a } else { special |= 1 }
-                if plain_b { b = next_b } else { special |= 2 }
+                if plain_a {
+                    a = next_a
+                } else {
+                    special |= 1
+                }
+                if plain_b {
+                    b = next_b
+                } else {
+                    special |= 2
+                }
                 return (a, b, special);
             }
             (a, b) = (next_a, next_b);
@@ -534,7 +563,12 @@ impl Dfa {
     /// 0x80. `WIDE`: the table has a column per byte (`classes` is not
     /// read).
     #[inline(always)]
-    fn piece<const WIDE: bool, const TEST_ASCII: bool>(&self, classes: &[u8; 256], piece: &[u8], state: u64) -> (u64, bool) {
+    fn piece<const WIDE: bool, const TEST_ASCII: bool>(
+        &self,
+        classes: &[u8; 256],
+        piece: &[u8],
+        state: u64,
+    ) -> (u64, bool) {
         const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
         let eight: &[u8; 8] = piece.try_into().expect("a piece of 8");
         let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
@@ -609,7 +643,11 @@ impl Dfa {
             all &= s;
             high |= rest[i];
         }
-        if all & flag == 0 || (TEST_ASCII && high >= 0x80) { Some((state as u32, at)) } else { None }
+        if all & flag == 0 || (TEST_ASCII && high >= 0x80) {
+            Some((state as u32, at))
+        } else {
+            None
+        }
     }
 
     /// Walks `LANES` raw names at once, one byte of each in turn, so that
@@ -620,7 +658,11 @@ impl Dfa {
     /// [`Dfa::walk`]).
     #[inline(always)]
     pub(super) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
-        if self.wide { self.walk_plain_in::<true, LANES>(names) } else { self.walk_plain_in::<false, LANES>(names) }
+        if self.wide {
+            self.walk_plain_in::<true, LANES>(names)
+        } else {
+            self.walk_plain_in::<false, LANES>(names)
+        }
     }
 
     /// [`Dfa::walk_plain`]; `WIDE`: the table has a column per byte.
@@ -694,15 +736,15 @@ mod tests {
 
     #[test]
     fn every_entry_is_a_row_start() {
-        let needles: Vec<Vec<u8>> = ["QUAY.IO/", "PAUSE", "AUSE:3", "\u{FFFD}X", "E"]
-            .iter()
-            .map(|s| s.as_bytes().to_vec())
-            .collect();
+        let needles: Vec<Vec<u8>> =
+            ["QUAY.IO/", "PAUSE", "AUSE:3", "\u{FFFD}X", "E"].iter().map(|s| s.as_bytes().to_vec()).collect();
         for (fold, wide_max) in [(false, 0), (true, 0), (false, 1 << 20), (true, 1 << 20)] {
             let dfa = Dfa::build(&needles, &owners(needles.len()), fold, 1 << 20, wide_max).unwrap();
             assert_eq!(dfa.wide, wide_max > 0);
             let stride = dfa.trans.len() / dfa.depths.len();
-            let row = |id: u32| id.checked_sub(dfa.offset).map(|r| r as usize).filter(|r| r % stride == 0 && *r < dfa.trans.len());
+            let row = |id: u32| {
+                id.checked_sub(dfa.offset).map(|r| r as usize).filter(|r| r % stride == 0 && *r < dfa.trans.len())
+            };
             assert_eq!(dfa.trans.len() % stride, 0);
             assert!(dfa.trans.iter().all(|&t| row(t).is_some()), "an entry is no row start");
             assert!(dfa.raw_classes.iter().chain(&dfa.canonical_classes).all(|&c| usize::from(c) < stride));
@@ -750,7 +792,9 @@ mod tests {
     fn walk_finds_needles_and_bails_at_every_offset() {
         let needles: Vec<Vec<u8>> = ["QX", "Z"].iter().map(|s| s.as_bytes().to_vec()).collect();
         for wide_max in [0, 1 << 20] {
-            walk_finds_needles_and_bails_at_every_offset_in(&Dfa::build(&needles, &owners(2), true, 1 << 20, wide_max).unwrap());
+            walk_finds_needles_and_bails_at_every_offset_in(
+                &Dfa::build(&needles, &owners(2), true, 1 << 20, wide_max).unwrap(),
+            );
         }
     }
 
@@ -784,7 +828,9 @@ mod tests {
 
     /// The lowest index reported at each byte, and whether the walk read
     /// every byte (or where it failed).
-    fn hits_by_byte(walked: impl FnOnce(&mut dyn FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical>) -> Result<(Vec<(usize, u32)>, bool), ()> {
+    fn hits_by_byte(
+        walked: impl FnOnce(&mut dyn FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical>,
+    ) -> Result<(Vec<(usize, u32)>, bool), ()> {
         let mut seen = std::collections::BTreeMap::new();
         let read_all = walked(&mut |h, at| {
             let index = seen.entry(at).or_insert(u32::MAX);

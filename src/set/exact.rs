@@ -187,7 +187,11 @@ impl ExactTable {
     /// The hash this table files `bytes` under.
     #[inline(always)]
     fn hash(&self, bytes: &[u8]) -> u64 {
-        if self.ends { hash_ends(bytes) } else { hash(bytes).0 }
+        if self.ends {
+            hash_ends(bytes)
+        } else {
+            hash(bytes).0
+        }
     }
 
     /// The index pinning `name`, looked up as it is: `Err` if it is not all

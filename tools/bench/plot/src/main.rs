@@ -32,7 +32,11 @@ fn label(ns: f64) -> String {
     } else {
         (ns / 1e9, "s")
     };
-    if v < 10.0 { format!("{v:.1} {unit}") } else { format!("{v:.0} {unit}") }
+    if v < 10.0 {
+        format!("{v:.1} {unit}")
+    } else {
+        format!("{v:.0} {unit}")
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,15 +47,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     register_font("sans-serif", FontStyle::Normal, dejavu::sans::regular())
         .map_err(|_| "cannot load the bundled font")?;
-    register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold())
-        .map_err(|_| "cannot load the bundled font")?;
+    register_font("sans-serif", FontStyle::Bold, dejavu::sans::bold()).map_err(|_| "cannot load the bundled font")?;
     let tsv = std::fs::read_to_string(results)?;
     let table = std::fs::read_to_string(table)?;
-    let machine = table
-        .lines()
-        .find_map(|l| l.strip_prefix("- Machine: "))
-        .unwrap_or("")
-        .to_owned();
+    let machine = table.lines().find_map(|l| l.strip_prefix("- Machine: ")).unwrap_or("").to_owned();
 
     let fast = series(&tsv, "match ns/name", "crio-pin");
     let fast_index = series(&tsv, "match_index ns/name", "crio-pin");
@@ -61,8 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("no 'match ns/name' figures in the results".into());
     }
     let xmax = *fast.keys().chain(slow.keys()).max().unwrap_or(&100_000) as f64 * 2.0;
-    let all: Vec<f64> =
-        fast.values().chain(slow.values()).chain(fast_index.values()).map(|v| v.0).collect();
+    let all: Vec<f64> = fast.values().chain(slow.values()).chain(fast_index.values()).map(|v| v.0).collect();
     let ymin = all.iter().copied().fold(f64::INFINITY, f64::min) / 2.0;
     let ymax = all.iter().copied().fold(0.0, f64::max) * 4.0;
 
@@ -88,7 +86,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .y_desc("time per name (log)")
         .x_label_formatter(&|x| {
             let x = x.round() as u64;
-            if x >= 1000 { format!("{}k", x / 1000) } else { x.to_string() }
+            if x >= 1000 {
+                format!("{}k", x / 1000)
+            } else {
+                x.to_string()
+            }
         })
         .y_label_formatter(&|y| label(*y))
         .label_style(("sans-serif", 14))
@@ -131,8 +133,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (s, color, dy) in [(&fast, blue, 12), (&slow, red, -22)] {
         chart.draw_series(s.iter().map(|(k, (v, sampled))| {
             let text = format!("{}{}", label(*v), if *sampled { "†" } else { "" });
-            EmptyElement::at((*k as f64, *v))
-                + Text::new(text, (6, dy), ("sans-serif", 13).into_font().color(&color))
+            EmptyElement::at((*k as f64, *v)) + Text::new(text, (6, dy), ("sans-serif", 13).into_font().color(&color))
         }))?;
     }
     chart
