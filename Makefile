@@ -143,6 +143,11 @@ check-tools:
 	@sh tools/check-tools.sh
 
 test-rust:
+	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the
+	@# plot tool: `cargo fmt` in each fixes what this reports.
+	$(CARGO) fmt --all --check
+	$(CARGO) fmt --check --manifest-path fuzz/Cargo.toml
+	$(CARGO) fmt --check --manifest-path tools/bench/plot/Cargo.toml
 	$(CARGO) test --release
 	@# The benchmark harness's quick check (engines agree, targets parse):
 	@# keeps the benches building.

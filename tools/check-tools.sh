@@ -7,6 +7,7 @@ need() { # command, what provides it
     command -v "$1" >/dev/null 2>&1 || missing="$missing\n  $1  ($2)"
 }
 need cargo "Rust toolchain >= 1.82: https://rustup.rs"
+need rustfmt "rustup component add rustfmt (in rustup's default profile)"
 need cc "C compiler: apt-get install gcc"
 need make "apt-get install make"
 need pkg-config "apt-get install pkg-config"
