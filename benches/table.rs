@@ -237,11 +237,12 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// Throughput of 2 threads on one set over that of 1 (each doing the same
 /// work), and the same for a loop that touches no memory: what the machine
 /// gave two threads at that moment (on a shared VM the second CPU is often
-/// busy elsewhere). `trials` set trials, each between two loop trials: the
-/// medians over the set trials whose loop trials on both sides got two CPUs
-/// (a ratio of at least [`TWO_CPUS`]), and how many those were; over all if
-/// none were.
-fn scaling(set: &PinSet, names: &[String], trials: usize) -> (f64, f64, usize) {
+/// busy elsewhere). Set trials, each between two loop trials, until
+/// `wanted` of them had loop trials on both sides that got two CPUs (a
+/// ratio of at least [`TWO_CPUS`]), or `max_trials` ran: the medians over
+/// those (over all trials if there were none), how many they were, and how
+/// many trials ran.
+fn scaling(set: &PinSet, names: &[String], wanted: usize, max_trials: usize) -> (f64, f64, usize, usize) {
     let work = || {
         for _ in 0..200 {
             for name in names {
@@ -265,17 +266,21 @@ fn scaling(set: &PinSet, names: &[String], trials: usize) -> (f64, f64, usize) {
         }
     };
     let ratio = |work: &(dyn Fn() + Sync)| 2.0 * parallel(1, work) / parallel(2, work);
-    let mut machine = vec![ratio(&alu)];
-    let mut ratios = Vec::new();
-    for _ in 0..trials {
-        ratios.push(ratio(&work));
-        machine.push(ratio(&alu));
-    }
+    let mut before = ratio(&alu);
     // (set ratio, the lower of the loop's ratios around it)
-    let trials: Vec<(f64, f64)> = ratios.iter().zip(machine.windows(2)).map(|(&r, m)| (r, m[0].min(m[1]))).collect();
-    let free: Vec<(f64, f64)> = trials.iter().copied().filter(|&(_, alu)| alu >= TWO_CPUS).collect();
-    let chosen = if free.is_empty() { &trials } else { &free };
-    (median(chosen.iter().map(|t| t.0).collect()), median(chosen.iter().map(|t| t.1).collect()), free.len())
+    let mut all: Vec<(f64, f64)> = Vec::new();
+    let mut free: Vec<(f64, f64)> = Vec::new();
+    while free.len() < wanted && all.len() < max_trials {
+        let set_ratio = ratio(&work);
+        let after = ratio(&alu);
+        all.push((set_ratio, before.min(after)));
+        if before.min(after) >= TWO_CPUS {
+            free.push((set_ratio, before.min(after)));
+        }
+        before = after;
+    }
+    let chosen = if free.is_empty() { &all } else { &free };
+    (median(chosen.iter().map(|t| t.0).collect()), median(chosen.iter().map(|t| t.1).collect()), free.len(), all.len())
 }
 
 /// The control loop's ratio from which the machine counts as having given
@@ -375,11 +380,12 @@ fn measure(list: &List, quick: bool, callgrind: bool, f: &mut Figures) {
     }
     f.add("allocations per match", Unit::Count, l, (ALLOCS.load(Relaxed) - allocs) as f64 / (3.0 * n));
 
-    let trials = if quick { 7 } else { 25 };
-    let (threads, alu, free) = scaling(&set, &list.names, trials);
+    let (wanted, max_trials) = if quick { (3, 20) } else { (9, 100) };
+    let (threads, alu, free, trials) = scaling(&set, &list.names, wanted, max_trials);
     f.add("2 threads / 1 thread", Unit::Factor, l, threads);
     f.add("(machine: ALU loop, 2 threads / 1)", Unit::Factor, l, alu);
     f.add("(trials with 2 CPUs before and after)", Unit::Count, l, free as f64);
+    f.add("(trials run)", Unit::Count, l, trials as f64);
 
     if callgrind {
         let run = |what, rounds| instructions(l, what, rounds);
