@@ -243,13 +243,17 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// those (over all trials if there were none), how many they were, and how
 /// many trials ran.
 fn scaling(set: &PinSet, names: &[String], wanted: usize, max_trials: usize) -> (f64, f64, usize, usize) {
-    let work = || {
-        for _ in 0..200 {
-            for name in names {
-                black_box(set.is_match(black_box(name.as_bytes())));
-            }
+    let pass = || {
+        for name in names {
+            black_box(set.is_match(black_box(name.as_bytes())));
         }
     };
+    // Passes for about 10 ms on one thread, so that starting the threads
+    // (tens of µs) does not count (1 pattern: 5 µs a pass).
+    let start = Instant::now();
+    (0..20).for_each(|_| pass());
+    let passes = (20.0 * 10e6 / start.elapsed().as_nanos().max(1) as f64).ceil() as usize;
+    let work = || (0..passes).for_each(|_| pass());
     let one = parallel(1, &work);
     let alu_rounds = {
         let t = Instant::now();
