@@ -405,9 +405,8 @@ impl Dfa {
     }
 
     /// Walks `lane` byte by byte through its next `count` bytes (or up to
-    /// the end of the name),
-    /// reporting hits: true if `hit` asked to stop (then `lane.at` is past
-    /// the byte of that hit).
+    /// the end of the name), reporting hits: true if `hit` asked to stop
+    /// (then `lane.at` is past the byte of that hit).
     #[inline(always)]
     fn bytes(
         &self,
