@@ -6,7 +6,7 @@ missing=""
 need() { # command, what provides it
     command -v "$1" >/dev/null 2>&1 || missing="$missing\n  $1  ($2)"
 }
-need cargo "Rust toolchain >= 1.82: https://rustup.rs"
+need cargo "Rust toolchain >= 1.88: https://rustup.rs"
 need rustfmt "rustup component add rustfmt (in rustup's default profile)"
 need cc "C compiler: apt-get install gcc"
 need make "apt-get install make"
@@ -21,6 +21,14 @@ need file "apt-get install file"
 if [ -n "$missing" ]; then
     printf "missing tools:%b\n" "$missing" >&2
     printf "install them (on Debian: sudo apt-get install pkg-config valgrind gcc g++ binutils file) and re-run\n" >&2
+    exit 1
+fi
+# The tests' locked dev-dependencies (proptest) need Rust 1.88; the library
+# alone builds with 1.82, the tool with 1.85 (Cargo.toml rust-version).
+rust_required=1.88
+rust_have=$(rustc --version 2>/dev/null | sed -n 's/^rustc \([0-9]*\.[0-9]*\).*/\1/p')
+if [ -n "$rust_have" ] && [ "$(printf '%s\n%s\n' "$rust_required" "$rust_have" | sort -V | head -n 1)" != "$rust_required" ]; then
+    echo "Rust $rust_have is too old: make test needs Rust >= $rust_required (rustup update stable)" >&2
     exit 1
 fi
 # The Go package needs Go 1.24 (go/go.mod). Debian 12 ships 1.19 (golang);

@@ -10,7 +10,7 @@
 # Writes build/bench/: table.md (what is printed last), results.tsv,
 # bench.png (ns/name against list size, both engines).
 #
-# Needs: cargo (Rust >= 1.82). valgrind is optional (instruction counts:
+# Needs: cargo (Rust >= 1.88). valgrind is optional (instruction counts:
 # apt-get install valgrind). The plot tool (tools/bench/plot) builds from
 # crates.io and needs no system library.
 set -eu
@@ -24,7 +24,7 @@ case "${BENCH_QUICK:-}" in
 esac
 
 if ! command -v "$CARGO" >/dev/null 2>&1; then
-    echo "make bench: missing cargo (Rust toolchain >= 1.82: https://rustup.rs)" >&2
+    echo "make bench: missing cargo (Rust toolchain >= 1.88: https://rustup.rs)" >&2
     exit 1
 fi
 mkdir -p "$OUT"
