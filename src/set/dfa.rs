@@ -531,7 +531,7 @@ impl Dfa {
         let pieces_a = name[a.at..].chunks_exact(8);
         let pieces_b = name[b.at..].chunks_exact(8);
         for (piece_a, piece_b) in pieces_a.zip(pieces_b) {
-            if a.at >= mid && self.synced(a, mid) {
+            if self.synced(a, mid) {
                 break;
             }
             let (state_a, plain_a) = self.piece::<WIDE, WIDE>(classes, piece_a, u64::from(a.state));
