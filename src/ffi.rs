@@ -18,6 +18,7 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use crate::set::{self, MAX_PATTERNS, MAX_PATTERN_BYTES};
 use crate::{CompileError, ErrorKind, Flags, PinSet};
 
 /// CRI-O's semantics, quirks included: globs match anywhere in the name,
@@ -328,9 +329,23 @@ unsafe fn compile(
         // Non-NULL and count fits: pointers above passed the same check.
         Some(unsafe { slice(lengths, count) }.expect("checked like patterns"))
     };
-    let mut texts: Vec<&[u8]> = Vec::with_capacity(count);
+    // Over the limits is refused before anything is read or allocated for
+    // it: a count or a length that lies must fail, not abort.
+    let mut texts: Vec<&[u8]> = Vec::with_capacity(count.min(MAX_PATTERNS));
+    let mut total_bytes = 0usize;
     for (i, &ptr) in pointers.iter().enumerate() {
+        // (The first bad pattern in list order is the one reported: an
+        // earlier pattern may be invalid too.)
+        let refuse = |error: CompileError| -> Box<crio_pin_error> {
+            PinSet::validate(&texts, flags).err().unwrap_or(error).into()
+        };
+        if i >= MAX_PATTERNS {
+            return Err(refuse(set::too_many_patterns(i)));
+        }
         let len = lengths.map(|l| l[i]);
+        if len.is_some_and(|len| len > MAX_PATTERN_BYTES - total_bytes) {
+            return Err(refuse(set::too_many_bytes(i, None)));
+        }
         let text = match len {
             None if ptr.is_null() => None,
             // SAFETY: a non-NULL entry without lengths is NUL-terminated.
@@ -339,13 +354,8 @@ unsafe fn compile(
             Some(len) => unsafe { bytes(ptr, len) },
         };
         let Some(text) = text else {
-            // Report the first bad pattern in list order: an earlier pattern
-            // may be invalid too.
-            PinSet::compile(&texts, flags)?;
+            PinSet::validate(&texts, flags)?;
             let message = match len {
-                Some(len) if !ptr.is_null() => {
-                    format!("pattern {i} has length {len}, larger than any buffer can hold")
-                }
                 Some(len) => format!(
                     "pattern {i} is NULL with length {len}; NULL is allowed only with length 0 \
                      (the empty pattern)"
@@ -357,6 +367,7 @@ unsafe fn compile(
             };
             return Err(crio_pin_error::invalid_argument(message, Some(i)));
         };
+        total_bytes = total_bytes.saturating_add(text.len());
         texts.push(text);
     }
     Ok(PinSet::compile(texts, flags)?)

@@ -84,6 +84,9 @@ mod ffi;
 pub mod ffi;
 
 pub use pattern::{CompileError, ErrorKind, Flags, Pattern};
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub use set::{AutomatonShape, Shape};
 pub use set::{PinSet, MAX_PATTERNS, MAX_PATTERN_BYTES};
 
 /// Unicode version of the case-folding table (that of the Go toolchain it

@@ -182,7 +182,9 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
     index: Option<usize>,
-    pattern: Option<Vec<u8>>,
+    /// The start of the offending pattern (at most [`QUOTE_LIMIT`] bytes:
+    /// an error never holds a copy of a huge pattern) and its length.
+    pattern: Option<(Vec<u8>, usize)>,
     kind: ErrorKind,
 }
 
@@ -192,7 +194,8 @@ impl CompileError {
     }
 
     pub(crate) fn at(index: usize, pattern: &[u8], kind: ErrorKind) -> CompileError {
-        CompileError { index: Some(index), pattern: Some(pattern.to_vec()), kind }
+        let kept = pattern[..pattern.len().min(QUOTE_LIMIT)].to_vec();
+        CompileError { index: Some(index), pattern: Some((kept, pattern.len())), kind }
     }
 
     /// The index of the offending pattern in the list, when one is to blame.
@@ -210,8 +213,8 @@ impl CompileError {
 const QUOTE_LIMIT: usize = 120;
 
 /// The pattern as a quoted string: escapes for control characters and
-/// invalid bytes, cut short when very long.
-fn quote(pattern: &[u8]) -> String {
+/// invalid bytes, cut short when very long (`len`: its whole length).
+fn quote(pattern: &[u8], len: usize) -> String {
     let shown = &pattern[..pattern.len().min(QUOTE_LIMIT)];
     let mut out = String::from("\"");
     for chunk in shown.utf8_chunks() {
@@ -221,8 +224,8 @@ fn quote(pattern: &[u8]) -> String {
         }
     }
     out.push('"');
-    if pattern.len() > QUOTE_LIMIT {
-        out.push_str(&format!("... ({} bytes)", pattern.len()));
+    if len > shown.len() {
+        out.push_str(&format!("... ({len} bytes)"));
     }
     out
 }
@@ -231,8 +234,8 @@ impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(index) = self.index {
             write!(f, "pattern {index}")?;
-            if let Some(pattern) = &self.pattern {
-                write!(f, " ({})", quote(pattern))?;
+            if let Some((pattern, len)) = &self.pattern {
+                write!(f, " ({})", quote(pattern, *len))?;
             }
             f.write_str(": ")?;
         }
@@ -257,14 +260,15 @@ impl fmt::Display for CompileError {
                 u32::from(*ch),
             ),
             ErrorKind::LeadingStar { .. } => {
-                let word = self.pattern.as_deref().map_or(&b"word"[..], |p| &p[1..]);
+                let (word, len) = self.pattern.as_ref().map_or((&b"word"[..], 4), |(p, len)| (&p[1..], len - 1));
+                let keyword = [b"*", word, b"*"].concat();
                 write!(
                     f,
                     "a '*' only at the start is a literal character, so this pins only a name \
                      that really begins with '*'; write {} to pin names containing {} \
                      (CRI-O has no suffix match)",
-                    quote(&[b"*", word, b"*"].concat()),
-                    quote(word),
+                    quote(&keyword, len + 2),
+                    quote(word, len),
                 )
             }
             ErrorKind::InnerStar { at } => write!(

@@ -31,16 +31,17 @@
 
 mod dfa;
 mod exact;
+mod sparse;
 
 use std::collections::HashMap;
 
-use aho_corasick::{Anchored, MatchKind};
 use foldhash::fast::FixedState;
 
 use crate::fold;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
 use dfa::{Canonical, Dfa};
 use exact::ExactTable;
+use sparse::Sparse;
 
 /// Most patterns one set may hold. Real lists hold up to tens of thousands;
 /// the bound keeps a runaway generator from exhausting the node's memory.
@@ -135,6 +136,115 @@ pub(crate) const DENSE_MAX_BYTES: usize = 32 << 20;
 /// patterns (374 and 1,860 states) get one, 10,000 do not.
 pub(crate) const WIDE_MAX_BYTES: usize = 2 << 20;
 
+/// What picks a set's shape: the largest dense table, the largest table
+/// given a column per byte, and whether a prefilter may be built.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    dense_max: usize,
+    wide_max: usize,
+    prefilter: bool,
+}
+
+impl Budget {
+    const DEFAULT: Budget = Budget { dense_max: DENSE_MAX_BYTES, wide_max: WIDE_MAX_BYTES, prefilter: true };
+}
+
+/// The shapes a set's glob and keyword automaton can take. Which one a
+/// list gets depends on its size; the tests force each in turn
+/// ([`PinSet::compile_shaped`], feature `testing`, not a stable API) so
+/// that every shape answers the whole test suite.
+#[cfg(feature = "testing")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub automaton: AutomatonShape,
+    /// The SIMD prefilter where the list allows one (up to 8 needles), or
+    /// none.
+    pub prefilter: bool,
+}
+
+/// See [`Shape`].
+#[cfg(feature = "testing")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AutomatonShape {
+    /// The dense DFA with a column per byte value.
+    WideTable,
+    /// The dense DFA with byte classes.
+    ClassTable,
+    /// The sparse automaton ([`sparse`]).
+    Sparse,
+}
+
+#[cfg(feature = "testing")]
+impl Shape {
+    /// Every shape, each with and without the prefilter.
+    pub const ALL: [Shape; 6] = {
+        const fn shape(automaton: AutomatonShape, prefilter: bool) -> Shape {
+            Shape { automaton, prefilter }
+        }
+        use AutomatonShape::*;
+        [
+            shape(WideTable, true),
+            shape(WideTable, false),
+            shape(ClassTable, true),
+            shape(ClassTable, false),
+            shape(Sparse, true),
+            shape(Sparse, false),
+        ]
+    };
+}
+
+#[cfg(feature = "testing")]
+impl PinSet {
+    /// As [`PinSet::compile`], in `shape` whatever the list's size (a
+    /// dense table still needs the needles to use at most 253 distinct
+    /// bytes: [`PinSet::shape`] says what was built).
+    pub fn compile_shaped<I>(patterns: I, flags: Flags, shape: Shape) -> Result<PinSet, CompileError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        let (dense_max, wide_max) = match shape.automaton {
+            AutomatonShape::WideTable => (usize::MAX, usize::MAX),
+            AutomatonShape::ClassTable => (usize::MAX, 0),
+            AutomatonShape::Sparse => (0, 0),
+        };
+        PinSet::compile_with(patterns, flags, Budget { dense_max, wide_max, prefilter: shape.prefilter })
+    }
+
+    /// The list compiled in each of [`Shape::ALL`], each beside its shape.
+    /// Panics if a set is not of the shape asked for (the dense shapes can
+    /// always be built: canonical needles use fewer byte values than a
+    /// table has classes).
+    pub fn compile_every_shape<I>(patterns: I, flags: Flags) -> Result<Vec<(Shape, PinSet)>, CompileError>
+    where
+        I: IntoIterator + Clone,
+        I::Item: AsRef<[u8]>,
+    {
+        Shape::ALL
+            .iter()
+            .map(|&shape| {
+                let set = PinSet::compile_shaped(patterns.clone(), flags, shape)?;
+                if let Some(got) = set.shape() {
+                    assert_eq!(got.automaton, shape.automaton, "forced {shape:?}");
+                    assert!(shape.prefilter || !got.prefilter, "forced {shape:?}");
+                }
+                Ok((shape, set))
+            })
+            .collect()
+    }
+
+    /// The shape of the set's automaton; `None` when it has none (no glob
+    /// or keyword needle).
+    pub fn shape(&self) -> Option<Shape> {
+        let automaton = match self.needles.automaton.as_ref()? {
+            Automaton::Dense(dfa) if dfa.is_wide() => AutomatonShape::WideTable,
+            Automaton::Dense(_) => AutomatonShape::ClassTable,
+            Automaton::Sparse(_) => AutomatonShape::Sparse,
+        };
+        Some(Shape { automaton, prefilter: self.needles.prefilter.is_some() })
+    }
+}
+
 /// All glob and keyword needles, searched together in one pass.
 #[derive(Debug, Default)]
 struct Needles {
@@ -145,8 +255,6 @@ struct Needles {
     /// For a few needles: a SIMD search for a short piece of each (in every
     /// ASCII case), which rules most names out faster than a walk.
     prefilter: Option<Prefilter>,
-    /// Per NFA pattern id: who the needle pins for (empty with the DFA).
-    owners: Vec<Owner>,
     /// The lowest index of all: a search can stop once it finds it.
     floor: u32,
 }
@@ -162,31 +270,17 @@ struct Owner {
     at_start: Option<u32>,
 }
 
-impl Owner {
-    /// The lowest index pinning a name where the needle occurs at `start`.
-    fn index(self, start: usize) -> Option<u32> {
-        lower(self.anywhere, self.at_start.filter(|_| start == 0))
-    }
-}
-
 /// The automaton of all needles (overlapping, unanchored semantics: every
-/// state knows every needle ending there). The NFA is walked directly
-/// through aho-corasick's public `Automaton` trait, which is tighter than
-/// the general search API and reports all needles in one pass.
+/// state knows the lowest index of the needles ending there).
 #[derive(Debug)]
 enum Automaton {
     Dense(Dfa),
-    Nfa(aho_corasick::nfa::contiguous::NFA),
+    Sparse(Sparse),
 }
 
 impl Needles {
     /// `needles`: (needle, pattern index, anchored), indexes ascending.
-    fn build(
-        needles: Vec<(Vec<u8>, u32, bool)>,
-        fold: bool,
-        dense_max: usize,
-        wide_max: usize,
-    ) -> Result<Needles, CompileError> {
+    fn build(needles: Vec<(Vec<u8>, u32, bool)>, fold: bool, budget: Budget) -> Needles {
         let mut ids: HashMap<Vec<u8>, usize, FixedState> = HashMap::default();
         let mut ordered: Vec<Vec<u8>> = Vec::new();
         let mut owners: Vec<Owner> = Vec::new();
@@ -212,18 +306,9 @@ impl Needles {
             .iter()
             .map(|o| o.anywhere.unwrap_or(u32::MAX).min(o.at_start.unwrap_or(u32::MAX)))
             .fold(empty.unwrap_or(u32::MAX), u32::min);
-        let automaton = if ordered.is_empty() {
-            None
-        } else {
-            Some(Automaton::build(&ordered, &owners, fold, dense_max, wide_max)?)
-        };
-        let (prefilter, owners) = if matches!(automaton, Some(Automaton::Dense(_))) {
-            // The DFA's hits carry the indexes: only the NFA needs owners.
-            (Prefilter::build(&ordered, fold), Vec::new())
-        } else {
-            (None, owners)
-        };
-        Ok(Needles { empty, automaton, prefilter, owners, floor })
+        let automaton = (!ordered.is_empty()).then(|| Automaton::build(&ordered, &owners, fold, budget));
+        let prefilter = if budget.prefilter { Prefilter::build(&ordered, fold) } else { None };
+        Needles { empty, automaton, prefilter, floor }
     }
 
     /// The lowest index among needles found in `name`, and `below`; with
@@ -242,14 +327,14 @@ impl Needles {
         if best.is_some_and(|b| first || b <= self.floor) {
             return Ok((best, false));
         }
-        match &self.automaton {
-            None => Ok((best, false)),
-            Some(Automaton::Dense(dfa)) => {
-                if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
-                    // No needle in the name as it is; in its canonical form
-                    // neither, if it is all ASCII.
-                    return if name.is_ascii() { Ok((best, true)) } else { Err(Canonical) };
-                }
+        let Some(automaton) = &self.automaton else { return Ok((best, false)) };
+        if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
+            // No needle in the name as it is; in its canonical form neither,
+            // if it is all ASCII.
+            return if name.is_ascii() { Ok((best, true)) } else { Err(Canonical) };
+        }
+        match automaton {
+            Automaton::Dense(dfa) => {
                 let mut best = best.unwrap_or(u32::MAX);
                 let found = |hit: &dfa::Hit, at: usize| {
                     best = best.min(hit.index(at + 1));
@@ -258,79 +343,31 @@ impl Needles {
                 let read_all = if raw { dfa.walk_split(name, found) } else { dfa.walk(name, false, found) }?;
                 Ok((Some(best).filter(|&b| b != u32::MAX), read_all))
             }
-            Some(Automaton::Nfa(_)) if raw => Err(Canonical),
-            Some(Automaton::Nfa(a)) => Ok((lower(best, self.scan(a, name, first)), true)),
-        }
-    }
-
-    /// One pass over `name`: the lowest index of a needle found (only the
-    /// first found when `first` is set, for a yes/no answer).
-    #[inline(always)]
-    fn scan<A: aho_corasick::automaton::Automaton>(&self, aut: &A, name: &[u8], first: bool) -> Option<u32> {
-        let mut sid = aut.start_state(Anchored::No).expect("built for unanchored search");
-        let mut best = None;
-        let mut from = 0;
-        // The hot loop: one transition per byte until a special state.
-        while let Some(skip) = name[from..].iter().position(|&byte| {
-            sid = aut.next_state(Anchored::No, sid, byte);
-            aut.is_special(sid)
-        }) {
-            let at = from + skip;
-            from = at + 1;
-            if !aut.is_match(sid) {
-                continue;
-            }
-            // Every needle ending at this byte (the match state lists them
-            // all, overlapping semantics).
-            for k in 0..aut.match_len(sid) {
-                let pid = aut.match_pattern(sid, k);
-                let start = at + 1 - aut.pattern_len(pid);
-                let Some(index) = self.owners[pid.as_usize()].index(start) else { continue };
-                if first || index == self.floor {
-                    return Some(index);
-                }
-                best = lower(best, Some(index));
+            Automaton::Sparse(sparse) => {
+                let (found, read_all) = sparse.lowest(name, raw, first, self.floor)?;
+                Ok((lower(best, found), read_all))
             }
         }
-        best
     }
 
     fn memory_usage(&self) -> usize {
         let automaton = match &self.automaton {
             Some(Automaton::Dense(a)) => a.memory_usage(),
-            Some(Automaton::Nfa(a)) => aho_corasick::automaton::Automaton::memory_usage(a),
+            Some(Automaton::Sparse(a)) => a.memory_usage(),
             None => 0,
         };
-        automaton
-            + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
-            + self.owners.capacity() * std::mem::size_of::<Owner>()
+        automaton + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
     }
 }
 
 impl Automaton {
-    fn build(
-        needles: &[Vec<u8>],
-        owners: &[Owner],
-        fold: bool,
-        dense_max: usize,
-        wide_max: usize,
-    ) -> Result<Automaton, CompileError> {
-        if let Some(dfa) = Dfa::build(needles, owners, fold, dense_max, wide_max) {
-            return Ok(Automaton::Dense(dfa));
+    /// The dense DFA if its table fits in the budget, else the sparse
+    /// automaton (linear in the needle text).
+    fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
+        match Dfa::build(needles, owners, fold, budget.dense_max, budget.wide_max) {
+            Some(dfa) => Automaton::Dense(dfa),
+            None => Automaton::Sparse(Sparse::build(needles, owners, fold)),
         }
-        let built = aho_corasick::nfa::contiguous::NFA::builder()
-            .match_kind(MatchKind::Standard)
-            .prefilter(false)
-            .build(needles)
-            .map(Automaton::Nfa);
-        // Only reachable past aho-corasick's own state limits, which
-        // MAX_PATTERN_BYTES keeps well away from.
-        built.map_err(|_| {
-            CompileError::new(
-                None,
-                ErrorKind::TooLarge { what: "the automaton of all patterns", limit: u32::MAX as usize },
-            )
-        })
     }
 }
 
@@ -426,7 +463,61 @@ fn lower(a: Option<u32>, b: Option<u32>) -> Option<u32> {
     }
 }
 
+/// Parses every pattern of the list as [`PinSet::compile`] does, in order,
+/// handing each to `each` with its index; fails at the first bad one, and
+/// at the first over the limits before reading it (so an oversized list
+/// costs nothing to refuse). Returns the number of patterns.
+fn each_pattern<I>(patterns: I, flags: Flags, mut each: impl FnMut(u32, Pattern<'_>)) -> Result<usize, CompileError>
+where
+    I: IntoIterator,
+    I::Item: AsRef<[u8]>,
+{
+    let mut len = 0;
+    let mut total_bytes = 0usize;
+    for (i, raw) in patterns.into_iter().enumerate() {
+        let raw = raw.as_ref();
+        if i >= MAX_PATTERNS {
+            return Err(too_many_patterns(i));
+        }
+        total_bytes = total_bytes.saturating_add(raw.len());
+        if total_bytes > MAX_PATTERN_BYTES {
+            return Err(too_many_bytes(i, Some(raw)));
+        }
+        let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
+        let text = std::str::from_utf8(raw)
+            .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
+        each(index, Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?);
+        len = i + 1;
+    }
+    Ok(len)
+}
+
+/// Pattern `index` is one more than [`MAX_PATTERNS`] allows.
+pub(crate) fn too_many_patterns(index: usize) -> CompileError {
+    CompileError::new(Some(index), ErrorKind::TooLarge { what: "the number of patterns", limit: MAX_PATTERNS })
+}
+
+/// Pattern `index` (its text, where it may be read) takes the list past
+/// [`MAX_PATTERN_BYTES`].
+pub(crate) fn too_many_bytes(index: usize, pattern: Option<&[u8]>) -> CompileError {
+    let kind = ErrorKind::TooLarge { what: "the total size of all patterns in bytes", limit: MAX_PATTERN_BYTES };
+    match pattern {
+        Some(raw) => CompileError::at(index, raw, kind),
+        None => CompileError::new(Some(index), kind),
+    }
+}
+
 impl PinSet {
+    /// Checks `patterns` as [`PinSet::compile`] does, building nothing: the
+    /// first error, if any.
+    pub(crate) fn validate<I>(patterns: I, flags: Flags) -> Result<(), CompileError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        each_pattern(patterns, flags, |_, _| ()).map(drop)
+    }
+
     /// Compiles `patterns` (each any bytes; it must be UTF-8 text) under
     /// `flags`. Fails with the index of the first bad pattern.
     pub fn compile<I>(patterns: I, flags: Flags) -> Result<PinSet, CompileError>
@@ -434,12 +525,11 @@ impl PinSet {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
-        PinSet::compile_with(patterns, flags, DENSE_MAX_BYTES, WIDE_MAX_BYTES)
+        PinSet::compile_with(patterns, flags, Budget::DEFAULT)
     }
 
-    /// As [`PinSet::compile`], with at most `dense_max` bytes of DFA table,
-    /// a column per byte if that takes at most `wide_max`.
-    fn compile_with<I>(patterns: I, flags: Flags, dense_max: usize, wide_max: usize) -> Result<PinSet, CompileError>
+    /// As [`PinSet::compile`], within `budget`.
+    fn compile_with<I>(patterns: I, flags: Flags, budget: Budget) -> Result<PinSet, CompileError>
     where
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
@@ -448,28 +538,7 @@ impl PinSet {
         let mut exact = Vec::new();
         let mut needles = Vec::new();
         let mut lengths = Lengths::default();
-        let mut len = 0;
-        let mut total_bytes = 0usize;
-        for (i, raw) in patterns.into_iter().enumerate() {
-            let raw = raw.as_ref();
-            if i >= MAX_PATTERNS {
-                return Err(CompileError::new(
-                    Some(i),
-                    ErrorKind::TooLarge { what: "the number of patterns", limit: MAX_PATTERNS },
-                ));
-            }
-            total_bytes = total_bytes.saturating_add(raw.len());
-            if total_bytes > MAX_PATTERN_BYTES {
-                return Err(CompileError::at(
-                    i,
-                    raw,
-                    ErrorKind::TooLarge { what: "the total size of all patterns in bytes", limit: MAX_PATTERN_BYTES },
-                ));
-            }
-            let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
-            let text = std::str::from_utf8(raw)
-                .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
-            let pattern = Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
+        let len = each_pattern(patterns, flags, |index, pattern| {
             let needle = fold::canonical(pattern.text().as_bytes(), fold);
             match pattern {
                 Pattern::Exact(_) => {
@@ -482,13 +551,12 @@ impl PinSet {
                     needles.push((needle, index, anchored));
                 }
             }
-            len = i + 1;
-        }
+        })?;
         Ok(PinSet {
             flags,
             len,
             exact: ExactTable::build(exact, fold),
-            needles: Needles::build(needles, fold, dense_max, wide_max)?,
+            needles: Needles::build(needles, fold, budget),
             lengths,
         })
     }
@@ -717,11 +785,10 @@ mod tests {
         assert_eq!(set(&["*axyz*", "*qq*"], Flags::DEFAULT).match_index(b"cxyz"), None);
     }
 
-    /// The NFA fallback (huge needle sets) answers as the dense DFA does,
-    /// with a column per byte or with byte classes.
+    /// Every shape answers alike, with every flag, on names that take each
+    /// path: raw and canonical, prefiltered and walked, anchored and not.
     #[test]
-    fn nfa_fallback_agrees_with_the_dense_dfa() {
-        // (More than PREFILTER_MAX_NEEDLES needles: every name is walked.)
+    fn every_shape_agrees() {
         let patterns = [
             "quay.io/*",
             "*pause*",
@@ -751,22 +818,22 @@ mod tests {
             b"some.registry.example/org/long-tail.example/v1.2.4-zq",
             "some.registry.example/org/long-tail.example/v1.2.4-\u{212A}UBE".as_bytes(),
         ];
-        for flags in [Flags::DEFAULT, Flags::ANCHOR_GLOBS, Flags::CASE_SENSITIVE] {
-            let dense = PinSet::compile_with(patterns, flags, DENSE_MAX_BYTES, 0).unwrap();
-            let wide = PinSet::compile_with(patterns, flags, DENSE_MAX_BYTES, WIDE_MAX_BYTES).unwrap();
-            let nfa = PinSet::compile_with(patterns, flags, 0, 0).unwrap();
-            assert!(matches!(dense.needles.automaton, Some(Automaton::Dense(_))));
-            assert!(matches!(nfa.needles.automaton, Some(Automaton::Nfa(_))));
-            let wide_dfa = |s: &PinSet| matches!(&s.needles.automaton, Some(Automaton::Dense(d)) if d.is_wide());
-            assert!(wide_dfa(&wide) && !wide_dfa(&dense));
-            for name in names {
-                for set in [&dense, &wide] {
-                    assert_eq!(set.match_index(name), nfa.match_index(name), "{flags:?} {name:x?}");
-                    assert_eq!(set.is_match(name), nfa.is_match(name), "{flags:?} {name:x?}");
-                    let mut results = [9u8; 5];
-                    set.match_each([name; 5], &mut results);
-                    assert_eq!(results, [u8::from(nfa.is_match(name)); 5], "{flags:?} {name:x?}");
+        // All the needles, then few enough for the prefilter.
+        for patterns in [&patterns[..], &patterns[..4], &patterns[7..]] {
+            for flags in [Flags::DEFAULT, Flags::ANCHOR_GLOBS, Flags::CASE_SENSITIVE] {
+                let sets = PinSet::compile_every_shape(patterns, flags).unwrap();
+                let (_, first) = &sets[0];
+                for (shape, set) in &sets {
+                    for name in names {
+                        let want = first.match_index(name);
+                        assert_eq!(set.match_index(name), want, "{shape:?} {flags:?} {name:x?}");
+                        assert_eq!(set.is_match(name), want.is_some(), "{shape:?} {flags:?} {name:x?}");
+                        let mut results = [9u8; 5];
+                        set.match_each([name; 5], &mut results);
+                        assert_eq!(results, [u8::from(want.is_some()); 5], "{shape:?} {flags:?} {name:x?}");
+                    }
                 }
+                assert!(sets.iter().any(|(_, s)| s.shape().is_some_and(|s| s.prefilter)) == (patterns.len() <= 4));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! The fast engine must agree with the reference engine (CRI-O's loop of one
 //! regex per pattern) on every pattern list, flag set and name: same
-//! compile errors, same `is_match`, same `match_index`.
+//! compile errors, same `is_match`, same `match_index`, in every shape the
+//! fast engine can take (`Shape::ALL`).
 //!
 //! Generated inputs mix realistic image references with adversarial pieces:
 //! fold-sensitive letters, invalid UTF-8, NUL and newline, regex
@@ -210,8 +211,9 @@ fn avoids_unicode_16_changes(bytes: &[u8]) -> bool {
     bytes.utf8_chunks().all(|c| !c.valid().chars().any(in_unicode_16_fold_changes))
 }
 
+/// The fast engine, in each shape it can take, against the reference.
 fn check(patterns: &[String], flags: Flags, names: &[Vec<u8>]) -> Result<(), TestCaseError> {
-    let fast = PinSet::compile(patterns, flags);
+    let fast = PinSet::compile_every_shape(patterns, flags);
     let reference = ReferenceSet::compile(patterns, flags);
     let (fast, reference) = match (fast, reference) {
         (Ok(f), Ok(r)) => (f, r),
@@ -223,24 +225,27 @@ fn check(patterns: &[String], flags: Flags, names: &[Vec<u8>]) -> Result<(), Tes
             return Err(TestCaseError::fail(format!("compile disagrees: fast {:?}, reference {:?}", f.err(), r.err())))
         }
     };
-    for name in names {
-        let want = reference.match_index(name);
-        prop_assert_eq!(
-            fast.match_index(name),
-            want,
-            "name {:?} patterns {:?} {:?}",
-            String::from_utf8_lossy(name),
-            patterns,
-            flags
-        );
-        prop_assert_eq!(fast.is_match(name), want.is_some(), "is_match on {:?}", name);
+    let want: Vec<Option<usize>> = names.iter().map(|n| reference.match_index(n)).collect();
+    for (shape, fast) in &fast {
+        for (name, &want) in names.iter().zip(&want) {
+            prop_assert_eq!(
+                fast.match_index(name),
+                want,
+                "name {:?} patterns {:?} {:?} {:?}",
+                String::from_utf8_lossy(name),
+                patterns,
+                flags,
+                shape
+            );
+            prop_assert_eq!(fast.is_match(name), want.is_some(), "is_match on {:?} {:?}", name, shape);
+        }
+        // The batch call (several names walked at once) answers name by name.
+        let mut results = vec![7u8; names.len()];
+        let pinned = fast.match_each(names.iter().map(Vec::as_slice), &mut results);
+        let want: Vec<u8> = want.iter().map(|w| u8::from(w.is_some())).collect();
+        prop_assert_eq!(&results, &want, "match_each on {:?} patterns {:?} {:?} {:?}", names, patterns, flags, shape);
+        prop_assert_eq!(pinned, want.iter().filter(|&&r| r == 1).count());
     }
-    // The batch call (several names walked at once) answers name by name.
-    let mut results = vec![7u8; names.len()];
-    let pinned = fast.match_each(names.iter().map(Vec::as_slice), &mut results);
-    let want: Vec<u8> = names.iter().map(|n| u8::from(reference.is_match(n))).collect();
-    prop_assert_eq!(&results, &want, "match_each on {:?} patterns {:?} {:?}", names, patterns, flags);
-    prop_assert_eq!(pinned, want.iter().filter(|&&r| r == 1).count());
     Ok(())
 }
 
@@ -294,11 +299,13 @@ fn engines_agree_on_the_realistic_corpus() {
     let mut matched = 0;
     for bits in [0, 1, 2, 3] {
         let flags = Flags::from_bits(bits).unwrap();
-        let fast = PinSet::compile(&patterns, flags).unwrap();
+        let sets = PinSet::compile_every_shape(&patterns, flags).unwrap();
         let reference = ReferenceSet::compile(&patterns, flags).unwrap();
         for name in &names {
             let want = reference.match_index(name);
-            assert_eq!(fast.match_index(name), want, "{:?} {flags:?}", String::from_utf8_lossy(name));
+            for (shape, fast) in &sets {
+                assert_eq!(fast.match_index(name), want, "{:?} {flags:?} {shape:?}", String::from_utf8_lossy(name));
+            }
             matched += usize::from(want.is_some());
         }
     }
@@ -329,10 +336,13 @@ fn engines_agree_on_a_big_list_with_duplicates() {
         })
         .collect();
     for flags in [Flags::DEFAULT, Flags::ANCHOR_GLOBS, Flags::CASE_SENSITIVE] {
-        let fast = PinSet::compile(&patterns, flags).unwrap();
+        let sets = PinSet::compile_every_shape(&patterns, flags).unwrap();
         let reference = ReferenceSet::compile(&patterns, flags).unwrap();
         for name in &names {
-            assert_eq!(fast.match_index(name.as_bytes()), reference.match_index(name.as_bytes()), "{name} {flags:?}");
+            let want = reference.match_index(name.as_bytes());
+            for (shape, fast) in &sets {
+                assert_eq!(fast.match_index(name.as_bytes()), want, "{name} {flags:?} {shape:?}");
+            }
         }
     }
 }

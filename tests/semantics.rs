@@ -1,11 +1,11 @@
 //! CRI-O's semantics, case by case, from the shared table
 //! `data/semantics.txt` (its header defines the format). Every case runs on
-//! both engines: the fast `PinSet` and the `ReferenceSet` (one regex per
-//! pattern, as CRI-O). The other tests here check what only the Rust API
+//! both engines: the fast `PinSet`, in every shape it can take, and the
+//! `ReferenceSet` (one regex per pattern, as CRI-O). The other tests here check what only the Rust API
 //! says: error kinds' messages, flags, `match_any`, `len`.
 
 use crio_pin::reference::{in_unicode_16_fold_changes, ReferenceSet};
-use crio_pin::{ErrorKind, Flags, PinSet};
+use crio_pin::{ErrorKind, Flags, PinSet, Shape};
 
 const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/semantics.txt");
 
@@ -242,14 +242,20 @@ fn both_engines_follow_the_semantics_table() {
     let mut reference_skipped = 0;
     for case in &cases {
         failures.extend(check(case, "fast", |p, f| PinSet::compile(p, f), |s, n| s.match_index(n)));
-        if let (Want::Match { name, index }, Ok(set)) = (&case.want, PinSet::compile(&case.patterns, case.flags)) {
-            if set.is_match(name) != index.is_some() {
-                failures.push(format!(
-                    "{TABLE}:{} {} (fast): is_match says {}",
-                    case.line,
-                    case.name,
-                    !index.is_some()
-                ));
+        // Every shape the fast engine can take, whatever the list's size.
+        for shape in Shape::ALL {
+            let engine = format!("fast, {shape:?}");
+            failures.extend(check(case, &engine, |p, f| PinSet::compile_shaped(p, f, shape), |s, n| s.match_index(n)));
+            let set = PinSet::compile_shaped(&case.patterns, case.flags, shape);
+            if let (Want::Match { name, index }, Ok(set)) = (&case.want, set) {
+                if set.is_match(name) != index.is_some() {
+                    failures.push(format!(
+                        "{TABLE}:{} {} ({engine}): is_match says {}",
+                        case.line,
+                        case.name,
+                        !index.is_some()
+                    ));
+                }
             }
         }
         if reference_applies(case) {

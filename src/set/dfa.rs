@@ -703,7 +703,7 @@ impl Dfa {
     }
 
     /// Whether the table has a column per byte value.
-    #[cfg(test)]
+    #[cfg(feature = "testing")]
     pub(super) fn is_wide(&self) -> bool {
         self.wide
     }
