@@ -14,105 +14,21 @@
 //! the plot); DIR defaults to `build/bench`.
 
 mod corpus;
+mod harness;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::os::raw::c_char;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Barrier;
 use std::time::Instant;
 
 use corpus::List;
 use crio_pin::reference::ReferenceSet;
-use crio_pin::{ffi, Flags, PinSet};
-
-/// Counts live bytes, their peak, and allocations.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(by: usize) {
-    ALLOCS.fetch_add(1, Relaxed);
-    PEAK.fetch_max(LIVE.fetch_add(by, Relaxed) + by, Relaxed);
-}
-
-// SAFETY: forwards every call to System, only counting.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE.fetch_sub(layout.size(), Relaxed);
-        grew(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// A target from docs/BENCHMARKS.md: `figure`, on `lists` ("all" or labels
-/// separated by commas), at most or at least `bound`.
-struct Target {
-    figure: String,
-    lists: Vec<String>,
-    at_most: bool,
-    bound: f64,
-}
-
-fn targets_file() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/BENCHMARKS.md")
-}
-
-/// The rows of the table under "## Targets": `| figure | lists | ≤ 80 |`.
-fn targets() -> Vec<Target> {
-    let path = targets_file();
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let section =
-        text.split("\n## Targets\n").nth(1).unwrap_or_else(|| panic!("{}: no '## Targets' section", path.display()));
-    let rows = section.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).skip(2);
-    rows.map(|row| {
-        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
-        let bad = || panic!("{}: target row {row:?}: want | figure | lists | ≤ or ≥ number |", path.display());
-        let [figure, lists, bound] = cells[..] else { bad() };
-        let (at_most, number) = match bound.split_once(' ') {
-            Some(("≤", n)) => (true, n),
-            Some(("≥", n)) => (false, n),
-            _ => bad(),
-        };
-        Target {
-            figure: figure.trim_matches('`').to_owned(),
-            lists: lists.split(',').map(|l| l.trim().to_owned()).collect(),
-            at_most,
-            bound: number.replace(',', "").parse().unwrap_or_else(|_| bad()),
-        }
-    })
-    .collect()
-}
-
-/// The target for `figure` on `list`: one naming the list beats "all".
-fn target_for<'t>(targets: &'t [Target], figure: &str, list: &str) -> Option<&'t Target> {
-    let of = |named: bool| {
-        targets
-            .iter()
-            .find(|t| t.figure == figure && t.lists.iter().any(|l| if named { l == list } else { l == "all" }))
-    };
-    of(true).or_else(|| of(false))
-}
+use crio_pin::{Flags, PinSet};
+use harness::{machine, target_for, targets, targets_file, CSet, Target, ALLOCS, LIVE, PEAK};
 
 /// Figures by (row, list label), in row order.
 #[derive(Default)]
@@ -168,43 +84,6 @@ fn criterion_ns(group: &str, function: &str, list: &str) -> Option<f64> {
     let median = &json[json.find("\"median\"")?..];
     let value = &median[median.find("\"point_estimate\":")? + "\"point_estimate\":".len()..];
     value[..value.find([',', '}'])?].trim().parse().ok()
-}
-
-/// A set compiled through the C ABI, freed on drop.
-struct CSet(*mut ffi::crio_pin_set);
-
-impl CSet {
-    fn compile(patterns: &[String]) -> CSet {
-        let pointers: Vec<*const c_char> = patterns.iter().map(|p| p.as_ptr().cast()).collect();
-        let lengths: Vec<usize> = patterns.iter().map(String::len).collect();
-        // SAFETY: count pointers and lengths, valid for the call.
-        let set = unsafe {
-            ffi::crio_pin_compile(pointers.as_ptr(), lengths.as_ptr(), patterns.len(), 0, std::ptr::null_mut())
-        };
-        assert!(!set.is_null(), "the corpus compiles");
-        CSet(set)
-    }
-
-    fn match_each(&self, packed: &[u8], lengths: &[usize], results: &mut [u8]) -> usize {
-        // SAFETY: a live set; the names packed with their lengths; one
-        // result byte per name.
-        unsafe {
-            ffi::crio_pin_match_each(
-                self.0,
-                packed.as_ptr().cast(),
-                lengths.as_ptr(),
-                lengths.len(),
-                results.as_mut_ptr(),
-            )
-        }
-    }
-}
-
-impl Drop for CSet {
-    fn drop(&mut self) {
-        // SAFETY: from crio_pin_compile, freed once.
-        unsafe { ffi::crio_pin_free(self.0) }
-    }
 }
 
 /// Wall time of `threads` threads each running `work` once, from the first
@@ -433,28 +312,6 @@ fn table(f: &Figures, lists: &[List], targets: &[Target]) -> (String, usize) {
     }
     out.push('\n');
     (out, missed)
-}
-
-fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let cpu = cpuinfo
-        .lines()
-        .find_map(|l| l.strip_prefix("model name"))
-        .map_or("?", |m| m.trim_start_matches([' ', '\t', ':']));
-    let run = |cmd: &str, args: &[&str]| {
-        Command::new(cmd)
-            .args(args)
-            .output()
-            .ok()
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-            .unwrap_or_default()
-    };
-    let threads = std::thread::available_parallelism().map_or(0, |n| n.get());
-    format!(
-        "{cpu}, {threads} CPUs; {}; crio-pin at {}",
-        run("rustc", &["--version"]),
-        run("git", &["-C", env!("CARGO_MANIFEST_DIR"), "describe", "--always", "--dirty"])
-    )
 }
 
 /// `cargo test --bench table`: the engines agree on the small lists, the

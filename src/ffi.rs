@@ -329,48 +329,56 @@ unsafe fn compile(
         // Non-NULL and count fits: pointers above passed the same check.
         Some(unsafe { slice(lengths, count) }.expect("checked like patterns"))
     };
-    // Over the limits is refused before anything is read or allocated for
-    // it: a count or a length that lies must fail, not abort.
-    let mut texts: Vec<&[u8]> = Vec::with_capacity(count.min(MAX_PATTERNS));
+    // Every entry is checked before any pattern is read: a NULL where text
+    // is needed, and a count or a length over the limits (one that lies must
+    // fail, not abort), are refused without reading past them or copying.
     let mut total_bytes = 0usize;
-    for (i, &ptr) in pointers.iter().enumerate() {
-        // (The first bad pattern in list order is the one reported: an
-        // earlier pattern may be invalid too.)
-        let refuse = |error: CompileError| -> Box<crio_pin_error> {
-            PinSet::validate(&texts, flags).err().unwrap_or(error).into()
-        };
-        if i >= MAX_PATTERNS {
-            return Err(refuse(set::too_many_patterns(i)));
-        }
-        let len = lengths.map(|l| l[i]);
-        if len.is_some_and(|len| len > MAX_PATTERN_BYTES - total_bytes) {
-            return Err(refuse(set::too_many_bytes(i, None)));
-        }
-        let text = match len {
-            None if ptr.is_null() => None,
-            // SAFETY: a non-NULL entry without lengths is NUL-terminated.
-            None => Some(unsafe { CStr::from_ptr(ptr) }.to_bytes()),
-            // SAFETY: a non-NULL entry with lengths has lengths[i] bytes.
-            Some(len) => unsafe { bytes(ptr, len) },
-        };
-        let Some(text) = text else {
-            PinSet::validate(&texts, flags)?;
-            let message = match len {
-                Some(len) => format!(
-                    "pattern {i} is NULL with length {len}; NULL is allowed only with length 0 \
-                     (the empty pattern)"
+    let bad_argument = pointers.iter().enumerate().find_map(|(i, &ptr)| {
+        let error = if i >= MAX_PATTERNS {
+            set::too_many_patterns(i).into()
+        } else {
+            match lengths.map(|l| l[i]) {
+                None if ptr.is_null() => crio_pin_error::invalid_argument(
+                    format!(
+                        "pattern {i} is NULL; without lengths every pattern must be a \
+                         NUL-terminated string"
+                    ),
+                    Some(i),
                 ),
-                None => format!(
-                    "pattern {i} is NULL; without lengths every pattern must be a \
-                     NUL-terminated string"
+                Some(len) if len > MAX_PATTERN_BYTES - total_bytes => set::too_many_bytes(i, None).into(),
+                Some(len) if ptr.is_null() && len != 0 => crio_pin_error::invalid_argument(
+                    format!(
+                        "pattern {i} is NULL with length {len}; NULL is allowed only with length 0 \
+                         (the empty pattern)"
+                    ),
+                    Some(i),
                 ),
-            };
-            return Err(crio_pin_error::invalid_argument(message, Some(i)));
+                Some(len) => {
+                    total_bytes += len;
+                    return None;
+                }
+                None => return None,
+            }
         };
-        total_bytes = total_bytes.saturating_add(text.len());
-        texts.push(text);
+        Some((i, error))
+    });
+    let text = |i: usize| -> &[u8] {
+        match lengths {
+            // SAFETY: a non-NULL entry without lengths is NUL-terminated
+            // (NULL ones were refused above).
+            None => unsafe { CStr::from_ptr(pointers[i]) }.to_bytes(),
+            // SAFETY: an entry with lengths has lengths[i] bytes, or is NULL
+            // with length 0 (the empty pattern).
+            Some(l) => unsafe { bytes(pointers[i], l[i]) }.unwrap_or_default(),
+        }
+    };
+    if let Some((i, error)) = bad_argument {
+        // The first bad pattern in list order is the one reported: an
+        // earlier pattern may be invalid too.
+        PinSet::validate((0..i).map(text), flags)?;
+        return Err(error);
     }
-    Ok(PinSet::compile(texts, flags)?)
+    Ok(PinSet::compile((0..count).map(text), flags)?)
 }
 
 /// Whether `name` (`length` bytes, any bytes) is pinned by `set`.
@@ -778,6 +786,26 @@ mod tests {
             crio_pin_free(set);
         }
         assert_eq!(results, [1, 1]);
+    }
+
+    /// A length or a count over the limits is refused before anything is
+    /// read through it (Miri reports any read past the real buffers), and
+    /// the first bad pattern in list order is still the one blamed.
+    #[test]
+    fn lengths_and_counts_that_lie_are_refused_unread() {
+        let patterns = [c"ok".as_ptr(), c"big".as_ptr(), c"*".as_ptr()];
+        let lens = [2usize, MAX_PATTERN_BYTES, 1];
+        let (message, index) = compile_err(patterns.as_ptr(), lens.as_ptr(), 3, 0);
+        assert_eq!(index, 1, "{message}");
+        assert!(message.contains("may be at most 67108864"), "{message}");
+        assert!(!message.contains("big"), "the pattern was not read: {message}");
+        let lens = [1usize << 40, 2, 1];
+        let (message, index) = compile_err(patterns.as_ptr(), lens.as_ptr(), 3, 0);
+        assert_eq!(index, 0, "{message}");
+        let star_first = [c"*".as_ptr(), c"big".as_ptr()];
+        let (message, index) = compile_err(star_first.as_ptr(), [1usize, usize::MAX].as_ptr(), 2, 0);
+        assert_eq!(index, 0, "an earlier invalid pattern wins: {message}");
+        assert!(message.contains("lone '*'"), "{message}");
     }
 
     #[test]

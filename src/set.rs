@@ -33,10 +33,6 @@ mod dfa;
 mod exact;
 mod sparse;
 
-use std::collections::HashMap;
-
-use foldhash::fast::FixedState;
-
 use crate::fold;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
 use dfa::{Canonical, Dfa};
@@ -259,15 +255,73 @@ struct Needles {
     floor: u32,
 }
 
+/// No pattern index.
+const NONE: u32 = u32::MAX;
+
 /// The patterns behind one distinct needle.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct Owner {
     /// Lowest index of a pattern matching the needle anywhere (a keyword,
-    /// or a glob as CRI-O has it).
-    anywhere: Option<u32>,
+    /// or a glob as CRI-O has it), or [`NONE`].
+    anywhere: u32,
     /// Lowest index of a pattern matching it only at the start (an anchored
-    /// glob).
-    at_start: Option<u32>,
+    /// glob), or [`NONE`].
+    at_start: u32,
+}
+
+/// Canonical needles back to back in one buffer, each with the pattern it
+/// came from: a list of millions of patterns allocates nothing per pattern.
+#[derive(Debug, Default)]
+struct NeedleList {
+    text: Vec<u8>,
+    entries: Vec<Needle>,
+}
+
+/// One pattern's needle in a [`NeedleList`].
+#[derive(Debug, Clone, Copy)]
+struct Needle {
+    /// Its first 8 bytes, big-endian, zero-padded: needles sort by it
+    /// first, which spares most comparisons a read of the text.
+    head: u64,
+    offset: u32,
+    len: u32,
+    index: u32,
+    /// An anchored glob ([`Flags::ANCHOR_GLOBS`]).
+    anchored: bool,
+}
+
+impl NeedleList {
+    /// Adds the canonical form of `text`; returns its length.
+    fn push(&mut self, text: &[u8], fold: bool, index: u32, anchored: bool) -> usize {
+        let offset = self.text.len();
+        fold::canonicalize_into(text, fold, &mut self.text);
+        self.add(offset, index, anchored)
+    }
+
+    /// Adds `needle`, already canonical.
+    #[cfg(test)]
+    fn push_canonical(&mut self, needle: &[u8], index: u32, anchored: bool) {
+        let offset = self.text.len();
+        self.text.extend_from_slice(needle);
+        self.add(offset, index, anchored);
+    }
+
+    fn add(&mut self, offset: usize, index: u32, anchored: bool) -> usize {
+        // Canonical text is never longer than the pattern's (folding keeps
+        // or shortens a valid UTF-8 encoding), so MAX_PATTERN_BYTES bounds it.
+        let as_u32 = |n: usize| u32::try_from(n).expect("MAX_PATTERN_BYTES fits in u32");
+        let len = self.text.len() - offset;
+        let mut head = [0u8; 8];
+        let first = &self.text[offset..][..len.min(8)];
+        head[..first.len()].copy_from_slice(first);
+        let head = u64::from_be_bytes(head);
+        self.entries.push(Needle { head, offset: as_u32(offset), len: as_u32(len), index, anchored });
+        len
+    }
+
+    fn bytes(&self, needle: &Needle) -> &[u8] {
+        &self.text[needle.offset as usize..][..needle.len as usize]
+    }
 }
 
 /// The automaton of all needles (overlapping, unanchored semantics: every
@@ -279,33 +333,33 @@ enum Automaton {
 }
 
 impl Needles {
-    /// `needles`: (needle, pattern index, anchored), indexes ascending.
-    fn build(needles: Vec<(Vec<u8>, u32, bool)>, fold: bool, budget: Budget) -> Needles {
-        let mut ids: HashMap<Vec<u8>, usize, FixedState> = HashMap::default();
-        let mut ordered: Vec<Vec<u8>> = Vec::new();
+    /// The glob and keyword needles of `list`.
+    fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Needles {
+        // Sorted, equal needles are neighbours, lowest index first.
+        let mut entries = std::mem::take(&mut list.entries);
+        entries.sort_unstable_by(|a, b| {
+            a.head.cmp(&b.head).then_with(|| list.bytes(a).cmp(list.bytes(b))).then(a.index.cmp(&b.index))
+        });
+        let mut ordered: Vec<&[u8]> = Vec::new();
         let mut owners: Vec<Owner> = Vec::new();
         let mut empty = None;
-        for (needle, index, anchored) in needles {
-            if needle.is_empty() {
+        for needle in &entries {
+            let bytes = list.bytes(needle);
+            if bytes.is_empty() {
                 // Only keywords can be empty (a lone `*` is an error).
-                empty = empty.or(Some(index));
+                empty = empty.or(Some(needle.index));
                 continue;
             }
-            let id = *ids.entry(needle).or_insert_with_key(|needle| {
-                ordered.push(needle.clone());
-                owners.push(Owner::default());
-                owners.len() - 1
-            });
-            // Indexes arrive ascending: the first one for a slot is lowest.
-            let slot = if anchored { &mut owners[id].at_start } else { &mut owners[id].anywhere };
-            slot.get_or_insert(index);
+            if ordered.last() != Some(&bytes) {
+                ordered.push(bytes);
+                owners.push(Owner { anywhere: NONE, at_start: NONE });
+            }
+            let owner = owners.last_mut().expect("pushed above");
+            let slot = if needle.anchored { &mut owner.at_start } else { &mut owner.anywhere };
+            *slot = (*slot).min(needle.index);
         }
-        // (unwrap_or, not flatten().min(): the latter compiles to code that
-        // compares None's uninitialised payload, which valgrind reports.)
-        let floor = owners
-            .iter()
-            .map(|o| o.anywhere.unwrap_or(u32::MAX).min(o.at_start.unwrap_or(u32::MAX)))
-            .fold(empty.unwrap_or(u32::MAX), u32::min);
+        drop(entries);
+        let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
         let automaton = (!ordered.is_empty()).then(|| Automaton::build(&ordered, &owners, fold, budget));
         let prefilter = if budget.prefilter { Prefilter::build(&ordered, fold) } else { None };
         Needles { empty, automaton, prefilter, floor }
@@ -362,8 +416,8 @@ impl Needles {
 
 impl Automaton {
     /// The dense DFA if its table fits in the budget, else the sparse
-    /// automaton (linear in the needle text).
-    fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
+    /// automaton (linear in the needle text). `needles`: distinct, sorted.
+    fn build(needles: &[&[u8]], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
         match Dfa::build(needles, owners, fold, budget.dense_max, budget.wide_max) {
             Some(dfa) => Automaton::Dense(dfa),
             None => Automaton::Sparse(Sparse::build(needles, owners, fold)),
@@ -375,6 +429,9 @@ impl Automaton {
 /// Teddy's 64 patterns (a 3-byte piece in every ASCII case; 4 bytes, 16
 /// patterns, for up to 4 needles).
 const PREFILTER_MAX_NEEDLES: usize = 8;
+
+/// Longest needle given a prefilter.
+const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
 
 /// A packed (Teddy) searcher for the last 3 or 4 bytes of each needle, in
 /// every ASCII case, and the needles to verify its candidates with: a name
@@ -397,8 +454,10 @@ struct Prefilter {
 impl Prefilter {
     /// `None` for more than [`PREFILTER_MAX_NEEDLES`] needles, or where
     /// Teddy is not available (no SIMD).
-    fn build(needles: &[Vec<u8>], fold: bool) -> Option<Prefilter> {
-        if needles.len() > PREFILTER_MAX_NEEDLES {
+    fn build(needles: &[&[u8]], fold: bool) -> Option<Prefilter> {
+        // (It keeps a copy of its needles: long ones would cost memory
+        // and gain nothing, as no image name holds them.)
+        if needles.len() > PREFILTER_MAX_NEEDLES || needles.iter().any(|n| n.len() > PREFILTER_MAX_NEEDLE_BYTES) {
             return None;
         }
         let width = if needles.len() <= 4 { 4 } else { 3 };
@@ -417,7 +476,7 @@ impl Prefilter {
             }
         }
         let searcher = builder.build()?;
-        Some(Prefilter { searcher, needles: needles.to_vec(), width, fold })
+        Some(Prefilter { searcher, needles: needles.iter().map(|n| n.to_vec()).collect(), width, fold })
     }
 
     /// Whether some needle occurs in `name` as it is (ASCII case folded);
@@ -535,20 +594,16 @@ impl PinSet {
         I::Item: AsRef<[u8]>,
     {
         let fold = !flags.contains(Flags::CASE_SENSITIVE);
-        let mut exact = Vec::new();
-        let mut needles = Vec::new();
+        let mut exact = NeedleList::default();
+        let mut needles = NeedleList::default();
         let mut lengths = Lengths::default();
         let len = each_pattern(patterns, flags, |index, pattern| {
-            let needle = fold::canonical(pattern.text().as_bytes(), fold);
+            let text = pattern.text().as_bytes();
             match pattern {
-                Pattern::Exact(_) => {
-                    lengths.add_exact(needle.len());
-                    exact.push((needle, index));
-                }
+                Pattern::Exact(_) => lengths.add_exact(exact.push(text, fold, index, false)),
                 Pattern::Glob(_) | Pattern::Keyword(_) => {
-                    lengths.add_needle(needle.len());
                     let anchored = matches!(pattern, Pattern::Glob(_)) && flags.contains(Flags::ANCHOR_GLOBS);
-                    needles.push((needle, index, anchored));
+                    lengths.add_needle(needles.push(text, fold, index, anchored));
                 }
             }
         })?;

@@ -46,10 +46,7 @@
 //! the table; [`Dfa::step`] relies on it (checked in debug builds and by a
 //! test over every entry).
 
-use super::Owner;
-
-/// No index: a state with no needle of that kind.
-const NONE: u32 = u32::MAX;
+use super::{Owner, NONE};
 
 /// What a special state (one where needles end) pins.
 #[derive(Debug, Clone, Copy)]
@@ -117,7 +114,7 @@ impl Dfa {
     /// pins for `needles[i]`), or `None` if its table would take more than
     /// `max_bytes`; with a column per byte if that takes at most `wide_max`.
     pub(super) fn build(
-        needles: &[Vec<u8>],
+        needles: &[&[u8]],
         owners: &[Owner],
         fold: bool,
         max_bytes: usize,
@@ -128,7 +125,7 @@ impl Dfa {
         let mut canonical_classes = [0u8; 256];
         let mut next_class = 1usize;
         for needle in needles {
-            for &b in needle {
+            for &b in *needle {
                 if canonical_classes[usize::from(b)] == 0 {
                     canonical_classes[usize::from(b)] = next_class as u8;
                     next_class += 1;
@@ -155,7 +152,7 @@ impl Dfa {
         let mut nodes = vec![Node { children: Vec::new(), hit: Hit { anywhere: NONE, at_start: NONE, depth: 0 } }];
         for (needle, owner) in needles.iter().zip(owners) {
             let mut s = 0usize;
-            for &b in needle {
+            for &b in *needle {
                 let class = canonical_classes[usize::from(b)];
                 s = match nodes[s].children.iter().find(|&&(c, _)| c == class) {
                     Some(&(_, t)) => t as usize,
@@ -173,8 +170,8 @@ impl Dfa {
                 };
             }
             let hit = &mut nodes[s].hit;
-            hit.anywhere = hit.anywhere.min(owner.anywhere.unwrap_or(NONE));
-            hit.at_start = hit.at_start.min(owner.at_start.unwrap_or(NONE));
+            hit.anywhere = hit.anywhere.min(owner.anywhere);
+            hit.at_start = hit.at_start.min(owner.at_start);
         }
         let states = nodes.len() + 1; // and bail
         if states * stride * 4 > max_bytes || states * stride > u32::MAX as usize {
@@ -729,8 +726,13 @@ impl Hit {
 mod tests {
     use super::*;
 
+    fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, max: usize, wide_max: usize) -> Option<Dfa> {
+        let needles: Vec<&[u8]> = needles.iter().map(Vec::as_slice).collect();
+        Dfa::build(&needles, owners, fold, max, wide_max)
+    }
+
     fn owners(n: usize) -> Vec<Owner> {
-        (0..n).map(|i| Owner { anywhere: Some(i as u32), at_start: None }).collect()
+        (0..n).map(|i| Owner { anywhere: i as u32, at_start: NONE }).collect()
     }
 
     #[test]
@@ -738,7 +740,7 @@ mod tests {
         let needles: Vec<Vec<u8>> =
             ["QUAY.IO/", "PAUSE", "AUSE:3", "\u{FFFD}X", "E"].iter().map(|s| s.as_bytes().to_vec()).collect();
         for (fold, wide_max) in [(false, 0), (true, 0), (false, 1 << 20), (true, 1 << 20)] {
-            let dfa = Dfa::build(&needles, &owners(needles.len()), fold, 1 << 20, wide_max).unwrap();
+            let dfa = build(&needles, &owners(needles.len()), fold, 1 << 20, wide_max).unwrap();
             assert_eq!(dfa.wide, wide_max > 0);
             let stride = dfa.trans.len() / dfa.depths.len();
             let row = |id: u32| {
@@ -770,7 +772,7 @@ mod tests {
     fn walk_reports_every_needle_ending_at_each_byte() {
         let needles: Vec<Vec<u8>> = ["ABCD", "BC", "C", "XYZ"].iter().map(|s| s.as_bytes().to_vec()).collect();
         for wide_max in [0, 1 << 20] {
-            let dfa = Dfa::build(&needles, &owners(4), true, 1 << 20, wide_max).unwrap();
+            let dfa = build(&needles, &owners(4), true, 1 << 20, wide_max).unwrap();
             let mut seen = Vec::new();
             dfa.walk(b"zabcdxyz", true, |h, at| {
                 seen.push((at, h.anywhere));
@@ -792,7 +794,7 @@ mod tests {
         let needles: Vec<Vec<u8>> = ["QX", "Z"].iter().map(|s| s.as_bytes().to_vec()).collect();
         for wide_max in [0, 1 << 20] {
             walk_finds_needles_and_bails_at_every_offset_in(
-                &Dfa::build(&needles, &owners(2), true, 1 << 20, wide_max).unwrap(),
+                &build(&needles, &owners(2), true, 1 << 20, wide_max).unwrap(),
             );
         }
     }
@@ -852,9 +854,9 @@ mod tests {
             .map(|s| s.as_bytes().to_vec())
             .collect();
         let mut owners = owners(needles.len());
-        owners[3].at_start = Some(0);
+        owners[3].at_start = 0;
         for wide_max in [0, 1 << 20] {
-            let dfa = Dfa::build(&needles, &owners, true, 1 << 20, wide_max).unwrap();
+            let dfa = build(&needles, &owners, true, 1 << 20, wide_max).unwrap();
             for len in SPLIT_MIN - 1..90 {
                 let mut names = Vec::new();
                 for needle in &needles {
@@ -891,9 +893,9 @@ mod tests {
     #[test]
     fn oversized_tables_are_refused() {
         let needles = vec![b"ABCDEFGH".to_vec()];
-        assert!(Dfa::build(&needles, &owners(1), true, 64, 64).is_none());
-        let classes = Dfa::build(&needles, &owners(1), true, 1 << 20, 10 * 1024 - 1).unwrap();
+        assert!(build(&needles, &owners(1), true, 64, 64).is_none());
+        let classes = build(&needles, &owners(1), true, 1 << 20, 10 * 1024 - 1).unwrap();
         assert!(!classes.wide, "10 states (the trie's 9 and bail) need 10 KiB");
-        assert!(Dfa::build(&needles, &owners(1), true, 1 << 20, 10 * 1024).unwrap().wide);
+        assert!(build(&needles, &owners(1), true, 1 << 20, 10 * 1024).unwrap().wide);
     }
 }

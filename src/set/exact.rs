@@ -14,11 +14,9 @@
 //! word, upper-casing the name's words on the fly. Slots hold 32 bits of the
 //! hash beside the entry number, so a name that matches nothing (the usual
 //! case) rarely reads past the slot array. The keys are stored back to back
-//! in one buffer: about the size of the exact patterns' text.
+//! in one buffer: the exact patterns' canonical text.
 
-use std::collections::HashMap;
-
-use foldhash::fast::FixedState;
+use super::{Needle, NeedleList};
 
 /// An entry: where its key is in `text`, and the lowest pattern index.
 #[derive(Debug, Clone, Copy)]
@@ -107,16 +105,6 @@ fn hash_ends(bytes: &[u8]) -> u64 {
     mix(h ^ (word(bytes, n - 8) | CASE_BITS), K)
 }
 
-/// The bytes [`hash_ends`] reads, case folded as it folds them.
-fn ends_key(bytes: &[u8]) -> (usize, u64, u64, u64) {
-    let n = bytes.len();
-    match n {
-        0..8 => (n, tail(bytes) | CASE_BITS, 0, 0),
-        8..16 => (n, word(bytes, 0) | CASE_BITS, 0, word(bytes, n - 8) | CASE_BITS),
-        _ => (n, word(bytes, 0) | CASE_BITS, word(bytes, n - 16) | CASE_BITS, word(bytes, n - 8) | CASE_BITS),
-    }
-}
-
 /// The upper-case form of 8 ASCII bytes (see `fold::ascii_upper`).
 #[inline(always)]
 fn upper(w: u64) -> u64 {
@@ -126,49 +114,53 @@ fn upper(w: u64) -> u64 {
 }
 
 impl ExactTable {
-    /// `needles`: (canonical needle, pattern index), indexes ascending.
-    pub(super) fn build(needles: Vec<(Vec<u8>, u32)>, fold: bool) -> ExactTable {
+    /// The exact needles of `list` (indexes ascending), whose text the
+    /// table keeps.
+    pub(super) fn build(list: NeedleList, fold: bool) -> ExactTable {
+        let NeedleList { text, entries: needles } = list;
+        let key = |n: &Needle| &text[n.offset as usize..][..n.len as usize];
         // Load at most 3/4 (linear probing stays short), at least 1 empty slot.
         let capacity = if needles.is_empty() { 0 } else { (needles.len() * 4 / 3 + 1).next_power_of_two() };
-        let mut shared: HashMap<(usize, u64, u64, u64), usize, FixedState> = HashMap::default();
-        let ends = needles.iter().all(|(needle, _)| {
-            let count = shared.entry(ends_key(needle)).or_insert(0);
-            *count += 1;
-            *count <= MAX_SHARED
-        });
-        drop(shared);
+        // Keys alike at both ends hash alike: counted by sorting those
+        // hashes (8 bytes a key; a collision of different ends only makes
+        // the count safer).
+        let mut ends_hashes: Vec<u64> = needles.iter().map(|n| hash_ends(key(n))).collect();
+        ends_hashes.sort_unstable();
+        let ends = ends_hashes.chunk_by(|a, b| a == b).all(|run| run.len() <= MAX_SHARED);
+        drop(ends_hashes);
         let mut table = ExactTable {
-            text: Vec::with_capacity(needles.iter().map(|(n, _)| n.len()).sum()),
+            text: Vec::new(),
             entries: Vec::with_capacity(needles.len()),
             slots: vec![0; capacity].into_boxed_slice(),
             fold,
             ends,
         };
-        for (needle, index) in needles {
-            let h = table.hash(&needle);
+        for needle in &needles {
+            let bytes = key(needle);
+            let h = table.hash(bytes);
             let mask = capacity - 1;
             let mut slot = (h as usize) & mask;
             loop {
                 let s = table.slots[slot];
                 if s == 0 {
-                    table.entries.push(Entry {
-                        offset: u32::try_from(table.text.len()).expect("MAX_PATTERN_BYTES fits in u32"),
-                        len: needle.len() as u32,
-                        index,
-                    });
-                    table.text.extend_from_slice(&needle);
+                    table.entries.push(Entry { offset: needle.offset, len: needle.len, index: needle.index });
                     table.slots[slot] = (h >> 32) << 32 | table.entries.len() as u64;
                     break;
                 }
                 // A duplicate keeps the first (lowest) index.
-                if s >> 32 == h >> 32 && table.key(s) == needle.as_slice() {
+                if s >> 32 == h >> 32 && Self::key_in(&text, table.entry(s)) == bytes {
                     break;
                 }
                 slot = (slot + 1) & mask;
             }
         }
+        table.text = text;
         table.entries.shrink_to_fit();
         table
+    }
+
+    fn key_in(text: &[u8], e: Entry) -> &[u8] {
+        &text[e.offset as usize..(e.offset + e.len) as usize]
     }
 
     fn entry(&self, slot: u64) -> Entry {
@@ -176,8 +168,7 @@ impl ExactTable {
     }
 
     fn key(&self, slot: u64) -> &[u8] {
-        let e = self.entry(slot);
-        &self.text[e.offset as usize..(e.offset + e.len) as usize]
+        Self::key_in(&self.text, self.entry(slot))
     }
 
     pub(super) fn is_empty(&self) -> bool {
@@ -271,6 +262,15 @@ impl ExactTable {
 mod tests {
     use super::*;
 
+    /// A table of canonical `keys` (indexes ascending).
+    fn table(keys: Vec<(Vec<u8>, u32)>, fold: bool) -> ExactTable {
+        let mut list = NeedleList::default();
+        for (key, index) in keys {
+            list.push_canonical(&key, index, false);
+        }
+        ExactTable::build(list, fold)
+    }
+
     #[test]
     fn ascii_names_hash_and_compare_as_their_canonical_form() {
         let all: Vec<u8> = (0u8..0x80).collect();
@@ -278,7 +278,7 @@ mod tests {
             let name = &all[..len];
             let canonical = name.to_ascii_uppercase();
             assert_eq!(hash(name), hash(&canonical), "{name:x?}");
-            let t = ExactTable::build(vec![(canonical.clone(), 7)], true);
+            let t = table(vec![(canonical.clone(), 7)], true);
             assert_eq!(t.get_raw(name, false).unwrap(), Some(7), "{name:x?}");
             assert_eq!(t.get(&canonical), Some(7));
             let mut other = name.to_vec();
@@ -294,7 +294,7 @@ mod tests {
         let keys: Vec<(Vec<u8>, u32)> = (0..1000u32).map(|i| (format!("K{i}").into_bytes(), i)).collect();
         let mut with_dupes = keys.clone();
         with_dupes.push((b"K5".to_vec(), 2000));
-        let t = ExactTable::build(with_dupes, true);
+        let t = table(with_dupes, true);
         for (k, i) in &keys {
             assert_eq!(t.get(k), Some(*i));
         }
@@ -309,11 +309,11 @@ mod tests {
     fn keys_alike_at_both_ends_get_the_whole_hash() {
         let digests: Vec<(Vec<u8>, u32)> =
             (0..1000u32).map(|i| (format!("QUAY.IO/ORG/APP@SHA256:{:064X}", i * 7919).into_bytes(), i)).collect();
-        let t = ExactTable::build(digests.clone(), true);
+        let t = table(digests.clone(), true);
         assert!(t.ends, "digest references differ in their last bytes");
         let alike: Vec<(Vec<u8>, u32)> =
             (0..1000u32).map(|i| (format!("REGISTRY/{i:05}/THE-SAME-LAST-16-BYTES").into_bytes(), i)).collect();
-        let u = ExactTable::build(alike.clone(), true);
+        let u = table(alike.clone(), true);
         assert!(!u.ends);
         for (table, keys) in [(&t, &digests), (&u, &alike)] {
             for (k, i) in keys {
@@ -324,12 +324,12 @@ mod tests {
             assert!(table.get_raw("REGISTRY/\u{e9}".as_bytes(), false).is_err());
         }
         // Up to MAX_SHARED alike keys keep the short hash.
-        assert!(ExactTable::build(alike[..MAX_SHARED].to_vec(), true).ends);
+        assert!(table(alike[..MAX_SHARED].to_vec(), true).ends);
     }
 
     #[test]
     fn case_sensitive_tables_compare_bytes() {
-        let t = ExactTable::build(vec![(b"Quay".to_vec(), 0)], false);
+        let t = table(vec![(b"Quay".to_vec(), 0)], false);
         assert_eq!(t.get_raw(b"Quay", false).unwrap(), Some(0));
         assert_eq!(t.get_raw(b"QUAY", false).unwrap(), None);
     }

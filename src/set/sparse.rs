@@ -29,10 +29,7 @@
 use std::ops::Range;
 
 use super::dfa::Canonical;
-use super::Owner;
-
-/// No index.
-const NONE: u32 = u32::MAX;
+use super::{Owner, NONE};
 
 #[derive(Debug)]
 pub(super) struct Sparse {
@@ -55,20 +52,34 @@ pub(super) struct Sparse {
     fold: bool,
 }
 
+/// How many bytes `a` and `b` start with in common.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
 impl Sparse {
-    /// The automaton of `needles` (canonical, distinct, non-empty;
+    /// The automaton of `needles` (canonical, distinct, non-empty, sorted;
     /// `owners[i]` pins for `needles[i]`).
-    pub(super) fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool) -> Sparse {
-        let mut order: Vec<u32> = (0..needles.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| needles[a as usize].cmp(&needles[b as usize]));
-        let needle = |k: usize| &needles[order[k] as usize];
+    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], fold: bool) -> Sparse {
+        debug_assert!(needles.is_sorted());
 
         // The trie, level by level: each state of a level is a run of
-        // `order` (needles sharing its path), split by the next byte into
+        // the needles (those sharing its path), split by the next byte into
         // the runs of its children. A needle as long as the path sorts
         // first in its run and ends at that state.
-        let mut first_child = Vec::new();
-        let mut label = vec![0u8];
+        // One state per distinct prefix: the root, and each needle's bytes
+        // past what it shares with the one before it. (Sized exactly: a
+        // growing vector would briefly need twice the memory.)
+        let states = 1
+            + (0..needles.len())
+                .map(|k| {
+                    let shared = if k == 0 { 0 } else { common_prefix(needles[k - 1], needles[k]) };
+                    needles[k].len() - shared
+                })
+                .sum::<usize>();
+        let mut first_child = Vec::with_capacity(states + 1);
+        let mut label = Vec::with_capacity(states);
+        label.push(0u8);
         let mut ends: Vec<(u32, u32)> = Vec::with_capacity(needles.len());
         let mut level = vec![(0usize, needles.len())];
         let mut depth = 0;
@@ -78,14 +89,14 @@ impl Sparse {
             for &(start, end) in &level {
                 first_child.push(label.len() as u32);
                 let mut k = start;
-                if k < end && needle(k).len() == depth {
-                    ends.push((state, order[k]));
+                if k < end && needles[k].len() == depth {
+                    ends.push((state, k as u32));
                     k += 1;
                 }
                 while k < end {
-                    let byte = needle(k)[depth];
+                    let byte = needles[k][depth];
                     let run = k;
-                    while k < end && needle(k)[depth] == byte {
+                    while k < end && needles[k][depth] == byte {
                         k += 1;
                     }
                     label.push(byte);
@@ -97,16 +108,14 @@ impl Sparse {
             depth += 1;
         }
         first_child.push(label.len() as u32);
-        drop(order);
-
-        let states = label.len();
+        debug_assert_eq!(label.len(), states);
         let mut anywhere = vec![NONE; states];
         let mut at_start = Vec::new();
         for &(state, n) in &ends {
             let owner = owners[n as usize];
-            anywhere[state as usize] = owner.anywhere.unwrap_or(NONE);
-            if let Some(index) = owner.at_start {
-                at_start.push((state, index));
+            anywhere[state as usize] = owner.anywhere;
+            if owner.at_start != NONE {
+                at_start.push((state, owner.at_start));
             }
         }
         drop(ends);
