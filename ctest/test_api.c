@@ -784,6 +784,11 @@ static void test_limits(void)
     size_t one_over_two[2] = {1, max_bytes};
     expect_error("limit_bytes_second_pattern_over", two, one_over_two, 2, CRIO_PIN_DEFAULT, 1,
                  "67108864");
+    /* A length that lies, far past its buffer, is refused unread (ASan
+     * and valgrind would report a read past "ok"). */
+    const char *lying[1] = {"ok"};
+    size_t huge[1] = {(size_t)1 << 40};
+    expect_error("limit_bytes_lying_length_refused_unread", lying, huge, 1, CRIO_PIN_DEFAULT, 0, "67108864");
     size_t halves_over[2] = {max_bytes / 2, max_bytes / 2 + 1};
     expect_error("limit_bytes_halves_over", two, halves_over, 2, CRIO_PIN_STRICT, 1, NULL);
     free(big);

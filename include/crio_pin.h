@@ -157,8 +157,15 @@ extern "C" {
  NULL on failure: an invalid pattern (the error names its index, its kind
  and what to write instead), unknown flags, a NULL array or entry where
  data is needed, a list over the limits (at most 10,000,000 patterns and
- 64 MiB of pattern text in all), or an internal error. On failure keep
- the set you had: a failed reload must not unpin anything. Thread-safe.
+ 64 MiB of pattern text in all: refused before a pattern past them is
+ read, so a length that lies fails here too), or an internal error. On
+ failure keep the set you had: a failed reload must not unpin anything.
+ Thread-safe.
+
+ Cost: every list within the limits compiles; the worst take a few
+ seconds and under 1 GiB while compiling, and the set holds at most 13
+ bytes per byte of glob and keyword text (README, "Limits and compile
+ cost").
 
  # Safety
  Non-NULL pointers must point to what is described above.

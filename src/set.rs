@@ -9,8 +9,10 @@
 //! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
 //!   our own ([`dfa`]) whose byte classes (or, up to [`WIDE_MAX_BYTES`],
 //!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
-//!   its two halves at once; past [`DENSE_MAX_BYTES`] of table, `aho-corasick`'s
-//!   contiguous NFA over the canonical name. Keywords, and globs as CRI-O
+//!   its two halves at once; past [`DENSE_MAX_BYTES`] of table, a sparse
+//!   automaton ([`sparse`]) whose memory and build time are linear in the
+//!   needle text, which bounds what any accepted list costs to compile
+//!   (the shape a list gets: [`Budget`]). Keywords, and globs as CRI-O
 //!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
 //!   only where the needle starts at 0.
 //!
@@ -122,9 +124,8 @@ impl Lengths {
 
 /// The largest dense DFA table built, in bytes (4 bytes per byte class per
 /// trie node: about 160 bytes per byte of needle text that shares no
-/// prefix, for the corpus' 40 classes); larger needle sets get
-/// `aho-corasick`'s contiguous NFA (a few bytes per node, several times
-/// slower per byte).
+/// prefix, for the corpus' 40 classes); larger needle sets get the sparse
+/// automaton (13 bytes per node, several times slower per byte).
 pub(crate) const DENSE_MAX_BYTES: usize = 32 << 20;
 
 /// The largest DFA table given a column per byte value (1 KiB a state),
@@ -166,7 +167,7 @@ pub enum AutomatonShape {
     WideTable,
     /// The dense DFA with byte classes.
     ClassTable,
-    /// The sparse automaton ([`sparse`]).
+    /// The sparse automaton (`set/sparse.rs`).
     Sparse,
 }
 
@@ -540,7 +541,7 @@ where
         }
         total_bytes = total_bytes.saturating_add(raw.len());
         if total_bytes > MAX_PATTERN_BYTES {
-            return Err(too_many_bytes(i, Some(raw)));
+            return Err(too_many_bytes(i));
         }
         let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
         let text = std::str::from_utf8(raw)
@@ -556,14 +557,14 @@ pub(crate) fn too_many_patterns(index: usize) -> CompileError {
     CompileError::new(Some(index), ErrorKind::TooLarge { what: "the number of patterns", limit: MAX_PATTERNS })
 }
 
-/// Pattern `index` (its text, where it may be read) takes the list past
-/// [`MAX_PATTERN_BYTES`].
-pub(crate) fn too_many_bytes(index: usize, pattern: Option<&[u8]>) -> CompileError {
-    let kind = ErrorKind::TooLarge { what: "the total size of all patterns in bytes", limit: MAX_PATTERN_BYTES };
-    match pattern {
-        Some(raw) => CompileError::at(index, raw, kind),
-        None => CompileError::new(Some(index), kind),
-    }
+/// Pattern `index` takes the list past [`MAX_PATTERN_BYTES`]. (The error
+/// does not quote it: through the C ABI, a length over the limit may lie,
+/// and is never read through.)
+pub(crate) fn too_many_bytes(index: usize) -> CompileError {
+    CompileError::new(
+        Some(index),
+        ErrorKind::TooLarge { what: "the total size of all patterns in bytes", limit: MAX_PATTERN_BYTES },
+    )
 }
 
 impl PinSet {
@@ -642,7 +643,7 @@ impl PinSet {
     }
 
     /// As [`PinSet::lowest`] without canonicalising `name`: fails if that
-    /// is needed (a byte >= 0x80, or the NFA fallback).
+    /// is needed (a byte >= 0x80).
     #[inline(always)]
     fn lowest_raw(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
         // Needles first: a walk to the end proves the name all ASCII. (A

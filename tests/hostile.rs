@@ -53,7 +53,7 @@ fn pattern_text_over_the_bound_is_refused() {
     let err = PinSet::compile([big.as_str()], Flags::DEFAULT).unwrap_err();
     assert!(matches!(err.kind(), ErrorKind::TooLarge { .. }));
     assert_eq!(err.pattern_index(), Some(0));
-    assert!(err.to_string().contains("... (67108865 bytes)"), "long patterns are cut in messages");
+    assert!(err.to_string().starts_with("pattern 0: too large"), "not quoted: {}", &err.to_string()[..200]);
 }
 
 #[test]

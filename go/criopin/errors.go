@@ -157,8 +157,10 @@ func checkPattern(i int, p string, total int, flags Flag) *CompileError {
 			Message: "pattern " + strconv.Itoa(i) + " (" + quote(p) + "): " + msg}
 	}
 	if total > maxPatternBytes {
-		return at(KindTooLarge, "too large: the total size of all patterns in bytes may be at most "+
-			strconv.Itoa(maxPatternBytes)+"; split the list or shorten the pattern")
+		// Not quoted: the library never reads a pattern past the limit.
+		return &CompileError{Kind: KindTooLarge, Index: i, Pattern: p, Message: "pattern " + strconv.Itoa(i) +
+			": too large: the total size of all patterns in bytes may be at most " +
+			strconv.Itoa(maxPatternBytes) + "; split the list or shorten the pattern"}
 	}
 	if bad := invalidUTF8At(p); bad >= 0 {
 		return at(KindInvalidUTF8, "not valid UTF-8 (bad byte at offset "+strconv.Itoa(bad)+
