@@ -182,8 +182,8 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompileError {
     index: Option<usize>,
-    /// The start of the offending pattern (at most [`QUOTE_LIMIT`] bytes:
-    /// an error never holds a copy of a huge pattern) and its length.
+    /// The start of the offending pattern (what its messages quote: an
+    /// error never holds a copy of a huge pattern) and its length.
     pattern: Option<(Vec<u8>, usize)>,
     kind: ErrorKind,
 }
@@ -194,7 +194,9 @@ impl CompileError {
     }
 
     pub(crate) fn at(index: usize, pattern: &[u8], kind: ErrorKind) -> CompileError {
-        let kept = pattern[..pattern.len().min(QUOTE_LIMIT)].to_vec();
+        // (One byte more than a quote shows: a leading-star message quotes
+        // the pattern without its star.)
+        let kept = pattern[..pattern.len().min(QUOTE_LIMIT + 1)].to_vec();
         CompileError { index: Some(index), pattern: Some((kept, pattern.len())), kind }
     }
 

@@ -16,13 +16,15 @@ use std::ffi::OsString;
 use std::fs;
 use std::io::ErrorKind as IoErrorKind;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crio_pin::pattern::canonical;
 use crio_pin::Flags;
 use serde::Serialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
+
+use crate::input::{self, ReadError, Special};
 
 /// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
 /// CrioConfigDropInPath, DefaultPauseImage on CRI-O main, 1.37).
@@ -107,7 +109,7 @@ pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
 /// `--patterns FILE`: one pattern a line, `#` comments and blank lines
 /// skipped, no pause image.
 fn pattern_file(path: &str) -> Result<Resolved, InputError> {
-    let bytes = read(path)?;
+    let bytes = input::read_file(Path::new(path)).map_err(|e| InputError(e.message(path)))?;
     let mut out = Resolved { files: vec![path.to_string()], ..Resolved::default() };
     let mut crlf = 0;
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -136,8 +138,29 @@ fn pattern_file(path: &str) -> Result<Resolved, InputError> {
     Ok(out)
 }
 
-fn read(path: &str) -> Result<Vec<u8>, InputError> {
-    fs::read(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))
+/// Reads one of CRI-O's files, saying what CRI-O would do with one this
+/// tool does not read.
+fn read_crio_file(shown: &str, path: &Path) -> Result<Vec<u8>, InputError> {
+    input::read_file(path).map_err(|e| {
+        let crio = match e {
+            // E.g. a link to a directory.
+            ReadError::Io(_) => REFUSES.to_string(),
+            ReadError::NotRegular(Special::Fifo) => "CRI-O would wait for ever at start-up (or at a SIGHUP \
+                                                     reload) for something to write into it: replace it with \
+                                                     a regular file"
+                .to_string(),
+            ReadError::NotRegular(Special::Socket) => format!("CRI-O cannot open a socket: {REFUSES}"),
+            ReadError::NotRegular(_) => "CRI-O would decode everything it reads from it until it ends (from \
+                                         /dev/zero or /dev/urandom it never does, and CRI-O runs out of memory): \
+                                         replace it with a regular file"
+                .to_string(),
+            ReadError::TooLarge => format!(
+                "this tool reads at most {} MiB from one file, CRI-O would decode it all: check what wrote it",
+                input::MAX_BYTES >> 20
+            ),
+        };
+        InputError(format!("{shown}: {}; {crio}", e.describe()))
+    })
 }
 
 fn env(name: &str) -> Result<Option<String>, InputError> {
@@ -173,7 +196,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         (None, None) => DEFAULT_CONFIG_DIR.to_string(),
     };
 
-    let mut files: Vec<(String, String)> = Vec::new();
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
     // `--config ""` tells CRI-O not to read a main file.
     if !config.is_empty() {
         match fs::metadata(&config) {
@@ -189,7 +212,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
                      it was given is missing"
                 )));
             }
-            _ => files.push((config.clone(), config.clone())),
+            _ => files.push((config.clone(), PathBuf::from(&config))),
         }
     }
     let main_files = files.len();
@@ -209,8 +232,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
                 ),
             ));
         }
-        // CRI-O stops on a file it cannot read, e.g. a link to a directory.
-        let bytes = fs::read(read_from).map_err(|e| InputError(format!("{shown}: cannot read: {e}; {REFUSES}")))?;
+        let bytes = read_crio_file(shown, read_from)?;
         let settings = decode(shown, &bytes, &mut out.warnings)?;
         if let Some((new, line)) = settings.pinned {
             if let Some(from) = &list_from {
@@ -275,12 +297,17 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
     Ok(out)
 }
 
-/// CRI-O validates the pause image as a normalized reference at start-up
-/// and stops when it is not one (pkg/config, ParsePauseImage).
+/// CRI-O validates the pause image at start-up and stops when it is not
+/// a valid reference (pkg/config ParsePauseImage: ParseNormalizedNamed of
+/// go.podman.io/image/v5/docker/reference).
 fn check_pause_image(image: &str, at: &str) -> Result<(), InputError> {
-    image.parse::<oci_spec::distribution::Reference>().map(|_| ()).map_err(|e| {
-        InputError(format!("pause image {image:?} (set at {at}) is not a valid image reference ({e}); {REFUSES}"))
-    })
+    crate::images::qualify(image).map_err(|e| {
+        InputError(format!(
+            "pause image {image:?} (set at {at}) is not a valid image reference ({e}); {REFUSES}; write a \
+             reference such as {DEFAULT_PAUSE_IMAGE:?}"
+        ))
+    })?;
+    Ok(())
 }
 
 /// Names editors and package managers leave behind, which CRI-O reads
@@ -331,23 +358,28 @@ fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> W
 
 /// The drop-in files as Go's filepath.Walk visits them: directory entries
 /// in lexical byte order, directories entered where they sort, symbolic
-/// links not followed as directories. Returns (shown path, path to read).
-fn walk_dropins(root: &str, extra: Option<&(String, String)>) -> Result<Vec<(String, String)>, InputError> {
-    let mut found: Vec<(Vec<OsString>, String)> = Vec::new();
-    match fs::symlink_metadata(root) {
-        Err(e) if e.kind() == IoErrorKind::NotFound => {}
-        Err(e) => return Err(InputError(format!("{root}: {e}; {REFUSES}"))),
-        Ok(meta) if meta.is_dir() => walk(Path::new(root), &mut Vec::new(), &mut found)?,
-        // A file (or a link) given as the directory is decoded as one drop-in.
-        Ok(_) => found.push((Vec::new(), root.to_string())),
+/// links not followed as directories. Returns (shown path, path to read),
+/// the path as the OS gave it.
+fn walk_dropins(root: &str, extra: Option<&(String, String)>) -> Result<Vec<(String, PathBuf)>, InputError> {
+    let mut found: Vec<(Vec<OsString>, PathBuf)> = Vec::new();
+    // CRI-O skips a directory that os.Stat, which follows links, cannot
+    // find (a dangling link too), then walks it without following links.
+    let missing = matches!(fs::metadata(root), Err(e) if e.kind() == IoErrorKind::NotFound);
+    if !missing {
+        match fs::symlink_metadata(root) {
+            Err(e) => return Err(InputError(format!("{root}: {e}; {REFUSES}"))),
+            Ok(meta) if meta.is_dir() => walk(Path::new(root), &mut Vec::new(), &mut found)?,
+            // A file (or a link) given as the directory is decoded as one drop-in.
+            Ok(_) => found.push((Vec::new(), PathBuf::from(root))),
+        }
     }
-    let mut files: Vec<(Vec<OsString>, String, String)> =
-        found.into_iter().map(|(key, path)| (key, path.clone(), path)).collect();
+    let mut files: Vec<(Vec<OsString>, String, PathBuf)> =
+        found.into_iter().map(|(key, path)| (key, input::path_text(&path), path)).collect();
     if let Some((name, read_from)) = extra {
         let key: Vec<OsString> = Path::new(name).components().map(|c| c.as_os_str().to_os_string()).collect();
-        let shown = Path::new(root).join(name).to_string_lossy().into_owned();
+        let shown = input::path_text(&Path::new(root).join(name));
         files.retain(|(k, _, _)| *k != key);
-        files.push((key, shown, read_from.clone()));
+        files.push((key, shown, PathBuf::from(read_from)));
         files.sort_by(|a, b| compare_keys(&a.0, &b.0));
     }
     Ok(files.into_iter().map(|(_, shown, read_from)| (shown, read_from)).collect())
@@ -358,37 +390,53 @@ fn compare_keys(a: &[OsString], b: &[OsString]) -> std::cmp::Ordering {
     bytes(a).cmp(&bytes(b))
 }
 
-fn walk(dir: &Path, key: &mut Vec<OsString>, found: &mut Vec<(Vec<OsString>, String)>) -> Result<(), InputError> {
-    let shown = dir.display();
+fn walk(dir: &Path, key: &mut Vec<OsString>, found: &mut Vec<(Vec<OsString>, PathBuf)>) -> Result<(), InputError> {
+    let shown = input::path_text(dir);
     let mut entries: Vec<_> = fs::read_dir(dir)
         .and_then(|rd| rd.collect::<Result<Vec<_>, _>>())
         .map_err(|e| InputError(format!("{shown}: cannot list: {e}; {REFUSES}")))?;
     entries.sort_by_key(|e| e.file_name().as_bytes().to_vec());
     for entry in entries {
         let path = entry.path();
-        let meta =
-            fs::symlink_metadata(&path).map_err(|e| InputError(format!("{}: {e}; {REFUSES}", path.display())))?;
+        let meta = fs::symlink_metadata(&path)
+            .map_err(|e| InputError(format!("{}: {e}; {REFUSES}", input::path_text(&path))))?;
         key.push(entry.file_name());
         if meta.is_dir() {
             walk(&path, key, found)?;
         } else {
-            found.push((key.clone(), path.to_string_lossy().into_owned()));
+            found.push((key.clone(), path));
         }
         key.pop();
     }
     Ok(())
 }
 
-/// Line and column (1-based, columns in characters) of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
+/// Where each line of a file starts, found once: the line of an offset is
+/// then a binary search, whatever the number of entries.
+struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        Lines { text, starts: std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect() }
     }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
+
+    /// 1-based line of a byte offset.
+    fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line(offset);
+        (line, self.text[self.starts[line - 1]..offset].chars().count() + 1)
+    }
 }
 
 /// Go's strings.EqualFold, which CRI-O's TOML decoder uses to match keys
@@ -416,7 +464,24 @@ fn a(value: &DeValue<'_>) -> String {
     format!("{article} {t}")
 }
 
+/// The toml crate's limit (toml 0.9, without its `unbounded` feature, which
+/// would let deep input overflow the stack): arrays and inline tables
+/// nested, or parts of a dotted key. BurntSushi/toml has none.
+const TOML_DEPTH: usize = 80;
+
 fn decode(file: &str, bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<FileSettings, InputError> {
+    // As BurntSushi/toml: one byte-order mark is dropped, UTF-16's too
+    // (the rest is still read as UTF-8).
+    let bytes = [&b"\xff\xfe"[..], b"\xfe\xff", b"\xef\xbb\xbf"]
+        .iter()
+        .find_map(|bom| bytes.strip_prefix(*bom))
+        .unwrap_or(bytes);
+    if bytes.iter().take(6).any(|&b| b == 0) {
+        return Err(InputError(format!(
+            "{file}: contains NUL bytes, probably UTF-16; TOML files must be UTF-8 (convert it: iconv -f \
+             UTF-16 -t UTF-8); {REFUSES}"
+        )));
+    }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
         InputError(format!(
@@ -425,23 +490,29 @@ fn decode(file: &str, bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<FileS
             e.valid_up_to()
         ))
     })?;
-    // Go's TOML decoder skips a UTF-8 byte-order mark.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines = Lines::new(text);
     let doc = DeTable::parse(text).map_err(|e| {
-        let (line, col) = line_col(text, e.span().map_or(0, |s| s.start));
+        let (line, col) = lines.line_col(e.span().map_or(0, |s| s.start));
+        if matches!(e.message().trim_end(), "recursion limit" | "cannot recurse further; max recursion depth met") {
+            // A pin must not be lost silently: stop rather than skip the file.
+            return InputError(format!(
+                "{file}:{line}:{col}: nested deeper than {TOML_DEPTH} levels (arrays, inline tables or the \
+                 parts of a dotted key): this tool's TOML reader cannot read it, CRI-O reads it and applies \
+                 the file; the pins cannot be shown without it: nest less deeply"
+            ));
+        }
         InputError(format!("{file}:{line}:{col}: malformed TOML: {}; {REFUSES}", e.message().trim_end()))
     })?;
-    let at = |span: std::ops::Range<usize>| line_col(text, span.start);
     let mut settings = FileSettings { pinned: None, pause: None };
 
     // The one place CRI-O reads them: [crio.image] (keys matched as Go does).
     let mut decoded: Vec<std::ops::Range<usize>> = Vec::new();
-    for crio in tables_named(doc.get_ref(), "crio", file, &at, "")? {
-        for image in tables_named(crio, "image", file, &at, "crio.")? {
+    for crio in tables_named(doc.get_ref(), "crio", file, &lines, "")? {
+        for image in tables_named(crio, "image", file, &lines, "crio.")? {
             for (field, setting) in [("pinned_images", 0), ("pause_image", 1)] {
                 let hits: Vec<_> = image.iter().filter(|(k, _)| key_is(k.get_ref(), field)).collect();
                 if hits.len() > 1 {
-                    let (line, _) = at(hits[1].0.span());
+                    let line = lines.line(hits[1].0.span().start);
                     warnings.push(Warning::at(
                         "ambiguous-key",
                         file,
@@ -457,21 +528,21 @@ fn decode(file: &str, bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<FileS
                 let Some((key, value)) = hits.first() else { continue };
                 decoded.push(key.span());
                 if setting == 0 {
-                    settings.pinned = Some((pinned_list(file, value, &at)?, at(key.span()).0));
+                    settings.pinned = Some((pinned_list(file, value, &lines)?, lines.line(key.span().start)));
                 } else {
                     let DeValue::String(s) = value.get_ref() else {
-                        let (line, col) = at(value.span());
+                        let (line, col) = lines.line_col(value.span().start);
                         return Err(InputError(format!(
                             "{file}:{line}:{col}: pause_image is {}, not a string; {REFUSES}",
                             a(value.get_ref())
                         )));
                     };
-                    settings.pause = Some((s.to_string(), at(key.span()).0));
+                    settings.pause = Some((s.to_string(), lines.line(key.span().start)));
                 }
             }
         }
     }
-    ignored_keys(doc.get_ref(), &mut Vec::new(), &decoded, file, &at, warnings);
+    ignored_keys(doc.get_ref(), &mut Vec::new(), &decoded, file, &lines, warnings);
     Ok(settings)
 }
 
@@ -481,7 +552,7 @@ fn tables_named<'t, 'a>(
     table: &'t Table<'a>,
     name: &str,
     file: &str,
-    at: &dyn Fn(std::ops::Range<usize>) -> (usize, usize),
+    lines: &Lines<'_>,
     prefix: &str,
 ) -> Result<Vec<&'t Table<'a>>, InputError> {
     let mut out = Vec::new();
@@ -489,7 +560,7 @@ fn tables_named<'t, 'a>(
         match value.get_ref() {
             DeValue::Table(t) => out.push(t),
             other => {
-                let (line, col) = at(key.span());
+                let (line, col) = lines.line_col(key.span().start);
                 let what = if let DeValue::Array(_) = other { "an array (of tables?)".to_string() } else { a(other) };
                 return Err(InputError(format!(
                     "{file}:{line}:{col}: [{prefix}{}] is {what}, not a table; {REFUSES}",
@@ -501,13 +572,9 @@ fn tables_named<'t, 'a>(
     Ok(out)
 }
 
-fn pinned_list(
-    file: &str,
-    value: &Spanned<DeValue<'_>>,
-    at: &dyn Fn(std::ops::Range<usize>) -> (usize, usize),
-) -> Result<Vec<Entry>, InputError> {
+fn pinned_list(file: &str, value: &Spanned<DeValue<'_>>, lines: &Lines<'_>) -> Result<Vec<Entry>, InputError> {
     let DeValue::Array(items) = value.get_ref() else {
-        let (line, col) = at(value.span());
+        let (line, col) = lines.line_col(value.span().start);
         return Err(InputError(format!(
             "{file}:{line}:{col}: pinned_images is {}, not an array of strings (write \
              pinned_images = [\"...\"]); {REFUSES}",
@@ -517,16 +584,18 @@ fn pinned_list(
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| {
-            let (line, col) = at(item.span());
-            match item.get_ref() {
-                DeValue::String(s) => {
-                    Ok(Entry { text: s.as_bytes().to_vec(), source: format!("{file}:{line}"), defined_at: None })
-                }
-                other => Err(InputError(format!(
+        .map(|(i, item)| match item.get_ref() {
+            DeValue::String(s) => Ok(Entry {
+                text: s.as_bytes().to_vec(),
+                source: format!("{file}:{}", lines.line(item.span().start)),
+                defined_at: None,
+            }),
+            other => {
+                let (line, col) = lines.line_col(item.span().start);
+                Err(InputError(format!(
                     "{file}:{line}:{col}: pinned_images[{i}] is {}, not a string; {REFUSES}",
                     a(other)
-                ))),
+                )))
             }
         })
         .collect()
@@ -540,13 +609,13 @@ fn ignored_keys(
     path: &mut Vec<String>,
     decoded: &[std::ops::Range<usize>],
     file: &str,
-    at: &dyn Fn(std::ops::Range<usize>) -> (usize, usize),
+    lines: &Lines<'_>,
     warnings: &mut Vec<Warning>,
 ) {
     for (key, value) in table.iter() {
         if let Some(meant) = looks_like(key.get_ref()) {
             if !decoded.contains(&key.span()) {
-                let (line, _) = at(key.span());
+                let line = lines.line(key.span().start);
                 let in_image = path.len() == 2 && key_is(&path[0], "crio") && key_is(&path[1], "image");
                 let place = if path.is_empty() {
                     "at the top level (no [crio.image] header above it)".to_string()
@@ -568,7 +637,7 @@ fn ignored_keys(
         }
         let mut visit = |t: &Table<'_>| {
             path.push(key.get_ref().to_string());
-            ignored_keys(t, path, decoded, file, at, warnings);
+            ignored_keys(t, path, decoded, file, lines, warnings);
             path.pop();
         };
         match value.get_ref() {

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::config::{Entry, Resolved};
 use crate::images::{Image, Name};
+use crate::show;
 
 #[derive(Serialize)]
 pub struct DependsOnPull {
@@ -42,6 +43,10 @@ pub struct Explained {
     /// CRI-O stores, which is the one explained.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub given: Option<String>,
+    /// Why CRI-O refuses to pull a name given by hand, which no image can
+    /// then have (e.g. "repository name must be lowercase").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_name: Option<String>,
 }
 
 pub struct Report {
@@ -110,6 +115,7 @@ pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
                 check,
                 causes,
                 given: image.given.clone(),
+                refused_name: image.refused.clone(),
             }
         })
         .collect();
@@ -137,9 +143,9 @@ fn causes(resolved: &Resolved, runtime_pins: bool, decided_by: Option<&Name>) ->
         // A repoTag is always stored; a digest or a name given by hand may not be.
         if let Some(name) = decided_by.filter(|n| !n.is_tag) {
             out.push(format!(
-                "the name {:?} is not stored: CRI-O matches only the names in its storage \
+                "the name {} is not stored: CRI-O matches only the names in its storage \
                  (a repoDigest is stored only for a pull by digest)",
-                name.text
+                show::quote(&name.text)
             ));
         }
     }
@@ -158,11 +164,15 @@ fn causes(resolved: &Resolved, runtime_pins: bool, decided_by: Option<&Name>) ->
 }
 
 fn short_id(id: &Option<String>) -> String {
-    id.as_deref().map(|i| i.trim_start_matches("sha256:").chars().take(13).collect()).unwrap_or_default()
+    let id: String =
+        id.as_deref().map(|i| i.trim_start_matches("sha256:").chars().take(13).collect()).unwrap_or_default();
+    show::escape(&id).into_owned()
 }
 
+/// The name to show for an image, escaped and quoted as needed.
 fn shown_name(e: &Explained) -> String {
-    e.decided_by.clone().or_else(|| e.names.first().cloned()).unwrap_or_default()
+    let name = e.decided_by.as_ref().or(e.names.first()).map_or("", String::as_str);
+    show::name(name).into_owned()
 }
 
 fn yes_no(b: Option<bool>) -> String {
@@ -194,10 +204,10 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
             }
             row.push(shown_name(e));
             row.push(match (e.pattern_index, &e.pattern) {
-                (Some(i), Some(p)) => format!("#{i} {p:?}"),
+                (Some(i), Some(p)) => format!("#{i} {}", show::quote(p)),
                 _ => "-".into(),
             });
-            row.push(e.source.clone().unwrap_or_else(|| "-".into()));
+            row.push(e.source.as_deref().map_or("-".into(), |s| show::escape(s).into_owned()));
             if has_runtime {
                 let mark = match e.check {
                     Some("disagree") => "  <-- DISAGREES",
@@ -215,17 +225,28 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
         if let Some(given) = &e.given {
             let _ = writeln!(
                 out,
-                "note: {given:?} is stored by CRI-O as {name:?} (it qualifies every name it \
-                 pulls): that is the name explained, and the one to pin"
+                "note: {} is stored by CRI-O as {} (it qualifies every name it pulls): that is the \
+                 name explained, and the one to pin",
+                show::quote(given),
+                show::quote(e.names.first().map_or("", String::as_str))
+            );
+        }
+        if let Some(why) = &e.refused_name {
+            let _ = writeln!(
+                out,
+                "note: {name}: CRI-O refuses to pull an image by this name ({why}), so no image on a \
+                 node has it; it is explained as given"
             );
         }
         for d in &e.depends_on_pull {
             let _ = writeln!(
                 out,
-                "note: {name}: pattern #{} {:?} names the digest {:?}; CRI-O stores that name only \
+                "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
                  if the image was pulled by it (crictl computes it for an image pulled by tag), \
                  so whether it pins this image depends on how the image was pulled",
-                d.pattern_index, d.pattern, d.name
+                d.pattern_index,
+                show::quote(&d.pattern),
+                show::quote(&d.name)
             );
         }
         if e.check == Some("disagree") {
@@ -237,7 +258,7 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
                  {config} it. Likely causes:"
             );
             for c in &e.causes {
-                let _ = writeln!(out, "  - {c}");
+                let _ = writeln!(out, "  - {}", show::escape(c));
             }
         }
     }
@@ -307,7 +328,13 @@ pub fn print_diff(out: &mut Vec<u8>, diff: &Diff) {
         if !changes.is_empty() {
             let rows: Vec<Vec<String>> = changes
                 .iter()
-                .map(|c| vec![c.decided_by.clone(), format!("#{} {:?}", c.pattern_index, c.pattern), c.source.clone()])
+                .map(|c| {
+                    vec![
+                        show::name(&c.decided_by).into_owned(),
+                        format!("#{} {}", c.pattern_index, show::quote(&c.pattern)),
+                        show::escape(&c.source).into_owned(),
+                    ]
+                })
                 .collect();
             crate::table(out, &["IMAGE", &how.to_uppercase(), "SOURCE"], &rows);
         }

@@ -7,11 +7,11 @@
 //! pull by digest stores `repo@sha256:…` only, and crictl then prints no
 //! repoTag for that repository; a pull both ways stores both.
 
-use std::io::Read;
-
+use oci_spec::distribution::Reference;
 use serde::Deserialize;
 
 use crate::config::InputError;
+use crate::show;
 
 /// One image and its names.
 #[derive(Clone, Debug)]
@@ -22,6 +22,9 @@ pub struct Image {
     pub runtime_pinned: Option<bool>,
     /// A short name as given, when it was qualified as CRI-O stores it.
     pub given: Option<String>,
+    /// Why CRI-O refuses to pull a name given by hand that is an image
+    /// reference but for its case (`Nginx:1`): no image can have it.
+    pub refused: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -42,7 +45,8 @@ struct Listing {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Listed {
-    id: Option<String>,
+    /// Required: it tells a crictl image from other JSON.
+    id: String,
     #[serde(default)]
     repo_tags: Option<Vec<String>>,
     #[serde(default)]
@@ -51,60 +55,114 @@ struct Listed {
     pinned: Option<bool>,
 }
 
+/// What `--images` takes, for messages.
+pub const EXPECTED: &str = "the output of `crictl images -o json` \
+                            ({\"images\": [{\"id\", \"repoTags\", \"repoDigests\", \"pinned\"}, …]}, or \
+                            its array, `jq .images`), or image names one a line";
+
 /// Reads `--images FILE` (or `-` for standard input).
 pub fn read(path: &str) -> Result<Vec<Image>, InputError> {
-    let mut bytes = Vec::new();
-    let result = if path == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map(|_| ())
-    };
-    result.map_err(|e| InputError(format!("{path}: cannot read: {e}")))?;
+    let bytes = crate::input::read_arg(path)?;
     parse(path, &bytes)
 }
 
+/// A crictl listing, its array of images, or names one a line. No image
+/// name starts with `{` or `[` (containers/image takes no IPv6 registry).
 pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Image>, InputError> {
-    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
-        let listing: Listing = serde_json::from_slice(bytes).map_err(|e| {
-            InputError(format!(
-                "{path}:{}:{}: not the JSON of `crictl images -o json` \
-                 ({{\"images\":[{{\"id\",\"repoTags\",\"repoDigests\",\"pinned\"}}]}}): {e}",
-                e.line(),
-                e.column()
-            ))
-        })?;
-        return Ok(listing.images.into_iter().map(from_listing).collect());
+    let json_error = |e: serde_json::Error| {
+        InputError(format!("{path}:{}:{}: {e}; --images takes {EXPECTED}", e.line(), e.column()))
+    };
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'{') => {
+            let listing: Listing = serde_json::from_slice(bytes).map_err(json_error)?;
+            return Ok(listing.images.into_iter().map(from_listing).collect());
+        }
+        Some(b'[') => {
+            let images: Vec<Listed> = serde_json::from_slice(bytes).map_err(json_error)?;
+            return Ok(images.into_iter().map(from_listing).collect());
+        }
+        _ => {}
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         InputError(format!(
-            "{path}: not valid UTF-8 (bad byte at offset {}); give one image name a line, or \
-             the output of `crictl images -o json`",
+            "{path}: not valid UTF-8 (bad byte at offset {}); --images takes {EXPECTED}",
             e.valid_up_to()
         ))
     })?;
-    Ok(text
-        .lines()
-        .map(|l| l.trim_end_matches('\r').trim())
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(plain)
-        .collect())
+    let mut images = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        images.push(plain(line).map_err(|why| {
+            InputError(format!(
+                "{path}:{}: {} is not an image name ({why}); --images takes {EXPECTED}",
+                i + 1,
+                show::quote(line)
+            ))
+        })?);
+    }
+    Ok(images)
 }
 
-/// A name given by the user, in the form CRI-O would store it: fully
-/// qualified (`nginx:1.25` is stored as `docker.io/library/nginx:1.25`,
-/// a bare `nginx` as `docker.io/library/nginx:latest`).
-pub fn plain(name: &str) -> Image {
-    let qualified = name
-        .to_lowercase()
-        .parse::<oci_spec::distribution::Reference>()
-        .ok()
-        .map(|r| r.whole())
-        .filter(|whole| *whole != name.to_lowercase());
-    let (text, given) = match qualified {
-        Some(whole) => (whole, Some(name.to_string())),
-        None => (name.to_string(), None),
+/// A name given by the user, in the form CRI-O would store it (see
+/// `qualify`). One that is a reference but for its case is kept as given,
+/// with the reason CRI-O refuses it; Err: not an image reference at all.
+pub fn plain(name: &str) -> Result<Image, String> {
+    let (text, given, refused) = match qualify(name) {
+        Ok(text) => {
+            let given = (text != name).then(|| name.to_string());
+            (text, given, None)
+        }
+        Err(why) if qualify(&name.to_lowercase()).is_ok() => (name.to_string(), None, Some(why)),
+        Err(why) => return Err(why),
     };
-    Image { id: None, names: vec![Name { text, stored: true, is_tag: false }], runtime_pinned: None, given }
+    let names = vec![Name { text, stored: true, is_tag: false }];
+    Ok(Image { id: None, names, runtime_pinned: None, given, refused })
+}
+
+/// The name CRI-O stores for an image pulled by `name`, normalised as
+/// containers/image does (docker/reference ParseNormalizedNamed, then
+/// TagNameOnly): a name without a domain gets `docker.io/`, a one-part
+/// Docker Hub path `library/`, a name without tag or digest `:latest`;
+/// the rest is kept as given, the case of the domain and tag included.
+/// Err: the reason containers/image refuses the name, e.g. an upper-case
+/// repository (`Nginx:1`): CRI-O cannot pull it, no image has that name,
+/// and as a pause image it keeps CRI-O from starting. oci-spec's parser
+/// applies the same grammar but lacks some of its checks: the 64-hex rule,
+/// the lower-case repository, the length of the whole name, lower-case
+/// digest hex and ASCII-only tags (Rust's `\w` is Unicode), added here.
+pub fn qualify(name: &str) -> Result<String, String> {
+    if name.len() == 64 && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return Err("cannot specify 64-byte hexadecimal strings: that is an image ID, not a name".into());
+    }
+    let (domain, remainder) = match name.split_once('/') {
+        Some((domain, rest)) if domain.contains(['.', ':']) || domain == "localhost" => (domain, rest),
+        _ => ("docker.io", name),
+    };
+    let domain = if domain == "index.docker.io" { "docker.io" } else { domain };
+    let library = if domain == "docker.io" && !remainder.contains('/') { "library/" } else { "" };
+    // Up to the first ':', as containers/image checks it.
+    let repository = remainder.split(':').next().unwrap_or_default();
+    if repository.chars().any(|c| c.is_uppercase()) {
+        return Err("repository name must be lowercase".into());
+    }
+    // Go's `\w` in the tag grammar is ASCII, oci-spec's is Unicode.
+    if !name.is_ascii() {
+        return Err("invalid reference format".into());
+    }
+    let reference: Reference = format!("{domain}/{library}{remainder}")
+        .parse()
+        .map_err(|e: oci_spec::distribution::ParseError| e.to_string())?;
+    // go-digest takes lower-case hex only; oci-spec takes either.
+    if reference.digest().is_some_and(|d| d.bytes().any(|b| b.is_ascii_uppercase())) {
+        return Err("invalid checksum digest format".into());
+    }
+    if reference.registry().len() + 1 + reference.repository().len() > 255 {
+        return Err("repository name must not be more than 255 characters".into());
+    }
+    Ok(reference.whole())
 }
 
 /// The repository of a name CRI-O formed: everything before `@digest`, or
@@ -128,7 +186,7 @@ fn from_listing(listed: Listed) -> Image {
         let stored = !tags.iter().any(|t| repository(t) == repo);
         names.push(Name { text: digest, stored, is_tag: false });
     }
-    Image { id: listed.id, names, runtime_pinned: listed.pinned, given: None }
+    Image { id: Some(listed.id), names, runtime_pinned: listed.pinned, given: None, refused: None }
 }
 
 #[cfg(test)]
@@ -141,5 +199,33 @@ mod tests {
         assert_eq!(repository("registry.example:5000/a/b"), "registry.example:5000/a/b");
         assert_eq!(repository("registry.example:5000/a/b:2"), "registry.example:5000/a/b");
         assert_eq!(repository("q.io/a@sha256:00"), "q.io/a");
+    }
+
+    #[test]
+    fn qualify_keeps_the_case_containers_image_keeps() {
+        let digest = "sha256:3e2ab46392ce9133d3d980632a8c1a75e92f1a6d0296f3bb5996ccb493b41e68";
+        for (name, stored) in [
+            ("nginx:V1", "docker.io/library/nginx:V1".to_string()),
+            ("nginx", "docker.io/library/nginx:latest".to_string()),
+            ("myorg/app:V1", "docker.io/myorg/app:V1".to_string()),
+            ("index.docker.io/nginx:1", "docker.io/library/nginx:1".to_string()),
+            ("localhost/app:V1", "localhost/app:V1".to_string()),
+            ("QUAY.IO/team/app:V1", "QUAY.IO/team/app:V1".to_string()),
+            (&format!("pause@{digest}"), format!("docker.io/library/pause@{digest}")),
+        ] {
+            assert_eq!(qualify(name).as_deref(), Ok(stored.as_str()), "{name}");
+        }
+        for (name, why) in [
+            ("Nginx:1", "repository name must be lowercase"),
+            ("Team/app:1", "repository name must be lowercase"),
+            ("localhost:5000/App:1", "repository name must be lowercase"),
+            ("nginx:1é", "invalid reference format"),
+            ("nginx:1 ", "invalid reference format"),
+            ("", "invalid reference format"),
+            (&"ab".repeat(32), "cannot specify 64-byte hexadecimal strings: that is an image ID, not a name"),
+            (&format!("pause@{}", digest.to_uppercase().replace("SHA256", "sha256")), "invalid checksum digest format"),
+        ] {
+            assert_eq!(qualify(name), Err(why.to_string()), "{name:?}");
+        }
     }
 }

@@ -8,6 +8,7 @@ use oci_spec::distribution::Reference;
 use serde::Serialize;
 
 use crate::config::Entry;
+use crate::{images, show};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -129,9 +130,11 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
                     "literal-star",
                     format!(
                         "a '*' only at the start is a literal character: this pins only a name \
-                         that really is {text:?}; CRI-O has no suffix match, write \"{text}*\" to \
-                         pin names containing {:?}",
-                        &text[1..]
+                         that really is {}; CRI-O has no suffix match, write {} to pin names \
+                         containing {}",
+                        show::quote(text),
+                        show::quote(&format!("{text}*")),
+                        show::quote(&text[1..])
                     ),
                     Some(format!("{text}*")),
                 );
@@ -164,9 +167,10 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
                 Severity::Warning,
                 "unanchored-glob",
                 format!(
-                    "CRI-O does not anchor globs: this pins every name that contains {prefix:?} \
-                     anywhere, e.g. \"evil.example/{prefix}x\" (crio-pin --anchor-globs shows \
-                     the anchored reading)"
+                    "CRI-O does not anchor globs: this pins every name that contains {} \
+                     anywhere, e.g. {} (crio-pin --anchor-globs shows the anchored reading)",
+                    show::quote(prefix),
+                    show::quote(&format!("evil.example/{prefix}x"))
                 ),
                 None,
             ),
@@ -179,8 +183,8 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
                 Severity::Warning,
                 "duplicate",
                 format!(
-                    "same pattern as {first} ({:?}) as CRI-O compares them{}; remove one",
-                    entries[first].display(),
+                    "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
+                    show::quote(&entries[first].display()),
                     if flags.contains(Flags::CASE_SENSITIVE) { "" } else { " (ignoring case)" }
                 ),
                 None,
@@ -192,9 +196,9 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
                     Severity::Warning,
                     "shadowed",
                     format!(
-                        "pattern {by} ({:?}) already pins every name this one pins; it changes \
+                        "pattern {by} ({}) already pins every name this one pins; it changes \
                          nothing",
-                        entries[by].display()
+                        show::quote(&entries[by].display())
                     ),
                     None,
                 );
@@ -202,7 +206,7 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
         }
 
         if let (Pattern::Exact(_), true) = (pattern, well_formed) {
-            reference_findings(text, &mut add);
+            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), &mut add);
         }
     }
     out
@@ -210,16 +214,21 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
 
 /// Checks an exact pattern against the names CRI-O stores: fully
 /// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
-fn reference_findings(text: &str, add: &mut impl FnMut(Severity, &'static str, String, Option<String>)) {
-    // Matching ignores case, the reference grammar does not.
-    let lower = text.to_lowercase();
-    let reference = match lower.parse::<Reference>() {
+fn reference_findings(
+    text: &str,
+    case_sensitive: bool,
+    add: &mut impl FnMut(Severity, &'static str, String, Option<String>),
+) {
+    // Matching ignores case unless --case-sensitive, the reference grammar does not.
+    let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
+    let reference = match subject.parse::<Reference>() {
         Ok(r) => r,
         Err(e) => {
+            let why = images::qualify(&subject).err().unwrap_or_else(|| e.to_string());
             add(
                 Severity::Warning,
                 "not-a-reference",
-                format!("not an image reference ({e}): no name CRI-O stores looks like this, it pins nothing"),
+                format!("not an image reference ({why}): no name CRI-O stores looks like this, it pins nothing"),
                 None,
             );
             return;
@@ -227,30 +236,34 @@ fn reference_findings(text: &str, add: &mut impl FnMut(Severity, &'static str, S
     };
     let repository = format!("{}/{}", reference.registry(), reference.repository());
     // The parser fills in ":latest" when neither a tag nor a digest is given.
-    let untagged = reference.digest().is_none() && reference.tag() == Some("latest") && !lower.ends_with(":latest");
+    let untagged = reference.digest().is_none() && reference.tag() == Some("latest") && !subject.ends_with(":latest");
     if untagged {
         add(
             Severity::Warning,
             "no-tag-or-digest",
             format!(
-                "pins nothing: CRI-O stores names with a tag or a digest; write \
-                 \"{repository}:TAG\" for one tag, or the glob \"{repository}:*\" for every tag \
-                 (globs are not anchored)"
+                "pins nothing: CRI-O stores names with a tag or a digest; write {} for one tag, \
+                 or the glob {} for every tag (globs are not anchored)",
+                show::quote(&format!("{repository}:TAG")),
+                show::quote(&format!("{repository}:*"))
             ),
             Some(format!("{repository}:*")),
         );
         return;
     }
     let whole = reference.whole();
-    if whole != lower {
+    if whole != subject {
+        // The name as CRI-O stores it keeps the case of the tag.
+        let stored = images::qualify(text).ok().filter(|q| q.eq_ignore_ascii_case(&whole)).unwrap_or(whole);
         add(
             Severity::Warning,
             "not-fully-qualified",
             format!(
-                "pins nothing: CRI-O compares with the fully qualified names it stores, here \
-                 {whole:?}; write that instead"
+                "pins nothing: CRI-O compares with the fully qualified names it stores, here {}; \
+                 write that instead",
+                show::quote(&stored)
             ),
-            Some(whole),
+            Some(stored),
         );
     }
     if let Some(digest) = reference.digest() {

@@ -8,7 +8,9 @@
 mod config;
 mod explain;
 mod images;
+mod input;
 mod lint;
+mod show;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -99,9 +101,12 @@ impl SourceArgs {
 
 #[derive(Args)]
 struct ImageArgs {
-    /// Image names (taken as names CRI-O stores)
+    /// Image names, as CRI-O stores them (a short name is qualified as CRI-O
+    /// does: nginx:V1 is docker.io/library/nginx:V1)
     names: Vec<String>,
-    /// `crictl images -o json` output, or names one a line; `-` for stdin
+    /// The output of `crictl images -o json` (or its "images" array, `jq
+    /// .images`), or image names one a line ('#' comments); `-` for stdin;
+    /// anything else is an error
     #[arg(long, value_name = "FILE|-")]
     images: Option<String>,
 }
@@ -127,7 +132,9 @@ enum Command {
         /// A drop-in about to be written into the config directory
         #[arg(long, value_name = "FILE", group = "change")]
         dropin: Option<String>,
-        /// The name the drop-in will have there (default: FILE's name)
+        /// The file name the drop-in will have in the drop-in directory, e.g.
+        /// 99-new.conf, which sets its place in CRI-O's order (default: FILE's
+        /// name; not a path)
         #[arg(long = "as", value_name = "NAME", requires = "dropin")]
         dropin_name: Option<String>,
         /// A new pattern list (one a line) replacing the configured one
@@ -151,7 +158,7 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(code) => code,
         Err(InputError(message)) => {
-            eprintln!("crio-pin: {message}");
+            eprintln!("crio-pin: {}", show::escape(&message));
             ExitCode::from(2)
         }
     }
@@ -226,7 +233,7 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
                     ));
                 }
                 let name = match dropin_name {
-                    Some(n) => n.clone(),
+                    Some(n) => plain_file_name(n)?,
                     None => std::path::Path::new(file)
                         .file_name()
                         .map(|n| n.to_string_lossy().into_owned())
@@ -273,6 +280,20 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
     Ok(ExitCode::from(code))
 }
 
+/// `--as NAME`, the drop-in's name inside the drop-in directory. CRI-O
+/// reads drop-ins in the order of their names: a path (`./99-x.conf`,
+/// `/etc/crio/crio.conf.d/99-x.conf`) would put the preview elsewhere.
+fn plain_file_name(name: &str) -> Result<String, InputError> {
+    if name.is_empty() || name == "." || name == ".." || name.contains('/') {
+        return Err(InputError(format!(
+            "--as {}: --as takes the file name the drop-in would have inside the drop-in directory, \
+             e.g. 99-new.conf, not a path: CRI-O reads drop-ins in the order of those names",
+            show::quote(name)
+        )));
+    }
+    Ok(name.to_string())
+}
+
 /// crio-pin.1 and crio-pin-SUBCOMMAND.1 for each visible subcommand, made
 /// from the definitions above, as --help is.
 fn write_man_pages(dir: &Path) -> std::io::Result<()> {
@@ -291,14 +312,23 @@ fn write_man_pages(dir: &Path) -> std::io::Result<()> {
 }
 
 fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
-    let mut list: Vec<images::Image> = args.names.iter().map(|n| images::plain(n)).collect();
+    let mut list = args
+        .names
+        .iter()
+        .map(|n| {
+            images::plain(n).map_err(|why| {
+                InputError(format!(
+                    "{}: not an image name ({why}); give names as `crictl images` shows them",
+                    show::quote(n)
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     if let Some(path) = &args.images {
         list.extend(images::read(path)?);
     }
     if list.is_empty() {
-        return Err(InputError(
-            "no images: give names, or --images FILE (crictl images -o json, or names one a line; - for stdin)".into(),
-        ));
+        return Err(InputError(format!("no images: give names, or --images FILE ({})", images::EXPECTED)));
     }
     Ok(list)
 }
@@ -353,7 +383,7 @@ pub fn table(out: &mut Vec<u8>, header: &[&str], rows: &[Vec<String>]) {
 
 pub fn print_warnings(out: &mut Vec<u8>, warnings: &[config::Warning]) {
     for w in warnings {
-        let _ = writeln!(out, "warning[{}]: {}", w.code, w.message);
+        let _ = writeln!(out, "warning[{}]: {}", w.code, show::escape(&w.message));
     }
 }
 
@@ -361,7 +391,7 @@ fn print_config(out: &mut Vec<u8>, resolved: &config::Resolved) {
     if resolved.files.is_empty() {
         let _ = writeln!(out, "files read: none");
     } else {
-        let _ = writeln!(out, "files read, in CRI-O's order: {}", resolved.files.join(", "));
+        let _ = writeln!(out, "files read, in CRI-O's order: {}", show::escape(&resolved.files.join(", ")));
     }
     if resolved.entries.is_empty() {
         let _ = writeln!(out, "no patterns: nothing is pinned");
@@ -375,7 +405,7 @@ fn print_config(out: &mut Vec<u8>, resolved: &config::Resolved) {
                     Some(at) => format!("{} ({at})", e.source),
                     None => e.source.clone(),
                 };
-                vec![i.to_string(), format!("{:?}", e.display()), source]
+                vec![i.to_string(), show::quote(&e.display()), show::escape(&source).into_owned()]
             })
             .collect();
         table(out, &["#", "PATTERN", "SOURCE"], &rows);
@@ -387,13 +417,13 @@ fn print_lint(out: &mut Vec<u8>, resolved: &config::Resolved, findings: &[lint::
     for f in findings {
         let _ = writeln!(
             out,
-            "{}[{}]: pattern {} {:?} ({}): {}",
+            "{}[{}]: pattern {} {} ({}): {}",
             f.severity.as_str(),
             f.code,
             f.index,
-            f.pattern,
-            f.source,
-            f.message
+            show::quote(&f.pattern),
+            show::escape(&f.source),
+            show::escape(&f.message)
         );
     }
     print_warnings(out, &resolved.warnings);

@@ -2,13 +2,17 @@
 # make bench: the criterion suite (every time figure), then the summary
 # harness (memory, allocations, threads, instructions, and the criterion
 # times read back, each beside its target from docs/BENCHMARKS.md), then
-# the plot.
+# the plot, then the compile budget (benches/budget.rs: the most
+# expensive lists accepted) and the crio-pin tool's times
+# (cli/benches/times.rs).
 #
 #   sh tools/bench/run.sh                  full criterion runs (~6 min)
 #   BENCH_QUICK=1 sh tools/bench/run.sh    short criterion runs (~3 min)
 #
-# Writes build/bench/: table.md (what is printed last), results.tsv,
-# bench.png (ns/name against list size, both engines).
+# Writes build/bench/: table.md (the library's table), results.tsv,
+# bench.png (ns/name against list size, both engines), budget.md (the
+# compile budget), tool.txt (the tool's times); the tables are printed
+# last.
 #
 # Needs: cargo (Rust >= 1.88). valgrind is optional (instruction counts:
 # apt-get install valgrind). The plot tool (tools/bench/plot) builds from
@@ -31,7 +35,9 @@ mkdir -p "$OUT"
 
 # Build everything first, so that no compiler competes with the timings.
 echo "== building the benches and the plot tool" >&2
-"$CARGO" bench --no-run --bench functions --bench table >&2
+"$CARGO" bench --no-run --bench functions --bench table --bench budget >&2
+"$CARGO" build --release -p crio-pin-cli >&2
+"$CARGO" bench --no-run -p crio-pin-cli --bench times >&2
 "$CARGO" build --release --locked --quiet \
     --manifest-path tools/bench/plot/Cargo.toml --target-dir target/bench-plot >&2 || {
     echo "make bench: could not build tools/bench/plot (needs crates.io: plotters, dejavu)" >&2
@@ -52,5 +58,15 @@ echo "== summary (benches/table.rs)" >&2
 echo "== plot" >&2
 target/bench-plot/release/crio-pin-bench-plot "$OUT/results.tsv" "$OUT/table.md" "$OUT/bench.png" >&2
 
+echo "== compile budget (benches/budget.rs)" >&2
+"$CARGO" bench --bench budget -- --out "$OUT" > /dev/null
+
+echo "== crio-pin tool times (cli/benches/times.rs)" >&2
+"$CARGO" bench -p crio-pin-cli --bench times > "$OUT/tool.txt"
+
 cat "$OUT/table.txt"
+echo
+cat "$OUT/budget.md"
+echo
+cat "$OUT/tool.txt"
 echo "(table: $OUT/table.md, plot: $OUT/bench.png; the README's plot is docs/bench.png: copy it from a full run)"
