@@ -57,14 +57,16 @@ impl Entry {
     }
 }
 
+/// (Fields in alphabetical order: the order of their JSON keys, as in
+/// every other JSON object the tool writes.)
 #[derive(Clone, Debug, Serialize)]
 pub struct Warning {
     pub code: &'static str,
-    pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    pub message: String,
 }
 
 impl Warning {
