@@ -182,11 +182,8 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
                     pattern: e.display(),
                     source: &e.source,
                 });
-                let config = ConfigJson {
-                    files: &resolved.files,
-                    patterns: patterns.collect(),
-                    warnings: &resolved.warnings,
-                };
+                let config =
+                    ConfigJson { files: &resolved.files, patterns: patterns.collect(), warnings: &resolved.warnings };
                 write_json(&mut out, &config);
             } else {
                 print_config(&mut out, &resolved);
