@@ -8,7 +8,7 @@
 //! cargo test --release --bench budget    # quick check: small lists, targets parse
 //! ```
 //!
-//! For each list: compile time, the heap's peak while compiling and what
+//! For each list: `crio_pin_validate` time, compile time, the heap's peak while compiling and what
 //! the set then holds (a counting allocator: the library's own memory,
 //! not the caller's copy of the patterns), held over pattern text, and
 //! `crio_pin_match_index` per name over the corpus' 500 image names and
@@ -139,6 +139,7 @@ fn lists(small: bool) -> Vec<List> {
 /// The figures of one list.
 struct Figures {
     text: usize,
+    validate_s: f64,
     compile_s: f64,
     peak: usize,
     held: usize,
@@ -149,6 +150,9 @@ fn measure(list: &List) -> Figures {
     let text = list.patterns.iter().map(String::len).sum();
     // (The caller's arrays, as CRI-O's cgo wrapper holds them: not counted.)
     let args = CArgs::new(&list.patterns);
+    let start = Instant::now();
+    assert!(args.validate(), "{}: the list is valid", list.label);
+    let validate_s = start.elapsed().as_secs_f64();
     let before = LIVE.load(Relaxed);
     PEAK.store(before, Relaxed);
     let start = Instant::now();
@@ -168,7 +172,7 @@ fn measure(list: &List) -> Figures {
     }
     let match_ns = start.elapsed().as_nanos() as f64 / (rounds * names.len()) as f64;
     drop(set);
-    Figures { text, compile_s, peak, held, match_ns }
+    Figures { text, validate_s, compile_s, peak, held, match_ns }
 }
 
 const MIB: f64 = 1_048_576.0;
@@ -193,8 +197,8 @@ fn main() {
         format!("{shown}{} ({} {})", if met { "" } else { " **MISSED**" }, if t.at_most { "≤" } else { "≥" }, t.bound)
     };
     let mut body = String::from(
-        "| list | patterns | text | compile s | peak MiB | held MiB | held / text | match ns/name |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| list | patterns | text | validate s | compile s | peak MiB | held MiB | held / text | match ns/name |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for list in lists(false) {
         if only.as_ref().is_some_and(|o| !o.split(',').any(|l| l == list.label)) {
@@ -206,10 +210,11 @@ fn main() {
         let ratio = f.held as f64 / f.text as f64;
         let _ = writeln!(
             body,
-            "| {l}: {} | {} | {:.1} MiB | {} | {} | {:.1} | {} | {} |",
+            "| {l}: {} | {} | {:.1} MiB | {:.3} | {} | {} | {:.1} | {} | {} |",
             list.what,
             list.patterns.len(),
             f.text as f64 / MIB,
+            f.validate_s,
             cell("budget compile s", l, f.compile_s, format!("{:.2}", f.compile_s)),
             cell("budget peak MiB", l, f.peak as f64 / MIB, format!("{:.0}", f.peak as f64 / MIB)),
             f.held as f64 / MIB,

@@ -88,10 +88,21 @@ static void expect_error(const char *case_name, const char *const *ptrs, const s
     }
     /* The message stays put and valid until the error is freed. */
     CHECK(case_name, crio_pin_error_message(err) == message);
+
+    /* crio_pin_validate: false, with the very same error. */
+    crio_pin_error *verr = NOT_WRITTEN;
+    CHECK(case_name, !crio_pin_validate(ptrs, lens, count, flags, &verr));
+    if (CHECK(case_name, verr != NULL && verr != NOT_WRITTEN)) {
+        CHECK_INT(case_name, crio_pin_error_kind(verr), crio_pin_error_kind(err));
+        CHECK_INT(case_name, crio_pin_error_pattern_index(verr), want_index);
+        CHECK(case_name, strcmp(crio_pin_error_message(verr), message) == 0);
+        crio_pin_error_free(verr);
+    }
     crio_pin_error_free(err);
 
     /* error_out NULL: same failure, nothing to free (valgrind: no leak). */
     CHECK(case_name, crio_pin_compile(ptrs, lens, count, flags, NULL) == NULL);
+    CHECK(case_name, !crio_pin_validate(ptrs, lens, count, flags, NULL));
 }
 
 /* ---------------------------------------------------------------- version */
@@ -434,6 +445,10 @@ static void test_compile_arguments(void)
 
     /* Success with error_out NULL. */
     const char *ok[] = {"quay.io/*"};
+    err = NOT_WRITTEN;
+    CHECK("validate_ok", crio_pin_validate(ok, NULL, 1, CRIO_PIN_DEFAULT, &err) && err == NULL);
+    CHECK("validate_ok_error_out_null", crio_pin_validate(ok, NULL, 1, CRIO_PIN_DEFAULT, NULL));
+    CHECK("validate_empty", crio_pin_validate(NULL, NULL, 0, CRIO_PIN_DEFAULT, NULL));
     set = crio_pin_compile(ok, NULL, 1, CRIO_PIN_DEFAULT, NULL);
     CHECK("compile_ok_error_out_null", set != NULL);
     CHECK_INT("compile_ok_error_out_null_match", crio_pin_match(set, "quay.io/x", 9), 1);
@@ -735,8 +750,9 @@ static void test_error_kinds(void)
     crio_pin_error_free(err);
 }
 
-/* Lines read into a `char **` (as from getline or argv) compile without a
- * cast: the header's C11 macro converts them to `const char *const *`. */
+/* Lines read into a `char **` (as from getline or argv) compile and
+ * validate without a cast: the header's C11 macros convert them to
+ * `const char *const *`. */
 static void test_mutable_pattern_array(void)
 {
     char first[] = "quay.io/*", second[] = "*etcd*";
@@ -749,6 +765,7 @@ static void test_mutable_pattern_array(void)
     set = crio_pin_compile(heap, NULL, 2, CRIO_PIN_DEFAULT, NULL);
     CHECK_INT("char_pp_pointer_matches", crio_pin_match_index(set, "quay.io/a", 9), 0);
     crio_pin_free(set);
+    CHECK("char_pp_validates", crio_pin_validate(heap, NULL, 2, CRIO_PIN_DEFAULT, NULL));
 }
 
 /* ------------------------------------------------------------ limits */

@@ -10,7 +10,8 @@
  * instrumented). Each answer is checked through crio_pin_match,
  * crio_pin_match_index, crio_pin_match_any and crio_pin_match_each, and
  * crio_pin_len; a list that must fail must return NULL with an error naming
- * the pattern (the C API has no error kind).
+ * the pattern, and crio_pin_validate must give the same error (a list that
+ * compiles, no error).
  *
  * What only C tests stays here: every flag combination through the ABI, and
  * names longer than any stack buffer. The table reader is written in C89
@@ -361,6 +362,7 @@ static void check_answers(const char *case_name, const crio_pin_set *set, size_t
 static void check_failure(const struct tcase *t, const char *const *ptrs, const size_t *lens)
 {
     crio_pin_error *err = (crio_pin_error *)&err; /* must be overwritten */
+    crio_pin_error *verr = (crio_pin_error *)&verr;
     crio_pin_set *set = crio_pin_compile(ptrs, lens, t->npats, t->flags, &err);
     char prefix[40];
     if (!CHECK(t->name, set == NULL)) {
@@ -373,6 +375,14 @@ static void check_failure(const struct tcase *t, const char *const *ptrs, const 
     CHECK_INT(t->name, crio_pin_error_pattern_index(err), (ptrdiff_t)t->fail_index);
     sprintf(prefix, "pattern %lu ", (unsigned long)t->fail_index);
     CHECK_CONTAINS(t->name, crio_pin_error_message(err), prefix);
+    /* crio_pin_validate: false, and the very same error. */
+    CHECK(t->name, !crio_pin_validate(ptrs, lens, t->npats, t->flags, &verr));
+    if (CHECK(t->name, verr != NULL && verr != (crio_pin_error *)&verr)) {
+        CHECK_INT(t->name, crio_pin_error_kind(verr), crio_pin_error_kind(err));
+        CHECK_INT(t->name, crio_pin_error_pattern_index(verr), crio_pin_error_pattern_index(err));
+        CHECK(t->name, strcmp(crio_pin_error_message(verr), crio_pin_error_message(err)) == 0);
+        crio_pin_error_free(verr);
+    }
     crio_pin_error_free(err);
 }
 
@@ -387,6 +397,8 @@ static void check_compiled(const struct tcase *t, const char *const *ptrs, const
         return;
     }
     CHECK(t->name, err == NULL);
+    err = (crio_pin_error *)&err;
+    CHECK(t->name, crio_pin_validate(ptrs, lens, t->npats, t->flags, &err) && err == NULL);
     check_answers(t->name, set, t->npats, t->image.p, t->image.n, want, t->index);
     if (t->image.n == 0) {
         /* The empty name as (NULL, 0) and as a non-NULL pointer. */

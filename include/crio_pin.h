@@ -173,6 +173,23 @@ extern "C" {
 struct crio_pin_set *crio_pin_compile(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, struct crio_pin_error **error_out);
 
 /*
+ Checks `count` patterns as crio_pin_compile() would, building nothing:
+ for validating a configuration (at start-up, in a dry run, before a
+ reload reports success) without paying for the matcher.
+
+ Takes the same arguments as crio_pin_compile() and returns true exactly
+ when crio_pin_compile() would return a set; otherwise false, with
+ `*error_out` (if not NULL) set to the error crio_pin_compile() would
+ give (same kind, index and message; free it with crio_pin_error_free()).
+ On success `*error_out` is set to NULL. Cost: one pass over the
+ patterns, no allocation but the error. Thread-safe.
+
+ # Safety
+ As crio_pin_compile().
+ */
+bool crio_pin_validate(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, struct crio_pin_error **error_out);
+
+/*
  Whether `name` (`length` bytes, any bytes) is pinned by `set`.
 
  `set` NULL is the empty set (false). `(NULL, 0)` is the empty name.
@@ -317,12 +334,15 @@ const char *crio_pin_version(void);
 #endif  /* CRIO_PIN_H */
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define crio_pin_compile(patterns, lengths, count, flags, error_out) \
-    (crio_pin_compile)(_Generic((patterns), \
+#define CRIO_PIN_PATTERNS_(patterns) \
+    _Generic((patterns), \
         char **: (const char *const *)(patterns), \
         const char **: (const char *const *)(patterns), \
         char *const *: (const char *const *)(patterns), \
         const char *const *: (patterns), \
-        void *: (const char *const *)(patterns)), \
-        (lengths), (count), (flags), (error_out))
+        void *: (const char *const *)(patterns))
+#define crio_pin_compile(patterns, lengths, count, flags, error_out) \
+    (crio_pin_compile)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (error_out))
+#define crio_pin_validate(patterns, lengths, count, flags, error_out) \
+    (crio_pin_validate)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (error_out))
 #endif

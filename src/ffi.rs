@@ -294,11 +294,52 @@ pub unsafe extern "C" fn crio_pin_compile(
     let result = boundary(
         |payload| Err(crio_pin_error::from_panic(payload)),
         // SAFETY: the caller's contract.
-        || unsafe { compile(patterns, lengths, count, flags) },
+        || unsafe { read_patterns(patterns, lengths, count, flags, |p, f| PinSet::compile(p, f)) },
     );
-    let (set, error) = match result {
-        Ok(set) => (Arc::into_raw(Arc::new(set)).cast::<crio_pin_set>().cast_mut(), std::ptr::null_mut()),
-        Err(error) => (std::ptr::null_mut(), Box::into_raw(error)),
+    // SAFETY: the caller's contract.
+    let set = unsafe { deliver(result, error_out) };
+    set.map_or(std::ptr::null_mut(), |set| Arc::into_raw(Arc::new(set)).cast::<crio_pin_set>().cast_mut())
+}
+
+/// Checks `count` patterns as crio_pin_compile() would, building nothing:
+/// for validating a configuration (at start-up, in a dry run, before a
+/// reload reports success) without paying for the matcher.
+///
+/// Takes the same arguments as crio_pin_compile() and returns true exactly
+/// when crio_pin_compile() would return a set; otherwise false, with
+/// `*error_out` (if not NULL) set to the error crio_pin_compile() would
+/// give (same kind, index and message; free it with crio_pin_error_free()).
+/// On success `*error_out` is set to NULL. Cost: one pass over the
+/// patterns, no allocation but the error. Thread-safe.
+///
+/// # Safety
+/// As crio_pin_compile().
+#[no_mangle]
+pub unsafe extern "C" fn crio_pin_validate(
+    patterns: *const *const c_char,
+    lengths: *const usize,
+    count: usize,
+    flags: u32,
+    error_out: *mut *mut crio_pin_error,
+) -> bool {
+    let result = boundary(
+        |payload| Err(crio_pin_error::from_panic(payload)),
+        // SAFETY: the caller's contract.
+        || unsafe { read_patterns(patterns, lengths, count, flags, |p, f| PinSet::validate(p, f)) },
+    );
+    // SAFETY: the caller's contract.
+    unsafe { deliver(result, error_out) }.is_some()
+}
+
+/// Hands a result to C: the value, or the error through `error_out` (or
+/// dropped when it is NULL); `*error_out` is NULL on success.
+///
+/// # Safety
+/// `error_out` is NULL or writable.
+unsafe fn deliver<T>(result: Result<T, Box<crio_pin_error>>, error_out: *mut *mut crio_pin_error) -> Option<T> {
+    let (value, error) = match result {
+        Ok(value) => (Some(value), std::ptr::null_mut()),
+        Err(error) => (None, Box::into_raw(error)),
     };
     if error_out.is_null() {
         // Nobody will read it: drop it here rather than leak it.
@@ -308,17 +349,21 @@ pub unsafe extern "C" fn crio_pin_compile(
         // SAFETY: the caller passed a writable pointer.
         unsafe { error_out.write(error) };
     }
-    set
+    value
 }
 
+/// The arguments of crio_pin_compile() checked and read, handed to `then`
+/// (compile or validate) as the pattern texts in order.
+///
 /// # Safety
 /// As crio_pin_compile().
-unsafe fn compile(
+unsafe fn read_patterns<R>(
     patterns: *const *const c_char,
     lengths: *const usize,
     count: usize,
     flags: u32,
-) -> Result<PinSet, Box<crio_pin_error>> {
+    then: impl FnOnce(&mut dyn Iterator<Item = &[u8]>, Flags) -> Result<R, CompileError>,
+) -> Result<R, Box<crio_pin_error>> {
     let flags = Flags::from_bits(flags)?;
     let Some(pointers) = (unsafe { slice(patterns, count) }) else {
         return Err(crio_pin_error::invalid_argument(
@@ -385,7 +430,7 @@ unsafe fn compile(
         PinSet::validate((0..i).map(text), flags)?;
         return Err(error);
     }
-    Ok(PinSet::compile((0..count).map(text), flags)?)
+    Ok(then(&mut (0..count).map(text), flags)?)
 }
 
 /// Whether `name` (`length` bytes, any bytes) is pinned by `set`.
@@ -815,6 +860,40 @@ mod tests {
         assert!(message.contains("lone '*'"), "{message}");
     }
 
+    /// crio_pin_validate answers as crio_pin_compile, with the same error,
+    /// on valid lists, invalid patterns and invalid arguments.
+    #[test]
+    fn validate_gives_compile_s_answer_and_error() {
+        let cases: [(&[*const c_char], Option<&[usize]>, u32); 6] = [
+            (&[c"quay.io/*".as_ptr(), c"**".as_ptr()], None, 0),
+            (&[c"ok".as_ptr(), c"*".as_ptr()], None, 0),
+            (&[c"ok".as_ptr(), null()], None, 0),
+            (&[c"ok".as_ptr(), c"a*b".as_ptr()], None, CRIO_PIN_STRICT),
+            (&[c"ok".as_ptr(), c"x".as_ptr()], Some(&[2, MAX_PATTERN_BYTES]), 0),
+            (&[c"ok".as_ptr()], None, 8),
+        ];
+        for (patterns, lengths, flags) in cases {
+            let lengths = lengths.map_or(null(), <[usize]>::as_ptr);
+            let (mut compile_error, mut validate_error) = (null_mut(), null_mut());
+            unsafe {
+                let set = crio_pin_compile(patterns.as_ptr(), lengths, patterns.len(), flags, &mut compile_error);
+                let valid = crio_pin_validate(patterns.as_ptr(), lengths, patterns.len(), flags, &mut validate_error);
+                assert_eq!(valid, !set.is_null());
+                crio_pin_free(set);
+                if valid {
+                    assert!(compile_error.is_null() && validate_error.is_null());
+                    continue;
+                }
+                let message = |e| CStr::from_ptr(crio_pin_error_message(e)).to_str().unwrap().to_owned();
+                assert_eq!(message(validate_error), message(compile_error));
+                assert_eq!(crio_pin_error_kind(validate_error), crio_pin_error_kind(compile_error));
+                assert_eq!(crio_pin_error_pattern_index(validate_error), crio_pin_error_pattern_index(compile_error));
+                crio_pin_error_free(compile_error);
+                crio_pin_error_free(validate_error);
+            }
+        }
+    }
+
     #[test]
     fn errors_name_the_pattern() {
         let patterns = [c"ok".as_ptr(), c"*".as_ptr()];
@@ -943,6 +1022,10 @@ mod tests {
             arm();
             let message = CStr::from_ptr(crio_pin_error_message(error)).to_str().unwrap();
             assert!(message.starts_with("internal error in crio-pin"), "{message}");
+            crio_pin_error_free(error);
+            arm();
+            assert!(!crio_pin_validate(null(), null(), 0, 0, &mut error));
+            assert_eq!(crio_pin_error_kind(error), CRIO_PIN_ERROR_INTERNAL);
             crio_pin_error_free(error);
             arm();
             assert!(crio_pin_match(set, c"x".as_ptr(), 1));

@@ -568,9 +568,18 @@ pub(crate) fn too_many_bytes(index: usize) -> CompileError {
 }
 
 impl PinSet {
-    /// Checks `patterns` as [`PinSet::compile`] does, building nothing: the
-    /// first error, if any.
-    pub(crate) fn validate<I>(patterns: I, flags: Flags) -> Result<(), CompileError>
+    /// Checks `patterns` as [`PinSet::compile`] does, building nothing:
+    /// `Err` with exactly the error `compile` would give, `Ok` when it would
+    /// succeed. For validating a configuration before it is used; one pass
+    /// over the patterns, no allocation but the error.
+    ///
+    /// ```
+    /// use crio_pin::{Flags, PinSet};
+    /// let err = PinSet::validate(["quay.io/*", "*"], Flags::DEFAULT).unwrap_err();
+    /// assert_eq!(err.pattern_index(), Some(1));
+    /// assert!(PinSet::validate(["quay.io/*", "**"], Flags::DEFAULT).is_ok());
+    /// ```
+    pub fn validate<I>(patterns: I, flags: Flags) -> Result<(), CompileError>
     where
         I: IntoIterator,
         I::Item: AsRef<[u8]>,

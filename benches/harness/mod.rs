@@ -104,6 +104,12 @@ impl CArgs {
     pub fn new(patterns: &[String]) -> CArgs {
         CArgs(patterns.iter().map(|p| p.as_ptr().cast()).collect(), patterns.iter().map(String::len).collect())
     }
+
+    /// crio_pin_validate() of the patterns.
+    pub fn validate(&self) -> bool {
+        // SAFETY: count pointers and lengths, valid for the call.
+        unsafe { ffi::crio_pin_validate(self.0.as_ptr(), self.1.as_ptr(), self.0.len(), 0, std::ptr::null_mut()) }
+    }
 }
 
 /// A set compiled through the C ABI, freed on drop.
