@@ -60,7 +60,7 @@ STAGED  := $(MAKE) --no-print-directory PKG_CONFIG_PATH=$(STAGE_PC) -C
 
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: all build install uninstall stage demo demo-cli test check-tools test-rust test-cli \
+.PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-rust test-cli \
         test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
         test-offline dist test-dist rpm deb \
         bench bench-quick \
@@ -74,6 +74,7 @@ all: build
 # list packaging/debian/libcrio-pin0.symbols (tools/version-script.sh).
 # LDFLAGS (a distribution's hardening flags) apply to it.
 build:
+	@sh tools/check-tools.sh build
 	$(CARGO) rustc --profile dist --lib --crate-type staticlib
 	$(CARGO) build --release -p crio-pin-cli
 	@mkdir -p build
@@ -88,7 +89,15 @@ build:
 	    $(LDFLAGS) -Wl,--whole-archive $(RELEASE)/libcrio_pin.a -Wl,--no-whole-archive \
 	    $(NATIVE_STATIC_LIBS)
 
-install: build
+# Installs what `make` built, and builds nothing: `sudo make install` after
+# `make` must not run cargo as root in the tree.
+BUILT := target/release/crio-pin $(RELEASE)/libcrio_pin.so $(RELEASE)/libcrio_pin.a build/man/crio-pin.1
+install:
+	@sh tools/check-tools.sh install
+	@for f in $(BUILT); do [ -e "$$f" ] || { \
+	    echo "make install: $$f is missing: run 'make' first (as yourself, not root)" >&2; exit 1; }; done
+	@command -v $(firstword $(STRIP)) >/dev/null || { \
+	    echo "make install: $(STRIP) is missing (apt-get install binutils), or install unstripped: STRIP=true" >&2; exit 1; }
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(DATADIR)/crio_pin $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 target/release/crio-pin $(DESTDIR)$(BINDIR)/crio-pin
@@ -120,18 +129,25 @@ uninstall:
 	      $(DESTDIR)$(MANDIR)/man1/crio-pin.1 $(DESTDIR)$(MANDIR)/man1/crio-pin-*.1
 	rmdir $(DESTDIR)$(DATADIR)/crio_pin 2>/dev/null || true
 
-# A private install for the demo and the tests.
-stage:
-	$(MAKE) --no-print-directory install PREFIX=$(STAGE) DESTDIR=
+# A private install for the demo and the tests (its file list is not
+# echoed: a person reading the demo's output wants the demo).
+stage: build
+	@$(MAKE) -s --no-print-directory install PREFIX=$(STAGE) DESTDIR=
+	@echo "staged: $(STAGE)"
 
-demo: check-tools stage
+demo:
+	@sh tools/check-tools.sh demo
+	@$(MAKE) --no-print-directory stage
 	$(STAGED) examples/c run
 	$(STAGED) go demo
-	$(MAKE) --no-print-directory demo-cli
+	@$(MAKE) --no-print-directory demo-cli-run
 
 # crio-pin on a sample node: an OpenShift drop-in overridden by a local one.
 CRIO_PIN := $(STAGE)/bin/crio-pin --config examples/crio/crio.conf --config-dir examples/crio/crio.conf.d
 demo-cli: stage
+	@$(MAKE) --no-print-directory demo-cli-run
+
+demo-cli-run:
 	$(CRIO_PIN) config
 	$(CRIO_PIN) lint
 	$(CRIO_PIN) explain --images examples/data/node-images.txt
@@ -142,7 +158,7 @@ test: check-tools test-rust test-cli test-fold-table stage test-abi test-c test-
 	@echo "make test: all suites passed"
 
 check-tools:
-	@sh tools/check-tools.sh
+	@sh tools/check-tools.sh test
 
 test-rust:
 	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the
@@ -224,10 +240,15 @@ dist:
 test-dist: dist
 	@sh tools/dist-check.sh build/dist/crio-pin-$(VERSION).tar.gz
 
-rpm: dist
+# The packaging tools are checked before the minute the tarball takes.
+rpm:
+	@sh tools/check-tools.sh rpm
+	@$(MAKE) --no-print-directory dist
 	@sh tools/package.sh rpm $(VERSION)
 
-deb: dist
+deb:
+	@sh tools/check-tools.sh deb
+	@$(MAKE) --no-print-directory dist
 	@sh tools/package.sh deb $(VERSION)
 
 # Leaves fuzz/artifacts (inputs that made a target fail) alone.

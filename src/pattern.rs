@@ -262,15 +262,17 @@ impl fmt::Display for CompileError {
                 u32::from(*ch),
             ),
             ErrorKind::LeadingStar { .. } => {
-                let (word, len) = self.pattern.as_ref().map_or((&b"word"[..], 4), |(p, len)| (&p[1..], len - 1));
+                let (pattern, len) = self.pattern.as_ref().map_or((&b"*word"[..], 5), |(p, len)| (&p[..], *len));
+                let word = &pattern[1..];
                 let keyword = [b"*", word, b"*"].concat();
                 write!(
                     f,
-                    "a '*' only at the start is a literal character, so this pins only a name \
-                     that really begins with '*'; write {} to pin names containing {} \
+                    "a '*' only at the start is a literal character, so this pins only the \
+                     name {} itself (in any case); write {} to pin names containing {} \
                      (CRI-O has no suffix match)",
-                    quote(&keyword, len + 2),
-                    quote(word, len),
+                    quote(pattern, len),
+                    quote(&keyword, len + 1),
+                    quote(word, len - 1),
                 )
             }
             ErrorKind::InnerStar { at } => write!(

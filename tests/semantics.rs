@@ -321,8 +321,8 @@ fn strict_mode_rejects_each_mistake_with_its_own_message() {
         ("", "empty pattern"),
         (
             "*pause",
-            "only at the start is a literal character, so this pins only a name that \
-                    really begins with '*'; write \"*pause*\" to pin names containing \"pause\"",
+            "only at the start is a literal character, so this pins only the name \"*pause\" \
+             itself (in any case); write \"*pause*\" to pin names containing \"pause\"",
         ),
         ("a*b", "'*' at byte 1 is a literal"),
         ("quay.io/x ", "whitespace"),

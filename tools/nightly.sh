@@ -8,9 +8,11 @@ nightly_ready() {
     fi
     for component in "$@"; do
         if ! rustup component list --toolchain nightly --installed 2>/dev/null | grep -q "^$component"; then
-            echo "installing rustup component $component for nightly"
+            echo "installing rustup component $component into the nightly toolchain (outside this tree:" \
+                 "rustup component add $component --toolchain nightly)"
             if ! rustup component add "$component" --toolchain nightly >/dev/null 2>&1; then
-                echo "SKIPPED: cannot install rustup component $component for nightly"
+                echo "SKIPPED: cannot install rustup component $component for nightly (no network?);" \
+                     "run: rustup component add $component --toolchain nightly"
                 return 1
             fi
         fi

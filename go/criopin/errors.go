@@ -202,8 +202,8 @@ func checkPattern(i int, p string, total int, flags Flag) *CompileError {
 	if !keyword && text == p && star == 0 && !strings.Contains(p[1:], "*") {
 		word := p[1:]
 		return at(KindStrictLeadingStar, "a '*' only at the start is a literal character, so this pins "+
-			"only a name that really begins with '*'; write "+quote("*"+word+"*")+" to pin names containing "+
-			quote(word)+" (CRI-O has no suffix match)")
+			"only the name "+quote(p)+" itself (in any case); write "+quote("*"+word+"*")+
+			" to pin names containing "+quote(word)+" (CRI-O has no suffix match)")
 	}
 	return at(KindStrictInnerStar, "the '*' at byte "+strconv.Itoa(star+offset)+" is a literal character "+
 		`(only a trailing '*', or the leading '*' of "*word*", is a wildcard); remove it, or split the `+
