@@ -167,8 +167,7 @@ extern "C" {
  bytes per byte of glob and keyword text (README, "Limits and compile
  cost").
 
- # Safety
- Non-NULL pointers must point to what is described above.
+ Safety: Non-NULL pointers must point to what is described above.
  */
 struct crio_pin_set *crio_pin_compile(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, struct crio_pin_error **error_out);
 
@@ -184,8 +183,7 @@ struct crio_pin_set *crio_pin_compile(const char *const *patterns, const size_t 
  On success `*error_out` is set to NULL. Cost: one pass over the
  patterns, no allocation but the error. Thread-safe.
 
- # Safety
- As crio_pin_compile().
+ Safety: As crio_pin_compile().
  */
 bool crio_pin_validate(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, struct crio_pin_error **error_out);
 
@@ -198,8 +196,7 @@ bool crio_pin_validate(const char *const *patterns, const size_t *lengths, size_
  crio_pin_match_index() tells that apart (`CRIO_PIN_MATCH_FAILED`).
  Thread-safe: any number of threads may match on one set at once.
 
- # Safety
- `set` is NULL or live; a non-NULL `name` points to `length` bytes.
+ Safety: `set` is NULL or live; a non-NULL `name` points to `length` bytes.
  */
 bool crio_pin_match(const struct crio_pin_set *set, const char *name, size_t length);
 
@@ -212,8 +209,7 @@ bool crio_pin_match(const struct crio_pin_set *set, const char *name, size_t len
  with a non-zero length (never read), or an internal failure. Treat that
  name as pinned and report the failure. Thread-safe.
 
- # Safety
- As crio_pin_match().
+ Safety: As crio_pin_match().
  */
 ptrdiff_t crio_pin_match_index(const struct crio_pin_set *set, const char *name, size_t length);
 
@@ -227,8 +223,7 @@ ptrdiff_t crio_pin_match_index(const struct crio_pin_set *set, const char *name,
  data, lengths whose sum overflows) or an internal failure give true,
  "pinned". Thread-safe.
 
- # Safety
- `set` is NULL or live; non-NULL `lengths` points to `count` lengths and
+ Safety: `set` is NULL or live; non-NULL `lengths` points to `count` lengths and
  non-NULL `names` to their sum of bytes.
  */
 bool crio_pin_match_any(const struct crio_pin_set *set, const char *names, const size_t *lengths, size_t count);
@@ -243,8 +238,7 @@ bool crio_pin_match_any(const struct crio_pin_set *set, const char *names, const
  > 0) or an internal failure it sets every `results[i]` to 1 (when
  `results` is not NULL) and returns `CRIO_PIN_EACH_FAILED`. Thread-safe.
 
- # Safety
- As crio_pin_match_any(), and non-NULL `results` points to `count`
+ Safety: As crio_pin_match_any(), and non-NULL `results` points to `count`
  writable bytes.
  */
 size_t crio_pin_match_each(const struct crio_pin_set *set, const char *names, const size_t *lengths, size_t count, uint8_t *results);
@@ -253,8 +247,7 @@ size_t crio_pin_match_each(const struct crio_pin_set *set, const char *names, co
  How many patterns `set` was compiled from (duplicates included); 0 for
  NULL. Thread-safe.
 
- # Safety
- `set` is NULL or live.
+ Safety: `set` is NULL or live.
  */
 size_t crio_pin_len(const struct crio_pin_set *set);
 
@@ -267,8 +260,7 @@ size_t crio_pin_len(const struct crio_pin_set *set);
  a set (NULL is the empty set). Thread-safe (may run while other threads
  match, clone or free other owners).
 
- # Safety
- `set` is NULL or live.
+ Safety: `set` is NULL or live.
  */
 struct crio_pin_set *crio_pin_clone(const struct crio_pin_set *set);
 
@@ -277,8 +269,7 @@ struct crio_pin_set *crio_pin_clone(const struct crio_pin_set *set);
  or freeing a pointer again after its owner freed it is undefined, as is
  freeing an owner while another thread still uses that same owner.
 
- # Safety
- `set` is NULL, or a live owner from crio_pin_compile()/crio_pin_clone().
+ Safety: `set` is NULL, or a live owner from crio_pin_compile()/crio_pin_clone().
  */
 void crio_pin_free(struct crio_pin_set *set);
 
@@ -287,8 +278,7 @@ void crio_pin_free(struct crio_pin_set *set);
  to write instead. NUL-terminated, owned by `error`, valid until
  crio_pin_error_free(). NULL gives "" (never NULL).
 
- # Safety
- `error` is NULL or a live error.
+ Safety: `error` is NULL or a live error.
  */
 const char *crio_pin_error_message(const struct crio_pin_error *error);
 
@@ -297,8 +287,7 @@ const char *crio_pin_error_message(const struct crio_pin_error *error);
  programs that act on it (e.g. `CRIO_PIN_ERROR_LONE_STAR`: suggest `**`).
  0 for NULL.
 
- # Safety
- `error` is NULL or a live error.
+ Safety: `error` is NULL or a live error.
  */
 uint32_t crio_pin_error_kind(const struct crio_pin_error *error);
 
@@ -307,16 +296,14 @@ uint32_t crio_pin_error_kind(const struct crio_pin_error *error);
  pattern did (unknown flags, NULL array, internal error) or `error` is
  NULL.
 
- # Safety
- `error` is NULL or a live error.
+ Safety: `error` is NULL or a live error.
  */
 ptrdiff_t crio_pin_error_pattern_index(const struct crio_pin_error *error);
 
 /*
  Frees an error. NULL is a no-op.
 
- # Safety
- `error` is NULL or a live error from crio_pin_compile(), freed once.
+ Safety: `error` is NULL or a live error from crio_pin_compile(), freed once.
  */
 void crio_pin_error_free(struct crio_pin_error *error);
 
