@@ -162,10 +162,12 @@ check-tools:
 
 test-rust:
 	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the
-	@# plot tool: `cargo fmt` in each fixes what this reports.
+	@# plot tool: `cargo fmt` in each fixes what this reports; then clippy,
+	@# warnings as errors, over every target of the workspace.
 	$(CARGO) fmt --all --check
 	$(CARGO) fmt --check --manifest-path fuzz/Cargo.toml
 	$(CARGO) fmt --check --manifest-path tools/bench/plot/Cargo.toml
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO) test --release
 	@# The benchmark harnesses' quick checks (engines agree, the budget's
 	@# lists compile at a hundredth of their size, targets parse): keeps

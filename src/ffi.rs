@@ -515,9 +515,10 @@ pub unsafe extern "C" fn crio_pin_match_any(
 ///
 /// Returns how many names are pinned; `count` 0 returns 0 and writes
 /// nothing. `set` NULL is the empty set (all 0). Fails safe: on invalid
-/// arguments (as for crio_pin_match_any(), or NULL `results` with `count`
-/// > 0) or an internal failure it sets every `results[i]` to 1 (when
-/// `results` is not NULL) and returns `CRIO_PIN_EACH_FAILED`. Thread-safe.
+/// arguments (as for crio_pin_match_any(), or NULL `results` with a
+/// non-zero `count`) or an internal failure it sets every `results[i]` to
+/// 1 (when `results` is not NULL) and returns `CRIO_PIN_EACH_FAILED`.
+/// Thread-safe.
 ///
 /// # Safety
 /// As crio_pin_match_any(), and non-NULL `results` points to `count`
@@ -864,7 +865,9 @@ mod tests {
     /// on valid lists, invalid patterns and invalid arguments.
     #[test]
     fn validate_gives_compile_s_answer_and_error() {
-        let cases: [(&[*const c_char], Option<&[usize]>, u32); 6] = [
+        /// Patterns, their lengths (or none: NUL-terminated), flags.
+        type Case<'a> = (&'a [*const c_char], Option<&'a [usize]>, u32);
+        let cases: [Case; 6] = [
             (&[c"quay.io/*".as_ptr(), c"**".as_ptr()], None, 0),
             (&[c"ok".as_ptr(), c"*".as_ptr()], None, 0),
             (&[c"ok".as_ptr(), null()], None, 0),

@@ -328,6 +328,8 @@ impl NeedleList {
 /// The automaton of all needles (overlapping, unanchored semantics: every
 /// state knows the lowest index of the needles ending there).
 #[derive(Debug)]
+// (One per set: boxing the DFA would put an indirection on every walk.)
+#[allow(clippy::large_enum_variant)]
 enum Automaton {
     Dense(Dfa),
     Sparse(Sparse),

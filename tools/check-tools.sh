@@ -66,6 +66,9 @@ deb)
     exit 2
     ;;
 esac
+if [ "$target" = test ] && command -v cargo >/dev/null 2>&1 && ! cargo clippy --version >/dev/null 2>&1; then
+    missing="$missing\n  cargo clippy  (rustup component add clippy: in rustup's default profile)"
+fi
 if [ -n "$missing" ]; then
     printf "make %s: missing tools:%b\n" "$target" "$missing" >&2
     printf "install them and re-run (the README lists what each make command needs)\n" >&2
