@@ -108,7 +108,8 @@ fn pinned_images(entries: usize) -> String {
 }
 
 /// 100,000 patterns (exact, prefix globs, keyword globs) and a crictl
-/// listing of 50,000 images, every third one pinned by its exact pattern.
+/// listing of 50,000 container images (none an OCI artifact), every third
+/// one pinned by its exact pattern.
 fn explain_inputs(dir: &Path) -> (PathBuf, PathBuf) {
     let mut patterns = String::new();
     for i in 0..100_000 {
@@ -121,8 +122,11 @@ fn explain_inputs(dir: &Path) -> (PathBuf, PathBuf) {
     let images: Vec<String> = (0..50_000)
         .map(|i| {
             format!(
-                "{{\"id\":\"{i:064x}\",\"repoTags\":[\"registry.example/team-{i}/app:{i}\"],\
+                "{{\"id\":\"{:064x}\",\"repoTags\":[\"registry.example/team-{i}/app:{i}\"],\
                  \"repoDigests\":[\"registry.example/team-{i}/app@sha256:{i:064x}\"],\"pinned\":{}}}",
+                // A config digest, not the manifest digest of the repoDigest
+                // (that would be an OCI artifact's id).
+                i as u64 + (1 << 40),
                 i % 3 == 0
             )
         })

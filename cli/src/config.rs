@@ -99,6 +99,11 @@ pub struct Resolved {
     pub warnings: Vec<Warning>,
     /// Files read, in CRI-O's order.
     pub files: Vec<String>,
+    /// The list a SIGHUP reload loads instead, when a flag or the
+    /// environment replaced the files' list or pause image: CRI-O re-reads
+    /// only the files (the files' list without its empty patterns, which
+    /// ReloadPinnedImages drops, then the files' pause image).
+    pub reload: Option<Vec<Entry>>,
 }
 
 pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
@@ -256,6 +261,8 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
     } else {
         (env("CONTAINER_PINNED_IMAGES")?.map(|v| split_list([v.as_str()])), "env")
     };
+    let replaced = flag_list.is_some();
+    let files_list = if replaced { list.clone() } else { Vec::new() };
     if let Some(flag_list) = flag_list {
         let new: Vec<Entry> = flag_list
             .into_iter()
@@ -294,6 +301,16 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         ));
     }
     check_pause_image(&pause.0, &pause.1)?;
+    if replaced || pause.0 != files_pause.0 {
+        let files_list = if replaced { files_list } else { list.clone() };
+        let mut reload: Vec<Entry> = files_list.into_iter().filter(|e| !e.text.is_empty()).collect();
+        reload.push(Entry {
+            text: files_pause.0.into_bytes(),
+            source: "pause_image".to_string(),
+            defined_at: Some(files_pause.1),
+        });
+        out.reload = Some(reload);
+    }
     list.push(Entry { text: pause.0.into_bytes(), source: "pause_image".to_string(), defined_at: Some(pause.1) });
     out.entries = list;
     Ok(out)

@@ -3,11 +3,11 @@
 
 use std::io::Write;
 
-use crio_pin::PinSet;
 use serde::Serialize;
 
 use crate::config::{Entry, Resolved};
 use crate::images::{Image, Name};
+use crate::refused::{Compiled, Refused};
 use crate::show;
 
 #[derive(Serialize)]
@@ -22,7 +22,8 @@ pub struct Explained {
     pub id: Option<String>,
     /// Every name the image was listed with.
     pub names: Vec<String>,
-    /// The names CRI-O stores, the only ones it matches.
+    /// The names CRI-O matches: those it stores (a repoTag; a repoDigest
+    /// of an image pulled by digest), or both names of an OCI artifact.
     pub stored_names: Vec<String>,
     pub pinned: bool,
     pub pattern_index: Option<usize>,
@@ -35,7 +36,9 @@ pub struct Explained {
     /// image was pulled by that digest.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub depends_on_pull: Vec<DependsOnPull>,
-    /// "agree", "disagree" or "depends-on-pull"; null without a runtime flag.
+    /// "agree", "disagree" or "undecided" (pinned or not depending on how
+    /// the image was pulled: `depends_on_pull`); null without a runtime
+    /// flag, or when the list is refused.
     pub check: Option<&'static str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub causes: Vec<String>,
@@ -47,31 +50,45 @@ pub struct Explained {
     /// then have (e.g. "repository name must be lowercase").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused_name: Option<String>,
+    /// Taken for an OCI artifact, and why ("id equals the manifest digest
+    /// of its repoDigest"): CRI-O matches its reference and its canonical
+    /// name, however it was pulled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<&'static str>,
 }
 
 pub struct Report {
     pub images: Vec<Explained>,
     pub disagreements: usize,
+    /// Images pinned or not depending on how they were pulled.
+    pub undecided: usize,
+    /// The patterns that make the list refused (then the set holds the
+    /// others, and nothing is compared with the runtime).
+    pub refused: Vec<Refused>,
+    /// How many patterns the set holds.
+    pub valid_patterns: usize,
 }
 
-/// The lowest pattern index over the image's stored names, as CRI-O's loop
+/// The lowest pattern index over the names CRI-O matches, as CRI-O's loop
 /// finds a match, and the name it matched.
-fn decide<'a>(set: &PinSet, image: &'a Image) -> Option<(usize, &'a Name)> {
+fn decide<'a>(compiled: &Compiled, image: &'a Image) -> Option<(usize, &'a Name)> {
     image
         .names
         .iter()
         .filter(|n| n.stored)
-        .filter_map(|n| set.match_index(n.text.as_bytes()).map(|i| (i, n)))
+        .filter_map(|n| compiled.set.match_index(n.text.as_bytes()).map(|i| (i, n)))
         .min_by_key(|(i, _)| *i)
+        .map(|(i, n)| (compiled.list_index(i), n))
 }
 
-pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
+pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image]) -> Report {
     let entries = &resolved.entries;
-    let mut disagreements = 0;
+    let refused = !compiled.refused.is_empty();
+    let (mut disagreements, mut undecided) = (0, 0);
     let explained = images
         .iter()
         .map(|image| {
-            let decided = decide(set, image);
+            let decided = decide(compiled, image);
             let pinned = decided.is_some();
             // Only worth saying when the stored names do not pin it anyway.
             let depends_on_pull: Vec<DependsOnPull> = image
@@ -79,25 +96,27 @@ pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
                 .iter()
                 .filter(|n| !pinned && !n.stored)
                 .filter_map(|n| {
-                    set.match_index(n.text.as_bytes()).map(|i| DependsOnPull {
-                        name: n.text.clone(),
-                        pattern_index: i,
-                        pattern: entries[i].display(),
+                    compiled.set.match_index(n.text.as_bytes()).map(|i| {
+                        let i = compiled.list_index(i);
+                        DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
                     })
                 })
                 .collect();
-            let check = image.runtime_pinned.map(|runtime| {
-                if runtime == pinned {
+            if !depends_on_pull.is_empty() {
+                undecided += 1;
+            }
+            let check = image.runtime_pinned.filter(|_| !refused).map(|runtime| {
+                if !depends_on_pull.is_empty() {
+                    "undecided"
+                } else if runtime == pinned {
                     "agree"
-                } else if runtime && !depends_on_pull.is_empty() {
-                    "depends-on-pull"
                 } else {
                     "disagree"
                 }
             });
             let causes = if check == Some("disagree") {
                 disagreements += 1;
-                causes(resolved, image.runtime_pinned == Some(true), decided.map(|(_, n)| n))
+                causes(resolved, image, image.runtime_pinned == Some(true), decided.map(|(_, n)| n))
             } else {
                 Vec::new()
             };
@@ -116,15 +135,29 @@ pub fn explain(resolved: &Resolved, set: &PinSet, images: &[Image]) -> Report {
                 causes,
                 given: image.given.clone(),
                 refused_name: image.refused.clone(),
+                artifact: image.artifact,
             }
         })
         .collect();
-    Report { images: explained, disagreements }
+    Report {
+        images: explained,
+        disagreements,
+        undecided,
+        refused: compiled.refused.clone(),
+        valid_patterns: compiled.set.len(),
+    }
 }
 
 /// The likely reasons the running CRI-O pins differently from the files.
-fn causes(resolved: &Resolved, runtime_pins: bool, decided_by: Option<&Name>) -> Vec<String> {
+fn causes(resolved: &Resolved, image: &Image, runtime_pins: bool, decided_by: Option<&Name>) -> Vec<String> {
     let mut out = Vec::new();
+    if runtime_pins && image.artifact.is_some() {
+        out.push(
+            "the artifact is in one of CRI-O's additional artifact stores, which are read-only: CRI-O \
+             pins every artifact there whatever the list"
+                .to_string(),
+        );
+    }
     if runtime_pins {
         out.push(
             "the running CRI-O still has an older list: the files changed and no reload was sent \
@@ -140,8 +173,9 @@ fn causes(resolved: &Resolved, runtime_pins: bool, decided_by: Option<&Name>) ->
              (SIGHUP: systemctl reload crio)"
                 .to_string(),
         );
-        // A repoTag is always stored; a digest or a name given by hand may not be.
-        if let Some(name) = decided_by.filter(|n| !n.is_tag) {
+        // A repoTag is always stored; a digest or a name given by hand may
+        // not be. (An artifact's canonical name is always matched.)
+        if let Some(name) = decided_by.filter(|n| !n.is_tag && image.artifact.is_none()) {
             out.push(format!(
                 "the name {} is not stored: CRI-O matches only the names in its storage \
                  (a repoDigest is stored only for a pull by digest)",
@@ -183,6 +217,15 @@ fn yes_no(b: Option<bool>) -> String {
     }
 }
 
+/// The tool's answer: pinned, not pinned, or depending on the pull.
+fn answer(e: &Explained) -> String {
+    if !e.pinned && !e.depends_on_pull.is_empty() {
+        "undecided".into()
+    } else {
+        yes_no(Some(e.pinned))
+    }
+}
+
 pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
     let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
     let has_ids = report.images.iter().any(|e| e.id.is_some());
@@ -198,7 +241,7 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
         .images
         .iter()
         .map(|e| {
-            let mut row = vec![yes_no(Some(e.pinned))];
+            let mut row = vec![answer(e)];
             if has_ids {
                 row.push(short_id(&e.id));
             }
@@ -211,7 +254,7 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
             if has_runtime {
                 let mark = match e.check {
                     Some("disagree") => "  <-- DISAGREES",
-                    Some("depends-on-pull") => "  (by digest pull)",
+                    Some("undecided") => "  <-- UNDECIDED",
                     _ => "",
                 };
                 row.push(format!("{}{mark}", yes_no(e.runtime_pinned)));
@@ -222,6 +265,14 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
     crate::table(out, &header, &rows);
     for e in &report.images {
         let name = shown_name(e);
+        if let Some(why) = e.artifact {
+            let _ = writeln!(
+                out,
+                "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
+                 pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
+                 however it was pulled"
+            );
+        }
         if let Some(given) = &e.given {
             let _ = writeln!(
                 out,
@@ -249,6 +300,20 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
                 show::quote(&d.name)
             );
         }
+        if e.check == Some("undecided") {
+            let runtime = if e.runtime_pinned == Some(true) {
+                "the running CRI-O pins it, as it would after a pull by that digest"
+            } else {
+                "the running CRI-O does not pin it, as it would after a pull by tag only"
+            };
+            let _ = writeln!(
+                out,
+                "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
+                 cannot tell (crictl shows a repoDigest however the image was pulled); {runtime}, or \
+                 it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
+                 --allow-undecided accepts it"
+            );
+        }
         if e.check == Some("disagree") {
             let (runtime, config) =
                 if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
@@ -262,21 +327,30 @@ pub fn print(out: &mut Vec<u8>, report: &Report, check: bool) {
             }
         }
     }
-    if check || has_runtime {
+    let images = report.images.len();
+    let pinned = report.images.iter().filter(|e| e.pinned).count();
+    let undecided = if report.undecided > 0 { format!(", {} undecided", report.undecided) } else { String::new() };
+    if !report.refused.is_empty() {
+        let runtime = if has_runtime { ": the RUNTIME column shows what it pins" } else { "" };
         let _ = writeln!(
             out,
-            "{} image(s), {} pinned; {} disagreement(s) with the runtime",
-            report.images.len(),
-            report.images.iter().filter(|e| e.pinned).count(),
+            "REFUSED: the list read here is refused ({} pattern(s); standard error says why, and what \
+             stock CRI-O and a runtime built on the crio-pin library do with it). The list in force is \
+             the one the runtime had before, which this tool cannot know{runtime}. PINNED and PATTERN \
+             show what the list's other {} pattern(s) would pin.",
+            report.refused.len(),
+            report.valid_patterns
+        );
+        let _ =
+            writeln!(out, "{images} image(s), {pinned} pinned by the valid patterns{undecided}; the list is refused");
+    } else if check || has_runtime {
+        let _ = writeln!(
+            out,
+            "{images} image(s), {pinned} pinned{undecided}; {} disagreement(s) with the runtime",
             report.disagreements
         );
     } else {
-        let _ = writeln!(
-            out,
-            "{} image(s), {} pinned",
-            report.images.len(),
-            report.images.iter().filter(|e| e.pinned).count()
-        );
+        let _ = writeln!(out, "{images} image(s), {pinned} pinned{undecided}");
     }
 }
 
@@ -288,6 +362,9 @@ pub struct Change {
     pub pattern_index: usize,
     pub pattern: String,
     pub source: String,
+    /// Taken for an OCI artifact, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<&'static str>,
 }
 
 pub struct Diff {
@@ -297,7 +374,13 @@ pub struct Diff {
     pub new_warnings: Vec<crate::config::Warning>,
 }
 
-pub fn diff(before: &Resolved, before_set: &PinSet, after: &Resolved, after_set: &PinSet, images: &[Image]) -> Diff {
+pub fn diff(
+    before: &Resolved,
+    before_set: &Compiled,
+    after: &Resolved,
+    after_set: &Compiled,
+    images: &[Image],
+) -> Diff {
     let change = |image: &Image, (i, name): (usize, &Name), entries: &[Entry]| Change {
         id: image.id.clone(),
         names: image.names.iter().map(|n| n.text.clone()).collect(),
@@ -305,6 +388,7 @@ pub fn diff(before: &Resolved, before_set: &PinSet, after: &Resolved, after_set:
         pattern_index: i,
         pattern: entries[i].display(),
         source: entries[i].source.clone(),
+        artifact: image.artifact,
     };
     let mut gained = Vec::new();
     let mut lost = Vec::new();
@@ -337,6 +421,17 @@ pub fn print_diff(out: &mut Vec<u8>, diff: &Diff) {
                 })
                 .collect();
             crate::table(out, &["IMAGE", &how.to_uppercase(), "SOURCE"], &rows);
+        }
+    }
+    for c in diff.gained.iter().chain(&diff.lost) {
+        if let Some(why) = c.artifact {
+            let _ = writeln!(
+                out,
+                "note: {} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a pattern \
+                 matches its reference (the repoTag) or its canonical name (the repoDigest), however it \
+                 was pulled",
+                show::name(&c.decided_by)
+            );
         }
     }
     crate::print_warnings(out, &diff.new_warnings);

@@ -6,6 +6,16 @@
 //! `repo:tag` only, and the repoDigest crictl prints for it is computed; a
 //! pull by digest stores `repo@sha256:…` only, and crictl then prints no
 //! repoTag for that repository; a pull both ways stores both.
+//!
+//! CRI-O lists OCI artifacts among the images, with nothing in crictl's
+//! JSON to say which is which, and pins an artifact when a pattern matches
+//! its reference (`repo:tag`, its repoTag) or its canonical name
+//! (`repo@<manifest digest>`, its repoDigest), however it was pulled
+//! (internal/ociartifact: `isArtifactPinned`). An artifact's id is its
+//! manifest digest (`CRIImage`: `Id: Digest().Encoded()`), so it equals the
+//! digest of its repoDigest; a container image's id is its config digest,
+//! which never equals a manifest digest. That is how an artifact is told
+//! from an image here.
 
 use oci_spec::distribution::Reference;
 use serde::Deserialize;
@@ -25,13 +35,20 @@ pub struct Image {
     /// Why CRI-O refuses to pull a name given by hand that is an image
     /// reference but for its case (`Nginx:1`): no image can have it.
     pub refused: Option<String>,
+    /// Taken for an OCI artifact, and why (every name then counts: CRI-O
+    /// matches an artifact's reference and its canonical name).
+    pub artifact: Option<&'static str>,
 }
+
+/// Why a listed entry is taken for an OCI artifact, as printed and in JSON.
+pub const ARTIFACT_WHY: &str = "id equals the manifest digest of its repoDigest";
 
 #[derive(Clone, Debug)]
 pub struct Name {
     pub text: String,
-    /// Whether CRI-O stores this name (false: a digest computed by crictl
-    /// that CRI-O stores only when the image was pulled by it).
+    /// Whether CRI-O matches this name: a name it stores, or either name of
+    /// an artifact (false: a digest computed by crictl that CRI-O stores
+    /// only when the image was pulled by it).
     pub stored: bool,
     /// A repoTag of a crictl listing: stored whatever the pull.
     pub is_tag: bool,
@@ -119,7 +136,7 @@ pub fn plain(name: &str) -> Result<Image, String> {
         Err(why) => return Err(why),
     };
     let names = vec![Name { text, stored: true, is_tag: false }];
-    Ok(Image { id: None, names, runtime_pinned: None, given, refused })
+    Ok(Image { id: None, names, runtime_pinned: None, given, refused, artifact: None })
 }
 
 /// The name CRI-O stores for an image pulled by `name`, normalised as
@@ -177,16 +194,27 @@ fn repository(name: &str) -> &str {
     }
 }
 
+/// Whether a listed entry is an OCI artifact: its id (bare hex, or with
+/// its algorithm) is the digest of one of its repoDigests.
+fn is_artifact(id: &str, digests: &[String]) -> bool {
+    let hex = id.split_once(':').map_or(id, |(_, hex)| hex);
+    !hex.is_empty()
+        && digests
+            .iter()
+            .any(|d| d.rsplit_once('@').and_then(|(_, digest)| digest.split_once(':')).is_some_and(|(_, h)| h == hex))
+}
+
 fn from_listing(listed: Listed) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
+    let artifact = is_artifact(&listed.id, &digests).then_some(ARTIFACT_WHY);
     let mut names: Vec<Name> = tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true }).collect();
     for digest in digests {
         let repo = repository(&digest);
-        let stored = !tags.iter().any(|t| repository(t) == repo);
+        let stored = artifact.is_some() || !tags.iter().any(|t| repository(t) == repo);
         names.push(Name { text: digest, stored, is_tag: false });
     }
-    Image { id: Some(listed.id), names, runtime_pinned: listed.pinned, given: None, refused: None }
+    Image { id: Some(listed.id), names, runtime_pinned: listed.pinned, given: None, refused: None, artifact }
 }
 
 #[cfg(test)]
@@ -199,6 +227,17 @@ mod tests {
         assert_eq!(repository("registry.example:5000/a/b"), "registry.example:5000/a/b");
         assert_eq!(repository("registry.example:5000/a/b:2"), "registry.example:5000/a/b");
         assert_eq!(repository("q.io/a@sha256:00"), "q.io/a");
+    }
+
+    #[test]
+    fn an_artifact_is_an_entry_whose_id_is_the_digest_of_a_repo_digest() {
+        let hex = "0a49ab7801187405f3981609b518c45bb06aff7ca2f5eba8ce5682647a91e8bd";
+        let digests = vec![format!("registry.example/team/model@sha256:{hex}")];
+        assert!(is_artifact(hex, &digests));
+        assert!(is_artifact(&format!("sha256:{hex}"), &digests));
+        assert!(!is_artifact(&hex.replace('0', "1"), &digests));
+        assert!(!is_artifact("", &["x@sha256:".to_string()]));
+        assert!(!is_artifact(hex, &[]));
     }
 
     #[test]

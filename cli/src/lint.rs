@@ -8,6 +8,7 @@ use oci_spec::distribution::Reference;
 use serde::Serialize;
 
 use crate::config::Entry;
+use crate::refused::{self, List};
 use crate::{images, show};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -31,6 +32,9 @@ impl Severity {
 #[derive(Clone, Debug, Serialize)]
 pub struct Finding {
     pub index: usize,
+    /// "effective" (the list the configuration gives) or "after-reload"
+    /// (the files' list a SIGHUP reload loads instead of a flag's).
+    pub list: &'static str,
     pub pattern: String,
     pub severity: Severity,
     pub code: &'static str,
@@ -40,7 +44,26 @@ pub struct Finding {
     pub suggestion: Option<String>,
 }
 
-pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
+/// The canonical names of the OCI artifacts of an `--images` listing
+/// (repoDigests: an artifact's canonical name), each with the name shown.
+#[derive(Default)]
+pub struct Artifacts(HashMap<Vec<u8>, String>);
+
+impl Artifacts {
+    pub fn new(images: &[images::Image], flags: Flags) -> Artifacts {
+        let mut names = HashMap::new();
+        for image in images.iter().filter(|i| i.artifact.is_some()) {
+            for name in image.names.iter().filter(|n| !n.is_tag) {
+                names.entry(canonical(name.text.as_bytes(), flags)).or_insert_with(|| name.text.clone());
+            }
+        }
+        Artifacts(names)
+    }
+}
+
+/// Lints `entries`, the list `list`; `artifacts` when an `--images`
+/// listing was given.
+pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Artifacts>) -> Vec<Finding> {
     let anchored = flags.contains(Flags::ANCHOR_GLOBS);
     // Under --strict the library refuses these; by default CRI-O takes them.
     let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
@@ -55,6 +78,7 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
         let mut add = |severity, code, message: String, suggestion: Option<String>| {
             out.push(Finding {
                 index,
+                list: list.as_str(),
                 pattern: entry.display(),
                 severity,
                 code,
@@ -83,9 +107,11 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
             add(
                 Severity::Error,
                 "lone-star",
-                "a lone '*' crashes CRI-O at start-up or on reload; write \"**\" to pin every \
-                 image"
-                    .to_string(),
+                format!(
+                    "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
+                    refused::stock_crio_lone_star(list),
+                    refused::library_refuses(list)
+                ),
                 Some("**".to_string()),
             );
             continue;
@@ -205,8 +231,15 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
             }
         }
 
+        if entry.source == "pause_image" && list == List::AfterReload {
+            if let Some(bad) = refused::bad_reload_pause(entry, index) {
+                add(Severity::Error, bad.code, bad.message, Some(crate::config::DEFAULT_PAUSE_IMAGE.to_string()));
+                continue;
+            }
+        }
         if let (Pattern::Exact(_), true) = (pattern, well_formed) {
-            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), &mut add);
+            let artifact = artifacts.map(|a| a.0.get(&canonical(text.as_bytes(), flags)));
+            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), artifact, &mut add);
         }
     }
     out
@@ -214,9 +247,12 @@ pub fn lint(entries: &[Entry], flags: Flags) -> Vec<Finding> {
 
 /// Checks an exact pattern against the names CRI-O stores: fully
 /// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
+/// `artifact`: None without a listing, else the artifact of the listing
+/// whose canonical name the pattern is, if any.
 fn reference_findings(
     text: &str,
     case_sensitive: bool,
+    artifact: Option<Option<&String>>,
     add: &mut impl FnMut(Severity, &'static str, String, Option<String>),
 ) {
     // Matching ignores case unless --case-sensitive, the reference grammar does not.
@@ -267,6 +303,28 @@ fn reference_findings(
         );
     }
     if let Some(digest) = reference.digest() {
+        if let Some(Some(name)) = artifact {
+            add(
+                Severity::Info,
+                "artifact-digest",
+                format!(
+                    "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
+                     matches an artifact's canonical name (repository@manifest digest) as well as its \
+                     reference (taken for an artifact: its {})",
+                    show::quote(name),
+                    images::ARTIFACT_WHY
+                ),
+                None,
+            );
+            return;
+        }
+        let artifacts = if artifact.is_some() {
+            " (no OCI artifact of the --images listing has this canonical name)"
+        } else {
+            ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
+             artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
+             json) to tell"
+        };
         add(
             Severity::Info,
             "digest-needs-digest-pull",
@@ -274,7 +332,7 @@ fn reference_findings(
                 "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
                  digest name only for a pull by digest, and the repoDigest crictl shows for an \
                  image pulled by tag is computed, not stored; to pin it whichever way it was \
-                 pulled, also pin its tag"
+                 pulled, also pin its tag{artifacts}"
             ),
             None,
         );

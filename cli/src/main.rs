@@ -2,14 +2,15 @@
 //! and what a change would do. Reads configuration, never writes it.
 //!
 //! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
-//! disagreement); 2 the input cannot be used (usage, unreadable or
-//! malformed files, a configuration CRI-O would refuse).
+//! disagreement or undecided image); 2 the input cannot be used (usage,
+//! unreadable or malformed files, a configuration CRI-O would refuse).
 
 mod config;
 mod explain;
 mod images;
 mod input;
 mod lint;
+mod refused;
 mod show;
 
 use std::io::Write;
@@ -17,18 +18,20 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use crio_pin::{Flags, PinSet};
+use crio_pin::Flags;
 
-use config::{Entry, InputError, Sources};
+use config::{InputError, Sources};
+use refused::{List, Refused};
 
 #[derive(Parser)]
 #[command(
     name = "crio-pin",
     version,
     about = "What CRI-O pins, by which pattern, from which file, and what a change would do",
-    after_help = "Exit status: 0 fine, 1 findings (lint errors, explain --check disagreements), \
-                  2 unusable input (usage, unreadable or malformed files, a configuration CRI-O \
-                  would refuse). Nothing is ever written."
+    after_help = "Exit status: 0 fine, 1 findings (lint errors, explain --check disagreements or \
+                  undecided images), 2 unusable input (usage, unreadable or malformed files, a \
+                  configuration CRI-O would refuse, now or after a SIGHUP reload). Nothing is ever \
+                  written."
 )]
 struct Cli {
     #[command(flatten)]
@@ -113,17 +116,34 @@ struct ImageArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The effective pinned list, each pattern with its source
+    /// The effective pinned list, each pattern with its source (exit 2 when
+    /// CRI-O would refuse it, or the files' list a SIGHUP reload loads instead)
     Config,
-    /// What CRI-O does with each pattern, and likely mistakes (exit 1 on errors)
-    Lint,
-    /// For each image: pinned or not, by which pattern, from where
+    /// What CRI-O does with each pattern, and likely mistakes (exit 1 on
+    /// errors); also the files' list a SIGHUP reload loads in place of
+    /// --pinned-images or CONTAINER_PINNED_IMAGES
+    Lint {
+        /// The output of `crictl images -o json` (or `-` for stdin): a pattern
+        /// naming the canonical name (repo@digest) of an OCI artifact listed
+        /// there pins it however it was pulled, and is not noted as needing a
+        /// pull by digest
+        #[arg(long, value_name = "FILE|-")]
+        images: Option<String>,
+    },
+    /// For each image: pinned or not, by which pattern, from where (a refused
+    /// list is explained by its valid patterns, with exit status 2)
     Explain {
         #[command(flatten)]
         images: ImageArgs,
-        /// Exit 1 when the runtime's `pinned` disagrees with the configuration
+        /// Exit 1 when the runtime's `pinned` differs from the configuration's
+        /// answer, or an image is undecided (pinned or not depending on how it
+        /// was pulled)
         #[arg(long)]
         check: bool,
+        /// With --check: accept undecided images (a pattern names a digest
+        /// crictl shows for an image pulled by tag)
+        #[arg(long, requires = "check")]
+        allow_undecided: bool,
     },
     /// Which images gain or lose a pin with a change
     Diff {
@@ -173,8 +193,11 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
     let flags = args.flags();
     let resolved = config::resolve(&args.sources())?;
     let mut out = Vec::new();
+    // Said on standard error after the output: the lists CRI-O refuses.
+    let mut errors: Vec<Refused> = Vec::new();
     let code = match &cli.command {
         Command::Config => {
+            errors = refused::check_lists(&resolved, flags)?;
             if args.json {
                 let patterns = resolved.entries.iter().enumerate().map(|(index, e)| PatternJson {
                     defined_at: e.defined_at.as_deref(),
@@ -182,16 +205,39 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
                     pattern: e.display(),
                     source: &e.source,
                 });
-                let config =
-                    ConfigJson { files: &resolved.files, patterns: patterns.collect(), warnings: &resolved.warnings };
+                let config = ConfigJson {
+                    files: &resolved.files,
+                    patterns: patterns.collect(),
+                    refused: &errors,
+                    warnings: &resolved.warnings,
+                };
                 write_json(&mut out, &config);
             } else {
-                print_config(&mut out, &resolved);
+                print_config(&mut out, &resolved, &errors);
             }
-            0
+            if errors.is_empty() {
+                0
+            } else {
+                2
+            }
         }
-        Command::Lint => {
-            let findings = lint::lint(&resolved.entries, flags);
+        Command::Lint { images } => {
+            let artifacts = match images {
+                Some(path) => Some(lint::Artifacts::new(&images::read(path)?, flags)),
+                None => None,
+            };
+            let mut findings = lint::lint(&resolved.entries, flags, List::Effective, artifacts.as_ref());
+            if let Some(reload) = &resolved.reload {
+                let again = lint::lint(reload, flags, List::AfterReload, artifacts.as_ref());
+                // The same finding on the same entry says nothing new.
+                let new: Vec<lint::Finding> = again
+                    .into_iter()
+                    .filter(|r| {
+                        !findings.iter().any(|f| f.code == r.code && f.source == r.source && f.pattern == r.pattern)
+                    })
+                    .collect();
+                findings.extend(new);
+            }
             let errors = findings.iter().filter(|f| f.severity == lint::Severity::Error).count();
             if args.json {
                 write_json(&mut out, &serde_json::json!({ "findings": findings, "warnings": resolved.warnings }));
@@ -200,7 +246,7 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
             }
             u8::from(errors > 0)
         }
-        Command::Explain { images, check } => {
+        Command::Explain { images, check, allow_undecided } => {
             let list = load_images(images)?;
             if *check && list.iter().all(|i| i.runtime_pinned.is_none()) {
                 return Err(InputError(
@@ -209,24 +255,38 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
                         .into(),
                 ));
             }
-            let set = compile(&resolved.entries, flags)?;
-            let report = explain::explain(&resolved, &set, &list);
+            let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
+            let report = explain::explain(&resolved, &compiled, &list);
             if args.json {
                 // Straight to text: a Value of 50,000 images would double the work.
                 #[derive(serde::Serialize)]
                 struct Out<'a> {
                     images: &'a [explain::Explained],
                     disagreements: usize,
+                    undecided: usize,
+                    refused: &'a [Refused],
                 }
-                write_json(&mut out, &Out { images: &report.images, disagreements: report.disagreements });
+                let json = Out {
+                    images: &report.images,
+                    disagreements: report.disagreements,
+                    undecided: report.undecided,
+                    refused: &report.refused,
+                };
+                write_json(&mut out, &json);
             } else {
                 explain::print(&mut out, &report, *check);
             }
-            u8::from(*check && report.disagreements > 0)
+            if !report.refused.is_empty() {
+                errors = report.refused;
+                2
+            } else {
+                let undecided = report.undecided > 0 && !*allow_undecided;
+                u8::from(*check && (report.disagreements > 0 || undecided))
+            }
         }
         Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive } => {
             let list = load_images(images)?;
-            let before = compile(&resolved.entries, flags)?;
+            let before = refused::compile(&resolved.entries, flags, List::Effective)?;
             let (after_resolved, after_flags);
             if let Some(file) = dropin {
                 if args.patterns.is_some() {
@@ -264,7 +324,9 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
                         .into(),
                 ));
             }
-            let after = compile(&after_resolved.entries, after_flags)?;
+            let after = refused::compile(&after_resolved.entries, after_flags, List::Effective)
+                .map_err(|InputError(e)| InputError(format!("the list after the change is refused: {e}")))?;
+            let (before, after) = (refused::Compiled::from(before), refused::Compiled::from(after));
             let diff = explain::diff(&resolved, &before, &after_resolved, &after, &list);
             if args.json {
                 write_json(
@@ -280,6 +342,9 @@ fn run(cli: &Cli) -> Result<ExitCode, InputError> {
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().lock().write_all(&out);
+    for e in &errors {
+        eprintln!("crio-pin: {}", show::escape(&e.line()));
+    }
     Ok(ExitCode::from(code))
 }
 
@@ -336,15 +401,6 @@ fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
     Ok(list)
 }
 
-/// The set CRI-O would build. A list CRI-O cannot compile is an input
-/// error naming the pattern and where it was set.
-fn compile(entries: &[Entry], flags: Flags) -> Result<PinSet, InputError> {
-    PinSet::compile(entries.iter().map(|e| &e.text), flags).map_err(|e| {
-        let at = e.pattern_index().and_then(|i| entries.get(i)).map(|e| format!("{}: ", e.source)).unwrap_or_default();
-        InputError(format!("{at}{e}; run `crio-pin lint` for every finding"))
-    })
-}
-
 /// `config --json`. (Typed rather than `json!` values, which cost a map
 /// per pattern: a million-entry list spent most of its time there. Keys in
 /// alphabetical order, as `json!` writes them.)
@@ -352,6 +408,9 @@ fn compile(entries: &[Entry], flags: Flags) -> Result<PinSet, InputError> {
 struct ConfigJson<'a> {
     files: &'a [String],
     patterns: Vec<PatternJson<'a>>,
+    /// The patterns that make a list refused: the configuration's, or the
+    /// files' list a SIGHUP reload loads instead.
+    refused: &'a [Refused],
     warnings: &'a [config::Warning],
 }
 
@@ -401,7 +460,7 @@ pub fn print_warnings(out: &mut Vec<u8>, warnings: &[config::Warning]) {
     }
 }
 
-fn print_config(out: &mut Vec<u8>, resolved: &config::Resolved) {
+fn print_config(out: &mut Vec<u8>, resolved: &config::Resolved, errors: &[Refused]) {
     if resolved.files.is_empty() {
         let _ = writeln!(out, "files read: none");
     } else {
@@ -425,13 +484,26 @@ fn print_config(out: &mut Vec<u8>, resolved: &config::Resolved) {
         table(out, &["#", "PATTERN", "SOURCE"], &rows);
     }
     print_warnings(out, &resolved.warnings);
+    for e in errors {
+        let list = if e.list == List::AfterReload.as_str() { ", in the list a SIGHUP reload loads" } else { "" };
+        let _ = writeln!(
+            out,
+            "error[{}]: pattern {} {} ({}){list}: the list is refused (standard error says why, and what \
+             CRI-O does with it)",
+            e.code,
+            e.index,
+            show::quote(&e.pattern),
+            show::escape(&e.source)
+        );
+    }
 }
 
 fn print_lint(out: &mut Vec<u8>, resolved: &config::Resolved, findings: &[lint::Finding]) {
     for f in findings {
+        let list = if f.list == List::AfterReload.as_str() { ", in the list a SIGHUP reload loads" } else { "" };
         let _ = writeln!(
             out,
-            "{}[{}]: pattern {} {} ({}): {}",
+            "{}[{}]: pattern {} {} ({}{list}): {}",
             f.severity.as_str(),
             f.code,
             f.index,
@@ -442,9 +514,13 @@ fn print_lint(out: &mut Vec<u8>, resolved: &config::Resolved, findings: &[lint::
     }
     print_warnings(out, &resolved.warnings);
     let count = |s| findings.iter().filter(|f| f.severity == s).count();
+    let reload = match &resolved.reload {
+        Some(list) => format!(", and {} in the files' list a SIGHUP reload loads", list.len()),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "{} pattern(s): {} error(s), {} warning(s), {} note(s)",
+        "{} pattern(s){reload}: {} error(s), {} warning(s), {} note(s)",
         resolved.entries.len(),
         count(lint::Severity::Error),
         count(lint::Severity::Warning),

@@ -329,11 +329,12 @@ fn check_listing(dir: &str) -> Value {
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let v = json(&out);
     let images = v["images"].as_array().unwrap();
-    assert_eq!(images.len(), 9);
+    assert_eq!(images.len(), if dir == "F" { 11 } else { 9 });
     for image in images {
         assert_eq!(image["pinned"], image["runtime_pinned"], "{image}");
         assert_eq!(image["check"], "agree", "{image}");
     }
+    assert_eq!((v["disagreements"].as_u64(), v["undecided"].as_u64()), (Some(0), Some(0)), "{dir}");
     v
 }
 
@@ -341,6 +342,7 @@ fn check_listing(dir: &str) -> Value {
 fn explain_agrees_with_the_live_crio_listings() {
     let a = check_listing("A");
     check_listing("E");
+    check_listing("F");
     golden(
         "explain-listing-a",
         &[
@@ -476,6 +478,250 @@ fn explain_plain_names() {
     );
 }
 
+// ---- issue 18: OCI artifacts, refused lists, the list a reload loads, --check as a gate ----
+
+const CANONICAL_MODEL: &str =
+    "registry.example/team/model@sha256:0a49ab7801187405f3981609b518c45bb06aff7ca2f5eba8ce5682647a91e8bd";
+const LISTING_F: [&str; 4] = ["-c", "crio-listings/crio.conf", "-d", "crio-listings/F/crio.conf.d"];
+
+fn listing_f(rest: &[&str]) -> Vec<&'static str> {
+    let mut v: Vec<&str> = LISTING_F.to_vec();
+    v.extend(rest.iter().map(|s| &*s.to_string().leak()));
+    v
+}
+
+/// The explained image whose first name is `name`.
+fn image_named(v: &Value, name: &str) -> Value {
+    v["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["names"][0] == name)
+        .unwrap_or_else(|| panic!("{name}: {v}"))
+        .clone()
+}
+
+#[test]
+fn oci_artifacts_are_pinned_by_their_reference_or_canonical_name() {
+    // Live CRI-O (listing F): the artifact `model`, pulled by tag, is pinned
+    // by the exact pattern of its repoDigest, its canonical name.
+    let out =
+        golden("explain-listing-f", &listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]), 0);
+    let text = stdout(&out);
+    for name in ["registry.example/team/model", "quay.io/openshift-release-dev/cfg-artifact:v1"] {
+        let note =
+            text.lines().find(|l| l.starts_with("note: ") && l.contains(name)).unwrap_or_else(|| panic!("{text}"));
+        assert!(note.contains("taken for an OCI artifact (id equals the manifest digest of its repoDigest)"), "{note}");
+    }
+    assert!(!text.contains("depends on how the image was pulled"), "{text}");
+    let args = listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check", "--json"]);
+    let v = json(&golden("explain-listing-f-json", &args, 0));
+    let model = image_named(&v, "registry.example/team/model:1");
+    assert_eq!(model["artifact"], "id equals the manifest digest of its repoDigest");
+    assert_eq!((model["pinned"].as_bool(), model["check"].as_str()), (Some(true), Some("agree")));
+    assert_eq!(model["decided_by"], CANONICAL_MODEL);
+    assert_eq!(model["stored_names"], model["names"], "both names of an artifact are matched");
+    assert_eq!(image_named(&v, "quay.io/openshift-release-dev/cfg-artifact:v1")["artifact"], model["artifact"]);
+    // A container image is never taken for one: its id is its config digest.
+    let artifacts = v["images"].as_array().unwrap().iter().filter(|i| i.get("artifact").is_some()).count();
+    assert_eq!(artifacts, 2, "{v}");
+    // The same rule for a container image pulled by tag: its repoDigest is
+    // not stored, and the pin depends on the pull (see --check below).
+    let nginx = "docker.io/library/nginx@sha256:1b008234c90d0129265b3df33601ff692ecf16d60d0fd9b449d70f77e77dab59";
+    let v = json(&run(&[
+        "-c",
+        "crio-listings/crio.conf",
+        "-d",
+        "none",
+        "--pinned-images",
+        &format!("{CANONICAL_MODEL},{nginx}"),
+        "explain",
+        "--images",
+        "crio-listings/F/list.json",
+        "--json",
+    ]));
+    assert_eq!(image_named(&v, "registry.example/team/model:1")["pinned"], true);
+    let nginx = image_named(&v, "docker.io/library/nginx:1.25");
+    assert_eq!(nginx["pinned"], false);
+    assert_eq!(nginx["depends_on_pull"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn diff_and_lint_apply_the_artifact_rule() {
+    // Dropping the canonical-name pattern unpins the artifact `model`.
+    let dir = tempfile::tempdir().unwrap();
+    let new = write_file(dir.path(), "new.txt", "*cfg-artifact*\n");
+    let args = listing_f(&["diff", "--images", "crio-listings/F/list.json", "--new-patterns", &new]);
+    let out = run(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("1 image(s) lose their pin"), "{text}");
+    assert!(
+        text.contains("note: registry.example/team/model@sha256:0a49ab78") && text.contains("OCI artifact"),
+        "{text}"
+    );
+    let mut json_args = args.clone();
+    json_args.push("--json");
+    let v = json(&run(&json_args));
+    assert_eq!(v["lost"][0]["decided_by"], CANONICAL_MODEL, "{v}");
+    assert_eq!(v["lost"][0]["artifact"], "id equals the manifest digest of its repoDigest");
+    // lint: with the listing, the pattern names an artifact, which it pins
+    // however it was pulled; without, the note says what a listing would tell.
+    let v = json(&run(&listing_f(&["lint", "--images", "crio-listings/F/list.json", "--json"])));
+    assert!(!codes(&v["findings"]).contains("digest-needs-digest-pull"), "{v}");
+    let found = with_code(&v["findings"], "artifact-digest");
+    assert_eq!(found.len(), 1, "{v}");
+    assert!(found[0]["message"].as_str().unwrap().contains("however it was pulled"), "{v}");
+    let v = json(&run(&listing_f(&["lint", "--json"])));
+    let found = with_code(&v["findings"], "digest-needs-digest-pull");
+    assert_eq!(found.len(), 1, "{v}");
+    assert!(found[0]["message"].as_str().unwrap().contains("give --images"), "{v}");
+    // A listing without that artifact: the note stays.
+    let v = json(&run(&listing_f(&["lint", "--images", "crio-listings/A/list.json", "--json"])));
+    assert_eq!(with_code(&v["findings"], "digest-needs-digest-pull").len(), 1, "{v}");
+}
+
+#[test]
+fn config_exits_2_on_a_list_crio_refuses() {
+    let out = golden("config-lone-star", &["-c", "bad/lone-star.conf", "-d", "none", "config"], 2);
+    let err = stderr(&out);
+    assert!(err.contains("bad/lone-star.conf:2: pattern 1 (\"*\")"), "{err}");
+    assert!(err.contains("stock CRI-O panics") && err.contains("it does not start"), "{err}");
+    assert!(err.contains("a SIGHUP reload that brings it ends the running daemon"), "{err}");
+    assert!(err.contains("a runtime built on the crio-pin library refuses the list"), "{err}");
+    assert!(err.contains("keeps its previous list"), "{err}");
+    let out = run(&["-c", "bad/lone-star.conf", "-d", "none", "config", "--json"]);
+    assert_eq!(code(&out), 2);
+    let v = json(&out);
+    assert_eq!(v["refused"][0]["code"], "lone-star");
+    assert_eq!(v["refused"][0]["list"], "effective");
+    assert_eq!(v["refused"][0]["source"], "bad/lone-star.conf:2");
+    // From the environment, too; and --strict refuses what the library's strict mode refuses.
+    let out = run_env(&["-c", "", "-d", "none", "config"], &[("CONTAINER_PINNED_IMAGES", "*")]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stderr(&out).contains("env: pattern 0 (\"*\")"), "{}", stderr(&out));
+    let out = run(&["-c", "", "-d", "none", "--pinned-images", "*pause", "--strict", "config"]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stderr(&out).contains("stock CRI-O takes this pattern; --strict refuses it"), "{}", stderr(&out));
+    // lint speaks for stock CRI-O and for a runtime on the library, each for itself.
+    let v = json(&run(&["-c", "bad/lone-star.conf", "-d", "none", "lint", "--json"]));
+    let message = with_code(&v["findings"], "lone-star")[0]["message"].as_str().unwrap().to_string();
+    assert!(!message.contains("crashes CRI-O at start-up or on reload"), "{message}");
+    assert!(message.contains("stock CRI-O panics") && message.contains("crio-pin library refuses"), "{message}");
+}
+
+#[test]
+fn explain_of_a_refused_list_explains_what_it_can() {
+    // bad/lone-star.conf: ["quay.io/openshift-release-dev/*", "*"]; the
+    // running CRI-O answered listing A with the list it had before.
+    let args = ["-c", "bad/lone-star.conf", "-d", "none", "explain", "--images", "crio-listings/A/list.json"];
+    let out = golden("explain-refused-list", &args, 2);
+    let text = stdout(&out);
+    assert!(text.contains("RUNTIME"), "the runtime's own flags are shown: {text}");
+    assert!(text.contains("#0 \"quay.io/openshift-release-dev/*\""), "{text}");
+    assert!(
+        text.contains("The list in force is the one the runtime had before, which this tool cannot know"),
+        "{text}"
+    );
+    assert!(stderr(&out).contains("a lone '*' is not a valid pattern"), "{}", stderr(&out));
+    let mut with_check = args.to_vec();
+    with_check.extend(["--check", "--json"]);
+    let v = json(&golden("explain-refused-list-json", &with_check, 2));
+    assert_eq!(v["refused"][0]["index"], 1);
+    let etcd = image_named(&v, "quay.io/coreos/etcd:v3.5.9");
+    assert_eq!((etcd["pinned"].as_bool(), etcd["runtime_pinned"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(etcd["check"], Value::Null, "nothing is compared with an unknown list");
+    let evil = image_named(&v, "evil.example/quay.io/openshift-release-dev/x:1");
+    assert_eq!(evil["pattern_index"], 0);
+    // A lone '*': only the pause image is left to explain.
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "01-star.conf", pins_dropin(&["*"]));
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "crio-listings/crio.conf", "-d", conf_d, "explain", "--images", "crio-listings/A/list.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(stdout(&out).contains("#1 \"registry.k8s.io/pause:3.10.1\""), "{}", stdout(&out));
+}
+
+#[test]
+fn lint_and_config_check_the_list_a_reload_loads() {
+    // The environment's list is fine; the files' list, which a SIGHUP
+    // reload loads instead, has a lone '*'.
+    let env = [("CONTAINER_PINNED_IMAGES", "quay.io/*,**")];
+    let out = golden_env("lint-reload", &["-c", "", "-d", "reload/crio.conf.d", "lint"], &env, 1);
+    assert!(stdout(&out).contains("1 error(s)"), "{}", stdout(&out));
+    let v = json(&golden_env("lint-reload-json", &["-c", "", "-d", "reload/crio.conf.d", "lint", "--json"], &env, 1));
+    let star = with_code(&v["findings"], "lone-star");
+    assert_eq!(star.len(), 1, "{v}");
+    assert_eq!((star[0]["list"].as_str(), star[0]["severity"].as_str()), (Some("after-reload"), Some("error")));
+    assert_eq!(star[0]["source"], "reload/crio.conf.d/50-pins.conf:2");
+    assert!(star[0]["message"].as_str().unwrap().contains("keeps the list it runs"), "{v}");
+    let out = golden_env("config-reload", &["-c", "", "-d", "reload/crio.conf.d", "config"], &env, 2);
+    assert!(stderr(&out).contains("a SIGHUP reload loads in place of"), "{}", stderr(&out));
+    let v =
+        json(&golden_env("config-reload-json", &["-c", "", "-d", "reload/crio.conf.d", "config", "--json"], &env, 2));
+    assert_eq!(v["refused"][0]["list"], "after-reload", "{v}");
+    // The flag, like the environment; and a files' pause image CRI-O would
+    // reject on reload, behind --pause-image.
+    let out = run(&["-c", "", "-d", "reload/crio.conf.d", "--pinned-images", "quay.io/x:1", "lint"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "10-pause.conf", "[crio.image]\npause_image = \"MyOrg/pause:1\"\n");
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--pause-image", "registry.k8s.io/pause:3.10.1", "config"]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stderr(&out).contains("rejects that reload"), "{}", stderr(&out));
+    let v = json(&run(&["-c", "", "-d", conf_d, "--pause-image", "registry.k8s.io/pause:3.10.1", "lint", "--json"]));
+    assert_eq!(with_code(&v["findings"], "bad-pause-image").len(), 1, "{v}");
+    // Without a flag the files' list is the list, checked once.
+    let out = run(&["-c", "", "-d", "reload/crio.conf.d", "lint", "--json"]);
+    assert_eq!(with_code(&json(&out)["findings"], "lone-star").len(), 1);
+}
+
+#[test]
+fn check_fails_on_undecided_images_unless_allowed() {
+    // Listing A: nginx was pulled by tag and is pinned by the running CRI-O
+    // (by its tag); a list that names its repoDigest instead cannot tell.
+    let digest = "docker.io/library/nginx@sha256:cd61d6530830080a07085b44af90eacb995cae041944b0975a0a6cee59d51211";
+    let list = format!("quay.io/openshift-release-dev/*,*etcd*,{digest}");
+    let args = [
+        "-c",
+        "crio-listings/crio.conf",
+        "-d",
+        "none",
+        "--pinned-images",
+        &list,
+        "explain",
+        "--images",
+        "crio-listings/A/list.json",
+        "--check",
+    ];
+    let out = run(&args);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("UNDECIDED: docker.io/library/nginx:1.25"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("pinned only if it was pulled by the digest") && line.contains("--allow-undecided"),
+        "{line}"
+    );
+    assert!(text.contains("1 undecided"), "{text}");
+    let mut with_json = args.to_vec();
+    with_json.push("--json");
+    let v = json(&run(&with_json));
+    assert_eq!((v["undecided"].as_u64(), v["disagreements"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(image_named(&v, "docker.io/library/nginx:1.25")["check"], "undecided");
+    let mut allowed = args.to_vec();
+    allowed.push("--allow-undecided");
+    assert_eq!(code(&run(&allowed)), 0);
+    // Undecided and not pinned by the runtime counts too (busybox of the node).
+    let v = json(&run(&node(&["explain", "--images", "node/images.json", "--check", "--json"])));
+    assert_eq!(image_named(&v, "docker.io/library/busybox:1.36")["check"], "undecided");
+    // --allow-undecided is about --check.
+    assert_eq!(code(&run(&node(&["explain", "--images", "node/images.json", "--allow-undecided"]))), 2);
+}
+
 // ---- diff ----
 
 #[test]
@@ -602,7 +848,9 @@ fn a_100000_pattern_list_and_50000_images() {
     let images: Vec<Value> = (0..50_000)
         .map(|i| {
             serde_json::json!({
-                "id": format!("{i:064x}"),
+                // A config digest, not the manifest digest of the repoDigest
+                // (that would be an OCI artifact's id).
+                "id": format!("{:064x}", i as u64 + (1 << 40)),
                 "repoTags": [format!("registry.example/team-{i}/app:{i}")],
                 "repoDigests": [format!("registry.example/team-{i}/app@sha256:{i:064x}")],
                 "pinned": i % 3 == 0,

@@ -1,0 +1,310 @@
+//! Lists CRI-O refuses, and what it does with them.
+//!
+//! Stock CRI-O compiles `pinned_images` in CompileRegexpsForPinnedImages
+//! (internal/storage/image.go) with regexp.MustCompile, after slicing off
+//! the stars of a `*word*`: for the lone `*` the slice `pattern[1:0]` is out
+//! of range, and CRI-O panics. At start-up it does not start. On a SIGHUP
+//! reload the configuration is re-read first, then the reload goroutine
+//! calls UpdatePinnedImagesList, which panics with nothing to recover it:
+//! the daemon ends (crio.service has Restart=on-failure). A runtime built on
+//! this library gets an error instead and keeps its previous list
+//! (docs/cri-o.md). The tool says both, never one for the other.
+
+use crio_pin::{CompileError, ErrorKind, Flags, PinSet};
+use serde::Serialize;
+
+use crate::config::{Entry, InputError};
+use crate::show;
+
+/// Which list of the configuration: the one it gives now, or the files'
+/// list a SIGHUP reload loads instead of `--pinned-images` /
+/// `CONTAINER_PINNED_IMAGES` (and of `--pause-image`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum List {
+    Effective,
+    AfterReload,
+}
+
+impl List {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            List::Effective => "effective",
+            List::AfterReload => "after-reload",
+        }
+    }
+}
+
+/// One pattern that makes CRI-O, or a runtime built on this library,
+/// refuse its list. (Fields in alphabetical order, as JSON keys.)
+#[derive(Clone, Debug, Serialize)]
+pub struct Refused {
+    /// "lone-star", "invalid-utf8", "empty", "whitespace", "literal-star",
+    /// "bad-pause-image".
+    pub code: &'static str,
+    pub index: usize,
+    /// "effective" or "after-reload".
+    pub list: &'static str,
+    /// What is wrong, what to write instead, and what stock CRI-O and a
+    /// runtime built on this library do with the list.
+    pub message: String,
+    pub pattern: String,
+    pub source: String,
+}
+
+impl Refused {
+    /// "SOURCE: MESSAGE", for one line of text.
+    pub fn line(&self) -> String {
+        format!("{}: {}", self.source, self.message)
+    }
+}
+
+/// A list compiled as far as it can be: the set of its valid patterns, and
+/// the patterns refused.
+pub struct Compiled {
+    pub set: PinSet,
+    /// The list index of each pattern of `set` (empty: the same index).
+    index: Vec<usize>,
+    pub refused: Vec<Refused>,
+}
+
+impl Compiled {
+    /// The list index of the set's pattern `i`.
+    pub fn list_index(&self, i: usize) -> usize {
+        if self.index.is_empty() {
+            i
+        } else {
+            self.index[i]
+        }
+    }
+}
+
+impl From<PinSet> for Compiled {
+    fn from(set: PinSet) -> Compiled {
+        Compiled { set, index: Vec::new(), refused: Vec::new() }
+    }
+}
+
+/// Past this many refused patterns the list is not explained, only refused.
+const MAX_REFUSED: usize = 32;
+
+/// Compiles `entries` under `flags`, leaving out each pattern CRI-O (or the
+/// library's mode) refuses; Err when the list cannot be compiled even so
+/// (too large as a whole, or too many refused patterns).
+pub fn compile_valid(entries: &[Entry], flags: Flags, list: List) -> Result<Compiled, InputError> {
+    if let Ok(set) = PinSet::compile(entries.iter().map(|e| &e.text), flags) {
+        return Ok(Compiled { set, index: Vec::new(), refused: Vec::new() });
+    }
+    let refused = refused_patterns(entries, flags, list)?;
+    let index: Vec<usize> = (0..entries.len()).filter(|i| !refused.iter().any(|r| r.index == *i)).collect();
+    let set = PinSet::compile(index.iter().map(|&i| &entries[i].text), flags)
+        .map_err(|e| InputError(whole_list_error(entries, &e, list)))?;
+    Ok(Compiled { set, index, refused })
+}
+
+/// Compiles `entries`, or says why CRI-O cannot use them (exit status 2).
+pub fn compile(entries: &[Entry], flags: Flags, list: List) -> Result<PinSet, InputError> {
+    let compiled = compile_valid(entries, flags, list)?;
+    match compiled.refused.as_slice() {
+        [] => Ok(compiled.set),
+        [first, rest @ ..] => {
+            let more =
+                if rest.is_empty() { String::new() } else { format!(" ({} more refused pattern(s))", rest.len()) };
+            Err(InputError(format!("{}{more}; run `crio-pin lint` for every finding", first.line())))
+        }
+    }
+}
+
+/// Every pattern of `entries` that makes the list refused, each with its
+/// own message. (Each found pattern is replaced by a harmless one and the
+/// list checked again, so that each error names its own index.)
+pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<Vec<Refused>, InputError> {
+    let mut refused: Vec<Refused> = Vec::new();
+    let mut bad = vec![false; entries.len()];
+    loop {
+        let texts = entries.iter().zip(&bad).map(|(e, &bad)| if bad { &b"x"[..] } else { &e.text[..] });
+        let Err(e) = PinSet::validate(texts, flags) else {
+            return Ok(refused);
+        };
+        let index = match (e.pattern_index(), e.kind()) {
+            (_, ErrorKind::TooLarge { .. }) | (None, _) => return Err(InputError(whole_list_error(entries, &e, list))),
+            (Some(_), _) if refused.len() == MAX_REFUSED => {
+                return Err(InputError(format!(
+                    "more than {MAX_REFUSED} patterns are refused, the first: {}; run `crio-pin lint` for \
+                     every finding",
+                    refused[0].line()
+                )))
+            }
+            (Some(i), _) => i,
+        };
+        let entry = &entries[index];
+        refused.push(Refused {
+            code: code(e.kind()),
+            index,
+            list: list.as_str(),
+            message: format!("{e}; {}", consequence(e.kind(), list)),
+            pattern: entry.display(),
+            source: entry.source.clone(),
+        });
+        bad[index] = true;
+    }
+}
+
+/// An error that is not one pattern's: the list as a whole.
+fn whole_list_error(entries: &[Entry], e: &CompileError, list: List) -> String {
+    let at = e.pattern_index().and_then(|i| entries.get(i)).map(|e| format!("{}: ", e.source)).unwrap_or_default();
+    format!("{at}{e}; {}; run `crio-pin lint` for every finding", consequence(e.kind(), list))
+}
+
+/// The lint code of the same mistake.
+fn code(kind: &ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::LoneStar => "lone-star",
+        ErrorKind::NotUtf8 { .. } => "invalid-utf8",
+        ErrorKind::Empty => "empty",
+        ErrorKind::Whitespace { .. } => "whitespace",
+        ErrorKind::LeadingStar { .. } | ErrorKind::InnerStar { .. } => "literal-star",
+        ErrorKind::TooLarge { .. } => "too-large",
+        _ => "refused",
+    }
+}
+
+/// What a runtime built on this library does with a refused list.
+const LIBRARY_REFUSES: &str = "a runtime built on the crio-pin library refuses the list with an error: it \
+                               does not start with it, and on a SIGHUP reload it keeps its previous list";
+
+/// What a runtime built on this library does with a list it refuses.
+pub fn library_refuses(list: List) -> &'static str {
+    match list {
+        List::Effective => LIBRARY_REFUSES,
+        List::AfterReload => {
+            "a runtime built on the crio-pin library refuses the reloaded list with an error and keeps \
+             the list it runs"
+        }
+    }
+}
+
+/// What stock CRI-O does on a lone '*', for the list it is in.
+pub fn stock_crio_lone_star(list: List) -> &'static str {
+    match list {
+        List::Effective => {
+            "stock CRI-O panics on it (CompileRegexpsForPinnedImages slices the lone '*' out of range): \
+             it does not start with this list, and a SIGHUP reload that brings it ends the running \
+             daemon (systemd restarts it, and it panics again)"
+        }
+        List::AfterReload => {
+            "this is in the files' list, which a SIGHUP reload loads in place of the --pinned-images or \
+             CONTAINER_PINNED_IMAGES list: stock CRI-O then panics (CompileRegexpsForPinnedImages slices \
+             the lone '*' out of range) and the running daemon ends (restarted with the same flag or \
+             environment, it takes that list again)"
+        }
+    }
+}
+
+/// What stock CRI-O and a runtime built on this library do with a list
+/// that has this error.
+fn consequence(kind: &ErrorKind, list: List) -> String {
+    let reload = match list {
+        List::Effective => "",
+        List::AfterReload => {
+            "this is in the files' list, which a SIGHUP reload loads in place of the --pinned-images or \
+             CONTAINER_PINNED_IMAGES list: "
+        }
+    };
+    match kind {
+        ErrorKind::LoneStar => format!("{}; {}", stock_crio_lone_star(list), library_refuses(list)),
+        ErrorKind::NotUtf8 { .. } => format!(
+            "{reload}CRI-O's TOML decoder refuses a file that is not UTF-8 (CRI-O does not start; a \
+             reload is rejected and the previous list stays); a runtime built on the crio-pin library \
+             refuses the pattern the same way"
+        ),
+        ErrorKind::Empty
+        | ErrorKind::Whitespace { .. }
+        | ErrorKind::LeadingStar { .. }
+        | ErrorKind::InnerStar { .. } => {
+            format!(
+                "{reload}stock CRI-O takes this pattern; --strict refuses it, as a runtime built on the \
+                 crio-pin library in strict mode does: it does not start with the list, and on a SIGHUP \
+                 reload it keeps its previous list"
+            )
+        }
+        ErrorKind::TooLarge { .. } => {
+            format!("{reload}stock CRI-O compiles it, one regexp per pattern; {LIBRARY_REFUSES}")
+        }
+        _ => format!("{reload}{LIBRARY_REFUSES}"),
+    }
+}
+
+/// The pause image of the list a reload loads, when CRI-O would reject
+/// that reload for it (ReloadPauseImage: ParsePauseImage fails, and the
+/// whole reload with it).
+pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
+    let why = crate::images::qualify(&entry.display()).err()?;
+    let at = entry.defined_at.as_deref().unwrap_or("default");
+    Some(Refused {
+        code: "bad-pause-image",
+        index,
+        list: List::AfterReload.as_str(),
+        message: format!(
+            "the files' pause image {} (set at {at}), which a SIGHUP reload loads in place of \
+             --pause-image or CONTAINER_PAUSE_IMAGE, is not a valid image reference ({why}): CRI-O \
+             rejects that reload (\"Unable to reload configuration\") and keeps its configuration, the \
+             pinned list included; write a reference such as {}",
+            show::quote(&entry.display()),
+            show::quote(crate::config::DEFAULT_PAUSE_IMAGE)
+        ),
+        pattern: entry.display(),
+        source: entry.source.clone(),
+    })
+}
+
+/// The refusals of the configuration's lists: the one it gives, and the
+/// one a SIGHUP reload would load instead (when a flag or the environment
+/// replaced the files' list or pause image), without repeating a pattern
+/// refused in both.
+pub fn check_lists(resolved: &crate::config::Resolved, flags: Flags) -> Result<Vec<Refused>, InputError> {
+    let mut out = refused_patterns(&resolved.entries, flags, List::Effective)?;
+    if let Some(reload) = &resolved.reload {
+        for r in refused_patterns(reload, flags, List::AfterReload)? {
+            if !out.iter().any(|o| o.source == r.source && o.pattern == r.pattern) {
+                out.push(r);
+            }
+        }
+        if let Some(pause) = reload.last().filter(|e| e.source == "pause_image") {
+            out.extend(bad_reload_pause(pause, reload.len() - 1));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(texts: &[&str]) -> Vec<Entry> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Entry { text: t.as_bytes().to_vec(), source: format!("f:{}", i + 1), defined_at: None })
+            .collect()
+    }
+
+    #[test]
+    fn every_refused_pattern_is_named_and_the_others_compiled() {
+        let list = entries(&["*", "quay.io/a/*", "*", "docker.io/library/nginx:1"]);
+        let compiled = compile_valid(&list, Flags::DEFAULT, List::Effective).unwrap();
+        let refused: Vec<(usize, &str, &str)> =
+            compiled.refused.iter().map(|r| (r.index, r.code, r.source.as_str())).collect();
+        assert_eq!(refused, [(0, "lone-star", "f:1"), (2, "lone-star", "f:3")]);
+        assert!(
+            compiled.refused[1].message.starts_with("pattern 2 (\"*\"): a lone '*'"),
+            "{}",
+            compiled.refused[1].message
+        );
+        assert_eq!(compiled.set.len(), 2);
+        assert_eq!(compiled.set.match_index(b"docker.io/library/nginx:1").map(|i| compiled.list_index(i)), Some(3));
+        assert!(compile(&list, Flags::DEFAULT, List::Effective).unwrap_err().0.contains("(1 more refused pattern(s))"));
+        // A valid list compiles whole.
+        let fine = compile_valid(&entries(&["**"]), Flags::DEFAULT, List::Effective).unwrap();
+        assert!(fine.refused.is_empty() && fine.list_index(0) == 0);
+    }
+}
