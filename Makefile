@@ -169,6 +169,10 @@ test-rust:
 	$(CARGO) fmt --check --manifest-path tools/bench/plot/Cargo.toml
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(CARGO) test --release
+	@# The engine's tests again with the portable DFA step (no x86-64
+	@# assembly): what other architectures run.
+	RUSTFLAGS="--cfg crio_pin_portable" $(CARGO) test --release --lib --test semantics --test equivalence \
+	    --target-dir target/portable
 	@# The benchmark harnesses' quick checks (engines agree, the budget's
 	@# lists compile at a hundredth of their size, targets parse): keeps
 	@# the benches building.

@@ -234,9 +234,10 @@ bool crio_pin_match_any(const struct crio_pin_set *set, const char *names, const
 
  Returns how many names are pinned; `count` 0 returns 0 and writes
  nothing. `set` NULL is the empty set (all 0). Fails safe: on invalid
- arguments (as for crio_pin_match_any(), or NULL `results` with `count`
- > 0) or an internal failure it sets every `results[i]` to 1 (when
- `results` is not NULL) and returns `CRIO_PIN_EACH_FAILED`. Thread-safe.
+ arguments (as for crio_pin_match_any(), or NULL `results` with a
+ non-zero `count`) or an internal failure it sets every `results[i]` to
+ 1 (when `results` is not NULL) and returns `CRIO_PIN_EACH_FAILED`.
+ Thread-safe.
 
  Safety: As crio_pin_match_any(), and non-NULL `results` points to `count`
  writable bytes.

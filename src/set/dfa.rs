@@ -48,6 +48,8 @@
 
 use super::{Owner, NONE};
 
+mod walk;
+
 /// What a special state (one where needles end) pins.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Hit {
@@ -103,10 +105,169 @@ const SPLIT_MIN: usize = 24;
 #[derive(Debug)]
 pub(super) struct Canonical;
 
+/// The byte classes: 0 for bytes in no needle, 1.. for each byte that
+/// occurs, the last one (`bail`) for a raw name's bytes >= 0x80.
+struct Classes {
+    canonical: [u8; 256],
+    raw: [u8; 256],
+    /// Classes in all, bail included: the row width of a class table.
+    count: usize,
+}
+
+impl Classes {
+    /// `None` when the needles use too many distinct bytes for a class to
+    /// fit a byte (never for canonical needles: see `compile_every_shape`).
+    fn of(needles: &[&[u8]], fold: bool) -> Option<Classes> {
+        let mut canonical = [0u8; 256];
+        let mut next = 1usize;
+        for &b in needles.iter().flat_map(|n| n.iter()) {
+            if canonical[usize::from(b)] == 0 {
+                // 255 distinct bytes + class 0 + bail need 257.
+                if next > 253 {
+                    return None;
+                }
+                canonical[usize::from(b)] = next as u8;
+                next += 1;
+            }
+        }
+        let bail = next as u8;
+        let mut raw = [bail; 256];
+        for b in 0u8..0x80 {
+            let c = if fold { b.to_ascii_uppercase() } else { b };
+            raw[usize::from(b)] = canonical[usize::from(c)];
+        }
+        Some(Classes { canonical, raw, count: next + 1 })
+    }
+}
+
 /// Trie node used while building.
 struct Node {
     children: Vec<(u8, u32)>,
     hit: Hit,
+}
+
+/// The trie of the needles over their classes (node 0 is the root), each
+/// node's hit set for the needle that ends there.
+struct Trie {
+    nodes: Vec<Node>,
+}
+
+impl Trie {
+    /// `None` as soon as it holds `max_nodes` nodes, before its own memory
+    /// grows large.
+    fn build(needles: &[&[u8]], owners: &[Owner], classes: &[u8; 256], max_nodes: usize) -> Option<Trie> {
+        let empty = |depth| Node { children: Vec::new(), hit: Hit { anywhere: NONE, at_start: NONE, depth } };
+        let mut nodes = vec![empty(0)];
+        for (needle, owner) in needles.iter().zip(owners) {
+            let mut s = 0usize;
+            for &b in *needle {
+                let class = classes[usize::from(b)];
+                s = match nodes[s].children.iter().find(|&&(c, _)| c == class) {
+                    Some(&(_, t)) => t as usize,
+                    None => {
+                        let t = nodes.len();
+                        if t >= max_nodes {
+                            return None;
+                        }
+                        let depth = nodes[s].hit.depth + 1;
+                        nodes[s].children.push((class, t as u32));
+                        nodes.push(empty(depth));
+                        t
+                    }
+                };
+            }
+            let hit = &mut nodes[s].hit;
+            hit.anywhere = hit.anywhere.min(owner.anywhere);
+            hit.at_start = hit.at_start.min(owner.at_start);
+        }
+        Some(Trie { nodes })
+    }
+
+    fn child(&self, s: u32, class: u8) -> Option<u32> {
+        self.nodes[s as usize].children.iter().find(|&&(c, _)| c == class).map(|&(_, t)| t)
+    }
+
+    /// Failure links, breadth first, from the trie alone (following failure
+    /// links until a state has a child on the class); each node inherits
+    /// the unanchored needles of its failure node. Returns the links and the
+    /// breadth-first order.
+    fn failure_links(&mut self) -> (Vec<u32>, Vec<u32>) {
+        let n = self.nodes.len();
+        let mut fail = vec![0u32; n];
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        order.push(0);
+        let mut next_in_order = 0;
+        while let Some(&s) = order.get(next_in_order) {
+            next_in_order += 1;
+            for i in 0..self.nodes[s as usize].children.len() {
+                let (class, t) = self.nodes[s as usize].children[i];
+                let mut f = fail[s as usize];
+                let target = loop {
+                    if s == 0 {
+                        break 0;
+                    }
+                    if let Some(g) = self.child(f, class) {
+                        break g;
+                    }
+                    if f == 0 {
+                        break 0;
+                    }
+                    f = fail[f as usize];
+                };
+                fail[t as usize] = target;
+                let inherited = self.nodes[target as usize].hit.anywhere;
+                let hit = &mut self.nodes[t as usize].hit;
+                hit.anywhere = hit.anywhere.min(inherited);
+                order.push(t);
+            }
+        }
+        (fail, order)
+    }
+}
+
+/// Where each trie node's row goes: bail first, then the special nodes,
+/// then the ordinary ones, with ids offset so that bit `flag` tells the
+/// two kinds apart (module doc).
+struct Numbering {
+    /// Per trie node: its row number (bail is row 0).
+    row: Vec<u32>,
+    /// Per special row after bail, in order: its hit.
+    hits: Vec<Hit>,
+    offset: u32,
+    flag: u32,
+}
+
+impl Numbering {
+    /// `None` when the ids would not fit in u32.
+    fn special_first(trie: &Trie, stride: usize) -> Option<Numbering> {
+        let nodes = &trie.nodes;
+        let special = |s: &usize| nodes[*s].hit.anywhere != NONE || nodes[*s].hit.at_start != NONE;
+        let mut row = vec![0u32; nodes.len()];
+        let mut hits = Vec::new();
+        let mut next = 1u32;
+        for s in (0..nodes.len()).filter(special) {
+            row[s] = next;
+            next += 1;
+            hits.push(nodes[s].hit);
+        }
+        let special_size = next as usize * stride;
+        for s in (0..nodes.len()).filter(|s| !special(s)) {
+            row[s] = next;
+            next += 1;
+        }
+        let ordinary_size = (nodes.len() + 1) * stride - special_size;
+        let flag = special_size.max(ordinary_size).next_power_of_two();
+        // Ids run up to 2 * flag: they must fit in u32.
+        if flag > 1 << 31 {
+            return None;
+        }
+        Some(Numbering { row, hits, offset: (flag - special_size) as u32, flag: flag as u32 })
+    }
+
+    /// The id of row `index`.
+    fn id(&self, index: u32, stride: usize) -> u32 {
+        self.offset + index * stride as u32
+    }
 }
 
 impl Dfa {
@@ -120,163 +281,79 @@ impl Dfa {
         max_bytes: usize,
         wide_max: usize,
     ) -> Option<Dfa> {
-        // Classes: 0 for bytes in no needle, 1.. for each byte that occurs,
-        // the last one for bail.
-        let mut canonical_classes = [0u8; 256];
-        let mut next_class = 1usize;
-        for needle in needles {
-            for &b in *needle {
-                if canonical_classes[usize::from(b)] == 0 {
-                    canonical_classes[usize::from(b)] = next_class as u8;
-                    next_class += 1;
-                    // 255 distinct bytes + class 0 + bail need 257: give up
-                    // (a list using almost every byte value is not a list
-                    // of image names).
-                    if next_class > 254 {
-                        return None;
-                    }
-                }
-            }
-        }
-        let bail_class = next_class as u8;
-        let stride = next_class + 1;
-        let mut raw_classes = [bail_class; 256];
-        for b in 0u8..0x80 {
-            let c = if fold { b.to_ascii_uppercase() } else { b };
-            raw_classes[usize::from(b)] = canonical_classes[usize::from(c)];
-        }
-
-        // The trie. Node 0 is the root. Given up as soon as its states'
-        // rows would exceed `max_bytes`, before its own memory grows large.
-        let max_states = max_bytes / (stride * 4);
-        let mut nodes = vec![Node { children: Vec::new(), hit: Hit { anywhere: NONE, at_start: NONE, depth: 0 } }];
-        for (needle, owner) in needles.iter().zip(owners) {
-            let mut s = 0usize;
-            for &b in *needle {
-                let class = canonical_classes[usize::from(b)];
-                s = match nodes[s].children.iter().find(|&&(c, _)| c == class) {
-                    Some(&(_, t)) => t as usize,
-                    None => {
-                        let t = nodes.len();
-                        // (+ 1: the bail state.)
-                        if t + 1 >= max_states {
-                            return None;
-                        }
-                        let depth = nodes[s].hit.depth + 1;
-                        nodes[s].children.push((class, t as u32));
-                        nodes.push(Node { children: Vec::new(), hit: Hit { anywhere: NONE, at_start: NONE, depth } });
-                        t
-                    }
-                };
-            }
-            let hit = &mut nodes[s].hit;
-            hit.anywhere = hit.anywhere.min(owner.anywhere);
-            hit.at_start = hit.at_start.min(owner.at_start);
-        }
-        let states = nodes.len() + 1; // and bail
-        if states * stride * 4 > max_bytes || states * stride > u32::MAX as usize {
+        let Classes { mut canonical, mut raw, count } = Classes::of(needles, fold)?;
+        // (One node fewer than rows: the bail state has no node.)
+        let mut trie = Trie::build(needles, owners, &canonical, (max_bytes / (count * 4)).saturating_sub(1))?;
+        let states = trie.nodes.len() + 1;
+        if states * count * 4 > max_bytes || states * count > u32::MAX as usize {
             return None;
         }
-        // The column of each class: itself, or in a wide table its byte
-        // (the class map is one to one on the needles' bytes).
+        // A wide table's column of each class is its byte (the class map is
+        // one to one on the needles' bytes); the classes are then the bytes.
         let wide = states * 256 * 4 <= wide_max.min(max_bytes);
         let mut column: [u8; 256] = std::array::from_fn(|c| c as u8);
         if wide {
             for b in 0..=255u8 {
-                column[usize::from(canonical_classes[usize::from(b)])] = b;
+                column[usize::from(canonical[usize::from(b)])] = b;
             }
-            canonical_classes = std::array::from_fn(|b| b as u8);
-            raw_classes = canonical_classes;
+            canonical = std::array::from_fn(|b| b as u8);
+            raw = canonical;
         }
-        let stride = if wide { 256 } else { stride };
+        let stride = if wide { 256 } else { count };
+        let (fail, order) = trie.failure_links();
+        let numbering = Numbering::special_first(&trie, stride)?;
+        let trans = Self::rows_of(&trie, &fail, &order, &numbering, &column, stride, wide, fold);
+        let mut depths = vec![u8::MAX; states];
+        for (s, node) in trie.nodes.iter().enumerate() {
+            depths[numbering.row[s] as usize] = u8::try_from(node.hit.depth).unwrap_or(u8::MAX);
+        }
+        Some(Dfa {
+            trans,
+            offset: numbering.offset,
+            flag: numbering.flag,
+            raw_classes: raw,
+            canonical_classes: canonical,
+            wide,
+            start: numbering.id(numbering.row[0], stride),
+            bail: numbering.id(0, stride),
+            hits: numbering.hits.into_boxed_slice(),
+            depths: depths.into_boxed_slice(),
+            row_reciprocal: (1u64 << 32).div_ceil(stride as u64),
+        })
+    }
 
-        // Failure links, breadth first, from the trie alone (following
-        // failure links until a state has a child on the class); each
-        // state inherits the needles of its failure state.
-        let n = nodes.len();
-        let child = |nodes: &[Node], s: u32, class: u8| {
-            nodes[s as usize].children.iter().find(|&&(c, _)| c == class).map(|&(_, t)| t)
-        };
-        let mut fail = vec![0u32; n];
-        let mut order: Vec<u32> = Vec::with_capacity(n);
-        order.push(0);
-        let mut next_in_order = 0;
-        while let Some(&s) = order.get(next_in_order) {
-            next_in_order += 1;
-            for i in 0..nodes[s as usize].children.len() {
-                let (class, t) = nodes[s as usize].children[i];
-                let mut f = fail[s as usize];
-                let target = loop {
-                    if s == 0 {
-                        break 0;
-                    }
-                    if let Some(g) = child(&nodes, f, class) {
-                        break g;
-                    }
-                    if f == 0 {
-                        break 0;
-                    }
-                    f = fail[f as usize];
-                };
-                fail[t as usize] = target;
-                let inherited = nodes[target as usize].hit.anywhere;
-                let hit = &mut nodes[t as usize].hit;
-                hit.anywhere = hit.anywhere.min(inherited);
-                order.push(t);
-            }
-        }
-
-        // Renumber: bail, then the special states, then the ordinary ones;
-        // ids are offset so that `flag` tells the two kinds apart.
-        let special = |s: usize| nodes[s].hit.anywhere != NONE || nodes[s].hit.at_start != NONE;
-        let mut new_id = vec![0u32; n];
-        let mut hits = Vec::new();
-        let bail_index = 0u32;
-        let mut next = 1u32;
-        for s in (0..n).filter(|&s| special(s)) {
-            new_id[s] = next;
-            next += 1;
-            hits.push(nodes[s].hit);
-        }
-        let special_size = next as usize * stride;
-        for s in (0..n).filter(|&s| !special(s)) {
-            new_id[s] = next;
-            next += 1;
-        }
-        let ordinary_size = states * stride - special_size;
-        let flag = special_size.max(ordinary_size).next_power_of_two();
-        // Ids run up to 2 * flag: they must fit in u32.
-        if flag > 1 << 31 {
-            return None;
-        }
-        let offset = (flag - special_size) as u32;
-
-        // Rows, breadth first: a state's row is its failure state's (filled
-        // before it), overridden by its own children; the root's leads back
-        // to the root. Every entry is an id.
-        let id = |index: u32| offset + index * stride as u32;
-        let mut trans = vec![0u32; states * stride];
-        for &s in &order {
-            let row = new_id[s as usize] as usize * stride;
+    /// The transition table, breadth first: a state's row is its failure
+    /// state's (filled before it), overridden by its own children; the
+    /// root's leads back to the root, bail's to bail. Every entry is an id.
+    #[allow(clippy::too_many_arguments)]
+    fn rows_of(
+        trie: &Trie,
+        fail: &[u32],
+        order: &[u32],
+        numbering: &Numbering,
+        column: &[u8; 256],
+        stride: usize,
+        wide: bool,
+        fold: bool,
+    ) -> Box<[u32]> {
+        let id = |row: u32| numbering.id(row, stride);
+        let mut trans = vec![0u32; (trie.nodes.len() + 1) * stride];
+        for &s in order {
+            let row = numbering.row[s as usize] as usize * stride;
             if s == 0 {
-                trans[row..row + stride].fill(id(new_id[0]));
+                trans[row..row + stride].fill(id(numbering.row[0]));
             } else {
-                let from = new_id[fail[s as usize] as usize] as usize * stride;
+                let from = numbering.row[fail[s as usize] as usize] as usize * stride;
                 trans.copy_within(from..from + stride, row);
             }
-            for &(class, t) in &nodes[s as usize].children {
-                trans[row + usize::from(column[usize::from(class)])] = id(new_id[t as usize]);
+            for &(class, t) in &trie.nodes[s as usize].children {
+                trans[row + usize::from(column[usize::from(class)])] = id(numbering.row[t as usize]);
             }
             if !wide {
-                trans[row + stride - 1] = id(bail_index);
+                trans[row + stride - 1] = id(0);
             }
         }
-        let bail_row = bail_index as usize * stride;
-        trans[bail_row..bail_row + stride].fill(id(bail_index));
-        let mut depths = vec![u8::MAX; states];
-        for (s, node) in nodes.iter().enumerate() {
-            depths[new_id[s] as usize] = u8::try_from(node.hit.depth).unwrap_or(u8::MAX);
-        }
+        trans[..stride].fill(id(0));
         if wide && fold {
             // A raw ASCII name walks as its upper-case form; canonical
             // names hold no lower-case ASCII letters.
@@ -284,419 +361,7 @@ impl Dfa {
                 row.copy_within(usize::from(b'A')..=usize::from(b'Z'), usize::from(b'a'));
             }
         }
-        Some(Dfa {
-            trans: trans.into_boxed_slice(),
-            offset,
-            flag: flag as u32,
-            raw_classes,
-            canonical_classes,
-            wide,
-            start: id(new_id[0]),
-            bail: id(bail_index),
-            hits: hits.into_boxed_slice(),
-            depths: depths.into_boxed_slice(),
-            row_reciprocal: (1u64 << 32).div_ceil(stride as u64),
-        })
-    }
-
-    /// Whether `state` is special (a needle ends there, or bail).
-    #[inline(always)]
-    fn is_special(&self, state: u32) -> bool {
-        state & self.flag == 0
-    }
-
-    /// The table's address minus `offset` entries, so that a state's row
-    /// starts at `rows() + id`: each step then adds no offset. (Out of the
-    /// allocation itself, hence wrapping; only [`Dfa::step`] reads through
-    /// it, always in bounds.)
-    #[inline(always)]
-    fn rows(&self) -> *const u32 {
-        self.trans.as_ptr().wrapping_sub(self.offset as usize)
-    }
-
-    /// One transition; `rows` is [`Dfa::rows`]. (The walks carry ids as
-    /// u64, so that each step's result is used as an index without a
-    /// zero-extension.)
-    #[inline(always)]
-    fn step(&self, rows: *const u32, state: u64, class: u8) -> u64 {
-        debug_assert!(
-            state >= u64::from(self.offset)
-                && (state - u64::from(self.offset)) + u64::from(class) < self.trans.len() as u64
-        );
-        // SAFETY: `state` is an id (the start state, or an entry of
-        // `trans`, all of which `build` sets to `offset + index * stride`
-        // for an index < states), and `class` < stride (every class table
-        // entry is at most the bail class, stride - 1; in a wide table the
-        // class is the byte and stride is 256), so the entry read,
-        // `trans[state - offset + class]`, is below `states * stride =
-        // trans.len()`. The test `every_entry_is_a_row_start` checks this
-        // for built tables.
-        //
-        // On x86-64 the entry is read through the column's address, which
-        // does not depend on the state: the chain of dependent steps then
-        // holds one load per byte. (Left to itself, the compiler often adds
-        // the state to the table's address first, which puts an add on the
-        // chain too: a fifth of a walk's time.)
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        unsafe {
-            let column = rows.wrapping_add(usize::from(class));
-            let next: u64;
-            std::arch::asm!(
-                "mov {next:e}, dword ptr [{column} + {state} * 4]",
-                column = in(reg) column,
-                state = in(reg) state,
-                next = lateout(reg) next,
-                options(pure, readonly, nostack, preserves_flags),
-            );
-            next
-        }
-        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-        unsafe {
-            u64::from(*rows.wrapping_add(state as usize + usize::from(class)))
-        }
-    }
-
-    /// The hit of a special state other than bail.
-    #[inline(always)]
-    fn hit(&self, state: u32) -> &Hit {
-        &self.hits[self.row(state) - 1]
-    }
-
-    /// Walks `name` (raw: an ASCII name as given; else a canonical name),
-    /// calling `hit(h, at)` at each byte `at` where needles end; stops when
-    /// `hit` returns true. Fails at the first byte >= 0x80 of a raw name.
-    /// Says whether it read every byte.
-    #[inline(always)]
-    pub(super) fn walk(&self, name: &[u8], raw: bool, hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
-        self.walk_from(name, raw, Lane { state: self.start, at: 0 }, hit)
-    }
-
-    /// [`Dfa::walk`] from `lane` on.
-    #[inline(always)]
-    fn walk_from(
-        &self,
-        name: &[u8],
-        raw: bool,
-        mut lane: Lane,
-        mut hit: impl FnMut(&Hit, usize) -> bool,
-    ) -> Result<bool, Canonical> {
-        let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
-        // (A raw name's bytes >= 0x80 in a wide table: tested for.)
-        let test_ascii = raw && self.wide;
-        loop {
-            let piece = match (self.wide, test_ascii) {
-                (false, _) => self.to_special::<false, false>(classes, name, lane.state, lane.at),
-                (true, false) => self.to_special::<true, false>(classes, name, lane.state, lane.at),
-                (true, true) => self.to_special::<true, true>(classes, name, lane.state, lane.at),
-            };
-            let Some((state, at)) = piece else {
-                return Ok(true);
-            };
-            // Byte by byte through the piece that met a special state (or
-            // a byte >= 0x80).
-            lane = Lane { state, at };
-            if self.bytes(name, classes, test_ascii, &mut lane, 8, &mut hit)? {
-                return Ok(lane.at == name.len());
-            }
-        }
-    }
-
-    /// Walks `lane` byte by byte through its next `count` bytes (or up to
-    /// the end of the name), reporting hits: true if `hit` asked to stop
-    /// (then `lane.at` is past the byte of that hit).
-    #[inline(always)]
-    fn bytes(
-        &self,
-        name: &[u8],
-        classes: &[u8; 256],
-        test_ascii: bool,
-        lane: &mut Lane,
-        count: usize,
-        hit: &mut impl FnMut(&Hit, usize) -> bool,
-    ) -> Result<bool, Canonical> {
-        let rows = self.rows();
-        let end = name.len().min(lane.at + count);
-        while lane.at < end {
-            let byte = name[lane.at];
-            if test_ascii && byte >= 0x80 {
-                return Err(Canonical);
-            }
-            lane.state = self.step(rows, u64::from(lane.state), classes[usize::from(byte)]) as u32;
-            lane.at += 1;
-            if self.is_special(lane.state) {
-                if lane.state == self.bail {
-                    return Err(Canonical);
-                }
-                if hit(self.hit(lane.state), lane.at - 1) {
-                    return Ok(true);
-                }
-            }
-        }
-        Ok(false)
-    }
-
-    /// [`Dfa::walk`] of a raw name in two lanes, so that their chains of
-    /// dependent loads overlap (one walk is bound by that latency): lane A
-    /// from the start; lane B from `mid`, at the start state, over the last
-    /// whole pieces (half the name or a little more). Hits arrive out of
-    /// order.
-    ///
-    /// B's state after byte `at` is the longest suffix of `name[mid..=at]`
-    /// that is a path of the trie, a suffix of the true state's path (the
-    /// longest suffix of `name[..=at]`): every needle it reports is in the
-    /// name, but it misses those that begin before `mid`. A therefore walks
-    /// on past `mid` until its state's path begins at `mid` or later (its
-    /// depth at most the bytes read since `mid`): from that byte on, B's
-    /// state is the true one, and A stops.
-    #[inline(always)]
-    pub(super) fn walk_split(&self, name: &[u8], mut hit: impl FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical> {
-        let n = name.len();
-        if n < SPLIT_MIN {
-            return self.walk(name, true, hit);
-        }
-        let classes = &self.raw_classes;
-        let test_ascii = self.wide;
-        let mid = n - 8 * n.div_ceil(16);
-        let mut a = Lane { state: self.start, at: 0 };
-        let mut b = Lane { state: self.start, at: mid };
-        loop {
-            let special;
-            (a, b, special) = if self.wide {
-                self.two_to_special::<true>(classes, name, a, b, mid)
-            } else {
-                self.two_to_special::<false>(classes, name, a, b, mid)
-            };
-            if special == 0 {
-                break;
-            }
-            if special & 1 != 0 && self.bytes(name, classes, test_ascii, &mut a, 8, &mut hit)? {
-                return Ok(false);
-            }
-            if special & 2 != 0 && self.bytes(name, classes, test_ascii, &mut b, 8, &mut hit)? {
-                return Ok(false);
-            }
-        }
-        if b.at < n {
-            // A agrees with B: B walks on alone.
-            return self.walk_from(name, true, b, hit);
-        }
-        // B is done: A walks on alone until it agrees (a long needle across
-        // `mid`; rare).
-        while a.at < n && !self.synced(a, mid) {
-            if self.bytes(name, classes, test_ascii, &mut a, 1, &mut hit)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
-    /// Whether lane A's state has a path that begins at `mid` or later.
-    #[inline(always)]
-    fn synced(&self, a: Lane, mid: usize) -> bool {
-        if a.at < mid {
-            return false;
-        }
-        let depth = self.depths[self.row(a.state)];
-        depth != u8::MAX && usize::from(depth) <= a.at - mid
-    }
-
-    /// The row of a state: `(state - offset) / stride`, as a multiplication
-    /// (the ids are multiples of the stride above `offset`, so the rounded
-    /// up reciprocal is exact while the table has under 2^32 entries).
-    #[inline(always)]
-    fn row(&self, state: u32) -> usize {
-        ((u64::from(state - self.offset) * self.row_reciprocal) >> 32) as usize
-    }
-
-    /// Walks lanes A and B (see [`Dfa::walk_split`]) a piece of 8 bytes
-    /// each at a time, until B is at the end of the name or A agrees with
-    /// it (returns 0), or until a piece meets a special state or a byte >=
-    /// 0x80 (returns bit 0 for A's, bit 1 for B's, each such lane at the
-    /// start of that piece, the other one past its own).
-    // (Not inlined, as `to_special`.)
-    #[inline(never)]
-    fn two_to_special<const WIDE: bool>(
-        &self,
-        classes: &[u8; 256],
-        name: &[u8],
-        mut a: Lane,
-        mut b: Lane,
-        mid: usize,
-    ) -> (Lane, Lane, u8) {
-        // B's part is whole pieces, and A is `mid` bytes behind it: A has a
-        // piece wherever B has.
-        let pieces_a = name[a.at..].chunks_exact(8);
-        let pieces_b = name[b.at..].chunks_exact(8);
-        for (piece_a, piece_b) in pieces_a.zip(pieces_b) {
-            if self.synced(a, mid) {
-                break;
-            }
-            let (state_a, plain_a) = self.piece::<WIDE, WIDE>(classes, piece_a, u64::from(a.state));
-            let (state_b, plain_b) = self.piece::<WIDE, WIDE>(classes, piece_b, u64::from(b.state));
-            let (next_a, next_b) =
-                (Lane { state: state_a as u32, at: a.at + 8 }, Lane { state: state_b as u32, at: b.at + 8 });
-            if !(plain_a && plain_b) {
-                let mut special = 0;
-                if plain_a {
-                    a = next_a
-                } else {
-                    special |= 1
-                }
-                if plain_b {
-                    b = next_b
-                } else {
-                    special |= 2
-                }
-                return (a, b, special);
-            }
-            (a, b) = (next_a, next_b);
-        }
-        (a, b, 0)
-    }
-
-    /// Walks a piece of 8 bytes from `state`: the state after them, and
-    /// whether none led to a special state nor (with `TEST_ASCII`) was >=
-    /// 0x80. `WIDE`: the table has a column per byte (`classes` is not
-    /// read).
-    #[inline(always)]
-    fn piece<const WIDE: bool, const TEST_ASCII: bool>(
-        &self,
-        classes: &[u8; 256],
-        piece: &[u8],
-        state: u64,
-    ) -> (u64, bool) {
-        const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-        let eight: &[u8; 8] = piece.try_into().expect("a piece of 8");
-        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
-        let rows = self.rows();
-        // (Written out: the compiler keeps a loop over the 8 bytes.)
-        let s0 = self.step(rows, state, class(eight[0]));
-        let s1 = self.step(rows, s0, class(eight[1]));
-        let s2 = self.step(rows, s1, class(eight[2]));
-        let s3 = self.step(rows, s2, class(eight[3]));
-        let s4 = self.step(rows, s3, class(eight[4]));
-        let s5 = self.step(rows, s4, class(eight[5]));
-        let s6 = self.step(rows, s5, class(eight[6]));
-        let s7 = self.step(rows, s6, class(eight[7]));
-        let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & u64::from(self.flag) == 0;
-        let high = TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0;
-        (s7, !(special || high))
-    }
-
-    /// Walks `name` from `state` at byte `at` up to 8 bytes at a time while
-    /// none of them leads to a special state (the ids met, ANDed, keep the
-    /// flag), nor, with `TEST_ASCII`, is >= 0x80: `None` at the end of the
-    /// name, else the state and byte where a piece of at most 8 bytes that
-    /// does begins. `WIDE`: the table has a column per byte (`classes` is
-    /// not read).
-    // (Not inlined: inside the caller's loop the compiler spills the
-    // table, name and class pointers to the stack, a load each per byte.)
-    #[inline(never)]
-    fn to_special<const WIDE: bool, const TEST_ASCII: bool>(
-        &self,
-        classes: &[u8; 256],
-        name: &[u8],
-        state: u32,
-        mut at: usize,
-    ) -> Option<(u32, usize)> {
-        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
-        let rows = self.rows();
-        let flag = u64::from(self.flag);
-        let mut state = u64::from(state);
-        let mut pieces = name[at..].chunks_exact(8);
-        for piece in &mut pieces {
-            let (next, plain) = self.piece::<WIDE, TEST_ASCII>(classes, piece, state);
-            if !plain {
-                return Some((state as u32, at));
-            }
-            state = next;
-            at += 8;
-        }
-        // The last 0 to 7 bytes: 4, 2 and 1 at a time.
-        let rest = pieces.remainder();
-        let mut s = state;
-        let mut all = u64::MAX;
-        let mut high = 0;
-        let mut i = 0;
-        if rest.len() & 4 != 0 {
-            let s0 = self.step(rows, s, class(rest[0]));
-            let s1 = self.step(rows, s0, class(rest[1]));
-            let s2 = self.step(rows, s1, class(rest[2]));
-            s = self.step(rows, s2, class(rest[3]));
-            all &= s0 & s1 & s2 & s;
-            high |= rest[0] | rest[1] | rest[2] | rest[3];
-            i = 4;
-        }
-        if rest.len() & 2 != 0 {
-            let s0 = self.step(rows, s, class(rest[i]));
-            s = self.step(rows, s0, class(rest[i + 1]));
-            all &= s0 & s;
-            high |= rest[i] | rest[i + 1];
-            i += 2;
-        }
-        if rest.len() & 1 != 0 {
-            s = self.step(rows, s, class(rest[i]));
-            all &= s;
-            high |= rest[i];
-        }
-        if all & flag == 0 || (TEST_ASCII && high >= 0x80) {
-            Some((state as u32, at))
-        } else {
-            None
-        }
-    }
-
-    /// Walks `LANES` raw names at once, one byte of each in turn, so that
-    /// their transitions' loads overlap instead of each waiting for the
-    /// previous one (a lone walk is bound by that latency). Per name: true
-    /// if it reached no special state (no needle, and all ASCII: then its
-    /// answer is the exact table's), false if it did (then ask again with
-    /// [`Dfa::walk`]).
-    #[inline(always)]
-    pub(super) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
-        if self.wide {
-            self.walk_plain_in::<true, LANES>(names)
-        } else {
-            self.walk_plain_in::<false, LANES>(names)
-        }
-    }
-
-    /// [`Dfa::walk_plain`]; `WIDE`: the table has a column per byte.
-    #[inline(always)]
-    fn walk_plain_in<const WIDE: bool, const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
-        let class = |byte: u8| if WIDE { byte } else { self.raw_classes[usize::from(byte)] };
-        let rows = self.rows();
-        let mut states = [u64::from(self.start); LANES];
-        // Per lane, the AND of every id met: the flag survives only if no
-        // state was special.
-        let mut all = [u64::MAX; LANES];
-        let common = names.iter().map(|n| n.len()).min().unwrap_or(0);
-        for at in 0..common {
-            for lane in 0..LANES {
-                debug_assert!(at < names[lane].len());
-                // SAFETY: at < common, the shortest name's length. (Checked
-                // indexing costs a compare per lane and byte here.)
-                let byte = unsafe { *names[lane].get_unchecked(at) };
-                // Walking on past a special state is harmless (every state
-                // has a full row); only remember it.
-                states[lane] = self.step(rows, states[lane], class(byte));
-                all[lane] &= states[lane];
-            }
-        }
-        for lane in 0..LANES {
-            for &byte in &names[lane][common..] {
-                states[lane] = self.step(rows, states[lane], class(byte));
-                all[lane] &= states[lane];
-            }
-        }
-        let mut plain = all.map(|a| a & u64::from(self.flag) != 0);
-        if WIDE {
-            // (Bytes >= 0x80 have no bail column to lead to.)
-            for lane in 0..LANES {
-                plain[lane] &= names[lane].is_ascii();
-            }
-        }
-        plain
+        trans.into_boxed_slice()
     }
 
     /// Whether the table has a column per byte value.

@@ -1,0 +1,421 @@
+//! Reading the DFA: one step, and the walks over a name built on it (one
+//! lane, two lanes, several names at once). Construction is in the parent
+//! module; what the walks rely on (ids are row starts, special ids have bit
+//! `flag` clear) is its doc.
+
+use super::{Canonical, Dfa, Hit, Lane, SPLIT_MIN};
+
+impl Dfa {
+    /// Whether `state` is special (a needle ends there, or bail).
+    #[inline(always)]
+    pub(super) fn is_special(&self, state: u32) -> bool {
+        state & self.flag == 0
+    }
+
+    /// The table's address minus `offset` entries, so that a state's row
+    /// starts at `rows() + id`: each step then adds no offset. (Out of the
+    /// allocation itself, hence wrapping; only [`Dfa::step`] reads through
+    /// it, always in bounds.)
+    #[inline(always)]
+    fn rows(&self) -> *const u32 {
+        self.trans.as_ptr().wrapping_sub(self.offset as usize)
+    }
+
+    /// One transition; `rows` is [`Dfa::rows`]. (The walks carry ids as
+    /// u64, so that each step's result is used as an index without a
+    /// zero-extension.)
+    #[inline(always)]
+    fn step(&self, rows: *const u32, state: u64, class: u8) -> u64 {
+        debug_assert!(
+            state >= u64::from(self.offset)
+                && (state - u64::from(self.offset)) + u64::from(class) < self.trans.len() as u64
+        );
+        // SAFETY: `state` is an id (the start state, or an entry of
+        // `trans`, all of which `build` sets to `offset + index * stride`
+        // for an index < states), and `class` < stride (every class table
+        // entry is at most the bail class, stride - 1; in a wide table the
+        // class is the byte and stride is 256), so the entry read,
+        // `trans[state - offset + class]`, is below `states * stride =
+        // trans.len()`. The test `every_entry_is_a_row_start` checks this
+        // for built tables.
+        //
+        // On x86-64 the entry is read through the column's address, which
+        // does not depend on the state: the chain of dependent steps then
+        // holds one load per byte. (Left to itself, the compiler often adds
+        // the state to the table's address first, which puts an add on the
+        // chain too: a fifth of a walk's time.)
+        //
+        // Elsewhere, under Miri, and in `make test`'s second run of the
+        // engine's tests (`--cfg crio_pin_portable`, so that the code other
+        // architectures run is tested here too) it is a plain read.
+        #[cfg(all(target_arch = "x86_64", not(miri), not(crio_pin_portable)))]
+        unsafe {
+            let column = rows.wrapping_add(usize::from(class));
+            let next: u64;
+            std::arch::asm!(
+                "mov {next:e}, dword ptr [{column} + {state} * 4]",
+                column = in(reg) column,
+                state = in(reg) state,
+                next = lateout(reg) next,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+            next
+        }
+        #[cfg(not(all(target_arch = "x86_64", not(miri), not(crio_pin_portable))))]
+        unsafe {
+            u64::from(*rows.wrapping_add(state as usize + usize::from(class)))
+        }
+    }
+
+    /// The hit of a special state other than bail.
+    #[inline(always)]
+    fn hit(&self, state: u32) -> &Hit {
+        &self.hits[self.row(state) - 1]
+    }
+
+    /// Walks `name` (raw: an ASCII name as given; else a canonical name),
+    /// calling `hit(h, at)` at each byte `at` where needles end; stops when
+    /// `hit` returns true. Fails at the first byte >= 0x80 of a raw name.
+    /// Says whether it read every byte.
+    #[inline(always)]
+    pub(in crate::set) fn walk(
+        &self,
+        name: &[u8],
+        raw: bool,
+        hit: impl FnMut(&Hit, usize) -> bool,
+    ) -> Result<bool, Canonical> {
+        self.walk_from(name, raw, Lane { state: self.start, at: 0 }, hit)
+    }
+
+    /// [`Dfa::walk`] from `lane` on.
+    #[inline(always)]
+    fn walk_from(
+        &self,
+        name: &[u8],
+        raw: bool,
+        mut lane: Lane,
+        mut hit: impl FnMut(&Hit, usize) -> bool,
+    ) -> Result<bool, Canonical> {
+        let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
+        // (A raw name's bytes >= 0x80 in a wide table: tested for.)
+        let test_ascii = raw && self.wide;
+        loop {
+            let piece = match (self.wide, test_ascii) {
+                (false, _) => self.to_special::<false, false>(classes, name, lane.state, lane.at),
+                (true, false) => self.to_special::<true, false>(classes, name, lane.state, lane.at),
+                (true, true) => self.to_special::<true, true>(classes, name, lane.state, lane.at),
+            };
+            let Some((state, at)) = piece else {
+                return Ok(true);
+            };
+            // Byte by byte through the piece that met a special state (or
+            // a byte >= 0x80).
+            lane = Lane { state, at };
+            if self.bytes(name, classes, test_ascii, &mut lane, 8, &mut hit)? {
+                return Ok(lane.at == name.len());
+            }
+        }
+    }
+
+    /// Walks `lane` byte by byte through its next `count` bytes (or up to
+    /// the end of the name), reporting hits: true if `hit` asked to stop
+    /// (then `lane.at` is past the byte of that hit).
+    #[inline(always)]
+    fn bytes(
+        &self,
+        name: &[u8],
+        classes: &[u8; 256],
+        test_ascii: bool,
+        lane: &mut Lane,
+        count: usize,
+        hit: &mut impl FnMut(&Hit, usize) -> bool,
+    ) -> Result<bool, Canonical> {
+        let rows = self.rows();
+        let end = name.len().min(lane.at + count);
+        while lane.at < end {
+            let byte = name[lane.at];
+            if test_ascii && byte >= 0x80 {
+                return Err(Canonical);
+            }
+            lane.state = self.step(rows, u64::from(lane.state), classes[usize::from(byte)]) as u32;
+            lane.at += 1;
+            if self.is_special(lane.state) {
+                if lane.state == self.bail {
+                    return Err(Canonical);
+                }
+                if hit(self.hit(lane.state), lane.at - 1) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// [`Dfa::walk`] of a raw name in two lanes, so that their chains of
+    /// dependent loads overlap (one walk is bound by that latency): lane A
+    /// from the start; lane B from `mid`, at the start state, over the last
+    /// whole pieces (half the name or a little more). Hits arrive out of
+    /// order.
+    ///
+    /// B's state after byte `at` is the longest suffix of `name[mid..=at]`
+    /// that is a path of the trie, a suffix of the true state's path (the
+    /// longest suffix of `name[..=at]`): every needle it reports is in the
+    /// name, but it misses those that begin before `mid`. A therefore walks
+    /// on past `mid` until its state's path begins at `mid` or later (its
+    /// depth at most the bytes read since `mid`): from that byte on, B's
+    /// state is the true one, and A stops.
+    #[inline(always)]
+    pub(in crate::set) fn walk_split(
+        &self,
+        name: &[u8],
+        mut hit: impl FnMut(&Hit, usize) -> bool,
+    ) -> Result<bool, Canonical> {
+        let n = name.len();
+        if n < SPLIT_MIN {
+            return self.walk(name, true, hit);
+        }
+        let classes = &self.raw_classes;
+        let test_ascii = self.wide;
+        let mid = n - 8 * n.div_ceil(16);
+        let mut a = Lane { state: self.start, at: 0 };
+        let mut b = Lane { state: self.start, at: mid };
+        loop {
+            let special;
+            (a, b, special) = if self.wide {
+                self.two_to_special::<true>(classes, name, a, b, mid)
+            } else {
+                self.two_to_special::<false>(classes, name, a, b, mid)
+            };
+            if special == 0 {
+                break;
+            }
+            if special & 1 != 0 && self.bytes(name, classes, test_ascii, &mut a, 8, &mut hit)? {
+                return Ok(false);
+            }
+            if special & 2 != 0 && self.bytes(name, classes, test_ascii, &mut b, 8, &mut hit)? {
+                return Ok(false);
+            }
+        }
+        if b.at < n {
+            // A agrees with B: B walks on alone.
+            return self.walk_from(name, true, b, hit);
+        }
+        // B is done: A walks on alone until it agrees (a long needle across
+        // `mid`; rare).
+        while a.at < n && !self.synced(a, mid) {
+            if self.bytes(name, classes, test_ascii, &mut a, 1, &mut hit)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether lane A's state has a path that begins at `mid` or later.
+    #[inline(always)]
+    fn synced(&self, a: Lane, mid: usize) -> bool {
+        if a.at < mid {
+            return false;
+        }
+        let depth = self.depths[self.row(a.state)];
+        depth != u8::MAX && usize::from(depth) <= a.at - mid
+    }
+
+    /// The row of a state: `(state - offset) / stride`, as a multiplication
+    /// (the ids are multiples of the stride above `offset`, so the rounded
+    /// up reciprocal is exact while the table has under 2^32 entries).
+    #[inline(always)]
+    pub(super) fn row(&self, state: u32) -> usize {
+        ((u64::from(state - self.offset) * self.row_reciprocal) >> 32) as usize
+    }
+
+    /// Walks lanes A and B (see [`Dfa::walk_split`]) a piece of 8 bytes
+    /// each at a time, until B is at the end of the name or A agrees with
+    /// it (returns 0), or until a piece meets a special state or a byte >=
+    /// 0x80 (returns bit 0 for A's, bit 1 for B's, each such lane at the
+    /// start of that piece, the other one past its own).
+    // (Not inlined, as `to_special`.)
+    #[inline(never)]
+    fn two_to_special<const WIDE: bool>(
+        &self,
+        classes: &[u8; 256],
+        name: &[u8],
+        mut a: Lane,
+        mut b: Lane,
+        mid: usize,
+    ) -> (Lane, Lane, u8) {
+        // B's part is whole pieces, and A is `mid` bytes behind it: A has a
+        // piece wherever B has.
+        let pieces_a = name[a.at..].chunks_exact(8);
+        let pieces_b = name[b.at..].chunks_exact(8);
+        for (piece_a, piece_b) in pieces_a.zip(pieces_b) {
+            if self.synced(a, mid) {
+                break;
+            }
+            let (state_a, plain_a) = self.piece::<WIDE, WIDE>(classes, piece_a, u64::from(a.state));
+            let (state_b, plain_b) = self.piece::<WIDE, WIDE>(classes, piece_b, u64::from(b.state));
+            let (next_a, next_b) =
+                (Lane { state: state_a as u32, at: a.at + 8 }, Lane { state: state_b as u32, at: b.at + 8 });
+            if !(plain_a && plain_b) {
+                let mut special = 0;
+                if plain_a {
+                    a = next_a
+                } else {
+                    special |= 1
+                }
+                if plain_b {
+                    b = next_b
+                } else {
+                    special |= 2
+                }
+                return (a, b, special);
+            }
+            (a, b) = (next_a, next_b);
+        }
+        (a, b, 0)
+    }
+
+    /// Walks a piece of 8 bytes from `state`: the state after them, and
+    /// whether none led to a special state nor (with `TEST_ASCII`) was >=
+    /// 0x80. `WIDE`: the table has a column per byte (`classes` is not
+    /// read).
+    #[inline(always)]
+    fn piece<const WIDE: bool, const TEST_ASCII: bool>(
+        &self,
+        classes: &[u8; 256],
+        piece: &[u8],
+        state: u64,
+    ) -> (u64, bool) {
+        const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+        let eight: &[u8; 8] = piece.try_into().expect("a piece of 8");
+        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
+        let rows = self.rows();
+        // (Written out: the compiler keeps a loop over the 8 bytes.)
+        let s0 = self.step(rows, state, class(eight[0]));
+        let s1 = self.step(rows, s0, class(eight[1]));
+        let s2 = self.step(rows, s1, class(eight[2]));
+        let s3 = self.step(rows, s2, class(eight[3]));
+        let s4 = self.step(rows, s3, class(eight[4]));
+        let s5 = self.step(rows, s4, class(eight[5]));
+        let s6 = self.step(rows, s5, class(eight[6]));
+        let s7 = self.step(rows, s6, class(eight[7]));
+        let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & u64::from(self.flag) == 0;
+        let high = TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0;
+        (s7, !(special || high))
+    }
+
+    /// Walks `name` from `state` at byte `at` up to 8 bytes at a time while
+    /// none of them leads to a special state (the ids met, ANDed, keep the
+    /// flag), nor, with `TEST_ASCII`, is >= 0x80: `None` at the end of the
+    /// name, else the state and byte where a piece of at most 8 bytes that
+    /// does begins. `WIDE`: the table has a column per byte (`classes` is
+    /// not read).
+    // (Not inlined: inside the caller's loop the compiler spills the
+    // table, name and class pointers to the stack, a load each per byte.)
+    #[inline(never)]
+    fn to_special<const WIDE: bool, const TEST_ASCII: bool>(
+        &self,
+        classes: &[u8; 256],
+        name: &[u8],
+        state: u32,
+        mut at: usize,
+    ) -> Option<(u32, usize)> {
+        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
+        let rows = self.rows();
+        let flag = u64::from(self.flag);
+        let mut state = u64::from(state);
+        let mut pieces = name[at..].chunks_exact(8);
+        for piece in &mut pieces {
+            let (next, plain) = self.piece::<WIDE, TEST_ASCII>(classes, piece, state);
+            if !plain {
+                return Some((state as u32, at));
+            }
+            state = next;
+            at += 8;
+        }
+        // The last 0 to 7 bytes: 4, 2 and 1 at a time.
+        let rest = pieces.remainder();
+        let mut s = state;
+        let mut all = u64::MAX;
+        let mut high = 0;
+        let mut i = 0;
+        if rest.len() & 4 != 0 {
+            let s0 = self.step(rows, s, class(rest[0]));
+            let s1 = self.step(rows, s0, class(rest[1]));
+            let s2 = self.step(rows, s1, class(rest[2]));
+            s = self.step(rows, s2, class(rest[3]));
+            all &= s0 & s1 & s2 & s;
+            high |= rest[0] | rest[1] | rest[2] | rest[3];
+            i = 4;
+        }
+        if rest.len() & 2 != 0 {
+            let s0 = self.step(rows, s, class(rest[i]));
+            s = self.step(rows, s0, class(rest[i + 1]));
+            all &= s0 & s;
+            high |= rest[i] | rest[i + 1];
+            i += 2;
+        }
+        if rest.len() & 1 != 0 {
+            s = self.step(rows, s, class(rest[i]));
+            all &= s;
+            high |= rest[i];
+        }
+        if all & flag == 0 || (TEST_ASCII && high >= 0x80) {
+            Some((state as u32, at))
+        } else {
+            None
+        }
+    }
+
+    /// Walks `LANES` raw names at once, one byte of each in turn, so that
+    /// their transitions' loads overlap instead of each waiting for the
+    /// previous one (a lone walk is bound by that latency). Per name: true
+    /// if it reached no special state (no needle, and all ASCII: then its
+    /// answer is the exact table's), false if it did (then ask again with
+    /// [`Dfa::walk`]).
+    #[inline(always)]
+    pub(in crate::set) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
+        if self.wide {
+            self.walk_plain_in::<true, LANES>(names)
+        } else {
+            self.walk_plain_in::<false, LANES>(names)
+        }
+    }
+
+    /// [`Dfa::walk_plain`]; `WIDE`: the table has a column per byte.
+    #[inline(always)]
+    fn walk_plain_in<const WIDE: bool, const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
+        let class = |byte: u8| if WIDE { byte } else { self.raw_classes[usize::from(byte)] };
+        let rows = self.rows();
+        let mut states = [u64::from(self.start); LANES];
+        // Per lane, the AND of every id met: the flag survives only if no
+        // state was special.
+        let mut all = [u64::MAX; LANES];
+        let common = names.iter().map(|n| n.len()).min().unwrap_or(0);
+        for at in 0..common {
+            for lane in 0..LANES {
+                debug_assert!(at < names[lane].len());
+                // SAFETY: at < common, the shortest name's length. (Checked
+                // indexing costs a compare per lane and byte here.)
+                let byte = unsafe { *names[lane].get_unchecked(at) };
+                // Walking on past a special state is harmless (every state
+                // has a full row); only remember it.
+                states[lane] = self.step(rows, states[lane], class(byte));
+                all[lane] &= states[lane];
+            }
+        }
+        for lane in 0..LANES {
+            for &byte in &names[lane][common..] {
+                states[lane] = self.step(rows, states[lane], class(byte));
+                all[lane] &= states[lane];
+            }
+        }
+        let mut plain = all.map(|a| a & u64::from(self.flag) != 0);
+        if WIDE {
+            // (Bytes >= 0x80 have no bail column to lead to.)
+            for lane in 0..LANES {
+                plain[lane] &= names[lane].is_ascii();
+            }
+        }
+        plain
+    }
+}
