@@ -100,11 +100,7 @@ impl Lengths {
 
     /// Whether a name whose canonical form has `len` bytes may match.
     fn may_match(&self, len: usize) -> bool {
-        let exact = match self.exact_short.get(len / 64) {
-            Some(word) => word & (1 << (len % 64)) != 0,
-            None => self.exact_long,
-        };
-        exact || self.shortest_needle.is_some_and(|s| len >= s)
+        self.exact_may_match(len) || self.shortest_needle.is_some_and(|s| len >= s)
     }
 
     /// Whether `name` certainly matches nothing, known without
@@ -256,7 +252,9 @@ struct Needles {
     floor: u32,
 }
 
-/// No pattern index.
+/// No pattern index. The lowest index wins everywhere, so indexes combine
+/// with `min` and "none" is the largest value: it never wins. ([`lower`]
+/// is the same rule for `Option`s.)
 const NONE: u32 = u32::MAX;
 
 /// The patterns behind one distinct needle.
