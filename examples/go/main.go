@@ -12,18 +12,34 @@
 // configuration: a list that does not compile is rejected with the
 // pattern to blame, and both consumers keep the list they had.
 //
+// Each listing (ListImages: the images, then the artifacts) takes one
+// snapshot of the list into its context, and both consumers read the list
+// through that context, so a reload in the middle of a listing cannot
+// answer its images from one list and its artifacts from another. With
+// -torn N the program shows it: N listings while a goroutine reloads
+// between the -patterns list and the first -reload list at full speed,
+// first with the consumers reading the Live directly, then with one
+// snapshot per listing, and the number of listings not answered by one
+// list in each case (exit status 1 if any with the snapshot).
+//
 //	go run . -patterns pinned-images.txt -images images.txt -artifacts artifacts.txt \
 //		-reload pinned-images-2.txt -reload pinned-images-bad.txt
+//	go run . -patterns pinned-images.txt -images images.txt -artifacts artifacts.txt \
+//		-reload pinned-images-2.txt -torn 20000
 package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -60,6 +76,7 @@ func main() {
 		return nil
 	})
 	show := flag.Int("show", 12, "print at most this many images per listing")
+	torn := flag.Int("torn", 0, "count listings torn by reloads in this many listings, then exit (needs -artifacts and a -reload)")
 	flag.Parse()
 
 	images, err := readFields(*imagesFile)
@@ -90,8 +107,16 @@ func main() {
 	}
 	fmt.Printf("backend %s (libcrio_pin %s); images: %d from %s; artifacts: %d\n",
 		criopin.Backend, criopin.Version(), len(images), *imagesFile, len(store.artifacts))
-	svc.listImages(*show)
-	store.list()
+	if *torn > 0 {
+		if len(reloads) == 0 || len(store.artifacts) == 0 {
+			fail(errors.New("-torn needs -artifacts and a -reload list"))
+		}
+		if err := countTorn(cfg, svc, store, reloads[0], *torn); err != nil {
+			fail(err)
+		}
+		return
+	}
+	listImages(svc, store, *show)
 
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -109,9 +134,19 @@ func main() {
 				fmt.Printf("  to blame: pinned_images[%d] = %q (%v)\n", cerr.Index, cerr.Pattern, cerr.Kind)
 			}
 		}
-		svc.listImages(*show)
-		store.list()
+		listImages(svc, store, *show)
 	}
+}
+
+// listImages is one ListImages: the image service's images, then the
+// artifact store's artifacts, both answered from the one list the
+// listing's context carries (as CRI-O's ListImages would: the handler
+// takes the snapshot, the two stores read the Live through the context).
+func listImages(svc *imageService, store *artifactStore, show int) {
+	ctx, release := svc.pinned.WithSnapshot(context.Background())
+	defer release() // the listing owns the snapshot
+	svc.listImages(ctx, show)
+	store.list(ctx)
 }
 
 // load compiles the patterns of file, then the pause image, and makes them
@@ -130,21 +165,31 @@ func (c *config) load(file string) error {
 	return nil
 }
 
-// listImages is ListImages' pinned flag for every image, and the time of a
-// whole listing in one call.
-func (s *imageService) listImages(show int) {
-	// One list for the whole listing, even across a reload.
-	set := s.pinned.Snapshot()
-	defer set.Close()
-	count := 0
+// pinnedFlags is ListImages' pinned flag for each image, each computed on
+// its own as CRI-O's result builder does, from the list of ctx's
+// snapshot (or, without one, the list current at each image).
+func (s *imageService) pinnedFlags(ctx context.Context) []bool {
+	view := s.pinned.From(ctx)
+	flags := make([]bool, len(s.images))
 	for i, names := range s.images {
-		if !set.MatchAny(names...) { // all the names of the image, one call
+		flags[i] = view.MatchAny(names...) // all the names of the image, one call
+	}
+	return flags
+}
+
+// listImages prints the pinned images, and the time of a whole listing in
+// one call.
+func (s *imageService) listImages(ctx context.Context, show int) {
+	view := s.pinned.From(ctx) // the listing's list, even across a reload
+	count := 0
+	for i, pinned := range s.pinnedFlags(ctx) {
+		if !pinned {
 			continue
 		}
 		count++
 		if count <= show {
-			for _, name := range names {
-				if at := set.MatchIndex(name); at >= 0 {
+			for _, name := range s.images[i] {
+				if at := view.MatchIndex(name); at >= 0 {
 					fmt.Printf("  pinned  image %3d  %-60s  by pattern %d\n", i, short(name), at)
 					break
 				}
@@ -162,7 +207,7 @@ func (s *imageService) listImages(show int) {
 	var each []bool
 	start := time.Now()
 	for range rounds {
-		each = set.AppendEach(each[:0], all)
+		each = view.AppendEach(each[:0], all)
 	}
 	pinnedNames := 0
 	for _, p := range each {
@@ -174,11 +219,98 @@ func (s *imageService) listImages(show int) {
 		count, len(s.images), pinnedNames, len(all), round(time.Since(start)/rounds))
 }
 
-// list prints the artifacts' pinned flags.
-func (s *artifactStore) list() {
-	for _, a := range s.artifacts {
-		fmt.Printf("  artifact %-50s pinned: %v\n", short(a[0]), s.pinned.MatchAny(a[0], a[1]))
+// pinnedFlags is each artifact's pinned flag (its reference or its
+// canonical name pinned), from the list of ctx's snapshot, or the current
+// one.
+func (s *artifactStore) pinnedFlags(ctx context.Context) []bool {
+	view := s.pinned.From(ctx)
+	flags := make([]bool, len(s.artifacts))
+	for i, a := range s.artifacts {
+		flags[i] = view.MatchAny(a[0], a[1])
 	}
+	return flags
+}
+
+// list prints the artifacts' pinned flags.
+func (s *artifactStore) list(ctx context.Context) {
+	for i, pinned := range s.pinnedFlags(ctx) {
+		fmt.Printf("  artifact %-50s pinned: %v\n", short(s.artifacts[i][0]), pinned)
+	}
+}
+
+// countTorn runs n listings while a goroutine reloads between the list in
+// effect and the list of file at full speed, first with both consumers
+// reading the Live directly, then with one snapshot per listing, and
+// prints how many listings were not answered by one list: images and
+// artifacts answered by different lists, or the images (or the artifacts)
+// of one listing by both. An error if any was with the snapshot.
+func countTorn(cfg *config, svc *imageService, store *artifactStore, file string, n int) error {
+	patterns, err := readPatterns(file)
+	if err != nil {
+		return err
+	}
+	lists := [2][]string{cfg.list, append(patterns, cfg.pause)}
+	// What each list answers, alone.
+	var want [2]struct{ images, artifacts []bool }
+	for i, list := range lists {
+		if err := cfg.pinned.Reload(list); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		want[i].images, want[i].artifacts = svc.pinnedFlags(context.Background()), store.pinnedFlags(context.Background())
+	}
+	if slices.Equal(want[0].images, want[1].images) || slices.Equal(want[0].artifacts, want[1].artifacts) {
+		return fmt.Errorf("-torn: the two lists must pin different images and different artifacts")
+	}
+	answeredBy := func(got []bool, part func(i int) []bool) int {
+		for i := range lists {
+			if slices.Equal(got, part(i)) {
+				return i
+			}
+		}
+		return -1 // some by one list, some by the other
+	}
+	fmt.Printf("%d listings (images, then artifacts), each while another goroutine reloads between %d and %d patterns:\n",
+		n, len(lists[0]), len(lists[1]))
+	for _, snapshot := range []bool{false, true} {
+		var stop atomic.Bool
+		var reloads atomic.Int64
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { // SIGHUP after SIGHUP
+			defer wg.Done()
+			for i := 0; !stop.Load(); i++ {
+				if err := cfg.pinned.Reload(lists[i%2]); err != nil {
+					panic(err) // both lists compiled above
+				}
+				reloads.Add(1)
+			}
+		}()
+		torn := 0
+		for range n {
+			ctx, release := context.Background(), func() {}
+			if snapshot {
+				ctx, release = cfg.pinned.WithSnapshot(ctx)
+			}
+			images, artifacts := svc.pinnedFlags(ctx), store.pinnedFlags(ctx)
+			release()
+			byImages := answeredBy(images, func(i int) []bool { return want[i].images })
+			byArtifacts := answeredBy(artifacts, func(i int) []bool { return want[i].artifacts })
+			if byImages < 0 || byArtifacts < 0 || byImages != byArtifacts {
+				torn++
+			}
+		}
+		stop.Store(true)
+		wg.Wait()
+		how := "both stores reading the Live directly"
+		if snapshot {
+			how = "one snapshot per listing (WithSnapshot)"
+		}
+		fmt.Printf("  %-40s %6d torn of %d (%d reloads meanwhile)\n", how+":", torn, n, reloads.Load())
+		if snapshot && torn > 0 {
+			return fmt.Errorf("%d listings torn with one snapshot per listing", torn)
+		}
+	}
+	return nil
 }
 
 func readPatterns(file string) ([]string, error) {

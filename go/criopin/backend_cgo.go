@@ -19,6 +19,10 @@ package criopin
 #cgo nocallback crio_pin_match_each
 #cgo nocallback crio_pin_clone
 #cgo nocallback crio_pin_free
+// crio_pin_validate keeps nothing either (it writes *error_out and
+// returns): its error pointer may stay on the stack.
+#cgo noescape crio_pin_validate
+#cgo nocallback crio_pin_validate
 */
 import "C"
 
@@ -80,48 +84,71 @@ func (e engine) clone() engine {
 
 // compileEngine compiles with the library; flags are known bits.
 func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
+	var p *C.crio_pin_set
+	err := withPatterns(patterns, func(texts **C.char, lengths *C.size_t, count C.size_t) *CompileError {
+		var cerr *C.crio_pin_error
+		if p = C.crio_pin_compile(texts, lengths, count, C.uint32_t(f), &cerr); p != nil {
+			return nil
+		}
+		return takeError(cerr, "the library returned no set and no error")
+	})
+	return engine{p}, err
+}
+
+// validateEngine checks with the library, building nothing; flags are
+// known bits.
+func validateEngine(patterns []string, f Flag) *CompileError {
+	return withPatterns(patterns, func(texts **C.char, lengths *C.size_t, count C.size_t) *CompileError {
+		var cerr *C.crio_pin_error
+		if C.crio_pin_validate(texts, lengths, count, C.uint32_t(f), &cerr) {
+			return nil
+		}
+		return takeError(cerr, "crio_pin_validate returned false and no error")
+	})
+}
+
+// withPatterns calls call with patterns as the C API takes them: an array
+// of pointers to the texts and their lengths. They are built, with the
+// texts, in one block of C memory, freed when call returns (Go memory
+// passed to C may hold no Go pointers). Compiling and validating are
+// rare; matching copies nothing.
+func withPatterns(patterns []string, call func(texts **C.char, lengths *C.size_t, count C.size_t) *CompileError) *CompileError {
 	count := len(patterns)
+	if count == 0 {
+		return call(nil, nil, 0)
+	}
 	total := 0
 	for _, p := range patterns {
 		total += len(p)
 	}
-	// The C API takes an array of pointers: build it, and the pattern
-	// bytes, in C memory (Go memory passed to C may hold no Go pointers).
-	// Compiling is rare; matching copies nothing.
-	var texts **C.char
-	var lengths *C.size_t
-	if count > 0 {
-		const ptrSize = unsafe.Sizeof((*C.char)(nil))
-		const lenSize = unsafe.Sizeof(C.size_t(0))
-		block := C.malloc(C.size_t(uintptr(count)*(ptrSize+lenSize) + uintptr(total) + 1))
-		if block == nil {
-			return engine{}, &CompileError{Kind: KindInternal, Index: -1, Message: "out of memory copying the patterns"}
-		}
-		defer C.free(block)
-		// The pointer array is written as uintptrs: a store of a pointer
-		// type into memory the compiler cannot see is not Go's would run
-		// the GC's write barrier on the uninitialised old contents, which
-		// can look like a Go pointer and corrupt the heap.
-		ptrs := unsafe.Slice((*uintptr)(block), count)
-		lens := unsafe.Slice((*C.size_t)(unsafe.Add(block, uintptr(count)*ptrSize)), count)
-		data := unsafe.Slice((*byte)(unsafe.Add(block, uintptr(count)*(ptrSize+lenSize))), total+1)
-		at := 0
-		for i, p := range patterns {
-			copy(data[at:], p)
-			ptrs[i] = uintptr(unsafe.Pointer(&data[at])) // C memory: no GC pointer
-			lens[i] = C.size_t(len(p))
-			at += len(p)
-		}
-		texts = (**C.char)(block)
-		lengths = &lens[0]
+	const ptrSize = unsafe.Sizeof((*C.char)(nil))
+	const lenSize = unsafe.Sizeof(C.size_t(0))
+	block := C.malloc(C.size_t(uintptr(count)*(ptrSize+lenSize) + uintptr(total) + 1))
+	if block == nil {
+		return &CompileError{Kind: KindInternal, Index: -1, Message: "out of memory copying the patterns"}
 	}
-	var cerr *C.crio_pin_error
-	p := C.crio_pin_compile(texts, lengths, C.size_t(count), C.uint32_t(f), &cerr)
-	if p != nil {
-		return engine{p}, nil
+	defer C.free(block)
+	// The pointer array is written as uintptrs: a store of a pointer type
+	// into memory the compiler cannot see is not Go's would run the GC's
+	// write barrier on the uninitialised old contents, which can look like
+	// a Go pointer and corrupt the heap.
+	ptrs := unsafe.Slice((*uintptr)(block), count)
+	lens := unsafe.Slice((*C.size_t)(unsafe.Add(block, uintptr(count)*ptrSize)), count)
+	data := unsafe.Slice((*byte)(unsafe.Add(block, uintptr(count)*(ptrSize+lenSize))), total+1)
+	at := 0
+	for i, p := range patterns {
+		copy(data[at:], p)
+		ptrs[i] = uintptr(unsafe.Pointer(&data[at])) // C memory: no GC pointer
+		lens[i] = C.size_t(len(p))
+		at += len(p)
 	}
+	return call((**C.char)(block), &lens[0], C.size_t(count))
+}
+
+// takeError converts the library's error (and frees it); none is a bug.
+func takeError(cerr *C.crio_pin_error, none string) *CompileError {
 	if cerr == nil {
-		return engine{}, &CompileError{Kind: KindInternal, Index: -1, Message: "internal error: the library returned no set and no error"}
+		return &CompileError{Kind: KindInternal, Index: -1, Message: "internal error: " + none}
 	}
 	err := &CompileError{
 		Kind:    ErrorKind(C.crio_pin_error_kind(cerr)),
@@ -129,7 +156,7 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 		Message: C.GoString(C.crio_pin_error_message(cerr)),
 	}
 	C.crio_pin_error_free(cerr)
-	return engine{}, err
+	return err
 }
 
 // cstr is a string's bytes for C, without a copy: (NULL, 0) for "".

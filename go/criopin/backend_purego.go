@@ -31,6 +31,11 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 	return engine{loop}, nil
 }
 
+// validateEngine runs Compile's checks without building the regexps.
+func validateEngine(patterns []string, f Flag) *CompileError {
+	return validatePatterns(patterns, f)
+}
+
 func (e engine) match(name string) bool { return e.matchIndex(name) >= 0 }
 
 func (e engine) matchIndex(name string) int {

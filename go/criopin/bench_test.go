@@ -145,3 +145,114 @@ func BenchmarkMatchEach(b *testing.B) {
 			sink = res[i%len(res)]
 		})
 }
+
+// openShiftList is the benches' OpenShift-shaped list (benches/corpus,
+// openshift(): the same generator, seed and output, checked by its
+// checksum in TestOpenShiftList): 50,000 digest references, as
+// PinnedImageSets pin them (most of them release payload images of one
+// repository), then CRI-O's pause image and 3 globs.
+func openShiftList() []string {
+	namespaces := []string{
+		"openshift4", "rhel9", "ubi9", "odf4", "rhacm2", "multicluster-engine", "openshift-logging", "rhceph",
+		"container-native-virtualization", "openshift-gitops-1", "rh-sso-7", "amq7", "jboss-eap-8",
+		"ansible-automation-platform-24", "advanced-cluster-security", "quay", "openshift-service-mesh",
+		"openshift-serverless-1", "rhods", "redhat",
+	}
+	r := splitMix64(0x6f70_656e_7368_6966)
+	repos := []string{"quay.io/openshift-release-dev/ocp-v4.0-art-dev"}
+	for i := 1; i < 300; i++ {
+		repos = append(repos, fmt.Sprintf("registry.redhat.io/%s/component-%03d-rhel9-operator", namespaces[i%len(namespaces)], i))
+	}
+	patterns := make([]string, 0, 50_004)
+	for range 50_000 {
+		repo := 0 // two in five digests are release payload images
+		if r.below(5) >= 2 {
+			repo = 1 + int(r.below(299))
+		}
+		patterns = append(patterns, repos[repo]+"@sha256:"+r.hex(64))
+	}
+	return append(patterns, "registry.k8s.io/pause:3.10", "registry.ci.openshift.org/ocp/*",
+		"quay.io/openshift-release-dev/ocp-release:4.18*", "localhost/*")
+}
+
+// splitMix64 is the benches' generator (benches/corpus: SplitMix64).
+type splitMix64 uint64
+
+func (s *splitMix64) next() uint64 {
+	*s += 0x9e37_79b9_7f4a_7c15
+	z := uint64(*s)
+	z = (z ^ (z >> 30)) * 0xbf58_476d_1ce4_e5b9
+	z = (z ^ (z >> 27)) * 0x94d0_49bb_1331_11eb
+	return z ^ (z >> 31)
+}
+
+func (s *splitMix64) below(n uint64) uint64 { return s.next() % n }
+
+func (s *splitMix64) hex(digits int) string {
+	out := ""
+	for len(out) < digits {
+		out += fmt.Sprintf("%016x", s.next())
+	}
+	return out[:digits]
+}
+
+// checksum is the benches' fingerprint of a list (benches/corpus:
+// checksum): FNV-1a over the lines, each followed by '\n'.
+func checksum(lines []string) uint64 {
+	hash := uint64(0xcbf2_9ce4_8422_2325)
+	for _, line := range lines {
+		for _, b := range []byte(line + "\n") {
+			hash ^= uint64(b)
+			hash *= 0x0000_0100_0000_01b3
+		}
+	}
+	return hash
+}
+
+// TestOpenShiftList: the Go port generates the benches' list exactly.
+func TestOpenShiftList(t *testing.T) {
+	list := openShiftList()
+	if len(list) != 50_004 || checksum(list) != 0x8b6446f6e9874d36 {
+		t.Fatalf("%d patterns, checksum %016x; the benches' list has 50004, 8b6446f6e9874d36", len(list), checksum(list))
+	}
+}
+
+// BenchmarkCompile and BenchmarkValidate: one op compiles, or only
+// validates, a whole list: the OpenShift-shaped list (50,004 patterns) and
+// data/patterns-1000.txt. Validate builds nothing: its cost is what a
+// configuration check (start-up, `crio config`, a reload) adds. The
+// pure-Go backend's Compile is CRI-O's own construction (one Go regexp per
+// pattern), so its figures are CRI-O's compile cost.
+func BenchmarkCompile(b *testing.B) {
+	benchLists(b, func(patterns []string) error {
+		s, err := criopin.Compile(patterns)
+		s.Close()
+		return err
+	})
+}
+
+func BenchmarkValidate(b *testing.B) {
+	benchLists(b, func(patterns []string) error { return criopin.Validate(patterns) })
+}
+
+func benchLists(b *testing.B, op func([]string) error) {
+	lists := []struct {
+		name     string
+		patterns func() []string
+	}{{"openshift", openShiftList}, {"patterns=1000", func() []string { return patternList(b, 1000) }}}
+	backend := "lib"
+	if criopin.Backend == "go-regexp" {
+		backend = "purego"
+	}
+	for _, list := range lists {
+		b.Run(list.name+"/"+backend, func(b *testing.B) {
+			patterns := list.patterns()
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := op(patterns); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

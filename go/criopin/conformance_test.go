@@ -67,6 +67,7 @@ func TestUnknownFlags(t *testing.T) {
 		if !errors.As(err, &cerr) {
 			t.Fatalf("flags %v: got %v, want a *CompileError", f, err)
 		}
+		checkValidate(t, []string{"x"}, f, err)
 		want := "unknown flag bits " + bits + "; the flags are criopin.AnchorGlobs (1), criopin.CaseSensitive (2) " +
 			"and criopin.Strict (4), or criopin.Default (0)"
 		if cerr.Index != -1 || cerr.Pattern != "" || cerr.Kind != criopin.KindUnknownFlags || cerr.Message != want ||
@@ -84,6 +85,7 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 	t.Helper()
 	r, rerr := compileReference(patterns, flags)
 	set, err := criopin.Compile(patterns, flags)
+	checkValidate(t, patterns, flags, err)
 	if rerr != nil {
 		var cerr *criopin.CompileError
 		if err == nil {
@@ -147,6 +149,23 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 		}
 	}
 	return len(names), pinned
+}
+
+// checkValidate: Validate gives Compile's verdict on the list, and its
+// error (kind, index, pattern, message), building nothing.
+func checkValidate(t testing.TB, patterns []string, flags criopin.Flag, compileErr error) {
+	t.Helper()
+	err := criopin.Validate(patterns, flags)
+	if compileErr == nil {
+		if err != nil {
+			t.Errorf("Validate(%q, %v) = %v; Compile accepts the list", patterns, flags, err)
+		}
+		return
+	}
+	var verr, cerr *criopin.CompileError
+	if !errors.As(err, &verr) || !errors.As(compileErr, &cerr) || *verr != *cerr {
+		t.Errorf("Validate(%q, %v):\n  got  %#v\n  want %#v (Compile's)", patterns, flags, err, compileErr)
+	}
 }
 
 // sentinels is the sentinel error of each kind a pattern list can have.

@@ -99,6 +99,7 @@ func TestErrorKinds(t *testing.T) {
 		if !errors.As(err, &cerr) || cerr.Kind != c.kind || !errors.Is(err, c.sentinel) || cerr.Kind.String() != c.name {
 			t.Errorf("Compile(%q, %v) = %v, want kind %s", c.patterns, c.flags, err, c.name)
 		}
+		checkValidate(t, c.patterns, c.flags, err)
 		for _, other := range []error{criopin.ErrUnknownFlags, criopin.ErrInvalidUTF8, criopin.ErrLoneStar,
 			criopin.ErrStrict, criopin.ErrTooLarge, criopin.ErrInternal} {
 			if other != c.sentinel && errors.Is(err, other) {
@@ -111,11 +112,44 @@ func TestErrorKinds(t *testing.T) {
 // TestTooLarge: over 64 MiB of pattern text is an error naming the
 // pattern that crosses the limit, before anything large is built.
 func TestTooLarge(t *testing.T) {
-	_, err := criopin.Compile([]string{"x", strings.Repeat("a", 64<<20)})
+	list := []string{"x", strings.Repeat("a", 64<<20)}
+	_, err := criopin.Compile(list)
 	var cerr *criopin.CompileError
 	if !errors.As(err, &cerr) || cerr.Kind != criopin.KindTooLarge || cerr.Index != 1 || !errors.Is(err, criopin.ErrTooLarge) ||
 		!strings.HasSuffix(cerr.Message, "too large: the total size of all patterns in bytes may be at most 67108864; split the list or shorten the pattern") {
 		t.Fatalf("got %v", err)
+	}
+	checkValidate(t, list, criopin.Default, err)
+	// Exactly 64 MiB is within the limit (checked without compiling it).
+	if err := criopin.Validate(list[1:]); err != nil {
+		t.Fatalf("Validate of 64 MiB: %v", err)
+	}
+}
+
+// TestValidate: Validate answers as Compile does (the conformance tests
+// compare them on every list they try: checkValidate), builds nothing, and
+// returns a nil error, not a nil *CompileError, for a valid list.
+func TestValidate(t *testing.T) {
+	before := liveSetsSettled()
+	for _, list := range [][]string{nil, {}, {""}, {"**"}, patternList(t, 1000)} {
+		if err := criopin.Validate(list); err != nil {
+			t.Errorf("Validate(%d patterns) = %#v, want nil", len(list), err)
+		}
+	}
+	err := criopin.Validate([]string{"quay.io/*", "*", "\xff"})
+	var cerr *criopin.CompileError
+	if !errors.As(err, &cerr) || cerr.Index != 1 || cerr.Pattern != "*" || !errors.Is(err, criopin.ErrLoneStar) ||
+		err.Error() != `criopin: pattern 1 ("*"): a lone '*' is not a valid pattern; write "**" to pin every image` {
+		t.Errorf("Validate: %v", err)
+	}
+	if err := criopin.Validate([]string{"a b"}); err != nil {
+		t.Errorf("Validate without Strict: %v", err)
+	}
+	if err := criopin.Validate([]string{"a b"}, criopin.Strict); !errors.Is(err, criopin.ErrStrict) {
+		t.Errorf("Validate with Strict: %v", err)
+	}
+	if got := liveSetsSettled(); got != before {
+		t.Fatalf("%d sets alive after Validate, want %d: it built something", got, before)
 	}
 }
 
@@ -258,7 +292,8 @@ func TestZeroAlloc(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop items: allocation counts are meaningless")
 	}
-	s := mustCompile(t, patternList(t, 100))
+	list100 := patternList(t, 100)
+	s := mustCompile(t, list100)
 	live := criopin.NewLive(criopin.MustCompile(patternList(t, 10)))
 	defer live.Close()
 	names := readLines(t, "image-names.txt")
@@ -277,6 +312,8 @@ func TestZeroAlloc(t *testing.T) {
 		{"Set.AppendEach", 0, func() { s.AppendEach(dst[:0], names) }},
 		{"Set.MatchEach", 1, func() { s.MatchEach(names) }},
 		{"Set.Len", 0, func() { s.Len() }},
+		{"Validate of a valid list", 0, func() { criopin.Validate(list100) }},
+		{"Validate of a valid list, with flags", 0, func() { criopin.Validate(list100, criopin.AnchorGlobs, criopin.Strict) }},
 		{"Live.Match", 0, func() { live.Match(names[7]) }},
 		{"Live.MatchIndex", 0, func() { live.MatchIndex(names[7]) }},
 		{"Live.MatchAny", 0, func() { live.MatchAny(image...) }},

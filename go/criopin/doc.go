@@ -38,14 +38,16 @@
 //   - "libcrio_pin" (the default when cgo is on): libcrio_pin, a Rust
 //     library with a C ABI, linked through cgo and pkg-config (package
 //     crio_pin). The whole list is compiled once, and each name is matched
-//     in one pass whatever the list size: 140 to 210 ns per name from 10
-//     to 10,000 patterns in a listing, measured.
+//     in one pass whatever the list size: the time per name hardly grows
+//     with the list.
 //   - "go-regexp" (build tag criopin_purego, or CGO_ENABLED=0): CRI-O's
 //     own construction, one Go regexp per pattern tried in list order, so
-//     it costs what CRI-O costs today: measured per name in a listing,
-//     58 ns at 1 pattern, 7.7 µs at 10, 63 µs at 100, 1.03 ms at 1,000.
-//     It needs no C library and no C compiler. The tests hold it as the
-//     ground truth for the library.
+//     it costs what CRI-O costs today: the time per name grows with every
+//     pattern. It needs no C library and no C compiler. The tests hold it
+//     as the ground truth for the library.
+//
+// The measured figures of both, and of Compile and Validate, are in the
+// module's README.md, "Benchmarks" (`make bench` measures them).
 //
 // # Build tags
 //
@@ -83,6 +85,23 @@
 // reference to the Set they are given ([Set.Clone]), so the caller closes
 // its Set as usual and nothing it does can unpin the Live. A nil *Live
 // reads as an empty set.
+//
+// One request answered by several consumers (CRI-O's ListImages: storage
+// images from the image service, then OCI artifacts from the artifact
+// store) is answered from one list when its handler takes a snapshot into
+// the request's context and the consumers read the Live through it:
+//
+//	ctx, release := pinned.WithSnapshot(ctx) // the handler owns the snapshot
+//	defer release()
+//	// in each consumer:
+//	view := pinned.From(ctx) // the snapshot; without one, the current list
+//	p := view.MatchAny(image.Names...)
+//
+// # Validating without compiling
+//
+// [Validate] gives [Compile]'s verdict and error for a list without
+// building anything, for a configuration check (start-up, a dry run, a
+// reload) that must refuse a bad list before it is used.
 //
 // # Failures
 //

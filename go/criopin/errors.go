@@ -162,7 +162,8 @@ func checkPattern(i int, p string, total int, flags Flag) *CompileError {
 			": too large: the total size of all patterns in bytes may be at most " +
 			strconv.Itoa(maxPatternBytes) + "; split the list or shorten the pattern"}
 	}
-	if bad := invalidUTF8At(p); bad >= 0 {
+	if !utf8.ValidString(p) { // the fast check first: most patterns are ASCII
+		bad := invalidUTF8At(p)
 		return at(KindInvalidUTF8, "not valid UTF-8 (bad byte at offset "+strconv.Itoa(bad)+
 			"); patterns are text: fix the encoding of the configuration")
 	}

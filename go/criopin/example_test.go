@@ -1,6 +1,7 @@
 package criopin_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -123,4 +124,48 @@ func ExampleCompileError() {
 	// Output:
 	// 1 quay.io/y |
 	// criopin: pattern 1 ("quay.io/y "): whitespace ' ' (U+0020) at byte 9; image names never contain whitespace or control characters: remove it (look for stray spaces, tabs or newlines)
+}
+
+// One ListImages answered from one list: the handler takes a snapshot into
+// the request's context; the image store and the artifact store read the
+// shared Live through that context. A reload in between does not reach
+// this listing (the next one sees it).
+func ExampleLive_WithSnapshot() {
+	pinned := new(criopin.Live) // shared by the image service and the artifact store
+	defer pinned.Close()
+	if err := pinned.Reload([]string{"quay.io/a/*"}); err != nil {
+		panic(err)
+	}
+
+	// ListImages:
+	ctx, release := pinned.WithSnapshot(context.Background())
+	defer release() // the handler owns the snapshot
+
+	image := pinned.From(ctx).MatchAny("quay.io/a/img:1", "quay.io/a/img@sha256:0d17b565")
+	if err := pinned.Reload([]string{"quay.io/b/*"}); err != nil { // SIGHUP, mid-listing
+		panic(err)
+	}
+	artifact := pinned.From(ctx).MatchAny("quay.io/a/art:1", "quay.io/a/art@sha256:ee6521f2")
+	fmt.Println(image, artifact)                                        // one list for the whole listing
+	fmt.Println(pinned.From(context.Background()).Match("quay.io/b/x")) // no snapshot: the current list
+	// Output:
+	// true true
+	// true
+}
+
+// Validate checks a configuration (at start-up, in a dry run, before a
+// reload reports success) without compiling it: Compile's verdict and
+// error, nothing to Close.
+func ExampleValidate() {
+	configured := []string{"quay.io/openshift-release-dev/*", "*"} // pinned_images
+	pause := "registry.k8s.io/pause:3.10"                          // appended, as CRI-O does
+	err := criopin.Validate(append(configured, pause))
+	var cerr *criopin.CompileError
+	if errors.As(err, &cerr) && cerr.Index < len(configured) {
+		fmt.Printf("pinned_images[%d] = %q: %v\n", cerr.Index, cerr.Pattern, cerr.Kind)
+	}
+	fmt.Println(err)
+	// Output:
+	// pinned_images[1] = "*": LoneStar
+	// criopin: pattern 1 ("*"): a lone '*' is not a valid pattern; write "**" to pin every image
 }

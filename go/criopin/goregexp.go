@@ -18,16 +18,27 @@ type regexpLoop struct {
 // compileRegexpLoop validates patterns exactly as the library does (same
 // errors, same order) and builds CRI-O's regexps. flags are known bits.
 func compileRegexpLoop(patterns []string, flags Flag) (*regexpLoop, *CompileError) {
+	if err := validatePatterns(patterns, flags); err != nil {
+		return nil, err
+	}
 	loop := &regexpLoop{regexps: make([]*regexp.Regexp, 0, len(patterns))}
+	for _, p := range patterns {
+		loop.regexps = append(loop.regexps, crioRegexp(p, flags))
+	}
+	return loop, nil
+}
+
+// validatePatterns is the library's validation of a list (see
+// checkPattern): the first pattern that fails, in list order, is the error.
+func validatePatterns(patterns []string, flags Flag) *CompileError {
 	total := 0
 	for i, p := range patterns {
 		total += len(p)
 		if err := checkPattern(i, p, total, flags); err != nil {
-			return nil, err
+			return err
 		}
-		loop.regexps = append(loop.regexps, crioRegexp(p, flags))
 	}
-	return loop, nil
+	return nil
 }
 
 // crioRegexp is CRI-O's regexp for one valid pattern. The flags depart from

@@ -25,6 +25,15 @@ import (
 // artifact store), give them the same *Live and reload it once; or give
 // each its own Live and Store the same Set into each.
 //
+// Each call is answered by one list, but two calls may be answered by two
+// lists if a reload comes between them. When one request is answered by
+// several calls, or by several consumers (CRI-O's ListImages: the image
+// service, then the artifact store), take one snapshot for the request
+// with [Live.WithSnapshot] and have the consumers read the Live through
+// the request's context with [Live.From]: the whole answer then comes
+// from one list. A context without a snapshot reads the current list, as
+// the Live's own methods do.
+//
 // The zero Live is ready to use and pins nothing until the first Store or
 // Reload. A nil *Live reads as an empty set, like a nil *Set: its match
 // methods pin nothing, Len is 0, Snapshot nil, Close does nothing; but
@@ -106,7 +115,8 @@ func (l *Live) acquire() *Set {
 // reference to the same compiled list, no copy): it stays valid after
 // reloads until you Close it. Use it to answer many calls from one list;
 // for single calls, Live's own methods are cheaper. Nil when the Live
-// holds no list.
+// holds no list. To hand one list to several consumers for one request,
+// see [Live.WithSnapshot].
 func (l *Live) Snapshot() *Set {
 	s := l.acquire()
 	if s == nil {
