@@ -17,6 +17,7 @@ use std::fs;
 use std::io::ErrorKind as IoErrorKind;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use crio_pin::pattern::canonical;
 use crio_pin::Flags;
@@ -24,6 +25,8 @@ use serde::Serialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+use crate::codes::WarningCode;
+use crate::error::InputError;
 use crate::input::{self, ReadError, Special};
 
 /// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
@@ -36,10 +39,6 @@ pub const DEFAULT_PAUSE_IMAGE: &str = "registry.k8s.io/pause:3.10.1";
 pub const REFUSES: &str = "CRI-O would refuse to start with it, and a SIGHUP reload would be \
                            rejected (keeping the old list)";
 
-/// An input the tool cannot work with (exit status 2).
-#[derive(Debug)]
-pub struct InputError(pub String);
-
 /// One pattern of the effective list.
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -49,11 +48,40 @@ pub struct Entry {
     /// For the pause image: where its value was set ("FILE:LINE",
     /// "default", "flag" or "env").
     pub defined_at: Option<String>,
+    /// The file and line its text was written at (for the pause image,
+    /// where its value was set), when it was written in a file. (The name
+    /// is shared by the entries of one file: a million-entry list makes
+    /// no million copies of it.)
+    pub at: Option<(Rc<str>, usize)>,
 }
 
 impl Entry {
     pub fn display(&self) -> String {
         String::from_utf8_lossy(&self.text).into_owned()
+    }
+
+    /// A pattern written at FILE:LINE.
+    pub fn in_file(text: Vec<u8>, file: &Rc<str>, line: usize) -> Entry {
+        Entry { text, source: format!("{file}:{line}"), defined_at: None, at: Some((Rc::clone(file), line)) }
+    }
+
+    /// "file", "flag", "env" or "pause_image": what `source` is, without
+    /// parsing it.
+    pub fn source_kind(&self) -> &'static str {
+        match self.source.as_str() {
+            "flag" => "flag",
+            "env" => "env",
+            "pause_image" => "pause_image",
+            _ => "file",
+        }
+    }
+
+    pub fn file(&self) -> Option<&str> {
+        self.at.as_ref().map(|(file, _)| &**file)
+    }
+
+    pub fn line(&self) -> Option<usize> {
+        self.at.as_ref().map(|&(_, line)| line)
     }
 }
 
@@ -61,7 +89,7 @@ impl Entry {
 /// every other JSON object the tool writes.)
 #[derive(Clone, Debug, Serialize)]
 pub struct Warning {
-    pub code: &'static str,
+    pub code: WarningCode,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -70,13 +98,33 @@ pub struct Warning {
 }
 
 impl Warning {
-    fn new(code: &'static str, message: String) -> Warning {
+    fn new(code: WarningCode, message: String) -> Warning {
         Warning { code, message, file: None, line: None }
     }
 
-    fn at(code: &'static str, file: &str, line: usize, message: String) -> Warning {
+    /// About one file.
+    fn file(code: WarningCode, file: &str, message: String) -> Warning {
+        Warning { code, message, file: Some(file.to_string()), line: None }
+    }
+
+    /// About one line of a file.
+    fn at(code: WarningCode, file: &str, line: usize, message: String) -> Warning {
         Warning { code, message, file: Some(file.to_string()), line: Some(line) }
     }
+}
+
+/// A list replaced by a later one (an `overridden-list` warning): the
+/// patterns it had that the later one does not, which a running CRI-O
+/// that has not reloaded may still pin by.
+#[derive(Clone, Debug)]
+pub struct Override {
+    /// Its warning, an index into `Resolved::warnings`.
+    pub warning: usize,
+    /// What replaced the list ("FILE:LINE", a flag or a variable), and
+    /// where the replaced list was set.
+    pub by: String,
+    pub replaced: String,
+    pub dropped: Vec<Entry>,
 }
 
 /// The pattern sources, as given on the command line (flags beat the
@@ -104,6 +152,8 @@ pub struct Resolved {
     /// only the files (the files' list without its empty patterns, which
     /// ReloadPinnedImages drops, then the files' pause image).
     pub reload: Option<Vec<Entry>>,
+    /// The lists replaced by later ones, with their dropped patterns.
+    pub overrides: Vec<Override>,
 }
 
 pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
@@ -118,11 +168,15 @@ pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
 fn pattern_file(path: &str) -> Result<Resolved, InputError> {
     let bytes = input::read_file(Path::new(path)).map_err(|e| InputError(e.message(path)))?;
     let mut out = Resolved { files: vec![path.to_string()], ..Resolved::default() };
-    let mut crlf = 0;
+    let (mut crlf, mut first_crlf) = (0, 0);
+    let shared: Rc<str> = path.into();
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = match line.strip_suffix(b"\r") {
             Some(stripped) => {
                 crlf += 1;
+                if first_crlf == 0 {
+                    first_crlf = i + 1;
+                }
                 stripped
             }
             None => line,
@@ -130,11 +184,13 @@ fn pattern_file(path: &str) -> Result<Resolved, InputError> {
         if line.iter().all(u8::is_ascii_whitespace) || line.first() == Some(&b'#') {
             continue;
         }
-        out.entries.push(Entry { text: line.to_vec(), source: format!("{path}:{}", i + 1), defined_at: None });
+        out.entries.push(Entry::in_file(line.to_vec(), &shared, i + 1));
     }
     if crlf > 0 {
-        out.warnings.push(Warning::new(
-            "crlf",
+        out.warnings.push(Warning::at(
+            WarningCode::Crlf,
+            path,
+            first_crlf,
             format!(
                 "{path}: {crlf} line(s) end with CRLF; the '\\r' was taken as part of the line \
                  ending, not of the pattern (in crio.conf, a \"\\r\" inside a pattern is kept \
@@ -208,8 +264,9 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
     if !config.is_empty() {
         match fs::metadata(&config) {
             Err(e) if e.kind() == IoErrorKind::NotFound && !config_explicit => {
-                out.warnings.push(Warning::new(
-                    "missing-config",
+                out.warnings.push(Warning::file(
+                    WarningCode::MissingConfig,
+                    &config,
                     format!("{config} does not exist; CRI-O skips a missing default main file"),
                 ));
             }
@@ -223,15 +280,30 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         }
     }
     let main_files = files.len();
-    files.extend(walk_dropins(&config_dir, sources.extra_dropin.as_ref())?);
+    let (dropins, dir_missing) = walk_dropins(&config_dir, sources.extra_dropin.as_ref())?;
+    if dir_missing {
+        out.warnings.push(Warning::file(
+            WarningCode::MissingConfigDir,
+            &config_dir,
+            format!(
+                "{config_dir}: no such directory (or a dangling link): no drop-ins read; CRI-O starts \
+                 without drop-ins too, so a typo in --config-dir or CONTAINER_CONFIG_DIR goes unnoticed: \
+                 check the path"
+            ),
+        ));
+    }
+    files.extend(dropins);
 
     let mut list: Vec<Entry> = Vec::new();
     let mut list_from: Option<String> = None;
-    let mut pause = (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string());
+    // (image, where it was set, the file and line it was set at)
+    let mut pause: (String, String, Option<(Rc<str>, usize)>) =
+        (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string(), None);
     for (i, (shown, read_from)) in files.iter().enumerate() {
         if let Some(kind) = leftover(shown).filter(|_| i >= main_files) {
-            out.warnings.push(Warning::new(
-                "leftover-file",
+            out.warnings.push(Warning::file(
+                WarningCode::LeftoverFile,
+                shown,
                 format!(
                     "{shown} looks like {kind}, but CRI-O decodes every file in the drop-in \
                      directory whatever its name: its settings apply, in this order; move it \
@@ -244,14 +316,15 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         if let Some((new, line)) = settings.pinned {
             if let Some(from) = &list_from {
                 if !list.is_empty() {
-                    out.warnings.push(overridden(&list, &new, from, &format!("{shown}:{line}")));
+                    let by = Replacer { what: format!("{shown}:{line}"), at: Some((shown.as_str(), line)) };
+                    overridden(&mut out, &list, &new, from, by);
                 }
             }
             list = new;
             list_from = Some(shown.clone());
         }
         if let Some((image, line)) = settings.pause {
-            pause = (image, format!("{shown}:{line}"));
+            pause = (image, format!("{shown}:{line}"), Some((shown.as_str().into(), line)));
         }
         out.files.push(shown.clone());
     }
@@ -266,14 +339,14 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
     if let Some(flag_list) = flag_list {
         let new: Vec<Entry> = flag_list
             .into_iter()
-            .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None })
+            .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None, at: None })
             .collect();
         let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
         if let (Some(from), false) = (&list_from, list.is_empty()) {
-            out.warnings.push(overridden(&list, &new, from, what));
+            overridden(&mut out, &list, &new, from, Replacer { what: what.to_string(), at: None });
         }
         out.warnings.push(Warning::new(
-            "flag-lost-on-reload",
+            WarningCode::FlagLostOnReload,
             format!(
                 "{what} replaces the files' list, but a SIGHUP reload re-reads only the files: \
                  after a reload CRI-O pins the files' list ({} pattern(s)) instead",
@@ -285,14 +358,14 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
 
     let files_pause = pause.clone();
     if let Some(image) = &sources.pause_image {
-        pause = (image.clone(), "flag".to_string());
+        pause = (image.clone(), "flag".to_string(), None);
     } else if let Some(image) = env("CONTAINER_PAUSE_IMAGE")? {
-        pause = (image, "env".to_string());
+        pause = (image, "env".to_string(), None);
     }
     if pause.0 != files_pause.0 {
         let what = if pause.1 == "flag" { "--pause-image" } else { "CONTAINER_PAUSE_IMAGE" };
         out.warnings.push(Warning::new(
-            "flag-lost-on-reload",
+            WarningCode::FlagLostOnReload,
             format!(
                 "{what} replaces the pause image, but a SIGHUP reload re-reads only the files: \
                  after a reload CRI-O pins {:?} ({}) instead",
@@ -308,10 +381,16 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             text: files_pause.0.into_bytes(),
             source: "pause_image".to_string(),
             defined_at: Some(files_pause.1),
+            at: files_pause.2,
         });
         out.reload = Some(reload);
     }
-    list.push(Entry { text: pause.0.into_bytes(), source: "pause_image".to_string(), defined_at: Some(pause.1) });
+    list.push(Entry {
+        text: pause.0.into_bytes(),
+        source: "pause_image".to_string(),
+        defined_at: Some(pause.1),
+        at: pause.2,
+    });
     out.entries = list;
     Ok(out)
 }
@@ -350,9 +429,18 @@ fn leftover(path: &str) -> Option<&'static str> {
     name.starts_with('.').then_some("a hidden file")
 }
 
-fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> Warning {
+/// What replaced a list: "FILE:LINE" and its place, or the flag or variable.
+struct Replacer<'a> {
+    what: String,
+    at: Option<(&'a str, usize)>,
+}
+
+/// Adds the `overridden-list` warning of `old` replaced by `new`, and the
+/// patterns it dropped.
+fn overridden(out: &mut Resolved, old: &[Entry], new: &[Entry], old_from: &str, by: Replacer<'_>) {
     let kept: std::collections::HashSet<Vec<u8>> = new.iter().map(|e| canonical(&e.text, Flags::DEFAULT)).collect();
     let dropped: Vec<&Entry> = old.iter().filter(|e| !kept.contains(&canonical(&e.text, Flags::DEFAULT))).collect();
+    let new_from = by.what.as_str();
     let example = dropped.first().map(|e| format!(", e.g. {:?}", e.display())).unwrap_or_default();
     let why = if new.iter().all(|e| e.source == "flag" || e.source == "env") {
         ""
@@ -369,17 +457,27 @@ fn overridden(old: &[Entry], new: &[Entry], old_from: &str, new_from: &str) -> W
             old.len()
         )
     };
-    Warning::new(
-        "overridden-list",
-        format!("{new_from} replaces the pinned_images list set in {old_from}{why}: {effect}"),
-    )
+    let message = format!("{new_from} replaces the pinned_images list set in {old_from}{why}: {effect}");
+    let warning = match by.at {
+        Some((file, line)) => Warning::at(WarningCode::OverriddenList, file, line, message),
+        None => Warning::new(WarningCode::OverriddenList, message),
+    };
+    out.overrides.push(Override {
+        warning: out.warnings.len(),
+        by: by.what.clone(),
+        replaced: old_from.to_string(),
+        dropped: dropped.into_iter().cloned().collect(),
+    });
+    out.warnings.push(warning);
 }
 
 /// The drop-in files as Go's filepath.Walk visits them: directory entries
 /// in lexical byte order, directories entered where they sort, symbolic
 /// links not followed as directories. Returns (shown path, path to read),
-/// the path as the OS gave it.
-fn walk_dropins(root: &str, extra: Option<&(String, String)>) -> Result<Vec<(String, PathBuf)>, InputError> {
+/// the path as the OS gave it, and whether the directory is missing.
+type Dropins = (Vec<(String, PathBuf)>, bool);
+
+fn walk_dropins(root: &str, extra: Option<&(String, String)>) -> Result<Dropins, InputError> {
     let mut found: Vec<(Vec<OsString>, PathBuf)> = Vec::new();
     // CRI-O skips a directory that os.Stat, which follows links, cannot
     // find (a dangling link too), then walks it without following links.
@@ -401,7 +499,7 @@ fn walk_dropins(root: &str, extra: Option<&(String, String)>) -> Result<Vec<(Str
         files.push((key, shown, PathBuf::from(read_from)));
         files.sort_by(|a, b| compare_keys(&a.0, &b.0));
     }
-    Ok(files.into_iter().map(|(_, shown, read_from)| (shown, read_from)).collect())
+    Ok((files.into_iter().map(|(_, shown, read_from)| (shown, read_from)).collect(), missing))
 }
 
 fn compare_keys(a: &[OsString], b: &[OsString]) -> std::cmp::Ordering {
@@ -533,7 +631,7 @@ fn decode(file: &str, bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<FileS
                 if hits.len() > 1 {
                     let line = lines.line(hits[1].0.span().start);
                     warnings.push(Warning::at(
-                        "ambiguous-key",
+                        WarningCode::AmbiguousKey,
                         file,
                         line,
                         format!(
@@ -600,15 +698,12 @@ fn pinned_list(file: &str, value: &Spanned<DeValue<'_>>, lines: &Lines<'_>) -> R
             a(value.get_ref())
         )));
     };
+    let shared: Rc<str> = file.into();
     items
         .iter()
         .enumerate()
         .map(|(i, item)| match item.get_ref() {
-            DeValue::String(s) => Ok(Entry {
-                text: s.as_bytes().to_vec(),
-                source: format!("{file}:{}", lines.line(item.span().start)),
-                defined_at: None,
-            }),
+            DeValue::String(s) => Ok(Entry::in_file(s.as_bytes().to_vec(), &shared, lines.line(item.span().start))),
             other => {
                 let (line, col) = lines.line_col(item.span().start);
                 Err(InputError(format!(
@@ -647,7 +742,7 @@ fn ignored_keys(
                     format!("it belongs in the [crio.image] table, as {meant}")
                 };
                 warnings.push(Warning::at(
-                    "ignored-key",
+                    WarningCode::IgnoredKey,
                     file,
                     line,
                     format!("{file}:{line}: {:?} {place} is ignored by CRI-O without a word: {fix}", key.get_ref()),

@@ -20,7 +20,7 @@
 use oci_spec::distribution::Reference;
 use serde::Deserialize;
 
-use crate::config::InputError;
+use crate::error::InputError;
 use crate::show;
 
 /// One image and its names.

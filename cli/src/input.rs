@@ -11,7 +11,7 @@ use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
-use crate::config::InputError;
+use crate::error::InputError;
 
 /// No real input comes near it: a `pinned_images` of 1,000,000 digest
 /// references is 124 MB, and so is a `crictl images -o json` of about

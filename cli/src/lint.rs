@@ -7,6 +7,7 @@ use crio_pin::{Flags, PinSet};
 use oci_spec::distribution::Reference;
 use serde::Serialize;
 
+use crate::codes::LintCode;
 use crate::config::Entry;
 use crate::refused::{self, List};
 use crate::{images, show};
@@ -37,9 +38,17 @@ pub struct Finding {
     pub list: &'static str,
     pub pattern: String,
     pub severity: Severity,
-    pub code: &'static str,
+    pub code: LintCode,
     pub message: String,
+    /// "FILE:LINE", "flag", "env" or "pause_image".
     pub source: String,
+    /// "file", "flag", "env" or "pause_image".
+    pub source_kind: &'static str,
+    /// Where the pattern was written (the pause image: where it was set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
 }
@@ -84,6 +93,9 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
                 code,
                 message,
                 source: entry.source.clone(),
+                source_kind: entry.source_kind(),
+                file: entry.file().map(str::to_string),
+                line: entry.line(),
                 suggestion,
             })
         };
@@ -92,7 +104,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
             Err(e) => {
                 add(
                     Severity::Error,
-                    "invalid-utf8",
+                    LintCode::InvalidUtf8,
                     format!(
                         "not valid UTF-8 (bad byte at offset {}): CRI-O's TOML decoder refuses \
                          the file; fix the file's encoding",
@@ -106,7 +118,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
         let Some(pattern) = parsed[index] else {
             add(
                 Severity::Error,
-                "lone-star",
+                LintCode::LoneStar,
                 format!(
                     "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
                     refused::stock_crio_lone_star(list),
@@ -122,7 +134,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
             well_formed = false;
             add(
                 strict_severity,
-                "empty",
+                LintCode::Empty,
                 "the empty pattern pins only an image with an empty name, which does not exist; \
                  remove it"
                     .to_string(),
@@ -138,7 +150,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
             };
             add(
                 strict_severity,
-                "whitespace",
+                LintCode::Whitespace,
                 format!(
                     "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
                      image names never contain whitespace or control characters, so this pins \
@@ -153,7 +165,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
                 well_formed = false;
                 add(
                     strict_severity,
-                    "literal-star",
+                    LintCode::LiteralStar,
                     format!(
                         "a '*' only at the start is a literal character: this pins only a name \
                          that really is {}; CRI-O has no suffix match, write {} to pin names \
@@ -169,7 +181,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
                 well_formed = false;
                 add(
                     strict_severity,
-                    "literal-star",
+                    LintCode::LiteralStar,
                     format!(
                         "the '*' at byte {at} is a literal character (only a trailing '*', or the \
                          stars around \"*word*\", are wildcards): no image name contains it"
@@ -183,7 +195,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
         match pattern {
             Pattern::Keyword("") => add(
                 Severity::Warning,
-                "pins-everything",
+                LintCode::PinsEverything,
                 "\"**\" pins every image on the node: the kubelet's garbage collection will \
                  never free disk space"
                     .to_string(),
@@ -191,7 +203,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
             ),
             Pattern::Glob(prefix) if !anchored => add(
                 Severity::Warning,
-                "unanchored-glob",
+                LintCode::UnanchoredGlob,
                 format!(
                     "CRI-O does not anchor globs: this pins every name that contains {} \
                      anywhere, e.g. {} (crio-pin --anchor-globs shows the anchored reading)",
@@ -207,7 +219,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
         if let Some(&first) = seen.get(&key) {
             add(
                 Severity::Warning,
-                "duplicate",
+                LintCode::Duplicate,
                 format!(
                     "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
                     show::quote(&entries[first].display()),
@@ -220,7 +232,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
             if let Some(by) = containment.shadowed(index, pattern) {
                 add(
                     Severity::Warning,
-                    "shadowed",
+                    LintCode::Shadowed,
                     format!(
                         "pattern {by} ({}) already pins every name this one pins; it changes \
                          nothing",
@@ -233,7 +245,12 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
 
         if entry.source == "pause_image" && list == List::AfterReload {
             if let Some(bad) = refused::bad_reload_pause(entry, index) {
-                add(Severity::Error, bad.code, bad.message, Some(crate::config::DEFAULT_PAUSE_IMAGE.to_string()));
+                add(
+                    Severity::Error,
+                    LintCode::BadPauseImage,
+                    bad.message,
+                    Some(crate::config::DEFAULT_PAUSE_IMAGE.to_string()),
+                );
                 continue;
             }
         }
@@ -253,7 +270,7 @@ fn reference_findings(
     text: &str,
     case_sensitive: bool,
     artifact: Option<Option<&String>>,
-    add: &mut impl FnMut(Severity, &'static str, String, Option<String>),
+    add: &mut impl FnMut(Severity, LintCode, String, Option<String>),
 ) {
     // Matching ignores case unless --case-sensitive, the reference grammar does not.
     let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
@@ -263,7 +280,7 @@ fn reference_findings(
             let why = images::qualify(&subject).err().unwrap_or_else(|| e.to_string());
             add(
                 Severity::Warning,
-                "not-a-reference",
+                LintCode::NotAReference,
                 format!("not an image reference ({why}): no name CRI-O stores looks like this, it pins nothing"),
                 None,
             );
@@ -276,7 +293,7 @@ fn reference_findings(
     if untagged {
         add(
             Severity::Warning,
-            "no-tag-or-digest",
+            LintCode::NoTagOrDigest,
             format!(
                 "pins nothing: CRI-O stores names with a tag or a digest; write {} for one tag, \
                  or the glob {} for every tag (globs are not anchored)",
@@ -293,7 +310,7 @@ fn reference_findings(
         let stored = images::qualify(text).ok().filter(|q| q.eq_ignore_ascii_case(&whole)).unwrap_or(whole);
         add(
             Severity::Warning,
-            "not-fully-qualified",
+            LintCode::NotFullyQualified,
             format!(
                 "pins nothing: CRI-O compares with the fully qualified names it stores, here {}; \
                  write that instead",
@@ -306,7 +323,7 @@ fn reference_findings(
         if let Some(Some(name)) = artifact {
             add(
                 Severity::Info,
-                "artifact-digest",
+                LintCode::ArtifactDigest,
                 format!(
                     "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
                      matches an artifact's canonical name (repository@manifest digest) as well as its \
@@ -327,7 +344,7 @@ fn reference_findings(
         };
         add(
             Severity::Info,
-            "digest-needs-digest-pull",
+            LintCode::DigestNeedsDigestPull,
             format!(
                 "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
                  digest name only for a pull by digest, and the repoDigest crictl shows for an \

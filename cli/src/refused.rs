@@ -13,7 +13,9 @@
 use crio_pin::{CompileError, ErrorKind, Flags, PinSet};
 use serde::Serialize;
 
-use crate::config::{Entry, InputError};
+use crate::codes::LintCode;
+use crate::config::Entry;
+use crate::error::InputError;
 use crate::show;
 
 /// Which list of the configuration: the one it gives now, or the files'
@@ -41,7 +43,11 @@ pub struct Refused {
     /// "lone-star", "invalid-utf8", "empty", "whitespace", "literal-star",
     /// "bad-pause-image".
     pub code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// "effective" or "after-reload".
     pub list: &'static str,
     /// What is wrong, what to write instead, and what stock CRI-O and a
@@ -49,6 +55,7 @@ pub struct Refused {
     pub message: String,
     pub pattern: String,
     pub source: String,
+    pub source_kind: &'static str,
 }
 
 impl Refused {
@@ -139,11 +146,14 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
         let entry = &entries[index];
         refused.push(Refused {
             code: code(e.kind()),
+            file: entry.file().map(str::to_string),
             index,
+            line: entry.line(),
             list: list.as_str(),
             message: format!("{e}; {}", consequence(e.kind(), list)),
             pattern: entry.display(),
             source: entry.source.clone(),
+            source_kind: entry.source_kind(),
         });
         bad[index] = true;
     }
@@ -156,16 +166,18 @@ fn whole_list_error(entries: &[Entry], e: &CompileError, list: List) -> String {
 }
 
 /// The lint code of the same mistake.
+/// (A list too large as a whole is refused before this, with no code.)
 fn code(kind: &ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::LoneStar => "lone-star",
-        ErrorKind::NotUtf8 { .. } => "invalid-utf8",
-        ErrorKind::Empty => "empty",
-        ErrorKind::Whitespace { .. } => "whitespace",
-        ErrorKind::LeadingStar { .. } | ErrorKind::InnerStar { .. } => "literal-star",
-        ErrorKind::TooLarge { .. } => "too-large",
-        _ => "refused",
-    }
+    let code = match kind {
+        ErrorKind::LoneStar => LintCode::LoneStar,
+        ErrorKind::NotUtf8 { .. } => LintCode::InvalidUtf8,
+        ErrorKind::Empty => LintCode::Empty,
+        ErrorKind::Whitespace { .. } => LintCode::Whitespace,
+        ErrorKind::LeadingStar { .. } | ErrorKind::InnerStar { .. } => LintCode::LiteralStar,
+        // A kind a later library adds.
+        _ => return "refused",
+    };
+    code.as_str()
 }
 
 /// What a runtime built on this library does with a refused list.
@@ -241,8 +253,10 @@ pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
     let why = crate::images::qualify(&entry.display()).err()?;
     let at = entry.defined_at.as_deref().unwrap_or("default");
     Some(Refused {
-        code: "bad-pause-image",
+        code: LintCode::BadPauseImage.as_str(),
+        file: entry.file().map(str::to_string),
         index,
+        line: entry.line(),
         list: List::AfterReload.as_str(),
         message: format!(
             "the files' pause image {} (set at {at}), which a SIGHUP reload loads in place of \
@@ -254,6 +268,7 @@ pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
         ),
         pattern: entry.display(),
         source: entry.source.clone(),
+        source_kind: entry.source_kind(),
     })
 }
 
@@ -281,11 +296,8 @@ mod tests {
     use super::*;
 
     fn entries(texts: &[&str]) -> Vec<Entry> {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Entry { text: t.as_bytes().to_vec(), source: format!("f:{}", i + 1), defined_at: None })
-            .collect()
+        let file: std::rc::Rc<str> = "f".into();
+        texts.iter().enumerate().map(|(i, t)| Entry::in_file(t.as_bytes().to_vec(), &file, i + 1)).collect()
     }
 
     #[test]

@@ -614,7 +614,8 @@ fn config_exits_2_on_a_list_crio_refuses() {
 fn explain_of_a_refused_list_explains_what_it_can() {
     // bad/lone-star.conf: ["quay.io/openshift-release-dev/*", "*"]; the
     // running CRI-O answered listing A with the list it had before.
-    let args = ["-c", "bad/lone-star.conf", "-d", "none", "explain", "--images", "crio-listings/A/list.json"];
+    let args =
+        ["-c", "bad/lone-star.conf", "-d", "none", "explain", "--images", "crio-listings/A/list.json", "--no-trunc"];
     let out = golden("explain-refused-list", &args, 2);
     let text = stdout(&out);
     assert!(text.contains("RUNTIME"), "the runtime's own flags are shown: {text}");
@@ -637,7 +638,8 @@ fn explain_of_a_refused_list_explains_what_it_can() {
     let dir = tempfile::tempdir().unwrap();
     write_file(dir.path(), "01-star.conf", pins_dropin(&["*"]));
     let conf_d = dir.path().to_str().unwrap();
-    let out = run(&["-c", "crio-listings/crio.conf", "-d", conf_d, "explain", "--images", "crio-listings/A/list.json"]);
+    let args = ["-c", "crio-listings/crio.conf", "-d", conf_d, "explain", "--images", "crio-listings/A/list.json"];
+    let out = run(&[&args[..], &["--no-trunc"]].concat());
     assert_eq!(code(&out), 2);
     assert!(stdout(&out).contains("#1 \"registry.k8s.io/pause:3.10.1\""), "{}", stdout(&out));
 }
@@ -1029,6 +1031,12 @@ fn names_patterns_and_file_names_are_printed_escaped() {
     ] {
         let mut all = vec!["--config", "", "--config-dir", conf_d];
         all.extend(args);
+        // Shortened to fit or not, nothing escapes.
+        let out = run(&all);
+        for (what, text) in [("stdout", stdout(&out)), ("stderr", stderr(&out))] {
+            assert_eq!(has_control(&text), None, "{what} of {all:?}:\n{text}");
+        }
+        all.push("--no-trunc");
         let out = run(&all);
         for (what, text) in [("stdout", stdout(&out)), ("stderr", stderr(&out))] {
             assert_eq!(has_control(&text), None, "{what} of {all:?}:\n{text}");
@@ -1412,4 +1420,485 @@ fn the_pause_image_is_checked_as_crios_reference_parser_checks_it() {
         let out = run(&["--config", "", "--config-dir", "none", "--pause-image", image, "config", "--json"]);
         assert_eq!(code(&out), 0, "{image}: {}", stderr(&out));
     }
+}
+
+// ---- issue 19: the tool as operators and packagers meet it ----
+
+/// Runs crio-pin with `input` on its standard input.
+fn run_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args).current_dir(data()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for var in CRIO_ENV {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd.spawn().unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input).unwrap();
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn an_empty_listing_is_a_valid_answer() {
+    // A node with no images: crictl answers {"images": []}.
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        write_file(dir.path(), "listing.json", "{\"images\": []}\n"),
+        write_file(dir.path(), "array.json", "[]"),
+        write_file(dir.path(), "empty.txt", ""),
+        write_file(dir.path(), "comments.txt", "# node-1: nothing pulled yet\n\n"),
+    ];
+    for file in &files {
+        for check in [&[][..], &["--check"][..]] {
+            let args = [&node(&["explain", "--images", file.as_str()])[..], check].concat();
+            let out = run(&args);
+            assert_eq!(code(&out), 0, "{args:?}: {}{}", stdout(&out), stderr(&out));
+            let text = stdout(&out);
+            assert!(!text.contains("PINNED"), "no table for no image: {text}");
+            let summary =
+                if check.is_empty() { "0 image(s), 0 pinned\n" } else { "0 image(s), 0 pinned; 0 disagreement" };
+            assert!(text.contains(summary), "{args:?}: {text}");
+            let v = json(&run(&[&args[..], &["--json"]].concat()));
+            assert_eq!(v["images"], serde_json::json!([]), "{v}");
+            assert_eq!((v["disagreements"].as_u64(), v["undecided"].as_u64()), (Some(0), Some(0)));
+        }
+        // diff: nothing gains or loses a pin.
+        let out = run(&node(&["diff", "--images", file.as_str(), "--to-anchor-globs", "--json"]));
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(
+            (json(&out)["gained"].as_array().map(Vec::len), json(&out)["lost"].as_array().map(Vec::len)),
+            (Some(0), Some(0))
+        );
+    }
+    // Empty standard input, too.
+    for input in [&b""[..], b"{\"images\": []}"] {
+        let out = run_with_stdin(&node(&["explain", "--images", "-", "--check", "--json"]), input);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert_eq!(json(&out)["images"], serde_json::json!([]));
+    }
+    // No input at all is still a usage error.
+    assert_eq!(code(&run(&node(&["explain"]))), 2);
+}
+
+#[test]
+fn check_states_each_cause_once_with_the_images_it_explains() {
+    let out = run(&node(&["explain", "--images", "node/images.json", "--check"]));
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    // Two disagreements, each cause once.
+    assert_eq!(text.matches("DISAGREEMENT: ").count(), 2, "{text}");
+    assert_eq!(text.matches("Likely causes").count(), 1, "{text}");
+    for cause in ["no reload was sent", "a reload was rejected", "CRI-O runs with --pinned-images"] {
+        assert_eq!(text.matches(cause).count(), 1, "{cause}: {text}");
+    }
+    let v = json(&run(&node(&["explain", "--images", "node/images.json", "--check", "--json"])));
+    let causes = v["causes"].as_array().expect("a top-level causes array");
+    let codes: Vec<&str> = causes.iter().map(|c| c["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["not-reloaded", "overridden-list", "reload-rejected", "other-sources"], "{v}");
+    let index = |name: &str| {
+        v["images"].as_array().unwrap().iter().position(|i| i["names"][0] == name).unwrap_or_else(|| panic!("{name}"))
+    };
+    let ocp = index("quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa");
+    let app = index("registry.example/team/app:2.0");
+    assert_eq!(causes[0]["images"], serde_json::json!([ocp, app]));
+    // Only the drop-in whose dropped patterns pin the image: 99-local.conf
+    // dropped the OpenShift digest; 50-pinned-images dropped only
+    // kube-apiserver patterns, which cannot have pinned it.
+    let overridden = &causes[1];
+    assert_eq!(overridden["images"], serde_json::json!([ocp]), "{overridden}");
+    assert_eq!(
+        (overridden["file"].as_str(), overridden["line"].as_u64()),
+        (Some("node/crio.conf.d/99-local.conf"), Some(4))
+    );
+    let message = overridden["message"].as_str().unwrap();
+    assert!(message.contains("@sha256:97a33066") && !message.contains("kube-apiserver"), "{message}");
+    assert!(!text.contains("kube-apiserver:v1.31.0\""), "the 50-pinned-images override explains nothing: {text}");
+    // Each image lists the messages of the causes that explain it.
+    assert_eq!(v["images"][ocp]["causes"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v["images"][app]["causes"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn lint_summary_counts_what_it_prints() {
+    let out = run(&node(&["lint"]));
+    let text = stdout(&out);
+    let printed_warnings = text.lines().filter(|l| l.starts_with("warning[")).count();
+    let summary = text.lines().last().unwrap();
+    assert_eq!(summary, "4 pattern(s): 0 error(s), 1 warning(s), 1 note(s); 4 configuration warning(s)");
+    assert_eq!(printed_warnings, 1 + 4, "{text}");
+    let v = json(&run(&node(&["lint", "--json"])));
+    let counts = &v["counts"];
+    assert_eq!(counts["configuration_warnings"].as_u64(), v["warnings"].as_array().map(|w| w.len() as u64));
+    let severity = |s: &str| v["findings"].as_array().unwrap().iter().filter(|f| f["severity"] == s).count() as u64;
+    assert_eq!(
+        (counts["errors"].as_u64(), counts["warnings"].as_u64(), counts["notes"].as_u64()),
+        (Some(severity("error")), Some(severity("warning")), Some(severity("info")))
+    );
+    assert_eq!((counts["patterns"].as_u64(), counts["reload_patterns"].as_u64()), (Some(4), None));
+    // With the list a SIGHUP reload loads.
+    let v = json(&run_env(
+        &["-c", "", "-d", "reload/crio.conf.d", "lint", "--json"],
+        &[("CONTAINER_PINNED_IMAGES", "quay.io/*,**")],
+    ));
+    assert_eq!(v["counts"]["reload_patterns"], 3, "{v}");
+}
+
+// ---- JSON schemas: cli/tests/schema, documented in docs/json.md ----
+
+fn schema(command: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/schema/{command}.schema.json"));
+    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The JSON Schema keywords the schemas use: $ref (to $defs), type, enum,
+/// minimum, properties, required, additionalProperties, items.
+fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.strip_prefix("#/$defs/").expect("a $ref into $defs");
+        return validate(root, &root["$defs"][name], v, at, errors);
+    }
+    let type_of = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_u64() || n.is_i64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    if let Some(types) = schema.get("type") {
+        let allowed: Vec<&str> = match types {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+            _ => panic!("type: {types}"),
+        };
+        if !allowed.contains(&type_of(v)) {
+            return errors.push(format!("{at}: {} is not {allowed:?}", type_of(v)));
+        }
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        if !values.contains(v) {
+            errors.push(format!("{at}: {v} is not one of {values:?}"));
+        }
+    }
+    if let (Some(min), Some(n)) = (schema["minimum"].as_i64(), v.as_i64()) {
+        if n < min {
+            errors.push(format!("{at}: {n} < {min}"));
+        }
+    }
+    if let Value::Object(map) = v {
+        let properties = schema["properties"].as_object();
+        for key in schema["required"].as_array().into_iter().flatten() {
+            if !map.contains_key(key.as_str().unwrap()) {
+                errors.push(format!("{at}: no {key}"));
+            }
+        }
+        for (key, value) in map {
+            match properties.and_then(|p| p.get(key)) {
+                Some(sub) => validate(root, sub, value, &format!("{at}.{key}"), errors),
+                None if schema["additionalProperties"] == false => {
+                    errors.push(format!("{at}: undocumented key {key:?}"))
+                }
+                None => {}
+            }
+        }
+    }
+    if let (Value::Array(items), Some(sub)) = (v, schema.get("items")) {
+        for (i, item) in items.iter().enumerate() {
+            validate(root, sub, item, &format!("{at}[{i}]"), errors);
+        }
+    }
+}
+
+/// Validates `v`, the JSON of `command`, against its schema; and every
+/// code in it against the codes its manual page lists.
+fn check_json(command: &str, v: &Value, what: &str, pages: &Path) {
+    let root = schema(command);
+    let mut errors = Vec::new();
+    validate(&root, &root, v, "$", &mut errors);
+    assert!(errors.is_empty(), "{what}: {command} --json does not match its schema:\n{}", errors.join("\n"));
+    let page = std::fs::read_to_string(pages.join(format!("crio-pin-{command}.1"))).unwrap();
+    let config_page = std::fs::read_to_string(pages.join("crio-pin-config.1")).unwrap();
+    for key in ["warnings", "findings", "causes", "refused"] {
+        for item in v[key].as_array().into_iter().flatten() {
+            let code = item["code"].as_str().unwrap();
+            let listed = format!(".TP\n\\fB{}\\fR\n", code.replace('-', "\\-"));
+            let listed_in = if key == "refused" { &config_page } else { &page };
+            assert!(listed_in.contains(&listed), "{what}: code {code} ({key}) is not listed in its manual page");
+        }
+    }
+}
+
+#[test]
+fn every_json_output_matches_its_documented_schema() {
+    let pages = tempfile::tempdir().unwrap();
+    assert_eq!(code(&run(&["generate-man", pages.path().to_str().unwrap()])), 0);
+    // The golden outputs.
+    let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&expected).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let command_line = text.lines().next().unwrap();
+        if !command_line.contains(" --json") {
+            continue;
+        }
+        let command = ["config", "lint", "explain", "diff"]
+            .into_iter()
+            .find(|c| command_line.split(' ').any(|w| w == *c))
+            .unwrap_or_else(|| panic!("{}: which command?", path.display()));
+        let out = &text[text.find("--- stdout\n").unwrap() + 11..text.find("--- stderr\n").unwrap()];
+        let v: Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        check_json(command, &v, &path.display().to_string(), pages.path());
+        checked += 1;
+    }
+    assert!(checked >= 9, "{checked} golden JSON outputs");
+    // Real output: every command, every source kind, refused lists, reload
+    // lists, artifacts, disagreements, an empty listing.
+    let dir = tempfile::tempdir().unwrap();
+    let crlf = write_file(dir.path(), "crlf.txt", "docker.io/library/nginx:1.25\r\n*\r\n");
+    let empty = write_file(dir.path(), "empty.json", "{\"images\": []}");
+    let env = [("CONTAINER_PINNED_IMAGES", "quay.io/*,**"), ("CONTAINER_PAUSE_IMAGE", "registry.k8s.io/pause:3.9")];
+    type Env<'a> = &'a [(&'a str, &'a str)];
+    let runs: Vec<(Vec<&str>, Env<'_>)> = vec![
+        (node(&["config"]), &[]),
+        (node(&["config"]), &env),
+        (vec!["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config"], &[]),
+        (vec!["-c", "", "-d", "reload/crio.conf.d", "config"], &env),
+        (vec!["--config", "node/crio.conf", "--config-dir", "no/such/dir", "config"], &[]),
+        (vec!["--patterns", &crlf, "config"], &[]),
+        (vec!["--patterns", "lint-patterns.txt", "--strict", "lint"], &[]),
+        (node(&["lint"]), &env),
+        (vec!["-c", "", "-d", "reload/crio.conf.d", "lint"], &env),
+        (listing_f(&["lint", "--images", "crio-listings/F/list.json"]), &[]),
+        (node(&["explain", "--images", "node/images.json", "--check"]), &[]),
+        (node(&["explain", "nginx:1.25", "Nginx:1"]), &env),
+        (listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]), &[]),
+        (vec!["-c", "bad/lone-star.conf", "-d", "none", "explain", "--images", "crio-listings/A/list.json"], &[]),
+        (node(&["explain", "--images", &empty, "--check"]), &[]),
+        (node(&["diff", "--images", "node/images.json", "--dropin", "changes/99-local.conf"]), &[]),
+        (node(&["diff", "--images", "node/images.json", "--new-patterns", "changes/new-patterns.txt"]), &env),
+        (listing_f(&["diff", "--images", "crio-listings/F/list.json", "--to-case-sensitive"]), &[]),
+    ];
+    for (args, env) in runs {
+        let command = ["config", "lint", "explain", "diff"].into_iter().find(|c| args.contains(c)).unwrap();
+        let out = run_env(&[&args[..], &["--json"]].concat(), env);
+        assert!(code(&out) != 2 || !out.stdout.is_empty(), "{args:?}: {}", stderr(&out));
+        check_json(command, &json(&out), &format!("{args:?}"), pages.path());
+    }
+}
+
+/// Every key of every schema is documented in docs/json.md: in the
+/// command's section, or among the shared objects before the sections.
+#[test]
+fn docs_json_md_names_every_key_of_the_schemas() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/json.md")).unwrap();
+    fn keys(v: &Value, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(map) => {
+                if let Some(Value::Object(props)) = map.get("properties") {
+                    out.extend(props.keys().cloned());
+                }
+                map.values().for_each(|v| keys(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+            _ => {}
+        }
+    }
+    for command in ["config", "lint", "explain", "diff"] {
+        let mut all = BTreeSet::new();
+        keys(&schema(command), &mut all);
+        let section = doc
+            .split("\n## ")
+            .find(|s| s.starts_with(&format!("`{command} --json`")))
+            .unwrap_or_else(|| panic!("docs/json.md has no section \"## `{command} --json`\""));
+        let shared = doc.split("\n## ").next().unwrap();
+        for key in all {
+            let key = format!("`{key}`");
+            assert!(
+                section.contains(&key) || shared.contains(&key),
+                "docs/json.md, {command}: {key} is not documented"
+            );
+        }
+    }
+}
+
+/// The table lines of a text output: cells separated by two blanks or more.
+fn table_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.len() < l.len() + 1 && t.contains("  ") && !l.starts_with("  ")
+        })
+        .collect()
+}
+
+#[test]
+fn tables_fit_100_columns_unless_no_trunc() {
+    let ocp = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa";
+    let runs = [
+        node(&["config"]),
+        node(&["explain", "--images", "node/images.json", "--check"]),
+        node(&["explain", "--images", "node/images.json"]),
+        node(&["explain", ocp, "nginx:1.25", "evil.example/registry.example/team/x:1"]),
+        listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]),
+        node(&["diff", "--images", "node/images.json", "--dropin", "changes/99-local.conf"]),
+        vec![
+            "-c",
+            "crio-listings/crio.conf",
+            "-d",
+            "crio-listings/A/crio.conf.d",
+            "diff",
+            "--images",
+            "crio-listings/A/list.json",
+            "--to-anchor-globs",
+        ],
+    ];
+    for args in runs {
+        let text = stdout(&run(&args));
+        let lines = table_lines(&text);
+        assert!(lines.len() >= 2, "{args:?}: no table in\n{text}");
+        for line in &lines {
+            assert!(line.chars().count() <= 100, "{args:?}: {} columns:\n{line}", line.chars().count());
+            assert!(!line.contains(&ocp[48..]), "{args:?}: a whole digest in a table:\n{line}");
+        }
+        // Whole under --no-trunc; JSON always.
+        let full = stdout(&run(&[&args[..], &["--no-trunc"]].concat()));
+        if text.contains("@sha256:97a33066db11…") {
+            assert!(table_lines(&full).iter().any(|l| l.contains(ocp)), "{args:?}:\n{full}");
+        }
+        assert!(!full.contains('…') && !full.contains("left out to fit"), "{args:?}:\n{full}");
+    }
+    // Shortened digests stay distinct: listing F has two images of one
+    // repository, and an artifact pinned by its canonical name.
+    let text = stdout(&run(&listing_f(&["explain", "--images", "crio-listings/F/list.json"])));
+    for digest in ["sha256:225baad58664…", "sha256:fb149aa86002…", "sha256:0a49ab780118…"] {
+        assert!(text.contains(digest), "{digest}:\n{text}");
+    }
+    // A column left out is said, and --no-trunc brings it back.
+    let text = stdout(&run(&node(&["explain", "--images", "node/images.json", "--check"])));
+    assert!(text.contains("note: ID and SOURCE left out to fit 100 columns; --no-trunc shows every column"), "{text}");
+    let full = stdout(&run(&node(&["explain", "--images", "node/images.json", "--check", "--no-trunc"])));
+    assert!(
+        full.starts_with("PINNED     ID  ")
+            && full.contains("6210c0bf05396716df932f0729df69de0533933e5ad9871fd07b61811c4c28df"),
+        "{full}"
+    );
+    let v = json(&run(&node(&["explain", "--images", "node/images.json", "--json"])));
+    assert_eq!(v["images"][1]["names"][0], ocp);
+}
+
+#[test]
+fn a_missing_dropin_directory_is_said() {
+    let out = run(&["--config", "node/crio.conf", "--config-dir", "node/crio.conf.dd", "config", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let missing = with_code(&v["warnings"], "missing-config-dir");
+    assert_eq!(missing.len(), 1, "{v}");
+    assert_eq!(missing[0]["file"], "node/crio.conf.dd");
+    let text = stdout(&run(&["--config", "node/crio.conf", "--config-dir", "node/crio.conf.dd", "lint"]));
+    assert!(text.contains("warning[missing-config-dir]: node/crio.conf.dd: no such directory"), "{text}");
+    // explain and diff print no configuration warnings: this one goes to standard error.
+    let out =
+        run(&["-c", "node/crio.conf", "-d", "node/crio.conf.dd", "explain", "registry.k8s.io/pause:3.10.1", "--json"]);
+    assert_eq!(code(&out), 0);
+    assert!(stderr(&out).contains("warning[missing-config-dir]: node/crio.conf.dd"), "{}", stderr(&out));
+    json(&out);
+    // An existing directory, or --patterns, says nothing.
+    assert!(with_code(&json(&run(&node(&["config", "--json"])))["warnings"], "missing-config-dir").is_empty());
+    assert!(stderr(&run(&node(&["explain", "registry.k8s.io/pause:3.10.1"]))).is_empty());
+}
+
+#[test]
+fn crlf_dropins_are_read_as_crio_reads_them() {
+    // TOML takes CRLF line endings; CRI-O reads such a drop-in as this tool
+    // does, with no '\r' in any pattern: nothing to warn about. `crlf` is
+    // for --patterns FILE, where the tool itself strips the '\r'.
+    let dir = tempfile::tempdir().unwrap();
+    let lf = "[crio.image]\npinned_images = [\n  \"quay.io/a/b:1\",\n  \"quay.io/c/*\",\n]\n";
+    write_file(dir.path(), "50-crlf.conf", lf.replace('\n', "\r\n"));
+    let v = json(&run(&["-c", "", "-d", dir.path().to_str().unwrap(), "config", "--json"]));
+    let patterns: Vec<&str> =
+        v["patterns"].as_array().unwrap().iter().map(|p| p["pattern"].as_str().unwrap()).collect();
+    assert_eq!(patterns, ["quay.io/a/b:1", "quay.io/c/*", "registry.k8s.io/pause:3.10.1"]);
+    assert_eq!(v["patterns"][1]["line"], 4);
+    assert!(with_code(&v["warnings"], "crlf").is_empty(), "{v}");
+    // The documentation says so.
+    let pages = tempfile::tempdir().unwrap();
+    run(&["generate-man", pages.path().to_str().unwrap()]);
+    let page = std::fs::read_to_string(pages.path().join("crio-pin-config.1")).unwrap();
+    let crlf = page.split(".TP\n").find(|item| item.starts_with("\\fBcrlf\\fR")).expect("crlf in crio-pin-config(1)");
+    assert!(crlf.contains("\\-\\-patterns FILE") && crlf.contains("without a warning"), "{crlf}");
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    assert!(readme.contains("`crlf` (a `--patterns FILE` with CRLF line endings"), "README: crlf");
+}
+
+#[test]
+fn manual_pages_list_codes_exit_statuses_and_real_synopses() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(code(&run(&["generate-man", dir.path().to_str().unwrap()])), 0);
+    let page = |name: &str| std::fs::read_to_string(dir.path().join(format!("{name}.1"))).unwrap();
+    let listed = |page: &str, code: &str| page.contains(&format!(".TP\n\\fB{}\\fR\n", code.replace('-', "\\-")));
+    let warnings = [
+        "overridden-list",
+        "ignored-key",
+        "ambiguous-key",
+        "flag-lost-on-reload",
+        "leftover-file",
+        "missing-config",
+        "missing-config-dir",
+        "crlf",
+    ];
+    let lint = [
+        "lone-star",
+        "invalid-utf8",
+        "bad-pause-image",
+        "pins-everything",
+        "unanchored-glob",
+        "literal-star",
+        "empty",
+        "whitespace",
+        "duplicate",
+        "shadowed",
+        "not-fully-qualified",
+        "no-tag-or-digest",
+        "not-a-reference",
+        "digest-needs-digest-pull",
+        "artifact-digest",
+    ];
+    let causes =
+        ["artifact-store", "not-reloaded", "overridden-list", "name-not-stored", "reload-rejected", "other-sources"];
+    for (name, codes) in [
+        ("crio-pin-config", &warnings[..]),
+        ("crio-pin-lint", &[&lint[..], &warnings[..]].concat()[..]),
+        ("crio-pin-explain", &[&causes[..], &["agree", "disagree", "undecided"][..]].concat()[..]),
+        ("crio-pin-diff", &warnings[..]),
+    ] {
+        let text = page(name);
+        for code in codes {
+            assert!(listed(&text, code), "{name}.1 does not list {code}");
+        }
+        // Exit statuses in their own section, not in an "EXTRA" one.
+        assert!(text.contains(".SH \"EXIT STATUS\"\n.TP\n\\fB0\\fR\n"), "{name}.1: no EXIT STATUS");
+        assert!(!text.contains(".SH EXTRA"), "{name}.1 has an EXTRA section");
+        // Option arguments in the synopsis.
+        let synopsis = &text[text.find(".SH SYNOPSIS").unwrap()..text.find(".SH DESCRIPTION").unwrap()];
+        assert!(synopsis.contains("[\\fB\\-c\\fR|\\fB\\-\\-config\\fR \\fIFILE\\fR]"), "{name}.1: {synopsis}");
+    }
+    assert!(listed(&page("crio-pin-config"), "lone-star"), "refused lists");
+    let lint_page = page("crio-pin-lint");
+    assert!(lint_page.contains(".TP\n\\fB1\\fR\n"), "lint exits 1 on errors");
+    let explain = page("crio-pin-explain");
+    assert!(explain.contains("[\\fB\\-\\-check\\fR [\\fB\\-\\-allow\\-undecided\\fR]]"), "{explain}");
+    assert!(explain.contains("[\\fB\\-\\-images\\fR \\fIFILE|\\-\\fR]"), "{explain}");
+    let diff = page("crio-pin-diff");
+    assert!(
+        diff.contains("(\\fB\\-\\-dropin\\fR \\fIFILE\\fR [\\fB\\-\\-as\\fR \\fINAME\\fR] | \\fB\\-\\-new\\-patterns\\fR \\fIFILE\\fR | \\fB\\-\\-to\\-anchor\\-globs\\fR | \\fB\\-\\-to\\-case\\-sensitive\\fR)"),
+        "{diff}"
+    );
+    assert!(diff.contains("Exactly one change is previewed"), "diff's one-change rule: {diff}");
+    let top = page("crio-pin");
+    assert!(top.contains(".SH \"EXIT STATUS\"") && !top.contains(".SH EXTRA"), "{top}");
+    // --help says the same exit statuses.
+    let help = stdout(&run(&["lint", "--help"]));
+    assert!(help.contains("Exit status:\n  0  no error"), "{help}");
 }

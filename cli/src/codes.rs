@@ -1,0 +1,146 @@
+//! Every code the tool prints or writes in JSON, each with its one-line
+//! meaning: the one list the output and the manual pages are made from
+//! (each code is an enum variant, so none can be printed without a line
+//! here, and each page lists every variant of its kinds).
+
+use serde::{Serialize, Serializer};
+
+macro_rules! codes {
+    ($(#[$meta:meta])* pub enum $name:ident { $($variant:ident = $code:literal: $summary:literal,)* }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($variant,)*
+        }
+
+        impl $name {
+            /// Every code of this kind, in the order the manual lists them.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $code,)*
+                }
+            }
+
+            /// What the code means, in one line (the manual's).
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $($name::$variant => $summary,)*
+                }
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+codes! {
+    /// Warnings about the configuration (`warning[CODE]`, JSON `warnings`):
+    /// printed by `config` and `lint`, and by `diff` when only the changed
+    /// configuration has them.
+    pub enum WarningCode {
+        OverriddenList = "overridden-list":
+            "a later drop-in, --pinned-images or CONTAINER_PINNED_IMAGES replaced a pinned_images list (lists replace, they do not merge); says which patterns are dropped",
+        IgnoredKey = "ignored-key":
+            "a pinned_images or pause_image key CRI-O drops without a word: no [crio.image] header above it, another table, or a misspelling such as pinned-images",
+        AmbiguousKey = "ambiguous-key":
+            "[crio.image] has several keys CRI-O reads as the same setting (keys match ignoring case): which one wins is random in CRI-O",
+        FlagLostOnReload = "flag-lost-on-reload":
+            "--pinned-images, --pause-image or their environment variables replace the files' setting, which a SIGHUP reload loads instead",
+        LeftoverFile = "leftover-file":
+            "a backup, package manager's or editor's file in the drop-in directory: CRI-O decodes every file there, whatever its name",
+        MissingConfig = "missing-config":
+            "the default main file does not exist: CRI-O skips it (a missing --config file is an error, exit status 2)",
+        MissingConfigDir = "missing-config-dir":
+            "the drop-in directory does not exist (or is a dangling link): CRI-O reads no drop-ins, as it would after a typo in --config-dir",
+        Crlf = "crlf":
+            "a --patterns FILE has CRLF line endings: the '\\r' is taken as part of the line ending (TOML files may use CRLF: CRI-O reads them as this tool does, without a warning)",
+    }
+}
+
+codes! {
+    /// What `lint` finds in a pattern (`SEVERITY[CODE]`, JSON `findings`),
+    /// and the code of a pattern that makes a list refused (`refused`).
+    pub enum LintCode {
+        LoneStar = "lone-star":
+            "error: a lone '*', which stock CRI-O panics on and a runtime built on the crio-pin library refuses; write \"**\" to pin every image",
+        InvalidUtf8 = "invalid-utf8":
+            "error: the pattern is not valid UTF-8, which CRI-O's TOML decoder refuses",
+        BadPauseImage = "bad-pause-image":
+            "error: the files' pause image, which a SIGHUP reload loads, is no image reference: CRI-O rejects that reload",
+        PinsEverything = "pins-everything":
+            "warning: \"**\" pins every image: the kubelet's garbage collection never frees disk space",
+        UnanchoredGlob = "unanchored-glob":
+            "warning: CRI-O does not anchor globs: prefix* pins every name containing prefix anywhere",
+        LiteralStar = "literal-star":
+            "warning (error under --strict): a '*' that is a literal character: only a trailing '*' or the stars of *word* are wildcards",
+        Empty = "empty":
+            "warning (error under --strict): the empty pattern, which pins only an image with an empty name",
+        Whitespace = "whitespace":
+            "warning (error under --strict): whitespace or a control character, which no image name has",
+        Duplicate = "duplicate":
+            "warning: the same pattern as an earlier one, as CRI-O compares them",
+        Shadowed = "shadowed":
+            "warning: an earlier glob or keyword already pins every name this pattern pins",
+        NotFullyQualified = "not-fully-qualified":
+            "warning: pins nothing: CRI-O compares with the fully qualified names it stores (docker.io/library/nginx:1)",
+        NoTagOrDigest = "no-tag-or-digest":
+            "warning: pins nothing: CRI-O stores names with a tag or a digest",
+        NotAReference = "not-a-reference":
+            "warning: not an image reference, so no name CRI-O stores looks like it",
+        DigestNeedsDigestPull = "digest-needs-digest-pull":
+            "info: a digest pins an image only if it was pulled by that digest (an OCI artifact however it was pulled)",
+        ArtifactDigest = "artifact-digest":
+            "info: the canonical name of an OCI artifact of the --images listing, which it pins however it was pulled",
+    }
+}
+
+codes! {
+    /// The likely causes `explain --check` gives for a disagreement with
+    /// the runtime (JSON `causes`), each stated once with the images it
+    /// can explain.
+    pub enum CauseCode {
+        ArtifactStore = "artifact-store":
+            "the runtime pins an OCI artifact that is in one of CRI-O's read-only additional artifact stores, which are pinned whatever the list",
+        NotReloaded = "not-reloaded":
+            "the files changed after the running CRI-O read them, and no reload was sent (SIGHUP: systemctl reload crio)",
+        OverriddenList = "overridden-list":
+            "a list that a later file replaced would pin the image: the running CRI-O may still have it (the image is named only if a dropped pattern pins it)",
+        NameNotStored = "name-not-stored":
+            "the name that pins the image is a repoDigest, which CRI-O stores only for a pull by digest",
+        ReloadRejected = "reload-rejected":
+            "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload configuration\")",
+        OtherSources = "other-sources":
+            "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir than read here",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_within_a_kind() {
+        fn distinct(codes: impl Iterator<Item = &'static str>) {
+            let mut seen = std::collections::HashSet::new();
+            for c in codes {
+                assert!(seen.insert(c), "{c} twice");
+                assert!(c.bytes().all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit()), "{c}");
+            }
+        }
+        distinct(WarningCode::ALL.iter().map(|c| c.as_str()));
+        distinct(LintCode::ALL.iter().map(|c| c.as_str()));
+        distinct(CauseCode::ALL.iter().map(|c| c.as_str()));
+    }
+}

@@ -1,0 +1,131 @@
+//! `crio-pin diff`: which images gain or lose a pin with one change: a
+//! drop-in about to be written, a new list, or a mode.
+
+use std::io::Write;
+
+use crio_pin::Flags;
+
+use crate::args::{ImageArgs, SourceArgs};
+use crate::config::{self, Sources};
+use crate::error::InputError;
+use crate::matching::{self, Diff};
+use crate::output::{self, write_json, Column, Outcome};
+use crate::refused::{self, List};
+use crate::show;
+
+/// The change to preview (`args::Command::Diff`; clap lets exactly one
+/// through).
+pub struct Change<'a> {
+    pub dropin: Option<&'a str>,
+    pub dropin_name: Option<&'a str>,
+    pub new_patterns: Option<&'a str>,
+    pub to_anchor_globs: bool,
+    pub to_case_sensitive: bool,
+}
+
+pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<Outcome, InputError> {
+    let flags = args.flags();
+    let resolved = config::resolve(&args.sources())?;
+    let mut out = Vec::new();
+    let list = super::load_images(images)?;
+    super::note_missing_dir(&resolved);
+    let before = refused::compile(&resolved.entries, flags, List::Effective)?;
+    let (after_resolved, after_flags);
+    if let Some(file) = change.dropin {
+        if args.patterns.is_some() {
+            return Err(InputError(
+                "--dropin previews a change to CRI-O's configuration; it cannot be combined with --patterns".into(),
+            ));
+        }
+        let name = match change.dropin_name {
+            Some(n) => plain_file_name(n)?,
+            None => std::path::Path::new(file)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .ok_or_else(|| InputError(format!("{file}: give the drop-in's name with --as")))?,
+        };
+        let mut sources = args.sources();
+        sources.extra_dropin = Some((name, file.to_string()));
+        after_resolved = config::resolve(&sources)?;
+        after_flags = flags;
+    } else if let Some(file) = change.new_patterns {
+        let mut new = config::resolve(&Sources { patterns: Some(file.to_string()), ..Sources::default() })?;
+        // CRI-O still appends its pause image to a new list.
+        new.entries.extend(resolved.entries.iter().filter(|e| e.source == "pause_image").cloned());
+        after_resolved = new;
+        after_flags = flags;
+    } else if change.to_anchor_globs || change.to_case_sensitive {
+        after_resolved = config::resolve(&args.sources())?;
+        after_flags = flags
+            | if change.to_anchor_globs { Flags::ANCHOR_GLOBS } else { Flags::DEFAULT }
+            | if change.to_case_sensitive { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };
+    } else {
+        return Err(InputError(
+            "diff needs a change: --dropin FILE [--as NAME], --new-patterns FILE, \
+             --to-anchor-globs or --to-case-sensitive"
+                .into(),
+        ));
+    }
+    let after = refused::compile(&after_resolved.entries, after_flags, List::Effective)
+        .map_err(|InputError(e)| InputError(format!("the list after the change is refused: {e}")))?;
+    let (before, after) = (refused::Compiled::from(before), refused::Compiled::from(after));
+    let diff = matching::diff(&resolved, &before, &after_resolved, &after, &list);
+    if args.json {
+        write_json(
+            &mut out,
+            &serde_json::json!({ "gained": diff.gained, "lost": diff.lost, "warnings": diff.new_warnings }),
+        );
+    } else {
+        print(&mut out, &diff, args.no_trunc);
+    }
+    Ok(Outcome { out, refused: Vec::new(), code: 0 })
+}
+
+/// `--as NAME`, the drop-in's name inside the drop-in directory. CRI-O
+/// reads drop-ins in the order of their names: a path (`./99-x.conf`,
+/// `/etc/crio/crio.conf.d/99-x.conf`) would put the preview elsewhere.
+fn plain_file_name(name: &str) -> Result<String, InputError> {
+    if name.is_empty() || name == "." || name == ".." || name.contains('/') {
+        return Err(InputError(format!(
+            "--as {}: --as takes the file name the drop-in would have inside the drop-in directory, \
+             e.g. 99-new.conf, not a path: CRI-O reads drop-ins in the order of those names",
+            show::quote(name)
+        )));
+    }
+    Ok(name.to_string())
+}
+
+fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
+    for (title, changes, how) in
+        [("gain a pin", &diff.gained, "pinned by"), ("lose their pin", &diff.lost, "was pinned by")]
+    {
+        let _ = writeln!(out, "{} image(s) {title}", changes.len());
+        if !changes.is_empty() {
+            let rows: Vec<Vec<String>> = changes
+                .iter()
+                .map(|c| {
+                    vec![
+                        show::name(&c.decided_by).into_owned(),
+                        format!("#{} {}", c.pattern_index, show::quote(&c.pattern)),
+                        show::escape(&c.source).into_owned(),
+                    ]
+                })
+                .collect();
+            let how = how.to_uppercase();
+            let columns = [Column::name("IMAGE", 40, 36), Column::name(&how, 40, 28), Column::source("SOURCE")];
+            output::table(out, &columns, &rows, full);
+        }
+    }
+    for c in diff.gained.iter().chain(&diff.lost) {
+        if let Some(why) = c.artifact {
+            let _ = writeln!(
+                out,
+                "note: {} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a pattern \
+                 matches its reference (the repoTag) or its canonical name (the repoDigest), however it \
+                 was pulled",
+                show::name(&c.decided_by)
+            );
+        }
+    }
+    output::print_warnings(out, &diff.new_warnings);
+}

@@ -1,0 +1,230 @@
+//! `crio-pin explain`: for each image, pinned or not, by which pattern,
+//! from where; with `--check`, against the runtime's own flags.
+
+use std::io::Write;
+
+use crate::args::{ImageArgs, SourceArgs};
+use crate::config;
+use crate::error::InputError;
+use crate::matching::{self, Cause, Explained, Report};
+use crate::output::{self, write_json, Column, Outcome};
+use crate::refused::{self, List, Refused};
+use crate::show;
+
+pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: bool) -> Result<Outcome, InputError> {
+    let flags = args.flags();
+    let resolved = config::resolve(&args.sources())?;
+    let mut out = Vec::new();
+    let list = super::load_images(images)?;
+    super::note_missing_dir(&resolved);
+    // An empty listing has nothing to compare: the check passes.
+    if check && !list.is_empty() && list.iter().all(|i| i.runtime_pinned.is_none()) {
+        return Err(InputError(
+            "explain --check compares with the runtime's `pinned` flags: give the output \
+             of `crictl images -o json` with --images"
+                .into(),
+        ));
+    }
+    let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
+    let report = matching::explain(&resolved, &compiled, &list, flags);
+    if args.json {
+        // Straight to text: a Value of 50,000 images would double the work.
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            images: &'a [Explained],
+            disagreements: usize,
+            undecided: usize,
+            refused: &'a [Refused],
+            causes: &'a [Cause],
+        }
+        let json = Out {
+            images: &report.images,
+            disagreements: report.disagreements,
+            undecided: report.undecided,
+            refused: &report.refused,
+            causes: &report.causes,
+        };
+        write_json(&mut out, &json);
+    } else {
+        print(&mut out, &report, check, args.no_trunc);
+    }
+    if !report.refused.is_empty() {
+        // Said on standard error after the output: why the list is refused.
+        return Ok(Outcome { out, refused: report.refused, code: 2 });
+    }
+    let undecided = report.undecided > 0 && !allow_undecided;
+    Ok(Outcome { out, refused: Vec::new(), code: u8::from(check && (report.disagreements > 0 || undecided)) })
+}
+
+/// An image id as crictl shows it: 13 characters, whole under --no-trunc.
+fn short_id(id: &Option<String>, full: bool) -> String {
+    let id = id.as_deref().map(|i| i.trim_start_matches("sha256:")).unwrap_or_default();
+    let id: String = if full { id.to_string() } else { id.chars().take(13).collect() };
+    show::escape(&id).into_owned()
+}
+
+/// The name to show for an image, escaped and quoted as needed.
+fn shown_name(e: &Explained) -> String {
+    let name = e.decided_by.as_ref().or(e.names.first()).map_or("", String::as_str);
+    show::name(name).into_owned()
+}
+
+fn yes_no(b: Option<bool>) -> String {
+    match b {
+        Some(true) => "yes".into(),
+        Some(false) => "no".into(),
+        None => "-".into(),
+    }
+}
+
+/// The tool's answer: pinned, not pinned, or depending on the pull.
+fn answer(e: &Explained) -> String {
+    if !e.pinned && !e.depends_on_pull.is_empty() {
+        "undecided".into()
+    } else {
+        yes_no(Some(e.pinned))
+    }
+}
+
+fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
+    let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
+    let has_ids = report.images.iter().any(|e| e.id.is_some());
+    let mut columns = vec![Column::fixed("PINNED")];
+    if has_ids {
+        columns.push(Column::fixed("ID").optional(1));
+    }
+    columns.extend([
+        Column::name("IMAGE", 48, 38),
+        Column::name("PATTERN", 32, 28),
+        Column::source("SOURCE").optional(2),
+    ]);
+    if has_runtime {
+        columns.push(Column::fixed("RUNTIME"));
+    }
+    let rows: Vec<Vec<String>> = report
+        .images
+        .iter()
+        .map(|e| {
+            let mut row = vec![answer(e)];
+            if has_ids {
+                row.push(short_id(&e.id, full));
+            }
+            row.push(shown_name(e));
+            row.push(match (e.pattern_index, &e.pattern) {
+                (Some(i), Some(p)) => format!("#{i} {}", show::quote(p)),
+                _ => "-".into(),
+            });
+            row.push(e.source.as_deref().map_or("-".into(), |s| show::escape(s).into_owned()));
+            if has_runtime {
+                let mark = match e.check {
+                    Some("disagree") => "  <-- DISAGREES",
+                    Some("undecided") => "  <-- UNDECIDED",
+                    _ => "",
+                };
+                row.push(format!("{}{mark}", yes_no(e.runtime_pinned)));
+            }
+            row
+        })
+        .collect();
+    if !rows.is_empty() {
+        output::table(out, &columns, &rows, full);
+    }
+    for e in &report.images {
+        let name = shown_name(e);
+        if let Some(why) = e.artifact {
+            let _ = writeln!(
+                out,
+                "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
+                 pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
+                 however it was pulled"
+            );
+        }
+        if let Some(given) = &e.given {
+            let _ = writeln!(
+                out,
+                "note: {} is stored by CRI-O as {} (it qualifies every name it pulls): that is the \
+                 name explained, and the one to pin",
+                show::quote(given),
+                show::quote(e.names.first().map_or("", String::as_str))
+            );
+        }
+        if let Some(why) = &e.refused_name {
+            let _ = writeln!(
+                out,
+                "note: {name}: CRI-O refuses to pull an image by this name ({why}), so no image on a \
+                 node has it; it is explained as given"
+            );
+        }
+        for d in &e.depends_on_pull {
+            let _ = writeln!(
+                out,
+                "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
+                 if the image was pulled by it (crictl computes it for an image pulled by tag), \
+                 so whether it pins this image depends on how the image was pulled",
+                d.pattern_index,
+                show::quote(&d.pattern),
+                show::quote(&d.name)
+            );
+        }
+        if e.check == Some("undecided") {
+            let runtime = if e.runtime_pinned == Some(true) {
+                "the running CRI-O pins it, as it would after a pull by that digest"
+            } else {
+                "the running CRI-O does not pin it, as it would after a pull by tag only"
+            };
+            let _ = writeln!(
+                out,
+                "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
+                 cannot tell (crictl shows a repoDigest however the image was pulled); {runtime}, or \
+                 it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
+                 --allow-undecided accepts it"
+            );
+        }
+        if e.check == Some("disagree") {
+            let (runtime, config) =
+                if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
+            let _ = writeln!(
+                out,
+                "DISAGREEMENT: {name}: the running CRI-O {runtime} it, the configuration read here \
+                 {config} it"
+            );
+        }
+    }
+    if !report.causes.is_empty() {
+        let _ = writeln!(out, "Likely causes, each with the disagreements it can explain:");
+        for c in &report.causes {
+            let _ = writeln!(out, "  - {}", show::escape(&c.message));
+            let explains = if c.images.len() == report.disagreements {
+                format!("every disagreement ({})", report.disagreements)
+            } else {
+                c.images.iter().map(|&i| shown_name(&report.images[i])).collect::<Vec<_>>().join(", ")
+            };
+            let _ = writeln!(out, "    explains: {explains}");
+        }
+    }
+    let images = report.images.len();
+    let pinned = report.images.iter().filter(|e| e.pinned).count();
+    let undecided = if report.undecided > 0 { format!(", {} undecided", report.undecided) } else { String::new() };
+    if !report.refused.is_empty() {
+        let runtime = if has_runtime { ": the RUNTIME column shows what it pins" } else { "" };
+        let _ = writeln!(
+            out,
+            "REFUSED: the list read here is refused ({} pattern(s); standard error says why, and what \
+             stock CRI-O and a runtime built on the crio-pin library do with it). The list in force is \
+             the one the runtime had before, which this tool cannot know{runtime}. PINNED and PATTERN \
+             show what the list's other {} pattern(s) would pin.",
+            report.refused.len(),
+            report.valid_patterns
+        );
+        let _ =
+            writeln!(out, "{images} image(s), {pinned} pinned by the valid patterns{undecided}; the list is refused");
+    } else if check || has_runtime {
+        let _ = writeln!(
+            out,
+            "{images} image(s), {pinned} pinned{undecided}; {} disagreement(s) with the runtime",
+            report.disagreements
+        );
+    } else {
+        let _ = writeln!(out, "{images} image(s), {pinned} pinned{undecided}");
+    }
+}

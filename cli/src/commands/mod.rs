@@ -1,0 +1,48 @@
+//! One module per command of `args::Command`, each with its `run`: it
+//! reads what the command needs, answers, and prints (text or JSON) into
+//! an `Outcome` that `output::finish` writes out.
+
+pub mod config;
+pub mod diff;
+pub mod explain;
+pub mod generate_man;
+pub mod lint;
+
+use crate::args::ImageArgs;
+use crate::codes::WarningCode;
+use crate::config::Resolved;
+use crate::error::InputError;
+use crate::{images, show};
+
+/// The images of `explain` and `diff`: names, and an `--images` listing.
+pub fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
+    let mut list = args
+        .names
+        .iter()
+        .map(|n| {
+            images::plain(n).map_err(|why| {
+                InputError(format!(
+                    "{}: not an image name ({why}); give names as `crictl images` shows them",
+                    show::quote(n)
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(path) = &args.images {
+        list.extend(images::read(path)?);
+    }
+    // An empty listing (`{"images": []}`, an empty file) is a node with no
+    // images: a valid answer. Only no input at all is an error.
+    if args.names.is_empty() && args.images.is_none() {
+        return Err(InputError(format!("no images: give names, or --images FILE ({})", images::EXPECTED)));
+    }
+    Ok(list)
+}
+
+/// `explain` and `diff` print no configuration warnings: a drop-in
+/// directory that does not exist (a typo?) is said on standard error.
+pub fn note_missing_dir(resolved: &Resolved) {
+    for w in resolved.warnings.iter().filter(|w| w.code == WarningCode::MissingConfigDir) {
+        eprintln!("crio-pin: warning[{}]: {}", w.code, show::escape(&w.message));
+    }
+}

@@ -1,0 +1,16 @@
+//! The one error the tool reports: input it cannot use (exit status 2).
+
+use std::process::ExitCode;
+
+use crate::show;
+
+/// An input the tool cannot work with (exit status 2): usage, unreadable
+/// or malformed files, a configuration CRI-O would refuse.
+#[derive(Debug)]
+pub struct InputError(pub String);
+
+/// Says the error on standard error, escaped; exit status 2.
+pub fn report(InputError(message): InputError) -> ExitCode {
+    eprintln!("crio-pin: {}", show::escape(&message));
+    ExitCode::from(2)
+}

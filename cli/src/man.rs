@@ -1,0 +1,287 @@
+//! The manual pages, made from the clap definitions (what --help shows),
+//! the code's own lists of codes (codes.rs) and the exit statuses below,
+//! which --help shows too: nothing on a page is written twice.
+
+use std::path::Path;
+
+use clap::{Arg, ArgAction, Command};
+use clap_mangen::roff::{bold, italic, roman, Inline, Roff};
+
+use crate::codes::{CauseCode, LintCode, WarningCode};
+
+/// Each command's exit statuses: what --help ends with, and the page's
+/// EXIT STATUS.
+pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
+    const UNUSABLE: &str = "unusable input: usage, unreadable or malformed files, a configuration CRI-O \
+                            would refuse to start with";
+    match command {
+        "config" => &[
+            (0, "the list is shown, warnings included"),
+            (2, "unusable input, or a list CRI-O may switch to (now, or after a SIGHUP reload) is refused"),
+        ],
+        "lint" => &[
+            (0, "no error (warnings and notes do not fail)"),
+            (
+                1,
+                "an error: lone-star, invalid-utf8, bad-pause-image; under --strict also empty, whitespace, \
+                 literal-star",
+            ),
+            (2, UNUSABLE),
+        ],
+        "explain" => &[
+            (0, "every image is explained; without --check a disagreement is shown but does not fail"),
+            (1, "with --check: a disagreement with the runtime, or an undecided image (unless --allow-undecided)"),
+            (
+                2,
+                "unusable input, --check without the runtime's pinned flags, or a list CRI-O refuses (what its \
+                 valid patterns pin is still shown)",
+            ),
+        ],
+        "diff" => &[
+            (0, "the change is previewed"),
+            (2, "unusable input, no change or more than one, or a list CRI-O refuses, before or after the change"),
+        ],
+        _ => &[
+            (0, "fine"),
+            (1, "findings: a lint error, an explain --check disagreement or undecided image"),
+            (
+                2,
+                "unusable input: usage, unreadable or malformed files, a configuration CRI-O would refuse, now \
+                 or after a SIGHUP reload. Nothing is ever written",
+            ),
+        ],
+    }
+}
+
+/// The exit statuses as --help ends with them.
+pub fn exit_status_help(command: &str) -> String {
+    let lines: Vec<String> = exit_statuses(command).iter().map(|(code, what)| format!("  {code}  {what}")).collect();
+    format!("Exit status:\n{}", lines.join("\n"))
+}
+
+/// A section of codes: (title, introduction, each code and its line).
+type CodeSection = (&'static str, &'static str, Vec<(&'static str, &'static str)>);
+
+/// The codes a command's page lists.
+fn code_sections(command: &str) -> Vec<CodeSection> {
+    let warnings = || WarningCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect::<Vec<_>>();
+    let lint = || LintCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect::<Vec<_>>();
+    let refusing = [LintCode::LoneStar, LintCode::InvalidUtf8, LintCode::BadPauseImage];
+    let strict = [LintCode::Empty, LintCode::Whitespace, LintCode::LiteralStar];
+    match command {
+        "config" => vec![
+            ("WARNINGS", "Printed as warning[CODE]: MESSAGE; JSON warnings[].code.", warnings()),
+            (
+                "REFUSED LISTS",
+                "A pattern that makes CRI-O (or a runtime built on the crio-pin library) refuse the list: \
+                 error[CODE] on standard output, the reason on standard error, JSON refused[].code; exit \
+                 status 2.",
+                refusing.iter().chain(&strict).map(|c| (c.as_str(), c.summary())).collect(),
+            ),
+        ],
+        "lint" => vec![
+            ("FINDINGS", "Printed as SEVERITY[CODE]: pattern INDEX ...; JSON findings[].code.", lint()),
+            ("WARNINGS", "The configuration's warnings, as config prints them; JSON warnings[].code.", warnings()),
+        ],
+        "explain" => vec![
+            (
+                "CHECKS",
+                "With the runtime's pinned flags (crictl images -o json), each image's check; JSON \
+                 images[].check.",
+                vec![
+                    ("agree", "the runtime pins the image exactly when the configuration read here does"),
+                    ("disagree", "they differ: DISAGREEMENT, and the likely causes below"),
+                    (
+                        "undecided",
+                        "pinned only by a digest CRI-O stores only for a pull by digest, which a listing cannot \
+                         tell: UNDECIDED",
+                    ),
+                ],
+            ),
+            (
+                "LIKELY CAUSES",
+                "Each cause of the disagreements is stated once, with the images it can explain; JSON \
+                 causes[].code, causes[].images.",
+                CauseCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect(),
+            ),
+        ],
+        "diff" => vec![(
+            "WARNINGS",
+            "The warnings only the changed configuration has, as config prints them; JSON warnings[].code.",
+            warnings(),
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// The options of `cmd` that go only with another (clap's `requires`),
+/// as (option id, the option it needs): applied to the definitions by
+/// `with_requirements`, and nested so in the synopsis.
+pub const REQUIRES: &[(&str, &str, &str)] =
+    &[("explain", "allow_undecided", "check"), ("diff", "dropin_name", "dropin")];
+
+/// The definitions with `REQUIRES` applied.
+pub fn with_requirements(mut cmd: Command) -> Command {
+    for &(sub, arg, needs) in REQUIRES {
+        cmd = cmd.mut_subcommand(sub, |c| c.mut_arg(arg, |a| a.requires(needs)));
+    }
+    cmd
+}
+
+/// `--name VALUE`, `-c|--config FILE`, or a positional `NAMES...`.
+fn option(arg: &Arg) -> Vec<Inline> {
+    let mut out = Vec::new();
+    if arg.is_positional() {
+        let name = arg.get_value_names().map_or(arg.get_id().as_str().to_uppercase(), |v| v.join(" "));
+        out.push(italic(name));
+        if matches!(arg.get_action(), ArgAction::Append) {
+            out.push(roman("..."));
+        }
+        return out;
+    }
+    if let Some(short) = arg.get_short() {
+        out.push(bold(format!("-{short}")));
+        out.push(roman("|"));
+    }
+    if let Some(long) = arg.get_long() {
+        out.push(bold(format!("--{long}")));
+    }
+    if arg.get_num_args().is_some_and(|n| n.takes_values()) {
+        let value = arg.get_value_names().map_or("VALUE".to_string(), |v| v.join(" "));
+        out.push(roman(" "));
+        out.push(italic(value));
+    }
+    out
+}
+
+fn optional(mut inner: Vec<Inline>, repeatable: bool) -> Vec<Inline> {
+    inner.insert(0, roman("["));
+    inner.push(roman("]"));
+    if repeatable {
+        inner.push(roman("..."));
+    }
+    inner
+}
+
+fn shown(arg: &Arg) -> bool {
+    !arg.is_hide_set() && !matches!(arg.get_id().as_str(), "help" | "version")
+}
+
+/// The synopsis of `sub` (None: the top command), every option with its
+/// argument: global options, the command, its own options (those that
+/// need another nested in it, a group's alternatives in parentheses), its
+/// operands.
+fn synopsis(top: &Command, sub: Option<&Command>) -> Vec<Inline> {
+    let mut line = vec![bold("crio-pin")];
+    for arg in top.get_arguments().filter(|a| shown(a) && !a.is_positional()) {
+        line.push(roman(" "));
+        line.extend(optional(option(arg), matches!(arg.get_action(), ArgAction::Append)));
+    }
+    let Some(sub) = sub else {
+        line.push(roman(" "));
+        line.push(italic("COMMAND"));
+        return line;
+    };
+    line.push(roman(" "));
+    line.push(bold(sub.get_name().to_string()));
+    let name = sub.get_name();
+    let own: Vec<&Arg> = sub.get_arguments().filter(|a| shown(a) && !a.is_global_set()).collect();
+    let needs = |a: &Arg| REQUIRES.iter().find(|r| r.0 == name && r.1 == a.get_id().as_str()).map(|r| r.2);
+    // An option with the options that need it, nested.
+    let with_dependents = |a: &Arg| {
+        let mut out = option(a);
+        for dependent in own.iter().filter(|d| needs(d) == Some(a.get_id().as_str())) {
+            out.push(roman(" "));
+            out.extend(optional(option(dependent), false));
+        }
+        out
+    };
+    let mut done: Vec<&str> = Vec::new();
+    // The groups of alternatives (not derive's groups of a struct's fields).
+    for group in sub.get_groups().filter(|g| !(*g).clone().is_multiple()) {
+        let members: Vec<&Arg> = own.iter().copied().filter(|a| group.get_args().any(|id| id == a.get_id())).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let required = group.is_required_set();
+        line.push(roman(" "));
+        line.push(roman(if required { "(" } else { "[" }));
+        for (i, member) in members.iter().enumerate() {
+            if i > 0 {
+                line.push(roman(" | "));
+            }
+            line.extend(with_dependents(member));
+            done.push(member.get_id().as_str());
+        }
+        line.push(roman(if required { ")" } else { "]" }));
+    }
+    for arg in own.iter().filter(|a| !a.is_positional() && needs(a).is_none()) {
+        if done.contains(&arg.get_id().as_str()) {
+            continue;
+        }
+        line.push(roman(" "));
+        line.extend(optional(with_dependents(arg), matches!(arg.get_action(), ArgAction::Append)));
+    }
+    for arg in own.iter().filter(|a| a.is_positional()) {
+        line.push(roman(" "));
+        let operand = option(arg);
+        line.extend(if arg.is_required_set() { operand } else { optional(operand, false) });
+    }
+    line
+}
+
+fn page(top: &Command, sub: Option<&Command>, source: &str) -> std::io::Result<(String, Vec<u8>)> {
+    let cmd = sub.unwrap_or(top).clone();
+    let name = sub.map_or("crio-pin".to_string(), |s| format!("crio-pin-{}", s.get_name()));
+    let command = sub.map_or("", |s| s.get_name());
+    let man = clap_mangen::Man::new(cmd.clone()).title(name.clone()).source(source);
+    let mut out = Vec::new();
+    man.render_title(&mut out)?;
+    man.render_name_section(&mut out)?;
+    let mut roff = Roff::new();
+    roff.control("SH", ["SYNOPSIS"]).text(synopsis(top, sub));
+    out.extend(roff.render().into_bytes());
+    man.render_description_section(&mut out)?;
+    man.render_options_section(&mut out)?;
+    if sub.is_none() {
+        man.render_subcommands_section(&mut out)?;
+    }
+    let mut roff = Roff::new();
+    for (section, intro, codes) in code_sections(command) {
+        roff.control("SH", [section]).text([roman(intro)]);
+        for (code, summary) in codes {
+            roff.control("TP", []).text([bold(code)]).text([roman(summary)]);
+        }
+    }
+    roff.control("SH", ["EXIT STATUS"]);
+    for (code, what) in exit_statuses(command) {
+        roff.control("TP", []).text([bold(code.to_string())]).text([roman(*what)]);
+    }
+    if sub.is_some() {
+        roff.control("SH", ["SEE ALSO"]).text([bold("crio-pin"), roman("(1)")]);
+    }
+    if cmd.get_version().is_some() {
+        out.extend(roff.render().into_bytes());
+        man.render_version_section(&mut out)?;
+    } else {
+        out.extend(roff.render().into_bytes());
+    }
+    Ok((format!("{name}.1"), out))
+}
+
+/// crio-pin.1 and crio-pin-SUBCOMMAND.1 for each visible subcommand.
+pub fn write_pages(top: Command, dir: &Path) -> std::io::Result<()> {
+    // No page for clap's own `help` subcommand; build() propagates the
+    // global options into each subcommand.
+    let mut top = top.disable_help_subcommand(true);
+    top.build();
+    // Every page's footer names the tool and its version, not the subcommand.
+    let source = format!("crio-pin {}", env!("CARGO_PKG_VERSION"));
+    std::fs::create_dir_all(dir)?;
+    let subs: Vec<Command> = top.get_subcommands().filter(|c| !c.is_hide_set()).cloned().collect();
+    for sub in std::iter::once(None).chain(subs.iter().map(Some)) {
+        let (file, text) = page(&top, sub, &source)?;
+        std::fs::write(dir.join(file), text)?;
+    }
+    Ok(())
+}

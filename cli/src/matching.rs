@@ -1,0 +1,358 @@
+//! Which pattern pins which image, decided on the names CRI-O stores: the
+//! answers of `explain` (with the likely causes of a disagreement with the
+//! runtime) and of `diff`.
+
+use crio_pin::Flags;
+use serde::Serialize;
+
+use crate::codes::CauseCode;
+use crate::config::{Entry, Resolved};
+use crate::images::{Image, Name};
+use crate::refused::{self, Compiled, List, Refused};
+use crate::show;
+
+#[derive(Serialize)]
+pub struct DependsOnPull {
+    pub name: String,
+    pub pattern_index: usize,
+    pub pattern: String,
+}
+
+#[derive(Serialize)]
+pub struct Explained {
+    pub id: Option<String>,
+    /// Every name the image was listed with.
+    pub names: Vec<String>,
+    /// The names CRI-O matches: those it stores (a repoTag; a repoDigest
+    /// of an image pulled by digest), or both names of an OCI artifact.
+    pub stored_names: Vec<String>,
+    pub pinned: bool,
+    pub pattern_index: Option<usize>,
+    pub pattern: Option<String>,
+    pub source: Option<String>,
+    /// "file", "flag", "env" or "pause_image"; null when not pinned.
+    pub source_kind: Option<&'static str>,
+    /// Where the pattern was written (the pause image: where it was set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The stored name the pattern matched.
+    pub decided_by: Option<String>,
+    pub runtime_pinned: Option<bool>,
+    /// Computed digests a pattern would match: a pin that holds only if the
+    /// image was pulled by that digest.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub depends_on_pull: Vec<DependsOnPull>,
+    /// "agree", "disagree" or "undecided" (pinned or not depending on how
+    /// the image was pulled: `depends_on_pull`); null without a runtime
+    /// flag, or when the list is refused.
+    pub check: Option<&'static str>,
+    /// The messages of the likely causes (the top-level `causes`) that can
+    /// explain this disagreement.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<String>,
+    /// A short name as given by hand; `names` has the fully qualified form
+    /// CRI-O stores, which is the one explained.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub given: Option<String>,
+    /// Why CRI-O refuses to pull a name given by hand, which no image can
+    /// then have (e.g. "repository name must be lowercase").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_name: Option<String>,
+    /// Taken for an OCI artifact, and why ("id equals the manifest digest
+    /// of its repoDigest"): CRI-O matches its reference and its canonical
+    /// name, however it was pulled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<&'static str>,
+}
+
+/// A likely cause of disagreements with the runtime, stated once with the
+/// images it can explain. (Keys in alphabetical order.)
+#[derive(Serialize)]
+pub struct Cause {
+    pub code: CauseCode,
+    /// Where the cause is (an `overridden-list`: the replacing list's key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The disagreeing images it can explain: indexes into `images`.
+    pub images: Vec<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+pub struct Report {
+    pub images: Vec<Explained>,
+    /// The likely causes of the disagreements, each once.
+    pub causes: Vec<Cause>,
+    pub disagreements: usize,
+    /// Images pinned or not depending on how they were pulled.
+    pub undecided: usize,
+    /// The patterns that make the list refused (then the set holds the
+    /// others, and nothing is compared with the runtime).
+    pub refused: Vec<Refused>,
+    /// How many patterns the set holds.
+    pub valid_patterns: usize,
+}
+
+/// The lowest pattern index over the names CRI-O matches, as CRI-O's loop
+/// finds a match, and the name it matched.
+fn decide<'a>(compiled: &Compiled, image: &'a Image) -> Option<(usize, &'a Name)> {
+    image
+        .names
+        .iter()
+        .filter(|n| n.stored)
+        .filter_map(|n| compiled.set.match_index(n.text.as_bytes()).map(|i| (i, n)))
+        .min_by_key(|(i, _)| *i)
+        .map(|(i, n)| (compiled.list_index(i), n))
+}
+
+pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags: Flags) -> Report {
+    let entries = &resolved.entries;
+    let refused = !compiled.refused.is_empty();
+    let (mut disagreements, mut undecided) = (0, 0);
+    let mut causes = Causes::new(resolved, flags);
+    let mut explained: Vec<Explained> = images
+        .iter()
+        .enumerate()
+        .map(|(at, image)| {
+            let decided = decide(compiled, image);
+            let pinned = decided.is_some();
+            // Only worth saying when the stored names do not pin it anyway.
+            let depends_on_pull: Vec<DependsOnPull> = image
+                .names
+                .iter()
+                .filter(|n| !pinned && !n.stored)
+                .filter_map(|n| {
+                    compiled.set.match_index(n.text.as_bytes()).map(|i| {
+                        let i = compiled.list_index(i);
+                        DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
+                    })
+                })
+                .collect();
+            if !depends_on_pull.is_empty() {
+                undecided += 1;
+            }
+            let check = image.runtime_pinned.filter(|_| !refused).map(|runtime| {
+                if !depends_on_pull.is_empty() {
+                    "undecided"
+                } else if runtime == pinned {
+                    "agree"
+                } else {
+                    "disagree"
+                }
+            });
+            if check == Some("disagree") {
+                disagreements += 1;
+                causes.add(at, image, image.runtime_pinned == Some(true), decided.map(|(_, n)| n));
+            }
+            let entry = decided.map(|(i, _)| &entries[i]);
+            Explained {
+                id: image.id.clone(),
+                names: image.names.iter().map(|n| n.text.clone()).collect(),
+                stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
+                pinned,
+                pattern_index: decided.map(|(i, _)| i),
+                pattern: entry.map(Entry::display),
+                source: entry.map(|e| e.source.clone()),
+                source_kind: entry.map(Entry::source_kind),
+                file: entry.and_then(|e| e.file().map(str::to_string)),
+                line: entry.and_then(Entry::line),
+                decided_by: decided.map(|(_, n)| n.text.clone()),
+                runtime_pinned: image.runtime_pinned,
+                depends_on_pull,
+                check,
+                causes: Vec::new(),
+                given: image.given.clone(),
+                refused_name: image.refused.clone(),
+                artifact: image.artifact,
+            }
+        })
+        .collect();
+    let causes = causes.finish();
+    for cause in &causes {
+        for &i in &cause.images {
+            explained[i].causes.push(cause.message.clone());
+        }
+    }
+    Report {
+        images: explained,
+        causes,
+        disagreements,
+        undecided,
+        refused: compiled.refused.clone(),
+        valid_patterns: compiled.set.len(),
+    }
+}
+
+/// The likely reasons the running CRI-O pins differently from the files,
+/// gathered over the disagreeing images: each cause once, with the images
+/// it can explain.
+struct Causes<'r> {
+    resolved: &'r Resolved,
+    flags: Flags,
+    /// The dropped patterns of each replaced list, compiled when first
+    /// needed (None: they cannot be compiled, so any image may be theirs).
+    dropped: Vec<Option<Option<Compiled>>>,
+    /// Each cause found, with which one of its code it is (a replaced
+    /// list's index; 0 for the others).
+    found: Vec<(usize, Cause)>,
+}
+
+impl<'r> Causes<'r> {
+    fn new(resolved: &'r Resolved, flags: Flags) -> Causes<'r> {
+        Causes { resolved, flags, dropped: resolved.overrides.iter().map(|_| None).collect(), found: Vec::new() }
+    }
+
+    fn push(&mut self, code: CauseCode, which: usize, image: usize, message: impl FnOnce() -> String) {
+        self.push_at(code, which, image, None, message);
+    }
+
+    fn push_at(
+        &mut self,
+        code: CauseCode,
+        which: usize,
+        image: usize,
+        at: Option<(String, usize)>,
+        message: impl FnOnce() -> String,
+    ) {
+        match self.found.iter_mut().find(|(w, c)| c.code == code && *w == which) {
+            Some((_, found)) => found.images.push(image),
+            None => {
+                let (file, line) = at.map_or((None, None), |(f, l)| (Some(f), Some(l)));
+                self.found.push((which, Cause { code, file, images: vec![image], line, message: message() }));
+            }
+        }
+    }
+
+    /// The causes that can explain the disagreement of image `at`.
+    fn add(&mut self, at: usize, image: &Image, runtime_pins: bool, decided_by: Option<&Name>) {
+        if runtime_pins && image.artifact.is_some() {
+            self.push(CauseCode::ArtifactStore, 0, at, || {
+                "the artifact is in one of CRI-O's additional artifact stores, which are read-only: CRI-O \
+                 pins every artifact there whatever the list"
+                    .to_string()
+            });
+        }
+        self.push(CauseCode::NotReloaded, 0, at, || {
+            "the running CRI-O has an older list: the files changed after it read them, and no reload \
+             was sent (SIGHUP: systemctl reload crio)"
+                .to_string()
+        });
+        if runtime_pins {
+            // Only a replaced list that would pin this image can explain it.
+            for (o, over) in self.resolved.overrides.iter().enumerate() {
+                let flags = self.flags;
+                let compiled = self.dropped[o]
+                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective).ok());
+                let by = match compiled {
+                    Some(set) => match decide(set, image) {
+                        Some((i, _)) => Some(&over.dropped[i]),
+                        None => continue,
+                    },
+                    None => None,
+                };
+                let warning = &self.resolved.warnings[over.warning];
+                let at_file = warning.file.clone().zip(warning.line);
+                let pattern = match by {
+                    Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
+                    None => "pattern".to_string(),
+                };
+                let message = format!(
+                    "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
+                     image: a running CRI-O that has not reloaded since (or runs without the replacement) \
+                     still pins by it; to keep it, repeat it in the later list",
+                    over.by, over.replaced
+                );
+                self.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
+            }
+        } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none()) {
+            // A repoTag is always stored; a digest or a name given by hand may
+            // not be. (An artifact's canonical name is always matched.)
+            self.push(CauseCode::NameNotStored, 0, at, || {
+                "the name that pins it is not stored: CRI-O matches only the names in its storage (a \
+                 repoDigest is stored only for a pull by digest)"
+                    .to_string()
+            });
+        }
+        self.push(CauseCode::ReloadRejected, 0, at, || {
+            "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload \
+             configuration\"; a runtime that keeps the old list on a bad reload may still log \
+             \"Configuration reload completed\" and dump the rejected list)"
+                .to_string()
+        });
+        self.push(CauseCode::OtherSources, 0, at, || {
+            "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir \
+             than read here"
+                .to_string()
+        });
+    }
+
+    /// The causes in the manual's order of their codes.
+    fn finish(mut self) -> Vec<Cause> {
+        let rank = |c: CauseCode| CauseCode::ALL.iter().position(|&k| k == c);
+        self.found.sort_by_key(|(which, c)| (rank(c.code), *which));
+        self.found.into_iter().map(|(_, cause)| cause).collect()
+    }
+}
+
+#[derive(Serialize)]
+pub struct Change {
+    pub id: Option<String>,
+    pub names: Vec<String>,
+    pub decided_by: String,
+    pub pattern_index: usize,
+    pub pattern: String,
+    pub source: String,
+    /// "file", "flag", "env" or "pause_image".
+    pub source_kind: &'static str,
+    /// Where the pattern was written (the pause image: where it was set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Taken for an OCI artifact, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub artifact: Option<&'static str>,
+}
+
+pub struct Diff {
+    pub gained: Vec<Change>,
+    pub lost: Vec<Change>,
+    /// Warnings that only the changed configuration has.
+    pub new_warnings: Vec<crate::config::Warning>,
+}
+
+pub fn diff(
+    before: &Resolved,
+    before_set: &Compiled,
+    after: &Resolved,
+    after_set: &Compiled,
+    images: &[Image],
+) -> Diff {
+    let change = |image: &Image, (i, name): (usize, &Name), entries: &[Entry]| Change {
+        id: image.id.clone(),
+        names: image.names.iter().map(|n| n.text.clone()).collect(),
+        decided_by: name.text.clone(),
+        pattern_index: i,
+        pattern: entries[i].display(),
+        source: entries[i].source.clone(),
+        source_kind: entries[i].source_kind(),
+        file: entries[i].file().map(str::to_string),
+        line: entries[i].line(),
+        artifact: image.artifact,
+    };
+    let mut gained = Vec::new();
+    let mut lost = Vec::new();
+    for image in images {
+        match (decide(before_set, image), decide(after_set, image)) {
+            (None, Some(by)) => gained.push(change(image, by, &after.entries)),
+            (Some(by), None) => lost.push(change(image, by, &before.entries)),
+            _ => {}
+        }
+    }
+    let new_warnings =
+        after.warnings.iter().filter(|w| !before.warnings.iter().any(|b| b.message == w.message)).cloned().collect();
+    Diff { gained, lost, new_warnings }
+}
