@@ -60,7 +60,7 @@ STAGED  := $(MAKE) --no-print-directory PKG_CONFIG_PATH=$(STAGE_PC) -C
 
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-rust test-cli \
+.PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-tools test-rust test-cli \
         test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
         test-offline dist test-dist rpm deb \
         bench bench-quick \
@@ -153,12 +153,16 @@ demo-cli-run:
 	$(CRIO_PIN) explain --images examples/data/node-images.txt
 	$(CRIO_PIN) diff --images examples/data/node-images.txt --dropin examples/crio/proposed/99-local.conf
 
-test: check-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
+test: check-tools test-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
       test-fuzz test-dist
 	@echo "make test: all suites passed"
 
 check-tools:
 	@sh tools/check-tools.sh test
+
+# The tool checks themselves: each target names what it lacks.
+test-tools:
+	@sh tools/check-tools-test.sh
 
 test-rust:
 	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the
