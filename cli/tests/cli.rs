@@ -1044,6 +1044,15 @@ fn names_patterns_and_file_names_are_printed_escaped() {
         if all.contains(&"explain") && code(&out) != 2 {
             // Blanks around a name are visible: the name is quoted.
             assert!(stdout(&out).contains("\" docker.io/library/nginx:1 \""), "{}", stdout(&out));
+            // ... and said why.
+            assert!(
+                stdout(&out).contains(
+                    "note: \" docker.io/library/nginx:1 \" holds blanks or invisible characters (shown \
+                     quoted and escaped): a pattern pins it only if it holds them too"
+                ),
+                "{}",
+                stdout(&out)
+            );
             assert!(stdout(&out).contains("50-\\u{1b}]0;owned\\u{7}\\u{202e}.conf"), "{}", stdout(&out));
         }
     }

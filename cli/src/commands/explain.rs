@@ -131,6 +131,16 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
     }
     for e in &report.images {
         let name = shown_name(e);
+        // A name quoted in the table holds blanks or invisible characters
+        // (escaped): a pattern pins it only if it holds them too.
+        if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
+            let _ = writeln!(
+                out,
+                "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
+                 pins it only if it holds them too",
+                show::name(odd)
+            );
+        }
         if let Some(why) = e.artifact {
             let _ = writeln!(
                 out,
