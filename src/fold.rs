@@ -139,6 +139,27 @@ fn ascii_upper<'b>(name: &[u8], buf: &'b mut [u8; STACK_NAME]) -> Option<&'b [u8
 mod tests {
     use super::*;
 
+    /// What `Lengths::rules_out` (set.rs) relies on to turn a name away by
+    /// its length alone: folding a rune never lengthens its encoding and
+    /// shortens it at most from 3 bytes to 1, so a valid name's canonical
+    /// form has between a third of its bytes and all of them.
+    #[test]
+    fn folding_keeps_a_third_of_the_bytes_at_least() {
+        let mut shortest_ratio = (1, 1);
+        for &(rune, rep) in table::FOLD_REPRESENTATIVE {
+            let rune = char::from_u32(rune).expect("a scalar value");
+            let rep = char::from_u32(rep).expect("a scalar value");
+            assert!(rep.len_utf8() <= rune.len_utf8(), "{rune:?} folds to the longer {rep:?}");
+            assert!(3 * rep.len_utf8() >= rune.len_utf8(), "{rune:?} folds to {rep:?}");
+            if rep.len_utf8() * shortest_ratio.1 < shortest_ratio.0 * rune.len_utf8() {
+                shortest_ratio = (rep.len_utf8(), rune.len_utf8());
+            }
+        }
+        // The bound is reached (U+212A KELVIN SIGN folds to 'K'): it is tight.
+        assert_eq!(shortest_ratio, (1, 3));
+        assert_eq!(canonical("\u{212A}".as_bytes(), true), b"K");
+    }
+
     #[test]
     fn ascii_fast_path_agrees_with_the_table() {
         // The stack path upper-cases ASCII; the table must say the same.
