@@ -160,9 +160,12 @@ test: check-tools test-tools test-rust test-cli test-fold-table stage test-abi t
 check-tools:
 	@sh tools/check-tools.sh test
 
-# The tool checks themselves: each target names what it lacks.
+# The tool checks themselves: each target names what it lacks, and the
+# minimum Rust and Go versions they read agree with every copy packaging
+# must keep (tools/versions.sh).
 test-tools:
 	@sh tools/check-tools-test.sh
+	@sh tools/versions.sh check
 
 test-rust:
 	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the

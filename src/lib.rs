@@ -5,10 +5,11 @@
 //! # Why
 //!
 //! CRI-O compiles one Go regexp per pattern and tries all of them for every
-//! name of every image on every image listing: about 0.3 µs per pattern per
-//! name. A [`PinSet`] holds the whole list in two structures (a hash map of
-//! exact names, and one Aho-Corasick automaton of every glob and keyword,
-//! walked once over the name), so the cost per name depends on the name's
+//! name of every image on every image listing: its cost per name grows with
+//! the list (figures: `docs/BENCHMARKS.md`). A [`PinSet`] holds the whole
+//! list in two structures (a hash table of exact names, and one
+//! Aho-Corasick automaton of every glob and keyword, walked once over the
+//! name), so the cost per name depends on the name's
 //! length, hardly on the list. It is immutable once compiled and shared
 //! freely between threads.
 //!

@@ -10,34 +10,40 @@ missing=""
 need() { # command, what provides it
     command -v "$1" >/dev/null 2>&1 || missing="$missing\n  $1  ($2)"
 }
-# Rust: the library builds with 1.82 and the tool with 1.85 (Cargo.toml
-# rust-version); the tests' locked dev-dependencies (proptest) need 1.88.
-rust_required=1.85
+# The minimum versions are written once each and read here (tools/versions.sh):
+# Rust for the build is the crates' rust-version, Rust for the tests (and
+# the packages, whose build runs them) Cargo.toml's test-rust-version, Go
+# go/go.mod's go line.
+versions=$(dirname "$0")/versions.sh
+rust_build=$(sh "$versions" rust) || exit 2
+rust_test=$(sh "$versions" rust-test) || exit 2
+go_min=$(sh "$versions" go) || exit 2
+rust_required=$rust_build
 go_required=""
 case $target in
 build)
-    need cargo "Rust toolchain >= 1.85: https://rustup.rs"
+    need cargo "Rust toolchain >= $rust_required: https://rustup.rs"
     need cc "C compiler: apt-get install gcc"
     ;;
 install)
     need install "apt-get install coreutils"
     ;;
 demo)
-    need cargo "Rust toolchain >= 1.85: https://rustup.rs"
+    need cargo "Rust toolchain >= $rust_required: https://rustup.rs"
     need cc "C compiler: apt-get install gcc"
     need strip "apt-get install binutils"
     need pkg-config "apt-get install pkg-config"
-    need go "Go >= 1.24, see below"
-    go_required=1.24
+    need go "Go >= $go_min, see below"
+    go_required=$go_min
     ;;
 test)
-    rust_required=1.88
-    need cargo "Rust toolchain >= 1.88: https://rustup.rs"
+    rust_required=$rust_test
+    need cargo "Rust toolchain >= $rust_required: https://rustup.rs"
     need rustfmt "rustup component add rustfmt (in rustup's default profile)"
     need cc "C compiler: apt-get install gcc"
     need pkg-config "apt-get install pkg-config"
     need valgrind "apt-get install valgrind"
-    need go "Go >= 1.24, see below"
+    need go "Go >= $go_min, see below"
     need nm "apt-get install binutils"
     need readelf "apt-get install binutils"
     need objdump "apt-get install binutils"
@@ -45,16 +51,18 @@ test)
     need g++ "C++ compiler (the header is checked as C++): apt-get install g++"
     need file "apt-get install file"
     need git "apt-get install git (make dist packs the tracked files)"
-    go_required=1.24
+    go_required=$go_min
     ;;
 rpm)
-    need cargo "Rust toolchain >= 1.85: https://rustup.rs"
+    rust_required=$rust_test
+    need cargo "Rust toolchain >= $rust_required: https://rustup.rs"
     need cc "C compiler: apt-get install gcc"
     need git "apt-get install git (make dist packs the tracked files)"
     need rpmbuild "apt-get install rpm"
     ;;
 deb)
-    need cargo "Rust toolchain >= 1.85: https://rustup.rs"
+    rust_required=$rust_test
+    need cargo "Rust toolchain >= $rust_required: https://rustup.rs"
     need cc "C compiler: apt-get install gcc"
     need git "apt-get install git (make dist packs the tracked files)"
     need dpkg-buildpackage "apt-get install dpkg-dev"
@@ -84,10 +92,10 @@ if command -v rustc >/dev/null 2>&1; then
         exit 1
     fi
 fi
-# The Go package needs Go 1.24 (go/go.mod). Debian 12 ships 1.19 (golang);
+# The Go package needs the Go of go/go.mod. Debian 12 ships 1.19 (golang);
 # bookworm-backports has golang-1.23-go, which, run in go/, downloads the
-# 1.24 toolchain go.mod asks for (GOTOOLCHAIN=auto, Debian's default), so
-# the version is asked for there.
+# toolchain go.mod asks for (GOTOOLCHAIN=auto, Debian's default), so the
+# version is asked for there.
 if [ -n "$go_required" ]; then
     go_have=$(cd "$(dirname "$0")/../go" && go env GOVERSION 2>/dev/null | sed -n 's/^go\([0-9]*\.[0-9]*\).*/\1/p')
     if [ -n "$go_have" ] && older "$go_required" "$go_have"; then

@@ -99,69 +99,76 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
                 suggestion,
             })
         };
-        let text = match std::str::from_utf8(&entry.text) {
-            Ok(text) => text,
-            Err(e) => {
+        // Every finding about the pattern's form is the library's verdict
+        // on it, asked once: the tool checks no rule of its own.
+        let refusal = verdict(&entry.text);
+        match refusal {
+            Some(ErrorKind::NotUtf8 { valid_up_to }) => {
                 add(
                     Severity::Error,
                     LintCode::InvalidUtf8,
                     format!(
-                        "not valid UTF-8 (bad byte at offset {}): CRI-O's TOML decoder refuses \
-                         the file; fix the file's encoding",
-                        e.valid_up_to()
+                        "not valid UTF-8 (bad byte at offset {valid_up_to}): CRI-O's TOML decoder refuses \
+                         the file; fix the file's encoding"
                     ),
                     None,
                 );
                 continue;
             }
-        };
-        let Some(pattern) = parsed[index] else {
-            add(
-                Severity::Error,
-                LintCode::LoneStar,
-                format!(
-                    "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
-                    refused::stock_crio_lone_star(list),
-                    refused::library_refuses(list)
-                ),
-                Some("**".to_string()),
-            );
+            Some(ErrorKind::LoneStar) => {
+                add(
+                    Severity::Error,
+                    LintCode::LoneStar,
+                    format!(
+                        "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
+                        refused::stock_crio_lone_star(list),
+                        refused::library_refuses(list)
+                    ),
+                    Some("**".to_string()),
+                );
+                continue;
+            }
+            _ => {}
+        }
+        // Not reached otherwise: the library took the text as UTF-8, and
+        // refuses nothing else by default.
+        let (Ok(text), Some(pattern)) = (std::str::from_utf8(&entry.text), parsed[index]) else {
             continue;
         };
 
         let mut well_formed = true;
-        if text.is_empty() {
-            well_formed = false;
-            add(
-                strict_severity,
-                LintCode::Empty,
-                "the empty pattern pins only an image with an empty name, which does not exist; \
-                 remove it"
-                    .to_string(),
-                None,
-            );
-        }
-        if let Some((at, ch)) = text.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
-            well_formed = false;
-            let trailing_cr = if ch == '\r' && at + 1 == text.len() {
-                " (a trailing \\r: the file was probably saved with CRLF line endings)"
-            } else {
-                ""
-            };
-            add(
-                strict_severity,
-                LintCode::Whitespace,
-                format!(
-                    "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
-                     image names never contain whitespace or control characters, so this pins \
-                     nothing it was meant to: remove it",
-                    u32::from(ch)
-                ),
-                Some(text.chars().filter(|c| !(c.is_whitespace() || c.is_control())).collect()),
-            );
-        }
-        match Pattern::parse(text, Flags::STRICT) {
-            Err(ErrorKind::LeadingStar { .. }) => {
+        match refusal {
+            Some(ErrorKind::Empty) => {
+                well_formed = false;
+                add(
+                    strict_severity,
+                    LintCode::Empty,
+                    "the empty pattern pins only an image with an empty name, which does not exist; \
+                     remove it"
+                        .to_string(),
+                    None,
+                );
+            }
+            Some(ErrorKind::Whitespace { at, ch }) => {
+                well_formed = false;
+                let trailing_cr = if ch == '\r' && at + 1 == text.len() {
+                    " (a trailing \\r: the file was probably saved with CRLF line endings)"
+                } else {
+                    ""
+                };
+                add(
+                    strict_severity,
+                    LintCode::Whitespace,
+                    format!(
+                        "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
+                         image names never contain whitespace or control characters, so this pins \
+                         nothing it was meant to: remove it",
+                        u32::from(ch)
+                    ),
+                    Some(without_whitespace(text)),
+                );
+            }
+            Some(ErrorKind::LeadingStar { .. }) => {
                 well_formed = false;
                 add(
                     strict_severity,
@@ -177,7 +184,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
                     Some(format!("{text}*")),
                 );
             }
-            Err(ErrorKind::InnerStar { at }) => {
+            Some(ErrorKind::InnerStar { at }) => {
                 well_formed = false;
                 add(
                     strict_severity,
@@ -260,6 +267,37 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
         }
     }
     out
+}
+
+/// The library's verdict on one pattern on its own, with its strict rules
+/// on (which include CRI-O's: a lone `*`, text that is not UTF-8): `None`
+/// when it takes the pattern, else the kind of error it refuses it with.
+fn verdict(raw: &[u8]) -> Option<ErrorKind> {
+    match PinSet::validate([raw], Flags::STRICT) {
+        Ok(()) => None,
+        // One pattern past the size limit of a whole list (over 64 MiB),
+        // which the library checks first: its verdict on the text itself.
+        Err(e) if matches!(e.kind(), ErrorKind::TooLarge { .. }) => match std::str::from_utf8(raw) {
+            Ok(text) => Pattern::parse(text, Flags::STRICT).err(),
+            Err(e) => Some(ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }),
+        },
+        Err(e) => Some(e.kind().clone()),
+    }
+}
+
+/// `text` without the characters the library's strict mode refuses as
+/// whitespace or control characters: it is asked for the next one until
+/// none is left (each time about the rest of the text only, so this stays
+/// linear).
+fn without_whitespace(text: &str) -> String {
+    let mut kept = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Err(ErrorKind::Whitespace { at, ch }) = Pattern::parse(rest, Flags::STRICT) {
+        kept.push_str(&rest[..at]);
+        rest = &rest[at + ch.len_utf8()..];
+    }
+    kept.push_str(rest);
+    kept
 }
 
 /// Checks an exact pattern against the names CRI-O stores: fully
@@ -407,5 +445,36 @@ impl Containment {
         let (set, indexes) = set.as_ref()?;
         let by = indexes[set.match_index(pattern.text().as_bytes())?];
         (by < index).then_some(by)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_suggestion_drops_every_character_the_library_refuses() {
+        assert_eq!(without_whitespace("quay.io/x:v1 "), "quay.io/x:v1");
+        assert_eq!(without_whitespace(" a\tb\u{7f}c\u{a0}d\u{2028}e\r"), "abcde");
+        assert_eq!(without_whitespace(" * "), "*");
+        assert_eq!(without_whitespace("\n"), "");
+        assert_eq!(without_whitespace("quay.io/*"), "quay.io/*");
+    }
+
+    #[test]
+    fn the_verdict_is_the_librarys_even_past_the_size_limit() {
+        assert_eq!(verdict(b"quay.io/*"), None);
+        assert_eq!(verdict(b""), Some(ErrorKind::Empty));
+        assert_eq!(verdict(b"*"), Some(ErrorKind::LoneStar));
+        assert_eq!(verdict(b"a\xffb"), Some(ErrorKind::NotUtf8 { valid_up_to: 1 }));
+        assert_eq!(verdict(b"*pause"), Some(ErrorKind::LeadingStar { at: 0 }));
+        // One pattern over the limit of a whole list: the library refuses it
+        // for its size first; the lint reports what is wrong with its text.
+        let mut huge = vec![b'a'; crio_pin::MAX_PATTERN_BYTES + 1];
+        assert_eq!(verdict(&huge), None);
+        huge[3] = b' ';
+        assert_eq!(verdict(&huge), Some(ErrorKind::Whitespace { at: 3, ch: ' ' }));
+        huge[2] = 0xff;
+        assert_eq!(verdict(&huge), Some(ErrorKind::NotUtf8 { valid_up_to: 2 }));
     }
 }

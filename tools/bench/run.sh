@@ -14,7 +14,8 @@
 # compile budget), tool.txt (the tool's times); the tables are printed
 # last.
 #
-# Needs: cargo (Rust >= 1.88). valgrind is optional (instruction counts:
+# Needs: cargo (the Rust of test-rust-version in Cargo.toml, as the
+# tests: tools/versions.sh rust-test). valgrind is optional (instruction counts:
 # apt-get install valgrind). The plot tool (tools/bench/plot) builds from
 # crates.io and needs no system library.
 set -eu
@@ -28,7 +29,7 @@ case "${BENCH_QUICK:-}" in
 esac
 
 if ! command -v "$CARGO" >/dev/null 2>&1; then
-    echo "make bench: missing cargo (Rust toolchain >= 1.88: https://rustup.rs)" >&2
+    echo "make bench: missing cargo (Rust toolchain >= $(sh tools/versions.sh rust-test): https://rustup.rs)" >&2
     exit 1
 fi
 mkdir -p "$OUT"

@@ -144,7 +144,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .label_font(("sans-serif", 14))
         .draw()?;
     foot.draw(&Text::new(
-        "Criterion medians; the reference engine up to 1,000 patterns (0.3 µs per pattern per name). Data: make bench (docs/BENCHMARKS.md).",
+        "Criterion medians; the reference engine (CRI-O's loop) up to 1,000 patterns. Data: make bench (docs/BENCHMARKS.md).",
         (120, 2),
         ("sans-serif", 12).into_font().color(&RGBColor(90, 90, 90)),
     ))?;
