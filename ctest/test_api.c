@@ -961,6 +961,35 @@ static void test_clone_free(void)
     crio_pin_free(empty2);
 }
 
+/* ---------------------------------------------------- length verdicts */
+
+/* The table settles only names the set does not pin. */
+static void test_length_verdicts(void)
+{
+    const char *pause[] = {"registry.k8s.io/pause:3.9"};
+    const char *names[] = {"registry.k8s.io/pause:3.9", "REGISTRY.K8S.IO/PAUSE:3.9", "registry.k8s.io/pause:3.10",
+                           "docker.io/library/nginx:1.25.3-alpine-slim-with-a-long-tag-name-x",
+                           "registry.k8s.io/pause:3.\xe2\x84\xaa", "\xff\xff\xff\xff\xff\xff\xff\xff\xff"};
+    uint8_t table[128];
+    crio_pin_set *set = crio_pin_compile(pause, NULL, 1, CRIO_PIN_DEFAULT, NULL);
+    CHECK("length_verdicts_written", crio_pin_length_verdicts(set, table, sizeof table));
+    CHECK_INT("length_verdicts_own_length", table[25], CRIO_PIN_LENGTH_MAY_MATCH);
+    CHECK_INT("length_verdicts_long", table[76], CRIO_PIN_LENGTH_NO_MATCH);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t n = strlen(names[i]);
+        int ascii = 1;
+        for (size_t j = 0; j < n; j++) {
+            ascii &= (unsigned char)names[i][j] < 0x80;
+        }
+        int settled = table[n] == CRIO_PIN_LENGTH_NO_MATCH || (table[n] == CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII && ascii);
+        CHECK("length_verdicts_never_settle_a_pinned_name", !(settled && crio_pin_match(set, names[i], n)));
+    }
+    CHECK("length_verdicts_null_out", !crio_pin_length_verdicts(set, NULL, 3));
+    CHECK("length_verdicts_count0", crio_pin_length_verdicts(set, NULL, 0));
+    CHECK("length_verdicts_null_set", crio_pin_length_verdicts(NULL, table, 4) && table[3] == CRIO_PIN_LENGTH_NO_MATCH);
+    crio_pin_free(set);
+}
+
 int main(void)
 {
     test_version();
@@ -975,5 +1004,6 @@ int main(void)
     test_len();
     test_limits();
     test_clone_free();
+    test_length_verdicts();
     return check_summary();
 }

@@ -67,6 +67,22 @@
 #define CRIO_PIN_EACH_FAILED ((size_t)-1)
 
 /*
+ crio_pin_length_verdicts(): no name of this length is pinned.
+ */
+#define CRIO_PIN_LENGTH_NO_MATCH 0
+
+/*
+ crio_pin_length_verdicts(): no name of this length is pinned if all its
+ bytes are ASCII (< 0x80).
+ */
+#define CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII 1
+
+/*
+ crio_pin_length_verdicts(): a name of this length may be pinned: ask.
+ */
+#define CRIO_PIN_LENGTH_MAY_MATCH 2
+
+/*
  crio_pin_error_kind(): unknown flag bits.
  */
 #define CRIO_PIN_ERROR_UNKNOWN_FLAGS 1
@@ -243,6 +259,26 @@ bool crio_pin_match_any(const struct crio_pin_set *set, const char *names, const
  writable bytes.
  */
 size_t crio_pin_match_each(const struct crio_pin_set *set, const char *names, const size_t *lengths, size_t count, uint8_t *results);
+
+/*
+ What a name's length alone says about it, for each length below
+ `count`: `out[n]` receives `CRIO_PIN_LENGTH_NO_MATCH` (no name of n bytes
+ is pinned), `CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII` (none whose bytes are
+ all below 0x80 is) or `CRIO_PIN_LENGTH_MAY_MATCH` (ask the set).
+
+ For callers whose every call into the library costs (cgo): keep the
+ table beside the set and call crio_pin_match() only for names it does
+ not settle. With CRI-O's default list (the pause image alone) it settles
+ nearly every name. The table is a property of the set: compute it once.
+
+ `set` NULL is the empty set (every entry NO_MATCH). Returns true when
+ it wrote the table; false for NULL `out` with a non-zero `count` or an
+ internal failure, having set every entry it could to MAY_MATCH (fails
+ towards asking the set). Thread-safe.
+
+ Safety: `set` is NULL or live; non-NULL `out` points to `count` writable bytes.
+ */
+bool crio_pin_length_verdicts(const struct crio_pin_set *set, uint8_t *out, size_t count);
 
 /*
  How many patterns `set` was compiled from (duplicates included); 0 for

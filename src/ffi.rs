@@ -19,7 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::set::{self, MAX_PATTERNS, MAX_PATTERN_BYTES};
-use crate::{CompileError, ErrorKind, Flags, PinSet};
+use crate::{CompileError, ErrorKind, Flags, LengthVerdict, PinSet};
 
 /// CRI-O's semantics, quirks included: globs match anywhere in the name,
 /// comparison is case-insensitive (Go's Unicode simple folding).
@@ -48,6 +48,19 @@ pub const CRIO_PIN_MATCH_FAILED: isize = -2;
 /// What crio_pin_match_each() returns when it cannot answer (it then marks
 /// every name pinned): `(size_t)-1`, never a count of pinned names.
 pub const CRIO_PIN_EACH_FAILED: usize = !0;
+
+/// crio_pin_length_verdicts(): no name of this length is pinned.
+pub const CRIO_PIN_LENGTH_NO_MATCH: u8 = 0;
+/// crio_pin_length_verdicts(): no name of this length is pinned if all its
+/// bytes are ASCII (< 0x80).
+pub const CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII: u8 = 1;
+/// crio_pin_length_verdicts(): a name of this length may be pinned: ask.
+pub const CRIO_PIN_LENGTH_MAY_MATCH: u8 = 2;
+const _: () = assert!(
+    CRIO_PIN_LENGTH_NO_MATCH == LengthVerdict::NoMatch as u8
+        && CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII == LengthVerdict::NoMatchIfAscii as u8
+        && CRIO_PIN_LENGTH_MAY_MATCH == LengthVerdict::MayMatch as u8
+);
 
 /// crio_pin_error_kind(): unknown flag bits.
 pub const CRIO_PIN_ERROR_UNKNOWN_FLAGS: u32 = 1;
@@ -563,6 +576,50 @@ pub unsafe extern "C" fn crio_pin_match_each(
     })
 }
 
+/// What a name's length alone says about it, for each length below
+/// `count`: `out[n]` receives `CRIO_PIN_LENGTH_NO_MATCH` (no name of n bytes
+/// is pinned), `CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII` (none whose bytes are
+/// all below 0x80 is) or `CRIO_PIN_LENGTH_MAY_MATCH` (ask the set).
+///
+/// For callers whose every call into the library costs (cgo): keep the
+/// table beside the set and call crio_pin_match() only for names it does
+/// not settle. With CRI-O's default list (the pause image alone) it settles
+/// nearly every name. The table is a property of the set: compute it once.
+///
+/// `set` NULL is the empty set (every entry NO_MATCH). Returns true when
+/// it wrote the table; false for NULL `out` with a non-zero `count` or an
+/// internal failure, having set every entry it could to MAY_MATCH (fails
+/// towards asking the set). Thread-safe.
+///
+/// # Safety
+/// `set` is NULL or live; non-NULL `out` points to `count` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn crio_pin_length_verdicts(set: *const crio_pin_set, out: *mut u8, count: usize) -> bool {
+    if count == 0 {
+        return true;
+    }
+    if out.is_null() || count > isize::MAX as usize {
+        return false;
+    }
+    // SAFETY: the caller's contract: `count` writable bytes.
+    let table = unsafe { std::slice::from_raw_parts_mut(out, count) };
+    let written = boundary(
+        |_| false,
+        || {
+            // SAFETY: the caller's contract.
+            match unsafe { set_ref(set) } {
+                Some(set) => set.length_verdicts(table),
+                None => table.fill(CRIO_PIN_LENGTH_NO_MATCH),
+            }
+            true
+        },
+    );
+    if !written {
+        table.fill(CRIO_PIN_LENGTH_MAY_MATCH);
+    }
+    written
+}
+
 /// How many patterns `set` was compiled from (duplicates included); 0 for
 /// NULL. Thread-safe.
 ///
@@ -898,6 +955,23 @@ mod tests {
     }
 
     #[test]
+    fn length_verdicts_settle_names_the_set_does_not_pin() {
+        let set = compile_ok(&["registry.k8s.io/pause:3.9"], 0);
+        let mut table = [9u8; 100];
+        unsafe {
+            assert!(crio_pin_length_verdicts(set, table.as_mut_ptr(), table.len()));
+            assert_eq!(table[25], CRIO_PIN_LENGTH_MAY_MATCH);
+            assert_eq!(table[76], CRIO_PIN_LENGTH_NO_MATCH);
+            assert_eq!(table[20], CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII);
+            assert!(crio_pin_length_verdicts(null(), table.as_mut_ptr(), 3));
+            assert_eq!(table[..3], [CRIO_PIN_LENGTH_NO_MATCH; 3], "NULL is the empty set");
+            assert!(!crio_pin_length_verdicts(set, null_mut(), 3));
+            assert!(crio_pin_length_verdicts(set, null_mut(), 0));
+            crio_pin_free(set);
+        }
+    }
+
+    #[test]
     fn errors_name_the_pattern() {
         let patterns = [c"ok".as_ptr(), c"*".as_ptr()];
         let (message, index) = compile_err(patterns.as_ptr(), null(), 2, 0);
@@ -1030,6 +1104,10 @@ mod tests {
             assert!(!crio_pin_validate(null(), null(), 0, 0, &mut error));
             assert_eq!(crio_pin_error_kind(error), CRIO_PIN_ERROR_INTERNAL);
             crio_pin_error_free(error);
+            arm();
+            let mut table = [0u8; 4];
+            assert!(!crio_pin_length_verdicts(set, table.as_mut_ptr(), 4));
+            assert_eq!(table, [CRIO_PIN_LENGTH_MAY_MATCH; 4], "fails towards asking the set");
             arm();
             assert!(crio_pin_match(set, c"x".as_ptr(), 1));
             arm();

@@ -51,6 +51,19 @@ pub const MAX_PATTERNS: usize = 10_000_000;
 /// at the bound), far less for real lists.
 pub const MAX_PATTERN_BYTES: usize = 64 << 20;
 
+/// What a name's length alone says about it ([`PinSet::length_verdicts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum LengthVerdict {
+    /// No name of this length is pinned, whatever its bytes.
+    NoMatch = 0,
+    /// No name of this length is pinned if all its bytes are ASCII (< 0x80);
+    /// another may fold to a length that matches.
+    NoMatchIfAscii = 1,
+    /// A name of this length may be pinned: ask the set.
+    MayMatch = 2,
+}
+
 /// A compiled, immutable set of pinned-image patterns.
 ///
 /// ```
@@ -790,6 +803,22 @@ impl PinSet {
         pinned
     }
 
+    /// What the length of a name alone says, for each length `n` below
+    /// `out.len()`: [`LengthVerdict`] as a byte. A caller that crosses into
+    /// the library at a cost (cgo) keeps this table and calls only for
+    /// names it cannot settle; the rule stays here.
+    pub fn length_verdicts(&self, out: &mut [u8]) {
+        for (n, verdict) in out.iter_mut().enumerate() {
+            *verdict = if self.lengths.may_match(n) {
+                LengthVerdict::MayMatch
+            } else if self.lengths.may_match_within(n.div_ceil(3), n.saturating_mul(3)) {
+                LengthVerdict::NoMatchIfAscii
+            } else {
+                LengthVerdict::NoMatch
+            } as u8;
+        }
+    }
+
     /// How many patterns were compiled (duplicates included).
     pub fn len(&self) -> usize {
         self.len
@@ -892,6 +921,36 @@ mod tests {
         assert!(fffd.lengths.rules_out(b"\xff\xff"), "2 bytes read as 6 at the most");
         let pause = set(&["registry.k8s.io/pause:3.9"], Flags::DEFAULT);
         assert!(pause.lengths.rules_out(&[0xff; 76]), "76 bytes cannot fold to 25");
+    }
+
+    /// The length verdicts agree with the matcher: a name they settle is
+    /// never pinned.
+    #[test]
+    fn length_verdicts_never_rule_out_a_pinned_name() {
+        for patterns in [&["registry.k8s.io/pause:3.9"][..], &["kkk", "x*"], &["\u{FFFD}"], &[], &["**"]] {
+            let s = set(patterns, Flags::DEFAULT);
+            let mut verdicts = [9u8; 64];
+            s.length_verdicts(&mut verdicts);
+            for name in [&b"registry.k8s.io/pause:3.9"[..], b"REGISTRY.K8S.IO/PAUSE:3.9", b"kkk", b"\xff", b"", b"xyz"]
+                .into_iter()
+                .chain(["\u{212A}\u{212A}\u{212A}".as_bytes(), "\u{FFFD}".as_bytes()])
+            {
+                let settled = match verdicts[name.len()] {
+                    0 => true,
+                    1 => name.is_ascii(),
+                    2 => false,
+                    v => panic!("verdict {v}"),
+                };
+                assert!(!(settled && s.is_match(name)), "{patterns:?} {name:x?}");
+            }
+        }
+        let pause = set(&["registry.k8s.io/pause:3.9"], Flags::DEFAULT);
+        let mut verdicts = [9u8; 80];
+        pause.length_verdicts(&mut verdicts);
+        assert_eq!(verdicts[25], LengthVerdict::MayMatch as u8);
+        assert_eq!(verdicts[24], LengthVerdict::NoMatchIfAscii as u8);
+        assert_eq!(verdicts[76], LengthVerdict::NoMatch as u8);
+        assert_eq!(verdicts[8], LengthVerdict::NoMatch as u8, "3 x 8 < 25");
     }
 
     /// Needles whose prefilter pieces are equal, or one a prefix of the
