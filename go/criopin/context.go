@@ -131,35 +131,26 @@ func (v View) Snapshotted() bool {
 
 // Match reports whether name is pinned. See [Set.Match].
 func (v View) Match(name string) bool {
-	s := v.acquire()
-	if s == nil {
-		return false
-	}
-	r := s.eng.match(name)
-	s.release()
+	a := v.acquire()
+	r := a.matcher().match(name)
+	a.release()
 	return r
 }
 
 // MatchIndex returns the index of the first pattern that matches name, or
 // -1. See [Set.MatchIndex].
 func (v View) MatchIndex(name string) int {
-	s := v.acquire()
-	if s == nil {
-		return -1
-	}
-	r := s.eng.matchIndex(name)
-	s.release()
+	a := v.acquire()
+	r := a.matcher().matchIndex(name)
+	a.release()
 	return r
 }
 
 // MatchAny reports whether any of names is pinned. See [Set.MatchAny].
 func (v View) MatchAny(names ...string) bool {
-	s := v.acquire()
-	if s == nil {
-		return false
-	}
-	r := s.eng.matchAny(names)
-	s.release()
+	a := v.acquire()
+	r := a.matcher().matchAny(names)
+	a.release()
 	return r
 }
 
@@ -172,26 +163,13 @@ func (v View) MatchEach(names []string) []bool {
 // AppendEach appends, for each name, whether it is pinned. See
 // [Set.AppendEach].
 func (v View) AppendEach(dst []bool, names []string) []bool {
-	start := len(dst)
-	dst = grow(dst, len(names))
-	s := v.acquire()
-	if s == nil {
-		return dst
-	}
-	if len(names) > 0 {
-		s.eng.matchEach(dst[start:], names)
-	}
-	s.release()
-	return dst
+	return appendEach(v.acquire(), dst, names)
 }
 
 // Len returns the number of patterns of the list v answers from.
 func (v View) Len() int {
-	s := v.acquire()
-	if s == nil {
-		return 0
-	}
-	n := s.n
-	s.release()
+	a := v.acquire()
+	n := a.length()
+	a.release()
 	return n
 }

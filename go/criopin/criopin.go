@@ -2,6 +2,7 @@ package criopin
 
 import (
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 )
@@ -51,28 +52,13 @@ func (f Flag) String() string {
 		}
 	}
 	if f != 0 {
-		names = append(names, "Flag(0x"+hex(uint64(f))+")")
+		names = append(names, "Flag(0x"+strconv.FormatUint(uint64(f), 16)+")")
 	}
 	return strings.Join(names, "|")
 }
 
-func hex(v uint64) string {
-	const digits = "0123456789abcdef"
-	if v == 0 {
-		return "0"
-	}
-	var buf [16]byte
-	i := len(buf)
-	for v > 0 {
-		i--
-		buf[i] = digits[v&15]
-		v >>= 4
-	}
-	return string(buf[i:])
-}
-
-// semanticsVersion is the libcrio_pin version whose rules and messages
-// the pure-Go backend follows (the cgo tests check it against the library).
+// semanticsVersion is the libcrio_pin version whose rules the pure-Go
+// backend follows (the cgo tests check it against the library).
 const semanticsVersion = "0.2.0"
 
 // liveSets counts the engines this package owns and has not freed yet
@@ -133,21 +119,47 @@ func (s *Set) tryAcquire() bool {
 	return false
 }
 
-// acquire registers a call of method op on s: false for a nil s (the
-// empty set); a panic on a closed s.
-func (s *Set) acquire(op string) bool {
+// acquire registers a call of method op on s and returns s, or nil for a
+// nil s (the empty set); it panics on a closed s.
+func (s *Set) acquire(op string) *Set {
 	if s == nil {
-		return false
+		return nil
 	}
 	if !s.tryAcquire() {
 		panic("criopin: " + op + " on a closed Set")
 	}
-	return true
+	return s
 }
 
-// release ends a call registered by acquire.
+// Every method of Set, Live and View that reads a list is one call on a
+// set acquired by Set.acquire, Live.acquire or View.acquire (nil: the
+// empty set):
+//
+//	a := l.acquire()
+//	r := a.matcher().match(name)
+//	a.release()
+//	return r
+//
+// with no branch for the empty set: nil's matcher is the zero engine,
+// which is the empty set. Nothing here adds a call on the hot path. (A
+// generic helper taking the call as a func value is not inlined, since the
+// func value's call and the release exceed the inliner's budget: it cost
+// about 1.3 ns, 3%, on Set.Match at 1 pattern.)
+
+// matcher is the engine a call on s answers with: s's, or the zero engine
+// (the empty set) for nil.
+func (s *Set) matcher() engine {
+	if s == nil {
+		return engine{}
+	}
+	return s.eng
+}
+
+// release ends a call registered by acquire; nothing for nil. s is
+// referenced until the call ends, so no cleanup frees its engine during
+// the call.
 func (s *Set) release() {
-	if s.state.Add(^uint64(0)) == closedBit {
+	if s != nil && s.state.Add(^uint64(0)) == closedBit {
 		s.destroy()
 	}
 }
@@ -189,17 +201,18 @@ func (s *Set) Close() error {
 // consumers that each hold a clone cannot unpin each other. A nil s
 // gives nil.
 func (s *Set) Clone() *Set {
-	if !s.acquire("Clone") {
-		return nil
-	}
-	c := s.cloneAcquired()
-	s.release()
+	a := s.acquire("Clone")
+	c := a.cloneAcquired()
+	a.release()
 	return c
 }
 
-// cloneAcquired is Clone on a set acquired by the caller, so s is not
-// freed meanwhile even if it is being closed.
+// cloneAcquired is Clone on a set acquired by the caller (nil for nil), so
+// s is not freed meanwhile even if it is being closed.
 func (s *Set) cloneAcquired() *Set {
+	if s == nil {
+		return nil
+	}
 	if s.eng.isZero() {
 		return &Set{} // the zero Set: empty, nothing to share
 	}
@@ -224,8 +237,9 @@ func (s *Set) cloneAcquired() *Set {
 // The lone pattern "*" (which makes CRI-O panic) and a pattern that is not
 // valid UTF-8 (which makes CRI-O's regexp.MustCompile panic) are errors,
 // as are unknown flags and, with [Strict], likely mistakes. The error is a
-// *[CompileError], the same with either backend. An empty list compiles
-// to a set that pins nothing.
+// *[CompileError] with the same Kind, Index and Pattern with either
+// backend (its Message is the library's text, or the pure-Go backend's
+// own). An empty list compiles to a set that pins nothing.
 func Compile(patterns []string, flags ...Flag) (*Set, error) {
 	var f Flag
 	for _, flag := range flags {
@@ -244,7 +258,7 @@ func Compile(patterns []string, flags ...Flag) (*Set, error) {
 // Validate reports whether patterns compile, without compiling them: nil
 // exactly when [Compile] with the same patterns and flags would succeed,
 // otherwise the *[CompileError] Compile would return (same Kind, Index,
-// Pattern and Message), with either backend. Use it to check a
+// Pattern and Message). Use it to check a
 // configuration before it is used: at start-up, in a dry run such as
 // `crio config`, or before a reload reports success.
 //
@@ -294,12 +308,9 @@ func MustCompile(patterns []string, flags ...Flag) *Set {
 // Match reports whether name is pinned: whether any pattern matches it.
 // It allocates nothing and does not copy name.
 func (s *Set) Match(name string) bool {
-	if !s.acquire("Match") {
-		return false
-	}
-	r := s.eng.match(name)
-	s.release()
-	runtime.KeepAlive(s)
+	a := s.acquire("Match")
+	r := a.matcher().match(name)
+	a.release()
 	return r
 }
 
@@ -307,12 +318,9 @@ func (s *Set) Match(name string) bool {
 // first regexp in CRI-O's loop that would match), or -1 when none does.
 // It allocates nothing and does not copy name.
 func (s *Set) MatchIndex(name string) int {
-	if !s.acquire("MatchIndex") {
-		return -1
-	}
-	r := s.eng.matchIndex(name)
-	s.release()
-	runtime.KeepAlive(s)
+	a := s.acquire("MatchIndex")
+	r := a.matcher().matchIndex(name)
+	a.release()
 	return r
 }
 
@@ -322,12 +330,9 @@ func (s *Set) MatchIndex(name string) int {
 // artifact (MatchAny(a.Reference(), a.CanonicalName())). It allocates
 // nothing for a handful of names.
 func (s *Set) MatchAny(names ...string) bool {
-	if !s.acquire("MatchAny") {
-		return false
-	}
-	r := s.eng.matchAny(names)
-	s.release()
-	runtime.KeepAlive(s)
+	a := s.acquire("MatchAny")
+	r := a.matcher().matchAny(names)
+	a.release()
 	return r
 }
 
@@ -335,27 +340,26 @@ func (s *Set) MatchAny(names ...string) bool {
 // the backend (a whole image listing at once). It allocates the result
 // only; see [Set.AppendEach] to reuse a slice.
 func (s *Set) MatchEach(names []string) []bool {
-	return s.appendEach("MatchEach", make([]bool, 0, len(names)), names)
+	return appendEach(s.acquire("MatchEach"), make([]bool, 0, len(names)), names)
 }
 
 // AppendEach appends to dst, for each name, whether it is pinned, and
 // returns the extended slice, like [Set.MatchEach]. It allocates nothing
 // when dst has room for len(names) more results.
 func (s *Set) AppendEach(dst []bool, names []string) []bool {
-	return s.appendEach("AppendEach", dst, names)
+	return appendEach(s.acquire("AppendEach"), dst, names)
 }
 
-func (s *Set) appendEach(op string, dst []bool, names []string) []bool {
+// appendEach is AppendEach for Set, Live and View: it appends to dst
+// whether a, an acquired set (nil: the empty set), pins each of names,
+// and releases a.
+func appendEach(a *Set, dst []bool, names []string) []bool {
 	start := len(dst)
 	dst = grow(dst, len(names))
-	if !s.acquire(op) {
-		return dst
-	}
 	if len(names) > 0 {
-		s.eng.matchEach(dst[start:], names)
+		a.matcher().matchEach(dst[start:], names)
 	}
-	s.release()
-	runtime.KeepAlive(s)
+	a.release()
 	return dst
 }
 
@@ -372,10 +376,16 @@ func grow(dst []bool, n int) []bool {
 // Len returns the number of patterns the set was compiled from, duplicates
 // included.
 func (s *Set) Len() int {
-	if !s.acquire("Len") {
+	a := s.acquire("Len")
+	n := a.length()
+	a.release()
+	return n
+}
+
+// length is the number of patterns of s, acquired (0 for nil).
+func (s *Set) length() int {
+	if s == nil {
 		return 0
 	}
-	n := s.n
-	s.release()
-	return n
+	return s.n
 }

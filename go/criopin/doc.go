@@ -32,8 +32,8 @@
 // # Backends
 //
 // The package has two backends with the same API, the same answers and
-// the same errors (kind, index and message); the constant [Backend] says
-// which one a binary has:
+// the same errors (kind, index and pattern; each writes its own message);
+// the constant [Backend] says which one a binary has:
 //
 //   - "libcrio_pin" (the default when cgo is on): libcrio_pin, a Rust
 //     library with a C ABI, linked through cgo and pkg-config (package

@@ -110,9 +110,12 @@ type CompileError struct {
 	// Pattern is the offending pattern (patterns[Index]), or "" when
 	// Index is -1.
 	Pattern string
-	// Message is the library's message, for example
+	// Message says what is wrong and what to write instead, for example
 	// `pattern 3 ("*"): a lone '*' is not a valid pattern; write "**" to
-	// pin every image`. Both backends give the same text.
+	// pin every image`. With the library it is the library's text; the
+	// pure-Go backend writes its own, quoting the pattern as Go does
+	// ([strconv.Quote]). Programs check Kind and Index, which both
+	// backends give alike, not the text.
 	Message string
 }
 
@@ -144,30 +147,30 @@ func unknownFlagsError(f Flag) *CompileError {
 }
 
 // checkPattern is the library's validation of pattern i (src/pattern.rs and
-// src/set.rs, same order, same messages): the size limits, UTF-8, the lone
-// "*", then the Strict rules. total is the size of patterns 0..i.
+// src/set.rs: the same rules in the same order, so the same kind and index
+// for a list): the size limits, UTF-8, the lone "*", then the Strict
+// rules. total is the size of patterns 0..i. The messages are this
+// package's own (see CompileError.Message).
 func checkPattern(i int, p string, total int, flags Flag) *CompileError {
-	if i >= maxPatterns {
+	tooLarge := func(what string, limit int) *CompileError {
+		// The pattern is not quoted: it may be megabytes long.
 		return &CompileError{Kind: KindTooLarge, Index: i, Pattern: p, Message: "pattern " + strconv.Itoa(i) +
-			": too large: the number of patterns may be at most " + strconv.Itoa(maxPatterns) +
-			"; split the list or shorten the pattern"}
+			": too large: " + what + " may be at most " + strconv.Itoa(limit) + "; split the list or shorten the pattern"}
+	}
+	if i >= maxPatterns {
+		return tooLarge("the number of patterns", maxPatterns)
+	}
+	if total > maxPatternBytes {
+		return tooLarge("the total size of all patterns in bytes", maxPatternBytes)
 	}
 	at := func(kind ErrorKind, msg string) *CompileError {
 		return &CompileError{Kind: kind, Index: i, Pattern: p,
 			Message: "pattern " + strconv.Itoa(i) + " (" + quote(p) + "): " + msg}
 	}
-	if total > maxPatternBytes {
-		// Not quoted: the library never reads a pattern past the limit.
-		return &CompileError{Kind: KindTooLarge, Index: i, Pattern: p, Message: "pattern " + strconv.Itoa(i) +
-			": too large: the total size of all patterns in bytes may be at most " +
-			strconv.Itoa(maxPatternBytes) + "; split the list or shorten the pattern"}
-	}
 	if !utf8.ValidString(p) { // the fast check first: most patterns are ASCII
-		bad := invalidUTF8At(p)
-		return at(KindInvalidUTF8, "not valid UTF-8 (bad byte at offset "+strconv.Itoa(bad)+
+		return at(KindInvalidUTF8, "not valid UTF-8 (bad byte at offset "+strconv.Itoa(invalidUTF8At(p))+
 			"); patterns are text: fix the encoding of the configuration")
 	}
-	keyword := len(p) >= 2 && p[0] == '*' && p[len(p)-1] == '*'
 	if p == "*" {
 		return at(KindLoneStar, `a lone '*' is not a valid pattern; write "**" to pin every image`)
 	}
@@ -183,12 +186,13 @@ func checkPattern(i int, p string, total int, flags Flag) *CompileError {
 			if unicode.IsSpace(r) {
 				what = "whitespace"
 			}
-			return at(KindStrictWhitespace, what+" '"+escapeRune(r, false)+"' (U+"+hex4(r)+") at byte "+
+			return at(KindStrictWhitespace, what+" "+strconv.QuoteRune(r)+" ("+codePoint(r)+") at byte "+
 				strconv.Itoa(off)+"; image names never contain whitespace or control characters: "+
 				"remove it (look for stray spaces, tabs or newlines)")
 		}
 	}
 	// The wildcard stars stripped, any star left is a literal character.
+	keyword := len(p) >= 2 && p[0] == '*' && p[len(p)-1] == '*'
 	text, offset := p, 0
 	switch {
 	case keyword:
@@ -201,9 +205,12 @@ func checkPattern(i int, p string, total int, flags Flag) *CompileError {
 		return nil
 	}
 	if !keyword && text == p && star == 0 && !strings.Contains(p[1:], "*") {
-		word := p[1:]
+		word, anyCase := p[1:], ""
+		if flags&CaseSensitive == 0 {
+			anyCase = " (in any case)"
+		}
 		return at(KindStrictLeadingStar, "a '*' only at the start is a literal character, so this pins "+
-			"only the name "+quote(p)+" itself (in any case); write "+quote("*"+word+"*")+
+			"only the name "+quote(p)+" itself"+anyCase+"; write "+quote("*"+word+"*")+
 			" to pin names containing "+quote(word)+" (CRI-O has no suffix match)")
 	}
 	return at(KindStrictInnerStar, "the '*' at byte "+strconv.Itoa(star+offset)+" is a literal character "+
@@ -227,56 +234,22 @@ func invalidUTF8At(p string) int {
 // quoteLimit is the longest part of a pattern quoted in a message.
 const quoteLimit = 120
 
-// quote is the library's quoting of a pattern in a message: Rust's
-// escape_debug per character, \xNN per invalid byte, cut after 120 bytes.
+// quote names a pattern in a message as Go quotes a string
+// (strconv.Quote); a pattern longer than quoteLimit bytes is cut on a
+// character boundary and its size given.
 func quote(p string) string {
-	shown := p[:min(len(p), quoteLimit)]
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(shown); {
-		r, size := utf8.DecodeRuneInString(shown[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(`\x` + hex2(shown[i]))
-		} else {
-			b.WriteString(escapeRune(r, true))
-		}
-		i += size
+	if len(p) <= quoteLimit {
+		return strconv.Quote(p)
 	}
-	b.WriteByte('"')
-	if len(p) > quoteLimit {
-		b.WriteString("... (" + strconv.Itoa(len(p)) + " bytes)")
+	cut := quoteLimit
+	for i := 1; i < utf8.UTFMax && !utf8.RuneStart(p[cut]); i++ {
+		cut--
 	}
-	return b.String()
+	return strconv.Quote(p[:cut]) + "... (" + strconv.Itoa(len(p)) + " bytes)"
 }
 
-// escapeRune is Rust's escape of one character: in a string (quote) both
-// quotes are escaped, in a character literal only the single quote.
-func escapeRune(r rune, inString bool) string {
-	switch {
-	case r == 0:
-		return `\0`
-	case r == '\t':
-		return `\t`
-	case r == '\r':
-		return `\r`
-	case r == '\n':
-		return `\n`
-	case r == '\\', r == '\'', r == '"' && inString:
-		return `\` + string(r)
-	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Other_Grapheme_Extend) || !unicode.IsPrint(r):
-		return `\u{` + strconv.FormatInt(int64(r), 16) + "}"
-	}
-	return string(r)
-}
-
-func hex2(b byte) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[b>>4], digits[b&15]})
-}
-
-// hex4 is a code point as U+ notation wants it: upper case, at least 4
-// digits.
-func hex4(r rune) string {
-	s := strings.ToUpper(strconv.FormatInt(int64(r), 16))
-	return strings.Repeat("0", max(0, 4-len(s))) + s
+// codePoint is r in U+ notation, as fmt's %U writes it: "U+0020".
+func codePoint(r rune) string {
+	h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+	return "U+" + strings.Repeat("0", max(0, 4-len(h))) + h
 }

@@ -13,7 +13,8 @@ const SemanticsVersion = semanticsVersion
 type Reference struct{ loop *regexpLoop }
 
 // CompileReference builds CRI-O's regexps for patterns, or the error the
-// library must give (same kind, index and message).
+// library must give (the same kind and index; the message is the pure-Go
+// backend's).
 func CompileReference(patterns []string, flags Flag) (*Reference, *CompileError) {
 	if err := unknownFlagsError(flags); err != nil {
 		return nil, err

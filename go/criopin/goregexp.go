@@ -15,8 +15,9 @@ type regexpLoop struct {
 	regexps []*regexp.Regexp // immutable, safe for concurrent use
 }
 
-// compileRegexpLoop validates patterns exactly as the library does (same
-// errors, same order) and builds CRI-O's regexps. flags are known bits.
+// compileRegexpLoop validates patterns by the library's rules (the same
+// kind and index of error) and builds CRI-O's regexps. flags are known
+// bits.
 func compileRegexpLoop(patterns []string, flags Flag) (*regexpLoop, *CompileError) {
 	if err := validatePatterns(patterns, flags); err != nil {
 		return nil, err

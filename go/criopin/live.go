@@ -118,48 +118,36 @@ func (l *Live) acquire() *Set {
 // holds no list. To hand one list to several consumers for one request,
 // see [Live.WithSnapshot].
 func (l *Live) Snapshot() *Set {
-	s := l.acquire()
-	if s == nil {
-		return nil
-	}
-	c := s.cloneAcquired()
-	s.release()
+	a := l.acquire()
+	c := a.cloneAcquired()
+	a.release()
 	return c
 }
 
 // Match reports whether name is pinned by the current list. See
 // [Set.Match].
 func (l *Live) Match(name string) bool {
-	s := l.acquire()
-	if s == nil {
-		return false
-	}
-	r := s.eng.match(name)
-	s.release()
+	a := l.acquire()
+	r := a.matcher().match(name)
+	a.release()
 	return r
 }
 
 // MatchIndex returns the index of the first pattern of the current list
 // that matches name, or -1. See [Set.MatchIndex].
 func (l *Live) MatchIndex(name string) int {
-	s := l.acquire()
-	if s == nil {
-		return -1
-	}
-	r := s.eng.matchIndex(name)
-	s.release()
+	a := l.acquire()
+	r := a.matcher().matchIndex(name)
+	a.release()
 	return r
 }
 
 // MatchAny reports whether any of names is pinned by the current list.
 // See [Set.MatchAny].
 func (l *Live) MatchAny(names ...string) bool {
-	s := l.acquire()
-	if s == nil {
-		return false
-	}
-	r := s.eng.matchAny(names)
-	s.release()
+	a := l.acquire()
+	r := a.matcher().matchAny(names)
+	a.release()
 	return r
 }
 
@@ -172,26 +160,13 @@ func (l *Live) MatchEach(names []string) []bool {
 // AppendEach appends, for each name, whether the current list pins it.
 // See [Set.AppendEach].
 func (l *Live) AppendEach(dst []bool, names []string) []bool {
-	start := len(dst)
-	dst = grow(dst, len(names))
-	s := l.acquire()
-	if s == nil {
-		return dst
-	}
-	if len(names) > 0 {
-		s.eng.matchEach(dst[start:], names)
-	}
-	s.release()
-	return dst
+	return appendEach(l.acquire(), dst, names)
 }
 
 // Len returns the number of patterns of the current list (0 for none).
 func (l *Live) Len() int {
-	s := l.acquire()
-	if s == nil {
-		return 0
-	}
-	n := s.n
-	s.release()
+	a := l.acquire()
+	n := a.length()
+	a.release()
 	return n
 }

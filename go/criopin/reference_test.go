@@ -20,8 +20,8 @@ const dataDir = "../../data/"
 
 // compileReference builds CRI-O's regexps in list order. A pattern on
 // which CRI-O would panic, or that Strict rejects, is a compile error: it
-// returns the error the library must give too (nil when the list
-// compiles).
+// returns the error the library must give too, in kind, index and pattern
+// (nil when the list compiles).
 func compileReference(patterns []string, flags criopin.Flag) (*criopin.Reference, *criopin.CompileError) {
 	return criopin.CompileReference(patterns, flags)
 }
