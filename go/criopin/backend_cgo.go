@@ -66,6 +66,37 @@ func Version() string {
 // is the NULL set, which the library treats as empty.
 type engine struct {
 	ptr *C.crio_pin_set
+	// What the library says of each name length alone
+	// (crio_pin_length_verdicts), shared by clones: a name it settles
+	// costs no cgo call. With CRI-O's default list, nearly every name.
+	verdicts *[verdictLengths]byte
+}
+
+// verdictLengths bounds the lengths the table covers: image names are
+// shorter; a longer name is asked of the library.
+const verdictLengths = 512
+
+// settled reports whether the set certainly does not pin name, from the
+// library's length table alone.
+func (e engine) settled(name string) bool {
+	if e.ptr == nil {
+		return true
+	}
+	if e.verdicts == nil || len(name) >= verdictLengths {
+		return false
+	}
+	switch e.verdicts[len(name)] {
+	case C.CRIO_PIN_LENGTH_NO_MATCH:
+		return true
+	case C.CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII:
+		for i := 0; i < len(name); i++ {
+			if name[i] >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (e engine) isZero() bool { return e.ptr == nil }
@@ -75,7 +106,7 @@ func (e engine) free() { C.crio_pin_free(e.ptr) }
 // clone adds an owner. The library returns NULL for a set only on an
 // internal failure; an empty engine would then pin nothing, so it panics.
 func (e engine) clone() engine {
-	c := engine{C.crio_pin_clone(e.ptr)}
+	c := engine{C.crio_pin_clone(e.ptr), e.verdicts}
 	if c.ptr == nil && e.ptr != nil {
 		panic("criopin: internal error: libcrio_pin's crio_pin_clone could not add an owner")
 	}
@@ -92,7 +123,14 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 		}
 		return takeError(cerr, "the library returned no set and no error")
 	})
-	return engine{p}, err
+	if p == nil {
+		return engine{}, err
+	}
+	// On an internal failure the library fills the table with "ask":
+	// nothing is settled in Go then.
+	verdicts := new([verdictLengths]byte)
+	C.crio_pin_length_verdicts(p, (*C.uint8_t)(unsafe.Pointer(&verdicts[0])), verdictLengths)
+	return engine{p, verdicts}, err
 }
 
 // validateEngine checks with the library, building nothing; flags are
@@ -174,11 +212,17 @@ func cstr(s string) (*C.char, C.size_t) {
 // here: an index cannot be made up, and a failure must not pass quietly.
 
 func (e engine) match(name string) bool {
+	if e.settled(name) {
+		return false
+	}
 	p, n := cstr(name)
 	return bool(C.crio_pin_match(e.ptr, p, n))
 }
 
 func (e engine) matchIndex(name string) int {
+	if e.settled(name) {
+		return -1
+	}
 	p, n := cstr(name)
 	return indexResult(int64(C.crio_pin_match_index(e.ptr, p, n)))
 }
@@ -204,8 +248,20 @@ func internalError(fn, got string) string {
 }
 
 func (e engine) matchAny(names []string) bool {
-	if len(names) == 0 {
+	// Only names the length table does not settle need the library; one
+	// such name is asked alone, without packing.
+	unsettled, last := 0, ""
+	for _, n := range names {
+		if !e.settled(n) {
+			unsettled, last = unsettled+1, n
+		}
+	}
+	switch unsettled {
+	case 0:
 		return false
+	case 1:
+		p, n := cstr(last)
+		return bool(C.crio_pin_match(e.ptr, p, n))
 	}
 	// The names of one image fit on the stack (the C function keeps no
 	// pointer: #cgo noescape); larger batches use a pooled buffer.

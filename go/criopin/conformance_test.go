@@ -423,3 +423,45 @@ func FuzzConformance(f *testing.F) {
 		checkList(t, patterns, criopin.Flag(flags&7), names)
 	})
 }
+
+// TestLengthTable: the cgo backend answers a name from the library's length
+// table without calling it when the table settles the name; those answers
+// must be the reference's, at every length the table covers and past it,
+// for names that fold to another length (U+212A KELVIN SIGN folds to 'k',
+// a bad byte reads as 3 bytes) as well as ASCII ones.
+func TestLengthTable(t *testing.T) {
+	lists := [][]string{
+		{"registry.k8s.io/pause:3.10.1"},
+		{"kkkkkkkkk", "\uFFFD\uFFFD\uFFFD"},
+		{"quay.io/x:1", "abc*"},
+		{},
+	}
+	for _, patterns := range lists {
+		set := criopin.MustCompile(patterns)
+		ref, cerr := compileReference(patterns, criopin.Default)
+		if cerr != nil {
+			t.Fatal(cerr)
+		}
+		var names []string
+		for n := 0; n < 530; n++ {
+			names = append(names, strings.Repeat("k", n), strings.Repeat("\xff", n))
+			if n%3 == 0 {
+				names = append(names, strings.Repeat("\u212A", n/3))
+			}
+		}
+		names = append(names, patterns...)
+		for _, name := range names {
+			want := ref.MatchIndex(name)
+			if got := set.MatchIndex(name); got != want {
+				t.Errorf("%q: MatchIndex(%d-byte name) = %d, want %d", patterns, len(name), got, want)
+			}
+			if got := set.Match(name); got != (want >= 0) {
+				t.Errorf("%q: Match(%d-byte name) = %v", patterns, len(name), got)
+			}
+			if got := set.MatchAny(name, "z"); got != (want >= 0 || ref.MatchIndex("z") >= 0) {
+				t.Errorf("%q: MatchAny(%d-byte name, z) = %v", patterns, len(name), got)
+			}
+		}
+		set.Close()
+	}
+}
