@@ -183,7 +183,7 @@ test-rust:
 	@# The benchmark harnesses' quick checks (engines agree, the budget's
 	@# lists compile at a hundredth of their size, targets parse): keeps
 	@# the benches building.
-	$(CARGO) test --release --bench table --bench budget
+	$(CARGO) test --release --bench table --bench peers --bench budget
 
 test-fold-table:
 	@mkdir -p build

@@ -7,6 +7,7 @@
 //!
 //! ```text
 //! cargo bench --bench table -- [--quick] [--no-callgrind] [--out DIR] [--lists 1k,openshift]
+//! cargo bench --bench table -- --write-corpus DIR
 //! cargo test --release --bench table     # quick check: engines agree, targets parse
 //! ```
 //!
@@ -335,12 +336,34 @@ fn check() {
     println!("table: engines agree, targets parse (run `make bench` to measure)");
 }
 
+/// `--write-corpus DIR`: the generated lists as files, one line each, for
+/// the benches of other languages (`make bench-go` reads the OpenShift
+/// list) and for people: `patterns-{10k,100k}.txt`, and the OpenShift list
+/// with its node's names, `openshift-patterns.txt`, `openshift-names.txt`.
+fn write_corpus(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let write = |file: &str, lines: &[String]| {
+        let path = dir.join(file);
+        std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        eprintln!("table: wrote {} ({} lines, checksum {:016x})", path.display(), lines.len(), corpus::checksum(lines));
+    };
+    write("patterns-10k.txt", &corpus::patterns(10_000));
+    write("patterns-100k.txt", &corpus::patterns(100_000));
+    let (patterns, names) = corpus::openshift();
+    write("openshift-patterns.txt", &patterns);
+    write("openshift-names.txt", &names);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [flag, label, what, rounds] = &args[..] {
         if flag == "--callgrind-worker" {
             return callgrind_worker(label, what, rounds.parse().expect("rounds"));
         }
+    }
+    if let Some(dir) = args.iter().position(|a| a == "--write-corpus").and_then(|i| args.get(i + 1)) {
+        return write_corpus(Path::new(dir));
     }
     if !args.iter().any(|a| a == "--bench") {
         return check();

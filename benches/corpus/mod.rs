@@ -17,8 +17,8 @@
 //!   100,000, and both start with the list of 1,000, so a longer list pins
 //!   every name a shorter one pins.
 //!
-//! `tools/bench` can write the generated lists out (`table --write-corpus
-//! DIR`); [`checksum`] fingerprints every list so a table names exactly what
+//! `cargo bench --bench table -- --write-corpus DIR` writes the generated
+//! lists out; [`checksum`] fingerprints every list so a table names exactly what
 //! it measured.
 
 #![allow(dead_code)]
@@ -78,6 +78,24 @@ pub fn patterns(size: usize) -> Vec<String> {
             list
         }
     }
+}
+
+/// A list of `size` patterns nine in ten exact, the rest globs and
+/// keywords, from the same families as [`patterns`] (the generator's own
+/// exact, glob and keyword draws, in its order): what a list of pinned
+/// releases and a few hand-written globs looks like.
+pub fn exact_heavy(size: usize) -> Vec<String> {
+    let mut g = Generator::new();
+    (0..size)
+        .map(|i| {
+            g.serial += 1;
+            match i % 10 {
+                0 if i % 20 == 0 => g.glob(),
+                0 => g.keyword(),
+                _ => g.exact(),
+            }
+        })
+        .collect()
 }
 
 /// The names grouped into images, as `match_any` sees them: a repository's

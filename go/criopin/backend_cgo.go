@@ -27,6 +27,7 @@ package criopin
 import "C"
 
 import (
+	"encoding/binary"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -89,14 +90,27 @@ func (e engine) settled(name string) bool {
 	case C.CRIO_PIN_LENGTH_NO_MATCH:
 		return true
 	case C.CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII:
-		for i := 0; i < len(name); i++ {
-			if name[i] >= 0x80 {
-				return false
-			}
-		}
-		return true
+		return isASCII(name)
 	}
 	return false
+}
+
+// isASCII reads eight bytes at a time: at CRI-O's default list this test
+// is the whole cost of most names.
+func isASCII(s string) bool {
+	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080_8080_8080_8080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func (e engine) isZero() bool { return e.ptr == nil }

@@ -13,6 +13,8 @@ package criopin_test
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -28,18 +30,29 @@ type benchData struct {
 
 var (
 	benchMu    sync.Mutex
-	benchCache = map[int]*benchData{}
+	benchCache = map[string]*benchData{}
 )
 
-func loadBench(b *testing.B, n int) *benchData {
+// loadBench: list is a size of data/patterns-N.txt (names: data's 500),
+// or "openshift" (its own node's 600 names).
+func loadBench(b *testing.B, list string) *benchData {
 	benchMu.Lock()
 	defer benchMu.Unlock()
-	if d, ok := benchCache[n]; ok {
+	if d, ok := benchCache[list]; ok {
 		return d
 	}
-	patterns := patternList(b, n)
-	if len(patterns) != n {
-		b.Fatalf("%d patterns, want %d", len(patterns), n)
+	var patterns, names []string
+	if list == "openshift" {
+		patterns, names = openShiftList()
+	} else {
+		n, err := strconv.Atoi(list)
+		if err != nil {
+			b.Fatalf("list %q: want a size or openshift", list)
+		}
+		patterns, names = patternList(b, n), readLines(b, "image-names.txt")
+		if len(patterns) != n {
+			b.Fatalf("%d patterns, want %d", len(patterns), n)
+		}
 	}
 	r, bad := compileReference(patterns, criopin.Default)
 	if bad != nil {
@@ -49,7 +62,7 @@ func loadBench(b *testing.B, n int) *benchData {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d := &benchData{ref: r, set: set, names: readLines(b, "image-names.txt")}
+	d := &benchData{ref: r, set: set, names: names}
 	// An image has several names (tags, digests): pair the names up.
 	for i := 0; i+1 < len(d.names); i += 2 {
 		d.images = append(d.images, d.names[i:i+2])
@@ -58,28 +71,29 @@ func loadBench(b *testing.B, n int) *benchData {
 	for _, name := range d.names {
 		want := r.MatchIndex(name)
 		if got := set.MatchIndex(name); got != want {
-			b.Fatalf("n=%d: MatchIndex(%q) = %d, CRI-O says %d", n, name, got, want)
+			b.Fatalf("n=%s: MatchIndex(%q) = %d, CRI-O says %d", list, name, got, want)
 		}
 		if want >= 0 {
 			pinned++
 		}
 	}
-	b.Logf("n=%d: %d of %d names pinned", n, pinned, len(d.names))
-	benchCache[n] = d
+	b.Logf("n=%s: %d of %d names pinned", list, pinned, len(d.names))
+	benchCache[list] = d
 	return d
 }
 
 // With the library, CRI-O's loop is measured beside it up to 10,000
-// patterns; the pure-Go backend (that same loop) is measured alone, up to
-// 1,000 (a listing at 10,000 patterns takes seconds).
+// patterns and on the OpenShift-shaped list; the pure-Go backend (that same
+// loop) is measured alone, up to 1,000 (a listing at 10,000 patterns takes
+// seconds).
 func benchBoth(b *testing.B, goLoop, set func(d *benchData, i int)) {
-	sizes, setName := []int{1, 10, 100, 1000, 10000}, "lib"
+	lists, setName := []string{"1", "10", "100", "1000", "10000", "openshift"}, "lib"
 	if criopin.Backend == "go-regexp" {
-		sizes, setName = []int{1, 10, 100, 1000}, "purego"
+		lists, setName = []string{"1", "10", "100", "1000"}, "purego"
 	}
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			d := loadBench(b, n)
+	for _, list := range lists {
+		b.Run("n="+list, func(b *testing.B) {
+			d := loadBench(b, list)
 			if setName == "lib" {
 				b.Run("go", func(b *testing.B) {
 					b.ReportAllocs()
@@ -150,8 +164,9 @@ func BenchmarkMatchEach(b *testing.B) {
 // openshift(): the same generator, seed and output, checked by its
 // checksum in TestOpenShiftList): 50,000 digest references, as
 // PinnedImageSets pin them (most of them release payload images of one
-// repository), then CRI-O's pause image and 3 globs.
-func openShiftList() []string {
+// repository), then CRI-O's pause image and 3 globs; and its node's 600
+// names (300 images by tag and by digest, two in three of them pinned).
+func openShiftList() (patterns, names []string) {
 	namespaces := []string{
 		"openshift4", "rhel9", "ubi9", "odf4", "rhacm2", "multicluster-engine", "openshift-logging", "rhceph",
 		"container-native-virtualization", "openshift-gitops-1", "rh-sso-7", "amq7", "jboss-eap-8",
@@ -163,16 +178,32 @@ func openShiftList() []string {
 	for i := 1; i < 300; i++ {
 		repos = append(repos, fmt.Sprintf("registry.redhat.io/%s/component-%03d-rhel9-operator", namespaces[i%len(namespaces)], i))
 	}
-	patterns := make([]string, 0, 50_004)
-	for range 50_000 {
-		repo := 0 // two in five digests are release payload images
-		if r.below(5) >= 2 {
-			repo = 1 + int(r.below(299))
+	repoOf := func() int {
+		if r.below(5) < 2 { // two in five digests are release payload images
+			return 0
 		}
-		patterns = append(patterns, repos[repo]+"@sha256:"+r.hex(64))
+		return 1 + int(r.below(299))
 	}
-	return append(patterns, "registry.k8s.io/pause:3.10", "registry.ci.openshift.org/ocp/*",
+	patterns = make([]string, 0, 50_004)
+	for range 50_000 {
+		patterns = append(patterns, repos[repoOf()]+"@sha256:"+r.hex(64))
+	}
+	patterns = append(patterns, "registry.k8s.io/pause:3.10", "registry.ci.openshift.org/ocp/*",
 		"quay.io/openshift-release-dev/ocp-release:4.18*", "localhost/*")
+	// The node: 300 images by tag and by digest, two in three pinned.
+	names = make([]string, 0, 600)
+	for i := range 300 {
+		var digestRef string
+		if i%3 < 2 {
+			digestRef = patterns[r.below(50_000)]
+		} else {
+			repo := repos[repoOf()]
+			digestRef = repo + "@sha256:" + r.hex(64)
+		}
+		repo, _, _ := strings.Cut(digestRef, "@")
+		names = append(names, fmt.Sprintf("%s:v4.18.%d", repo, r.below(40)), digestRef)
+	}
+	return patterns, names
 }
 
 // splitMix64 is the benches' generator (benches/corpus: SplitMix64).
@@ -209,11 +240,15 @@ func checksum(lines []string) uint64 {
 	return hash
 }
 
-// TestOpenShiftList: the Go port generates the benches' list exactly.
+// TestOpenShiftList: the Go port generates the benches' list and names
+// exactly (checksums printed by `cargo bench --bench table -- --write-corpus DIR`).
 func TestOpenShiftList(t *testing.T) {
-	list := openShiftList()
+	list, names := openShiftList()
 	if len(list) != 50_004 || checksum(list) != 0x8b6446f6e9874d36 {
 		t.Fatalf("%d patterns, checksum %016x; the benches' list has 50004, 8b6446f6e9874d36", len(list), checksum(list))
+	}
+	if len(names) != 600 || checksum(names) != 0xa206f130daaa9275 {
+		t.Fatalf("%d names, checksum %016x; the benches' node has 600, a206f130daaa9275", len(names), checksum(names))
 	}
 }
 
@@ -239,7 +274,7 @@ func benchLists(b *testing.B, op func([]string) error) {
 	lists := []struct {
 		name     string
 		patterns func() []string
-	}{{"openshift", openShiftList}, {"patterns=1000", func() []string { return patternList(b, 1000) }}}
+	}{{"openshift", func() []string { p, _ := openShiftList(); return p }}, {"patterns=1000", func() []string { return patternList(b, 1000) }}}
 	backend := "lib"
 	if criopin.Backend == "go-regexp" {
 		backend = "purego"

@@ -2,21 +2,22 @@
 # make bench: the criterion suite (every time figure), then the summary
 # harness (memory, allocations, threads, instructions, and the criterion
 # times read back, each beside its target from docs/BENCHMARKS.md), then
-# the plot, then the compile budget (benches/budget.rs: the most
+# the plot, then crio-pin beside Hyperscan and the hash floor
+# (benches/peers.rs, ratios), then the compile budget (benches/budget.rs: the most
 # expensive lists accepted) and the crio-pin tool's times
 # (cli/benches/times.rs).
 #
 #   sh tools/bench/run.sh                  full criterion runs (~6 min)
 #   BENCH_QUICK=1 sh tools/bench/run.sh    short criterion runs (~3 min)
 #
-# Writes build/bench/: table.md (the library's table), results.tsv,
+# Writes build/bench/: table.md (the library's table), peers.md, results.tsv,
 # bench.png (ns/name against list size, both engines), budget.md (the
 # compile budget), tool.txt (the tool's times); the tables are printed
 # last.
 #
 # Needs: cargo (the Rust of test-rust-version in Cargo.toml, as the
 # tests: tools/versions.sh rust-test). valgrind is optional (instruction counts:
-# apt-get install valgrind). The plot tool (tools/bench/plot) builds from
+# apt-get install valgrind), Hyperscan too (see below). The plot tool (tools/bench/plot) builds from
 # crates.io and needs no system library.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -34,9 +35,23 @@ if ! command -v "$CARGO" >/dev/null 2>&1; then
 fi
 mkdir -p "$OUT"
 
+# Hyperscan, for benches/peers.rs' column (x86-64 Debian/Ubuntu: the
+# library it opens at run time is libhs.so.5). Installed here the way
+# .ci/run installs the test tools: as root with apt-get, announced;
+# otherwise the column is skipped and the table says so.
+if ! ldconfig -p 2>/dev/null | grep -q 'libhs\.so\.5 '; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing libhyperscan-dev (apt-get) for the Hyperscan column" >&2
+        apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libhyperscan-dev >&2 ||
+            echo "make bench: could not install libhyperscan-dev: no Hyperscan column" >&2
+    else
+        echo "make bench: no libhs.so.5 (apt-get install libhyperscan-dev): no Hyperscan column" >&2
+    fi
+fi
+
 # Build everything first, so that no compiler competes with the timings.
 echo "== building the benches and the plot tool" >&2
-"$CARGO" bench --no-run --bench functions --bench table --bench budget >&2
+"$CARGO" bench --no-run --bench functions --bench table --bench peers --bench budget >&2
 "$CARGO" build --release -p crio-pin-cli >&2
 "$CARGO" bench --no-run -p crio-pin-cli --bench times >&2
 "$CARGO" build --release --locked --quiet \
@@ -59,6 +74,9 @@ echo "== summary (benches/table.rs)" >&2
 echo "== plot" >&2
 target/bench-plot/release/crio-pin-bench-plot "$OUT/results.tsv" "$OUT/table.md" "$OUT/bench.png" >&2
 
+echo "== beside Hyperscan and the hash floor (benches/peers.rs)" >&2
+"$CARGO" bench --bench peers -- --out "$OUT" > /dev/null
+
 echo "== compile budget (benches/budget.rs)" >&2
 "$CARGO" bench --bench budget -- --out "$OUT" > /dev/null
 
@@ -66,6 +84,8 @@ echo "== crio-pin tool times (cli/benches/times.rs)" >&2
 "$CARGO" bench -p crio-pin-cli --bench times > "$OUT/tool.txt"
 
 cat "$OUT/table.txt"
+echo
+cat "$OUT/peers.md"
 echo
 cat "$OUT/budget.md"
 echo

@@ -1,5 +1,5 @@
 // Command benchtable reads the output of the package's benchmarks
-// (go test -bench, names BenchmarkX/n=<patterns>/<go|lib|purego>) on
+// (go test -bench, names BenchmarkX/n=<patterns or list>/<go|lib|purego>) on
 // standard input and prints, per list size, the time of CRI-O's Go loop,
 // of the pure-Go backend (when measured), of the library, and the ratio
 // Go loop / library (above 1, the library is faster), as a Markdown table,
@@ -21,11 +21,27 @@ import (
 	"strings"
 )
 
-var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\d+)/(go|lib|purego)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
+var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|purego)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
 
+// key is a call on a list: its size in patterns, or a name (openshift).
 type key struct {
 	bench string
-	n     int
+	list  string
+}
+
+// listOrder sorts sizes by number, named lists after them.
+func listOrder(a, b string) int {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	switch {
+	case errA == nil && errB == nil:
+		return x - y
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
 }
 
 func main() {
@@ -45,8 +61,9 @@ func main() {
 }
 
 // targetRow is a row of the "## Go targets" table: | call | patterns | ≥ ratio |,
-// where call "all" stands for every call at that size.
-var targetRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\d+)\s*\|\s*≥\s*([\d.]+)\s*\|$`)
+// where call "all" stands for every call at that size and patterns is a
+// list size or a list's name.
+var targetRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*≥\s*([\d.]+)\s*\|$`)
 
 // parseTargets reads the ratio each call should reach at each list size.
 func parseTargets(doc string) (map[key]float64, error) {
@@ -61,7 +78,7 @@ func parseTargets(doc string) (map[key]float64, error) {
 		if m == nil {
 			continue
 		}
-		n, _ := strconv.Atoi(m[2])
+		n := m[2]
 		ratio, err := strconv.ParseFloat(m[3], 64)
 		if err != nil {
 			return nil, fmt.Errorf("target %q: %v", row, err)
@@ -84,7 +101,7 @@ func parseTargets(doc string) (map[key]float64, error) {
 
 func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	ns := map[key]map[string]float64{}
-	var sizes []int
+	var sizes []string
 	benches := []string{"Match", "MatchAny", "MatchEach"}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
@@ -92,7 +109,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 		if m == nil {
 			continue
 		}
-		n, _ := strconv.Atoi(m[2])
+		n := m[2]
 		v, err := strconv.ParseFloat(m[4], 64)
 		if err != nil {
 			return err
@@ -117,7 +134,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	if len(sizes) == 0 {
 		return fmt.Errorf("no benchmark results on standard input")
 	}
-	slices.Sort(sizes)
+	slices.SortFunc(sizes, listOrder)
 
 	fmt.Fprintln(out, "CRI-O's Go loop, the pure-Go backend (criopin_purego) and the library through cgo, time per op;")
 	fmt.Fprintln(out, "ratio = Go loop / library (above 1: the library is faster). Match: one name; MatchAny: one")
@@ -140,14 +157,14 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 				target = fmt.Sprintf(">= %gx", t)
 				if ratio < t {
 					target += " (missed)"
-					missed = append(missed, fmt.Sprintf("%s at %d patterns: %s < %gx", b, n, times(ratio), t))
+					missed = append(missed, fmt.Sprintf("%s on list %s: %s < %gx", b, n, times(ratio), t))
 				}
 			}
 			pure := "–"
 			if p, ok := r["purego"]; ok {
 				pure = duration(p)
 			}
-			fmt.Fprintf(out, "| %d | %s | %s | %s | %s | %s | %s |\n", n, b, duration(g), pure, duration(l), times(ratio), target)
+			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", n, b, duration(g), pure, duration(l), times(ratio), target)
 		}
 	}
 	fmt.Fprintln(out)
