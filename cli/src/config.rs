@@ -83,6 +83,31 @@ impl Entry {
     pub fn line(&self) -> Option<usize> {
         self.at.as_ref().map(|&(_, line)| line)
     }
+
+    pub fn origin(&self) -> Origin {
+        Origin {
+            source: self.source.clone(),
+            source_kind: self.source_kind(),
+            file: self.file().map(str::to_string),
+            line: self.line(),
+        }
+    }
+}
+
+/// Where a pattern came from, as the JSON objects that name a pattern by
+/// its origin write it (flattened into them: `source`, `source_kind`,
+/// then `file` and `line` when it was written in a file).
+#[derive(Clone, Debug, Serialize)]
+pub struct Origin {
+    /// "FILE:LINE", "flag", "env" or "pause_image".
+    pub source: String,
+    /// "file", "flag", "env" or "pause_image".
+    pub source_kind: &'static str,
+    /// Where the pattern was written (the pause image: where it was set).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
 /// (Fields in alphabetical order: the order of their JSON keys, as in

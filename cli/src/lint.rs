@@ -8,7 +8,7 @@ use oci_spec::distribution::Reference;
 use serde::Serialize;
 
 use crate::codes::LintCode;
-use crate::config::Entry;
+use crate::config::{Entry, Origin};
 use crate::refused::{self, List};
 use crate::{images, show};
 
@@ -40,15 +40,8 @@ pub struct Finding {
     pub severity: Severity,
     pub code: LintCode,
     pub message: String,
-    /// "FILE:LINE", "flag", "env" or "pause_image".
-    pub source: String,
-    /// "file", "flag", "env" or "pause_image".
-    pub source_kind: &'static str,
-    /// Where the pattern was written (the pause image: where it was set).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
+    #[serde(flatten)]
+    pub origin: Origin,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
 }
@@ -92,10 +85,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
                 severity,
                 code,
                 message,
-                source: entry.source.clone(),
-                source_kind: entry.source_kind(),
-                file: entry.file().map(str::to_string),
-                line: entry.line(),
+                origin: entry.origin(),
                 suggestion,
             })
         };

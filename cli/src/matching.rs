@@ -6,7 +6,7 @@ use crio_pin::Flags;
 use serde::Serialize;
 
 use crate::codes::CauseCode;
-use crate::config::{Entry, Resolved};
+use crate::config::{Entry, Origin, Resolved};
 use crate::images::{Image, Name};
 use crate::refused::{self, Compiled, List, Refused};
 use crate::show;
@@ -304,14 +304,8 @@ pub struct Change {
     pub decided_by: String,
     pub pattern_index: usize,
     pub pattern: String,
-    pub source: String,
-    /// "file", "flag", "env" or "pause_image".
-    pub source_kind: &'static str,
-    /// Where the pattern was written (the pause image: where it was set).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
+    #[serde(flatten)]
+    pub origin: Origin,
     /// Taken for an OCI artifact, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub artifact: Option<&'static str>,
@@ -337,10 +331,7 @@ pub fn diff(
         decided_by: name.text.clone(),
         pattern_index: i,
         pattern: entries[i].display(),
-        source: entries[i].source.clone(),
-        source_kind: entries[i].source_kind(),
-        file: entries[i].file().map(str::to_string),
-        line: entries[i].line(),
+        origin: entries[i].origin(),
         artifact: image.artifact,
     };
     let mut gained = Vec::new();

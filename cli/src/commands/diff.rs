@@ -107,7 +107,7 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
                     vec![
                         show::name(&c.decided_by).into_owned(),
                         format!("#{} {}", c.pattern_index, show::quote(&c.pattern)),
-                        show::escape(&c.source).into_owned(),
+                        show::escape(&c.origin.source).into_owned(),
                     ]
                 })
                 .collect();

@@ -26,7 +26,7 @@ pub fn run(args: &SourceArgs, images: Option<&str>) -> Result<Outcome, InputErro
         // The same finding on the same entry says nothing new.
         let new: Vec<Finding> = again
             .into_iter()
-            .filter(|r| !findings.iter().any(|f| f.code == r.code && f.source == r.source && f.pattern == r.pattern))
+            .filter(|r| !findings.iter().any(|f| f.code == r.code && f.origin.source == r.origin.source && f.pattern == r.pattern))
             .collect();
         findings.extend(new);
     }
@@ -83,7 +83,7 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, findings: &[Finding], counts: &
             f.code,
             f.index,
             show::quote(&f.pattern),
-            show::escape(&f.source),
+            show::escape(&f.origin.source),
             show::escape(&f.message)
         );
     }
