@@ -69,6 +69,7 @@
 
 mod fold;
 pub mod pattern;
+pub mod normalize;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod reference;

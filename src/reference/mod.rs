@@ -14,6 +14,13 @@
 //! Go) with Unicode 15. They disagree on the 60 code points listed in
 //! [`UNICODE_16_FOLD_CHANGES`]; tests comparing the engines avoid them.
 
+/// containerd 2.x's `pinned_images`: exact equality, or the fix PRs' normalised values.
+pub mod containerd;
+/// cri-dockerd's `--pinned-images`: exact references, bare repositories, trailing-`*` prefixes.
+pub mod cri_dockerd;
+/// `ParseDockerRef`'s normalisation (distribution/reference), from its grammar.
+pub mod docker_reference;
+
 use regex::{Regex, RegexBuilder};
 
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
