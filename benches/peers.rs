@@ -126,6 +126,7 @@ impl Hyperscan {
         match Pattern::parse(pattern, Flags::DEFAULT).expect("the corpus parses") {
             Pattern::Exact(text) => format!("^{}$", escape(text)),
             Pattern::Glob(text) | Pattern::Keyword(text) => escape(text),
+            Pattern::Repository(_) | Pattern::Blank => unreachable!("not a pattern of CRI-O's rules"),
         }
     }
 

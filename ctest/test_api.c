@@ -664,7 +664,7 @@ static void test_errors(void)
         expect_error(case_name, good, NULL, 2, bad_flags[i], -1, "flag");
         expect_error(case_name, NULL, NULL, 0, bad_flags[i], -1, "flag");
     }
-    expect_error("unknown_flags_names_the_bit", good, NULL, 2, 8, -1, "0x8");
+    expect_error("unknown_flags_names_the_bit", good, NULL, 2, 64, -1, "0x40");
 
     /* Several bad patterns: the lowest index is reported. */
     const char *two_bad[] = {"ok", "*", "\xFF"};
@@ -718,7 +718,9 @@ static void test_error_kinds(void)
         uint32_t flags;
         uint32_t kind;
     } cases[] = {
-        {"kind_unknown_flags", B("ok"), 8, CRIO_PIN_ERROR_UNKNOWN_FLAGS},
+        {"kind_unknown_flags", B("ok"), 64, CRIO_PIN_ERROR_UNKNOWN_FLAGS},
+        {"kind_conflicting_flags", B("ok"), CRIO_PIN_LITERAL | CRIO_PIN_CRI_DOCKERD_SYNTAX, CRIO_PIN_ERROR_CONFLICTING_FLAGS},
+        {"kind_invalid_reference", B("Quay.io/A"), CRIO_PIN_NORMALIZE, CRIO_PIN_ERROR_INVALID_REFERENCE},
         {"kind_invalid_utf8", B("\xFF"), 0, CRIO_PIN_ERROR_INVALID_UTF8},
         {"kind_lone_star", B("*"), 0, CRIO_PIN_ERROR_LONE_STAR},
         {"kind_strict_empty", B(""), CRIO_PIN_STRICT, CRIO_PIN_ERROR_STRICT_EMPTY},

@@ -54,6 +54,44 @@
 #define CRIO_PIN_STRICT 4
 
 /*
+ No wildcard: every pattern is an exact name, stars included
+ (containerd's comparison).
+ */
+#define CRIO_PIN_LITERAL 8
+
+/*
+ cri-dockerd's pattern syntax: patterns trimmed, blank ones ignored, one
+ trailing `*` makes a prefix, a pattern with a tag or digest is exact,
+ any other is a bare repository (pins its every tag and digest). Not
+ with CRIO_PIN_LITERAL.
+ */
+#define CRIO_PIN_CRI_DOCKERD_SYNTAX 16
+
+/*
+ Exact patterns and names compared as normalised image references
+ (`nginx` pins `docker.io/library/nginx:latest`); an exact pattern that
+ is not a reference is a CRIO_PIN_ERROR_INVALID_REFERENCE error.
+ */
+#define CRIO_PIN_NORMALIZE 32
+
+/*
+ containerd 2.x's rules: CRIO_PIN_LITERAL | CRIO_PIN_CASE_SENSITIVE.
+ */
+#define CRIO_PIN_CONTAINERD (8 | 2)
+
+/*
+ containerd's rules with the configured values normalised, as its fix
+ PRs intend: CRIO_PIN_CONTAINERD | CRIO_PIN_NORMALIZE.
+ */
+#define CRIO_PIN_CONTAINERD_NORMALIZED ((8 | 2) | 32)
+
+/*
+ cri-dockerd's rules: CRIO_PIN_CRI_DOCKERD_SYNTAX | CRIO_PIN_ANCHOR_GLOBS
+ | CRIO_PIN_CASE_SENSITIVE.
+ */
+#define CRIO_PIN_CRI_DOCKERD ((16 | 1) | 2)
+
+/*
  What crio_pin_match_index() returns when it cannot answer: invalid
  arguments or an internal failure. Not -1 ("no pattern matches"): treat
  the name as pinned and report the failure.
@@ -133,6 +171,17 @@
  crio_pin_error_kind(): an internal failure (a bug: please report it).
  */
 #define CRIO_PIN_ERROR_INTERNAL 10
+
+/*
+ crio_pin_error_kind(): CRIO_PIN_LITERAL with CRIO_PIN_CRI_DOCKERD_SYNTAX.
+ */
+#define CRIO_PIN_ERROR_CONFLICTING_FLAGS 11
+
+/*
+ crio_pin_error_kind(): CRIO_PIN_NORMALIZE: an exact pattern that is not
+ an image reference.
+ */
+#define CRIO_PIN_ERROR_INVALID_REFERENCE 12
 
 /*
  Why crio_pin_compile() failed (opaque): a message, a kind and the

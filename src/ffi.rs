@@ -32,12 +32,38 @@ pub const CRIO_PIN_CASE_SENSITIVE: u32 = 2;
 /// Reject likely mistakes: empty patterns, a literal `*`, whitespace and
 /// control characters.
 pub const CRIO_PIN_STRICT: u32 = 4;
+/// No wildcard: every pattern is an exact name, stars included
+/// (containerd's comparison).
+pub const CRIO_PIN_LITERAL: u32 = 8;
+/// cri-dockerd's pattern syntax: patterns trimmed, blank ones ignored, one
+/// trailing `*` makes a prefix, a pattern with a tag or digest is exact,
+/// any other is a bare repository (pins its every tag and digest). Not
+/// with CRIO_PIN_LITERAL.
+pub const CRIO_PIN_CRI_DOCKERD_SYNTAX: u32 = 16;
+/// Exact patterns and names compared as normalised image references
+/// (`nginx` pins `docker.io/library/nginx:latest`); an exact pattern that
+/// is not a reference is a CRIO_PIN_ERROR_INVALID_REFERENCE error.
+pub const CRIO_PIN_NORMALIZE: u32 = 32;
+/// containerd 2.x's rules: CRIO_PIN_LITERAL | CRIO_PIN_CASE_SENSITIVE.
+pub const CRIO_PIN_CONTAINERD: u32 = 8 | 2;
+/// containerd's rules with the configured values normalised, as its fix
+/// PRs intend: CRIO_PIN_CONTAINERD | CRIO_PIN_NORMALIZE.
+pub const CRIO_PIN_CONTAINERD_NORMALIZED: u32 = 8 | 2 | 32;
+/// cri-dockerd's rules: CRIO_PIN_CRI_DOCKERD_SYNTAX | CRIO_PIN_ANCHOR_GLOBS
+/// | CRIO_PIN_CASE_SENSITIVE.
+pub const CRIO_PIN_CRI_DOCKERD: u32 = 16 | 1 | 2;
 
 const _: () = assert!(
     CRIO_PIN_DEFAULT == Flags::DEFAULT.bits()
         && CRIO_PIN_ANCHOR_GLOBS == Flags::ANCHOR_GLOBS.bits()
         && CRIO_PIN_CASE_SENSITIVE == Flags::CASE_SENSITIVE.bits()
         && CRIO_PIN_STRICT == Flags::STRICT.bits()
+        && CRIO_PIN_LITERAL == Flags::LITERAL.bits()
+        && CRIO_PIN_CRI_DOCKERD_SYNTAX == Flags::CRI_DOCKERD_SYNTAX.bits()
+        && CRIO_PIN_NORMALIZE == Flags::NORMALIZE.bits()
+        && CRIO_PIN_CONTAINERD == Flags::CONTAINERD.bits()
+        && CRIO_PIN_CONTAINERD_NORMALIZED == Flags::CONTAINERD_NORMALIZED.bits()
+        && CRIO_PIN_CRI_DOCKERD == Flags::CRI_DOCKERD.bits()
 );
 
 /// What crio_pin_match_index() returns when it cannot answer: invalid
@@ -84,6 +110,11 @@ pub const CRIO_PIN_ERROR_TOO_LARGE: u32 = 8;
 pub const CRIO_PIN_ERROR_INVALID_ARGUMENT: u32 = 9;
 /// crio_pin_error_kind(): an internal failure (a bug: please report it).
 pub const CRIO_PIN_ERROR_INTERNAL: u32 = 10;
+/// crio_pin_error_kind(): CRIO_PIN_LITERAL with CRIO_PIN_CRI_DOCKERD_SYNTAX.
+pub const CRIO_PIN_ERROR_CONFLICTING_FLAGS: u32 = 11;
+/// crio_pin_error_kind(): CRIO_PIN_NORMALIZE: an exact pattern that is not
+/// an image reference.
+pub const CRIO_PIN_ERROR_INVALID_REFERENCE: u32 = 12;
 
 /// A compiled pattern set (opaque). Immutable once compiled: any number of
 /// threads may match on one set at once, without locking. Reference
@@ -141,7 +172,8 @@ impl From<CompileError> for Box<crio_pin_error> {
                     CRIO_PIN_ERROR_UNKNOWN_FLAGS,
                     format!(
                         "unknown flag bits {bits:#x}; the flags are CRIO_PIN_ANCHOR_GLOBS (1), \
-                         CRIO_PIN_CASE_SENSITIVE (2) and CRIO_PIN_STRICT (4), or \
+                         CRIO_PIN_CASE_SENSITIVE (2), CRIO_PIN_STRICT (4), CRIO_PIN_LITERAL (8), \
+                         CRIO_PIN_CRI_DOCKERD_SYNTAX (16) and CRIO_PIN_NORMALIZE (32), or \
                          CRIO_PIN_DEFAULT (0)"
                     ),
                     None,
@@ -154,6 +186,10 @@ impl From<CompileError> for Box<crio_pin_error> {
             ErrorKind::LeadingStar { .. } => CRIO_PIN_ERROR_STRICT_LEADING_STAR,
             ErrorKind::InnerStar { .. } => CRIO_PIN_ERROR_STRICT_INNER_STAR,
             ErrorKind::TooLarge { .. } => CRIO_PIN_ERROR_TOO_LARGE,
+            ErrorKind::ConflictingFlags => CRIO_PIN_ERROR_CONFLICTING_FLAGS,
+            ErrorKind::InvalidReference { .. } => CRIO_PIN_ERROR_INVALID_REFERENCE,
+            // (ErrorKind is non-exhaustive for Rust callers; this crate
+            // names every kind, so a new one fails to compile here first.)
         };
         crio_pin_error::new(kind, err.to_string(), err.pattern_index())
     }
@@ -977,9 +1013,9 @@ mod tests {
         let (message, index) = compile_err(patterns.as_ptr(), null(), 2, 0);
         assert_eq!(index, 1);
         assert!(message.starts_with("pattern 1 (\"*\")"), "{message}");
-        let (message, index) = compile_err(patterns.as_ptr(), null(), 1, 8);
+        let (message, index) = compile_err(patterns.as_ptr(), null(), 1, 0x40);
         assert_eq!(index, -1);
-        assert!(message.contains("unknown flag bits 0x8"), "{message}");
+        assert!(message.contains("unknown flag bits 0x40"), "{message}");
         assert!(message.contains("CRIO_PIN_STRICT (4)"), "C callers read C names: {message}");
         let (message, index) = compile_err(null(), null(), 3, 0);
         assert_eq!(index, -1);
@@ -1010,7 +1046,9 @@ mod tests {
             unsafe { crio_pin_error_free(error) };
             kind
         };
-        assert_eq!(kind(&["ok"], 8), CRIO_PIN_ERROR_UNKNOWN_FLAGS);
+        assert_eq!(kind(&["ok"], 0x40), CRIO_PIN_ERROR_UNKNOWN_FLAGS);
+        assert_eq!(kind(&["ok"], CRIO_PIN_LITERAL | CRIO_PIN_CRI_DOCKERD_SYNTAX), CRIO_PIN_ERROR_CONFLICTING_FLAGS);
+        assert_eq!(kind(&["Quay.io/A"], CRIO_PIN_NORMALIZE), CRIO_PIN_ERROR_INVALID_REFERENCE);
         assert_eq!(kind(&["*"], 0), CRIO_PIN_ERROR_LONE_STAR);
         assert_eq!(kind(&[""], CRIO_PIN_STRICT), CRIO_PIN_ERROR_STRICT_EMPTY);
         assert_eq!(kind(&["a b"], CRIO_PIN_STRICT), CRIO_PIN_ERROR_STRICT_WHITESPACE);

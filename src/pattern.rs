@@ -36,15 +36,54 @@ impl Flags {
     /// Reject patterns that are almost surely mistakes: empty, a literal `*`,
     /// whitespace or control characters.
     pub const STRICT: Flags = Flags(4);
+    /// No wildcard: every pattern is an exact name, stars included
+    /// (containerd compares its `pinned_images` values with `==`).
+    pub const LITERAL: Flags = Flags(8);
+    /// cri-dockerd's syntax (its `--pinned-images`): each pattern trimmed of
+    /// white space, a blank one ignored; a trailing `*` (one) makes a
+    /// prefix; a pattern with a digest or a tag is an exact name; anything
+    /// else is a bare repository ([`Pattern::Repository`]), pinning the
+    /// repository's every tag and digest. No keywords.
+    pub const CRI_DOCKERD_SYNTAX: Flags = Flags(16);
+    /// Exact patterns and names are compared as image references normalised
+    /// by the docker reference grammar ([`crate::normalize`]): `nginx`
+    /// pins `docker.io/library/nginx:latest`, `name:tag@digest` pins
+    /// `name@digest`. Globs and keywords match the normalised name. An
+    /// exact pattern that is not a reference is an error; a name that is
+    /// not one is matched as it is.
+    pub const NORMALIZE: Flags = Flags(32);
     /// Every flag this version knows.
-    pub const ALL: Flags = Flags(1 | 2 | 4);
+    pub const ALL: Flags = Flags(63);
+    /// The flags of CRI-O's own options (a configuration can ask for
+    /// none of them; they are this library's opt-in departures).
+    pub const CRIO_OPTIONS: Flags = Flags(1 | 2 | 4);
+
+    /// CRI-O's rules (the default).
+    pub const CRIO: Flags = Flags::DEFAULT;
+    /// containerd 2.x's rules: exact, case-sensitive, the configured value
+    /// compared as written (so `nginx` never pins `docker.io/library/nginx:latest`).
+    pub const CONTAINERD: Flags = Flags(8 | 2);
+    /// What containerd's fix PRs intend: its rules with the configured
+    /// value normalised as the pulled name is.
+    pub const CONTAINERD_NORMALIZED: Flags = Flags(8 | 2 | 32);
+    /// cri-dockerd's rules: its syntax, prefixes anchored, case-sensitive.
+    pub const CRI_DOCKERD: Flags = Flags(16 | 1 | 2);
 
     /// The flags whose bits are `bits`, or an error naming the unknown bits.
     pub fn from_bits(bits: u32) -> Result<Flags, CompileError> {
-        if bits & !Flags::ALL.0 == 0 {
-            Ok(Flags(bits))
-        } else {
+        if bits & !Flags::ALL.0 != 0 {
             Err(CompileError::new(None, ErrorKind::UnknownFlags(bits & !Flags::ALL.0)))
+        } else {
+            Flags(bits).check()
+        }
+    }
+
+    /// The flags, or an error if they ask for two pattern syntaxes at once.
+    pub(crate) fn check(self) -> Result<Flags, CompileError> {
+        if self.contains(Flags::LITERAL) && self.contains(Flags::CRI_DOCKERD_SYNTAX) {
+            Err(CompileError::new(None, ErrorKind::ConflictingFlags))
+        } else {
+            Ok(self)
         }
     }
 
@@ -72,6 +111,9 @@ impl fmt::Debug for Flags {
             (Flags::ANCHOR_GLOBS, "ANCHOR_GLOBS"),
             (Flags::CASE_SENSITIVE, "CASE_SENSITIVE"),
             (Flags::STRICT, "STRICT"),
+            (Flags::LITERAL, "LITERAL"),
+            (Flags::CRI_DOCKERD_SYNTAX, "CRI_DOCKERD_SYNTAX"),
+            (Flags::NORMALIZE, "NORMALIZE"),
         ];
         let set: Vec<&str> = names.iter().filter(|(flag, _)| self.contains(*flag)).map(|(_, name)| *name).collect();
         if set.is_empty() {
@@ -94,13 +136,23 @@ pub enum Pattern<'a> {
     Glob(&'a str),
     /// `*word*`: the name contains the word anywhere.
     Keyword(&'a str),
+    /// A bare repository ([`Flags::CRI_DOCKERD_SYNTAX`]): the name's
+    /// repository (the name without its digest, then without a tag after
+    /// its last `/`) equals the text.
+    Repository(&'a str),
+    /// A blank pattern under [`Flags::CRI_DOCKERD_SYNTAX`]: pins nothing.
+    Blank,
 }
 
 impl<'a> Pattern<'a> {
     /// Classifies `text` as CRI-O does. Fails only for the lone `*` (which
     /// crashes CRI-O) and, under [`Flags::STRICT`], for likely mistakes.
     pub fn parse(text: &'a str, flags: Flags) -> Result<Pattern<'a>, ErrorKind> {
-        let pattern = if text.len() >= 2 && text.starts_with('*') && text.ends_with('*') {
+        let pattern = if flags.contains(Flags::LITERAL) {
+            Pattern::Exact(text)
+        } else if flags.contains(Flags::CRI_DOCKERD_SYNTAX) {
+            Pattern::cri_dockerd(text)
+        } else if text.len() >= 2 && text.starts_with('*') && text.ends_with('*') {
             Pattern::Keyword(&text[1..text.len() - 1])
         } else if text == "*" {
             return Err(ErrorKind::LoneStar);
@@ -115,10 +167,25 @@ impl<'a> Pattern<'a> {
         Ok(pattern)
     }
 
+    /// cri-dockerd's classification (`core/pinned.go` of its PR #571).
+    fn cri_dockerd(text: &'a str) -> Pattern<'a> {
+        let text = text.trim();
+        if text.is_empty() {
+            Pattern::Blank
+        } else if let Some(prefix) = text.strip_suffix('*') {
+            Pattern::Glob(prefix)
+        } else if text.contains('@') || text.rsplit('/').next().is_some_and(|last| last.contains(':')) {
+            Pattern::Exact(text)
+        } else {
+            Pattern::Repository(text)
+        }
+    }
+
     /// The literal text the name is compared with.
     pub fn text(&self) -> &'a str {
         match *self {
-            Pattern::Exact(t) | Pattern::Glob(t) | Pattern::Keyword(t) => t,
+            Pattern::Exact(t) | Pattern::Glob(t) | Pattern::Keyword(t) | Pattern::Repository(t) => t,
+            Pattern::Blank => "",
         }
     }
 
@@ -133,7 +200,7 @@ impl<'a> Pattern<'a> {
         // left is a literal character.
         let offset = match self {
             Pattern::Keyword(_) => 1,
-            Pattern::Exact(_) | Pattern::Glob(_) => 0,
+            _ => 0,
         };
         if let Some(star) = self.text().find('*') {
             let at = star + offset;
@@ -175,6 +242,11 @@ pub enum ErrorKind {
     InnerStar { at: usize },
     /// More patterns, or more pattern bytes, than one set may hold.
     TooLarge { what: &'static str, limit: usize },
+    /// [`Flags::LITERAL`] and [`Flags::CRI_DOCKERD_SYNTAX`] together.
+    ConflictingFlags,
+    /// [`Flags::NORMALIZE`]: an exact pattern that is not an image
+    /// reference, and why.
+    InvalidReference { why: &'static str },
 }
 
 /// Why a pattern list did not compile: which pattern, what is wrong with it,
@@ -245,7 +317,8 @@ impl fmt::Display for CompileError {
             ErrorKind::UnknownFlags(bits) => write!(
                 f,
                 "unknown flag bits {bits:#x}; the flags are anchor-globs (1), \
-                 case-sensitive (2) and strict (4), or 0 for CRI-O's semantics"
+                 case-sensitive (2), strict (4), literal (8), cri-dockerd-syntax (16) and \
+                 normalize (32), or 0 for CRI-O's semantics"
             ),
             ErrorKind::NotUtf8 { valid_up_to } => write!(
                 f,
@@ -280,6 +353,15 @@ impl fmt::Display for CompileError {
                 "the '*' at byte {at} is a literal character (only a trailing '*', or the \
                  leading '*' of \"*word*\", is a wildcard); remove it, or split the pattern \
                  into a \"prefix*\" glob or a \"*word*\" keyword"
+            ),
+            ErrorKind::ConflictingFlags => f.write_str(
+                "the flags literal (8) and cri-dockerd-syntax (16) are two pattern syntaxes; \
+                 choose one",
+            ),
+            ErrorKind::InvalidReference { why } => write!(
+                f,
+                "not an image reference ({why}), which the normalize flag requires of an exact \
+                 pattern; write one such as \"registry.k8s.io/pause:3.10\", or a glob \"prefix*\""
             ),
             ErrorKind::TooLarge { what, limit } => write!(
                 f,
@@ -325,7 +407,7 @@ mod tests {
 
     #[test]
     fn lone_star_is_an_error_in_every_mode() {
-        for bits in 0..=Flags::ALL.bits() {
+        for bits in 0..=Flags::CRIO_OPTIONS.bits() {
             let flags = Flags::from_bits(bits).unwrap();
             assert_eq!(Pattern::parse("*", flags), Err(ErrorKind::LoneStar), "{flags:?}");
         }

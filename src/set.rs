@@ -36,6 +36,7 @@ mod exact;
 mod sparse;
 
 use crate::fold;
+use crate::normalize::normalize;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
 use dfa::{Canonical, Dfa};
 use exact::ExactTable;
@@ -82,6 +83,26 @@ pub struct PinSet {
     exact: ExactTable,
     needles: Needles,
     lengths: Lengths,
+    /// What the other runtimes' rules add ([`Flags::NORMALIZE`], bare
+    /// repositories); `None` for CRI-O's, whose path it leaves untouched.
+    dialect: Option<Box<Dialect>>,
+}
+
+/// The name-side work of the other runtimes' rules: normalising each name
+/// first, and looking its repository up among the bare repositories.
+#[derive(Debug)]
+struct Dialect {
+    normalize: bool,
+    repositories: ExactTable,
+}
+
+/// A name's repository as cri-dockerd takes it: the name without its
+/// digest (from the first `@`), then without a tag (a `:` after its last
+/// `/`), so that a registry's port stays.
+fn repository_of(name: &[u8]) -> &[u8] {
+    let name = name.iter().position(|&b| b == b'@').map_or(name, |at| &name[..at]);
+    let last = name.iter().rposition(|&b| b == b'/').map_or(0, |slash| slash + 1);
+    name[last..].iter().rposition(|&b| b == b':').map_or(name, |colon| &name[..last + colon])
 }
 
 /// Which name lengths can match at all: the lengths of the exact needles,
@@ -595,8 +616,10 @@ where
     I: IntoIterator,
     I::Item: AsRef<[u8]>,
 {
+    flags.check()?;
     let mut len = 0;
     let mut total_bytes = 0usize;
+    let mut normalized_text = Vec::new();
     for (i, raw) in patterns.into_iter().enumerate() {
         let raw = raw.as_ref();
         if i >= MAX_PATTERNS {
@@ -609,7 +632,27 @@ where
         let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
         let text = std::str::from_utf8(raw)
             .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
-        each(index, Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?);
+        let pattern = Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
+        match pattern {
+            Pattern::Exact(text) | Pattern::Repository(text) if flags.contains(Flags::NORMALIZE) => {
+                let normalized = normalize(text.as_bytes())
+                    .map_err(|why| CompileError::at(i, raw, ErrorKind::InvalidReference { why }))?;
+                normalized_text.clear();
+                normalized.write_to(&mut normalized_text);
+                // (ASCII: the grammar admits nothing else.)
+                let text = std::str::from_utf8(&normalized_text).expect("a reference is ASCII");
+                each(
+                    index,
+                    match pattern {
+                        // A bare repository gained `:latest`, which its
+                        // repository does not have.
+                        Pattern::Repository(_) => Pattern::Repository(&text[..text.len() - ":latest".len()]),
+                        _ => Pattern::Exact(text),
+                    },
+                );
+            }
+            _ => each(index, pattern),
+        }
         len = i + 1;
     }
     Ok(len)
@@ -669,6 +712,7 @@ impl PinSet {
         let fold = !flags.contains(Flags::CASE_SENSITIVE);
         let mut exact = NeedleList::default();
         let mut needles = NeedleList::default();
+        let mut repositories = NeedleList::default();
         let mut lengths = Lengths::default();
         let len = each_pattern(patterns, flags, |index, pattern| {
             let text = pattern.text().as_bytes();
@@ -678,14 +722,25 @@ impl PinSet {
                     let anchored = matches!(pattern, Pattern::Glob(_)) && flags.contains(Flags::ANCHOR_GLOBS);
                     lengths.add_needle(needles.push(text, fold, index, anchored));
                 }
+                Pattern::Repository(_) => {
+                    repositories.push(text, fold, index, false);
+                }
+                Pattern::Blank => {}
             }
         })?;
+        let dialect = (flags.contains(Flags::NORMALIZE) || !repositories.entries.is_empty()).then(|| {
+            Box::new(Dialect {
+                normalize: flags.contains(Flags::NORMALIZE),
+                repositories: ExactTable::build(repositories, fold),
+            })
+        });
         Ok(PinSet {
             flags,
             len,
             exact: ExactTable::build(exact, fold),
             needles: Needles::build(needles, fold, budget),
             lengths,
+            dialect,
         })
     }
 
@@ -703,6 +758,45 @@ impl PinSet {
     /// The lowest index pinning `name` (any index, with `first`).
     #[inline(always)]
     fn lowest(&self, name: &[u8], first: bool) -> Option<u32> {
+        match &self.dialect {
+            None => self.lowest_of(name, first),
+            Some(dialect) => self.lowest_in_dialect(dialect, name, first),
+        }
+    }
+
+    /// [`PinSet::lowest`] under the other runtimes' rules: on the name
+    /// normalised (when it is a reference), then its repository among the
+    /// bare repositories.
+    #[cold]
+    fn lowest_in_dialect(&self, dialect: &Dialect, name: &[u8], first: bool) -> Option<u32> {
+        let mut buffer = [0u8; 512];
+        let mut spilled = Vec::new();
+        let name = match dialect.normalize.then(|| normalize(name).ok()).flatten() {
+            Some(normalized) if normalized.len() <= buffer.len() => {
+                let mut at = 0;
+                for part in normalized.parts() {
+                    buffer[at..at + part.len()].copy_from_slice(part);
+                    at += part.len();
+                }
+                &buffer[..at]
+            }
+            Some(normalized) => {
+                normalized.write_to(&mut spilled);
+                &spilled[..]
+            }
+            None => name,
+        };
+        let found = self.lowest_of(name, first);
+        if (first && found.is_some()) || dialect.repositories.is_empty() {
+            return found;
+        }
+        let repository = repository_of(name);
+        lower(found, fold::with_canonical(repository, self.folds(), |r| dialect.repositories.get(r)))
+    }
+
+    /// [`PinSet::lowest`] by the patterns of CRI-O's kinds.
+    #[inline(always)]
+    fn lowest_of(&self, name: &[u8], first: bool) -> Option<u32> {
         if self.lengths.rules_out(name) {
             return None;
         }
@@ -751,6 +845,9 @@ impl PinSet {
         I: IntoIterator<Item = &'n [u8]>,
     {
         const LANES: usize = 4;
+        if self.dialect.is_some() {
+            return self.match_each_one_by_one(names, results);
+        }
         let Some(Automaton::Dense(dfa)) = &self.needles.automaton else {
             return self.match_each_one_by_one(names, results);
         };
@@ -809,7 +906,8 @@ impl PinSet {
     /// names it cannot settle; the rule stays here.
     pub fn length_verdicts(&self, out: &mut [u8]) {
         for (n, verdict) in out.iter_mut().enumerate() {
-            *verdict = if self.lengths.may_match(n) {
+            // (A normalised name, or its repository, has another length.)
+            *verdict = if self.dialect.is_some() || self.lengths.may_match(n) {
                 LengthVerdict::MayMatch
             } else if self.lengths.may_match_within(n.div_ceil(3), n.saturating_mul(3)) {
                 LengthVerdict::NoMatchIfAscii
@@ -837,7 +935,9 @@ impl PinSet {
     /// Heap bytes held by the compiled set (an estimate: hash-map slots are
     /// counted, allocator overhead is not).
     pub fn memory_usage(&self) -> usize {
-        self.exact.memory_usage() + self.needles.memory_usage()
+        self.exact.memory_usage()
+            + self.needles.memory_usage()
+            + self.dialect.as_ref().map_or(0, |d| size_of::<Dialect>() + d.repositories.memory_usage())
     }
 
     fn folds(&self) -> bool {

@@ -6,7 +6,10 @@
 //! made of and the pieces that break them.
 
 use crio_pin::normalize::normalize;
+use crio_pin::reference::containerd::ContainerdReference;
+use crio_pin::reference::cri_dockerd::CriDockerdReference;
 use crio_pin::reference::docker_reference;
+use crio_pin::{ErrorKind, Flags, PinSet};
 use proptest::prelude::*;
 
 const HOSTS: &[&str] = &[
@@ -103,4 +106,205 @@ fn normalize_agrees_on_every_combination_of_the_pieces() {
         }
     }
     assert!(accepted > total / 10, "only {accepted} of {total} combinations are references: the pieces test too little");
+}
+
+// ---- The dialects against their runtimes ---------------------------------
+
+/// A configured entry: a reference, maybe mangled, or one of the shapes
+/// each runtime reads its own way (stars, blanks, bare repositories).
+fn entry() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => reference(),
+        1 => reference().prop_map(|r| format!("{r}*")),
+        1 => reference().prop_map(|r| format!("*{r}*")),
+        1 => prop::sample::select(&["", " ", "*", "**", "<none>", " nginx ", "nginx", "docker.io/library/nginx",
+            "localhost:5000", "localhost:5000/a", "a*b", "sha256:", "registry.k8s.io/pause"][..]).prop_map(str::to_owned),
+    ]
+}
+
+/// A list of entries.
+fn entries() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(entry(), 0..8)
+}
+
+/// A stored name: a reference as the runtime stores it (normalised, for
+/// containerd), as Docker reports it (familiar, for cri-dockerd), or
+/// mangled. Never empty: no runtime stores an image under an empty name.
+fn stored_name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => reference().prop_map(|r| docker_reference::normalize(&r).unwrap_or(r)),
+        3 => reference(),
+        1 => prop::sample::select(&["nginx", "nginx:latest", "nginx@sha256:0123", "<none>:<none>", "<none>@<none>",
+            "localhost:5000/a:1", "a*b", "nginx:1:2"][..]).prop_map(str::to_owned),
+    ]
+    .prop_filter("stored names are not empty", |n| !n.is_empty())
+}
+
+/// Names and entries that contain both: a name often equals an entry.
+fn list_and_names() -> impl Strategy<Value = (Vec<String>, Vec<String>)> {
+    (entries(), prop::collection::vec(stored_name(), 1..6)).prop_map(|(entries, mut names)| {
+        names.extend(entries.iter().map(|e| e.trim().trim_end_matches('*').to_owned()).filter(|e| !e.is_empty()));
+        (entries, names)
+    })
+}
+
+fn bytes(list: &[String]) -> Vec<&[u8]> {
+    list.iter().map(|e| e.as_bytes()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 5_000, ..ProptestConfig::default() })]
+
+    /// containerd as released: each value compared with `==`.
+    #[test]
+    fn containerd_agrees_with_its_reference((list, names) in list_and_names()) {
+        let ours = PinSet::compile(&list, Flags::CONTAINERD).expect("containerd refuses no value");
+        let theirs = ContainerdReference::compile(&bytes(&list), false);
+        for name in &names {
+            prop_assert_eq!(ours.match_index(name.as_bytes()), theirs.pinned(name.as_bytes()), "{:?} in {:?}", name, list);
+        }
+    }
+
+    /// containerd's fix PRs: the values normalised. A value the grammar
+    /// refuses never pins there, and is an error here (a pin the user wrote
+    /// is not dropped silently); on the lists without one, the answers
+    /// agree for every name containerd stores by reference.
+    #[test]
+    fn containerd_normalized_agrees_with_its_reference((list, names) in list_and_names()) {
+        let first_invalid = list.iter().position(|e| docker_reference::normalize(e).is_err());
+        match PinSet::compile(&list, Flags::CONTAINERD_NORMALIZED) {
+            Err(e) => {
+                prop_assert_eq!(e.pattern_index(), first_invalid, "{}", e);
+                prop_assert!(matches!(e.kind(), ErrorKind::InvalidReference { .. }), "{}", e);
+            }
+            Ok(ours) => {
+                prop_assert_eq!(first_invalid, None);
+                let theirs = ContainerdReference::compile(&bytes(&list), true);
+                for name in names.iter().filter_map(|n| docker_reference::normalize(n).ok()) {
+                    prop_assert_eq!(ours.match_index(name.as_bytes()), theirs.pinned(name.as_bytes()), "{:?} in {:?}", name, list);
+                }
+            }
+        }
+    }
+
+    /// cri-dockerd (PR #571): trimmed values, anchored prefixes, exact
+    /// references, bare repositories.
+    #[test]
+    fn cri_dockerd_agrees_with_its_reference((list, names) in list_and_names()) {
+        let ours = PinSet::compile(&list, Flags::CRI_DOCKERD).expect("cri-dockerd refuses no UTF-8 value");
+        let theirs = CriDockerdReference::compile(&bytes(&list));
+        for name in &names {
+            prop_assert_eq!(ours.match_index(name.as_bytes()), theirs.pinned(name.as_bytes()), "{:?} in {:?}", name, list);
+        }
+    }
+
+    /// NORMALIZE under CRI-O's rules: a name pins as its normalised form
+    /// does, whichever spelling of the reference the list and the name use.
+    #[test]
+    fn normalize_pins_every_spelling_of_a_reference(
+        written in reference(),
+        other in reference(),
+        entry_normalized: bool,
+        name_choice in 0..3u8,
+    ) {
+        let Ok(normalized) = docker_reference::normalize(&written) else {
+            return Ok(());
+        };
+        let entry = if entry_normalized { normalized.clone() } else { written.clone() };
+        let name = match name_choice {
+            0 => written.clone(),
+            1 => normalized.clone(),
+            _ => other,
+        };
+        let set = PinSet::compile([&entry], Flags::NORMALIZE).expect("a reference compiles");
+        // A name that is no reference is matched as it is.
+        let name_normalized = docker_reference::normalize(&name).unwrap_or_else(|_| name.clone());
+        prop_assert_eq!(
+            set.is_match(name.as_bytes()),
+            normalized.eq_ignore_ascii_case(&name_normalized),
+            "{:?} against {:?}", name, entry
+        );
+    }
+}
+
+/// The dialects' answers where the runtimes differ most, one name at a
+/// time (docs/runtimes.md shows this table).
+#[test]
+fn the_runtimes_differ_as_documented() {
+    let pinned = |flags: Flags, list: &[&str], name: &str| PinSet::compile(list, flags).unwrap().is_match(name.as_bytes());
+    // A tagless entry: CRI-O and containerd pin only that exact text;
+    // cri-dockerd every tag; normalised, the `latest` tag.
+    assert!(!pinned(Flags::CRIO, &["nginx"], "docker.io/library/nginx:latest"));
+    assert!(!pinned(Flags::CONTAINERD, &["nginx"], "docker.io/library/nginx:latest"));
+    assert!(pinned(Flags::CONTAINERD_NORMALIZED, &["nginx"], "docker.io/library/nginx:latest"));
+    assert!(pinned(Flags::CRI_DOCKERD, &["nginx"], "nginx:1.27"));
+    assert!(pinned(Flags::CRI_DOCKERD, &["nginx"], "nginx@sha256:abc"));
+    // Case: only CRI-O folds.
+    assert!(pinned(Flags::CRIO, &["Quay.io/a:1"], "quay.io/a:1"));
+    assert!(!pinned(Flags::CONTAINERD, &["Quay.io/a:1"], "quay.io/a:1"));
+    assert!(!pinned(Flags::CRI_DOCKERD, &["Quay.io/a:1"], "quay.io/a:1"));
+    // A trailing star: anywhere (CRI-O), at the start (cri-dockerd), a
+    // literal star (containerd).
+    assert!(pinned(Flags::CRIO, &["quay.io/*"], "mirror/quay.io/x:1"));
+    assert!(!pinned(Flags::CRI_DOCKERD, &["quay.io/*"], "mirror/quay.io/x:1"));
+    assert!(pinned(Flags::CRI_DOCKERD, &["quay.io/*"], "quay.io/x:1"));
+    assert!(!pinned(Flags::CONTAINERD, &["quay.io/*"], "quay.io/x:1"));
+    // Keywords are CRI-O's alone; `*` alone crashes CRI-O, pins all in
+    // cri-dockerd, and is the literal name `*` in containerd.
+    assert!(pinned(Flags::CRIO, &["*pause*"], "registry.k8s.io/pause:3.10"));
+    assert!(!pinned(Flags::CRI_DOCKERD, &["*pause*"], "registry.k8s.io/pause:3.10"));
+    assert!(PinSet::compile(["*"], Flags::CRIO).is_err());
+    assert!(pinned(Flags::CRI_DOCKERD, &["*"], "anything:1"));
+    assert!(!pinned(Flags::CONTAINERD, &["*"], "anything:1"));
+    // name:tag@digest: stored as name@digest.
+    let hex = "0123456789abcdef".repeat(4);
+    let both = format!("quay.io/a:1@sha256:{hex}");
+    let stored = format!("quay.io/a@sha256:{hex}");
+    assert!(!pinned(Flags::CONTAINERD, &[&both], &stored));
+    assert!(pinned(Flags::CONTAINERD_NORMALIZED, &[&both], &stored));
+    // What the normalised rules refuse: anything that is no reference.
+    for refused in ["quay.io/*", "*pause*", "*", "Quay.io/A:1", "", " x "] {
+        assert!(PinSet::compile([refused], Flags::CONTAINERD_NORMALIZED).is_err(), "{refused:?}");
+    }
+    assert!(pinned(Flags::CONTAINERD, &["quay.io/*"], "quay.io/*"));
+    assert!(pinned(Flags::CRI_DOCKERD, &["*pause*"], "*pause:1"));
+    assert!(pinned(Flags::CRIO, &[&both], &both));
+    assert!(pinned(Flags::CRI_DOCKERD, &[&both], &both));
+    // A blank entry pins nothing under cri-dockerd, not even "".
+    assert!(!pinned(Flags::CRI_DOCKERD, &["  "], ""));
+    // White space: trimmed by cri-dockerd only.
+    assert!(pinned(Flags::CRI_DOCKERD, &[" quay.io/a:1 "], "quay.io/a:1"));
+    assert!(!pinned(Flags::CONTAINERD, &[" quay.io/a:1 "], "quay.io/a:1"));
+}
+
+#[test]
+fn literal_and_cri_dockerd_syntax_conflict() {
+    let err = PinSet::compile(["a"], Flags::LITERAL | Flags::CRI_DOCKERD_SYNTAX).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::ConflictingFlags);
+    assert!(err.to_string().contains("choose one"), "{err}");
+}
+
+#[test]
+fn normalize_refuses_an_exact_pattern_that_is_no_reference_naming_it() {
+    let err = PinSet::compile(["quay.io/*", "Quay.io/A:1"], Flags::NORMALIZE).unwrap_err();
+    assert_eq!(err.pattern_index(), Some(1));
+    assert!(matches!(err.kind(), ErrorKind::InvalidReference { .. }));
+    assert!(err.to_string().contains("lower case"), "{err}");
+}
+
+/// Under a dialect a name's length says nothing (it is normalised, or its
+/// repository is looked up): the table a caller caches must say "ask".
+#[test]
+fn dialect_sets_settle_no_name_by_length() {
+    for flags in [Flags::NORMALIZE, Flags::CRI_DOCKERD, Flags::CONTAINERD_NORMALIZED] {
+        let set = PinSet::compile(["nginx"], flags).unwrap();
+        let mut verdicts = [0u8; 64];
+        set.length_verdicts(&mut verdicts);
+        assert!(verdicts.iter().all(|&v| v == crio_pin::LengthVerdict::MayMatch as u8), "{flags:?}");
+        let names: Vec<&[u8]> = vec![b"nginx:1", b"docker.io/library/nginx:latest", b"other"];
+        let mut results = [0u8; 3];
+        set.match_each(names.iter().copied(), &mut results);
+        let one_by_one: Vec<u8> = names.iter().map(|n| u8::from(set.is_match(n))).collect();
+        assert_eq!(results.to_vec(), one_by_one, "{flags:?}");
+    }
 }

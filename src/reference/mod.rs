@@ -61,6 +61,11 @@ impl ReferenceSet {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
+        assert!(
+            Flags::CRIO_OPTIONS.contains(flags),
+            "the CRI-O reference knows CRI-O's rules only, not {flags:?}: compare other runtimes' \
+             rules with crio_pin::reference::{{containerd, cri_dockerd}}"
+        );
         let mut regexes = Vec::new();
         for (i, raw) in patterns.into_iter().enumerate() {
             let raw = raw.as_ref();
