@@ -24,6 +24,9 @@ func (e engine) free() {}
 func (e engine) clone() engine { return e }
 
 func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
+	if err := runtimeFlagsError(f); err != nil {
+		return engine{}, err
+	}
 	loop, err := compileRegexpLoop(patterns, f)
 	if err != nil {
 		return engine{}, err
@@ -33,7 +36,22 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 
 // validateEngine runs Compile's checks without building the regexps.
 func validateEngine(patterns []string, f Flag) *CompileError {
+	if err := runtimeFlagsError(f); err != nil {
+		return err
+	}
 	return validatePatterns(patterns, f)
+}
+
+// runtimeFlagsError refuses the other runtimes' rules, which this backend
+// does not have (it is CRI-O's own loop): a list must not be read by
+// rules other than those asked for.
+func runtimeFlagsError(f Flag) *CompileError {
+	if f&runtimeFlags == 0 {
+		return nil
+	}
+	return &CompileError{Kind: KindUnknownFlags, Index: -1, Message: "flags " + (f & runtimeFlags).String() +
+		": the pure-Go backend (build tag criopin_purego, or no cgo) has CRI-O's rules only; " +
+		"build with cgo and libcrio_pin for the other runtimes' rules"}
 }
 
 func (e engine) match(name string) bool { return e.matchIndex(name) >= 0 }

@@ -64,15 +64,16 @@ func TestMessages(t *testing.T) {
 // TestUnknownFlags: bits the package does not know are an error naming no
 // pattern, and naming the flags as a Go program spells them.
 func TestUnknownFlags(t *testing.T) {
-	for f, bits := range map[criopin.Flag]string{8: "0x8", 1 << 31: "0x80000000", criopin.Strict | 16: "0x10"} {
+	for f, bits := range map[criopin.Flag]string{64: "0x40", 1 << 31: "0x80000000", criopin.Strict | 128: "0x80"} {
 		_, err := criopin.Compile([]string{"x"}, f)
 		var cerr *criopin.CompileError
 		if !errors.As(err, &cerr) {
 			t.Fatalf("flags %v: got %v, want a *CompileError", f, err)
 		}
 		checkValidate(t, []string{"x"}, f, err)
-		want := "unknown flag bits " + bits + "; the flags are criopin.AnchorGlobs (1), criopin.CaseSensitive (2) " +
-			"and criopin.Strict (4), or criopin.Default (0)"
+		want := "unknown flag bits " + bits + "; the flags are criopin.AnchorGlobs (1), criopin.CaseSensitive (2), " +
+			"criopin.Strict (4), criopin.Literal (8), criopin.CriDockerdSyntax (16) and criopin.Normalize (32), " +
+			"or criopin.Default (0)"
 		if cerr.Index != -1 || cerr.Pattern != "" || cerr.Kind != criopin.KindUnknownFlags || cerr.Message != want ||
 			!errors.Is(err, criopin.ErrUnknownFlags) {
 			t.Errorf("flags %v: got %+v, want the message %q", f, cerr, want)

@@ -32,8 +32,35 @@ const (
 	// (any '*' but a trailing one or the leading one of "*word*"), and
 	// whitespace or control characters.
 	Strict Flag = 4
+	// Literal makes every pattern an exact name, stars included
+	// (containerd compares its pinned_images values with ==).
+	Literal Flag = 8
+	// CriDockerdSyntax reads patterns as cri-dockerd's --pinned-images:
+	// trimmed, blank ones ignored, one trailing '*' makes a prefix, a
+	// pattern with a tag or digest is exact, any other is a bare
+	// repository that pins its every tag and digest. Not with [Literal].
+	CriDockerdSyntax Flag = 16
+	// Normalize compares exact patterns and names as normalised image
+	// references ("nginx" pins "docker.io/library/nginx:latest"); an exact
+	// pattern that is no reference is a [KindInvalidReference] error.
+	Normalize Flag = 32
 
-	allFlags = AnchorGlobs | CaseSensitive | Strict
+	// Crio is CRI-O's rules: [Default].
+	Crio = Default
+	// Containerd is containerd 2.x's rules: exact, case-sensitive, the
+	// configured value compared as written.
+	Containerd = Literal | CaseSensitive
+	// ContainerdNormalized is containerd's rules with the configured value
+	// normalised as the pulled name is (what containerd's fix PRs intend).
+	ContainerdNormalized = Containerd | Normalize
+	// CriDockerd is cri-dockerd's rules: its syntax, prefixes anchored,
+	// case-sensitive.
+	CriDockerd = CriDockerdSyntax | AnchorGlobs | CaseSensitive
+
+	allFlags = AnchorGlobs | CaseSensitive | Strict | Literal | CriDockerdSyntax | Normalize
+	// runtimeFlags are the other runtimes' rules, which only the library
+	// implements (the pure-Go backend has CRI-O's loop).
+	runtimeFlags = Literal | CriDockerdSyntax | Normalize
 )
 
 // String names the flags set in f, such as "AnchorGlobs|Strict".
@@ -45,7 +72,8 @@ func (f Flag) String() string {
 	for _, known := range []struct {
 		flag Flag
 		name string
-	}{{AnchorGlobs, "AnchorGlobs"}, {CaseSensitive, "CaseSensitive"}, {Strict, "Strict"}} {
+	}{{AnchorGlobs, "AnchorGlobs"}, {CaseSensitive, "CaseSensitive"}, {Strict, "Strict"}, {Literal, "Literal"},
+		{CriDockerdSyntax, "CriDockerdSyntax"}, {Normalize, "Normalize"}} {
 		if f&known.flag != 0 {
 			names = append(names, known.name)
 			f &^= known.flag

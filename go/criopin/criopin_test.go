@@ -35,7 +35,9 @@ func TestFlagString(t *testing.T) {
 		criopin.Default:                            "Default",
 		criopin.AnchorGlobs:                        "AnchorGlobs",
 		criopin.AnchorGlobs | criopin.Strict:       "AnchorGlobs|Strict",
-		criopin.CaseSensitive | criopin.Flag(0x18): "CaseSensitive|Flag(0x18)",
+		criopin.CaseSensitive | criopin.Flag(0xc0): "CaseSensitive|Flag(0xc0)",
+		criopin.CriDockerd:                         "AnchorGlobs|CaseSensitive|CriDockerdSyntax",
+		criopin.ContainerdNormalized:               "CaseSensitive|Literal|Normalize",
 	} {
 		if got := f.String(); got != want {
 			t.Errorf("Flag(%d).String() = %q, want %q", uint32(f), got, want)
@@ -86,7 +88,7 @@ func TestErrorKinds(t *testing.T) {
 		sentinel error
 		name     string
 	}{
-		{[]string{"x"}, 8, criopin.KindUnknownFlags, criopin.ErrUnknownFlags, "UnknownFlags"},
+		{[]string{"x"}, 64, criopin.KindUnknownFlags, criopin.ErrUnknownFlags, "UnknownFlags"},
 		{[]string{"\xff"}, 0, criopin.KindInvalidUTF8, criopin.ErrInvalidUTF8, "InvalidUTF8"},
 		{[]string{"*"}, 0, criopin.KindLoneStar, criopin.ErrLoneStar, "LoneStar"},
 		{[]string{""}, criopin.Strict, criopin.KindStrictEmpty, criopin.ErrStrict, "StrictEmpty"},

@@ -49,6 +49,15 @@
 // The measured figures of both, and of Compile and Validate, are in the
 // module's README.md, "Benchmarks" (`make bench` measures them).
 //
+// # Other runtimes' rules
+//
+// [Containerd], [ContainerdNormalized] and [CriDockerd] are the flag sets
+// that read a list as containerd 2.x and cri-dockerd read theirs
+// ([Literal], [CriDockerdSyntax], [Normalize]; the rules side by side in
+// the repository's docs/runtimes.md). Only the library has them: the
+// pure-Go backend refuses these flags with [KindUnknownFlags] rather than
+// read a list by other rules than those asked for.
+//
 // # Build tags
 //
 // Like containers_image_openpgp selects a pure-Go OpenPGP instead of

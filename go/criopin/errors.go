@@ -36,6 +36,11 @@ const (
 	KindInvalidArgument ErrorKind = 9
 	// KindInternal: an internal failure of the library (a bug).
 	KindInternal ErrorKind = 10
+	// KindConflictingFlags: [Literal] with [CriDockerdSyntax].
+	KindConflictingFlags ErrorKind = 11
+	// KindInvalidReference: with [Normalize], an exact pattern that is not
+	// an image reference.
+	KindInvalidReference ErrorKind = 12
 )
 
 var kindNames = [...]string{
@@ -49,6 +54,8 @@ var kindNames = [...]string{
 	KindTooLarge:          "TooLarge",
 	KindInvalidArgument:   "InvalidArgument",
 	KindInternal:          "Internal",
+	KindConflictingFlags:  "ConflictingFlags",
+	KindInvalidReference:  "InvalidReference",
 }
 
 // String names the kind, such as "LoneStar".
@@ -69,6 +76,11 @@ var (
 	// KindStrict* kinds).
 	ErrStrict   = errors.New("criopin: pattern rejected by Strict")
 	ErrTooLarge = errors.New("criopin: pattern list too large")
+	// ErrConflictingFlags: two pattern syntaxes asked for at once.
+	ErrConflictingFlags = errors.New("criopin: conflicting flags")
+	// ErrInvalidReference: with [Normalize], an exact pattern that is no
+	// image reference.
+	ErrInvalidReference = errors.New("criopin: pattern is not an image reference")
 	// ErrInternal matches KindInvalidArgument and KindInternal: a bug in
 	// this package or the library, not in the patterns.
 	ErrInternal = errors.New("criopin: internal error")
@@ -87,6 +99,10 @@ func (k ErrorKind) sentinel() error {
 		return ErrStrict
 	case KindTooLarge:
 		return ErrTooLarge
+	case KindConflictingFlags:
+		return ErrConflictingFlags
+	case KindInvalidReference:
+		return ErrInvalidReference
 	default:
 		return ErrInternal
 	}
@@ -143,7 +159,8 @@ func unknownFlagsError(f Flag) *CompileError {
 	}
 	return &CompileError{Kind: KindUnknownFlags, Index: -1, Message: "unknown flag bits 0x" +
 		strconv.FormatUint(uint64(f&^allFlags), 16) + "; the flags are criopin.AnchorGlobs (1), " +
-		"criopin.CaseSensitive (2) and criopin.Strict (4), or criopin.Default (0)"}
+		"criopin.CaseSensitive (2), criopin.Strict (4), criopin.Literal (8), criopin.CriDockerdSyntax (16) " +
+		"and criopin.Normalize (32), or criopin.Default (0)"}
 }
 
 // checkPattern is the library's validation of pattern i (src/pattern.rs and
