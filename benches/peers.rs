@@ -80,7 +80,8 @@ struct Hyperscan {
     ) -> c_int,
     free_compile_error: unsafe extern "C" fn(*mut HsCompileError) -> c_int,
     alloc_scratch: unsafe extern "C" fn(*const c_void, *mut *mut c_void) -> c_int,
-    scan: unsafe extern "C" fn(*const c_void, *const c_char, c_uint, c_uint, *mut c_void, OnMatch, *mut c_void) -> c_int,
+    scan:
+        unsafe extern "C" fn(*const c_void, *const c_char, c_uint, c_uint, *mut c_void, OnMatch, *mut c_void) -> c_int,
     free_scratch: unsafe extern "C" fn(*mut c_void) -> c_int,
     free_database: unsafe extern "C" fn(*mut c_void) -> c_int,
     _lib: libloading::Library,
@@ -383,7 +384,12 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
 }
 
 /// The figures as a table, each beside its target; and how many missed.
-fn table(rows: &[&'static str], figures: &[Vec<(&'static str, f64)>], lists: &[List], targets: &[Target]) -> (String, usize) {
+fn table(
+    rows: &[&'static str],
+    figures: &[Vec<(&'static str, f64)>],
+    lists: &[List],
+    targets: &[Target],
+) -> (String, usize) {
     let mut missed = 0;
     let mut out = String::from("| figure |");
     for list in lists {

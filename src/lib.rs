@@ -68,8 +68,8 @@
 //! ```
 
 mod fold;
-pub mod pattern;
 pub mod normalize;
+pub mod pattern;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod reference;

@@ -31,7 +31,21 @@ const HOSTS: &[&str] = &[
     "sha256:",
 ];
 const PATHS: &[&str] = &[
-    "nginx", "library/nginx", "a/b", "a__b", "a___b", "A", "a.b", "a-_b", "x--y/z", "a/", "/a", "a//b", "pause", "a.", "",
+    "nginx",
+    "library/nginx",
+    "a/b",
+    "a__b",
+    "a___b",
+    "A",
+    "a.b",
+    "a-_b",
+    "x--y/z",
+    "a/",
+    "/a",
+    "a//b",
+    "pause",
+    "a.",
+    "",
 ];
 const TAGS: &[&str] = &["", ":latest", ":1.2", ":", ":-x", ":V1", ":_x", ":a:b", ":3.10"];
 const HEX: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -72,7 +86,9 @@ fn reference() -> impl Strategy<Value = String> {
 }
 
 fn ours(text: &str) -> Result<String, ()> {
-    normalize(text.as_bytes()).map(|n| String::from_utf8(n.to_vec()).expect("a normalised reference is ASCII")).map_err(drop)
+    normalize(text.as_bytes())
+        .map(|n| String::from_utf8(n.to_vec()).expect("a normalised reference is ASCII"))
+        .map_err(drop)
 }
 
 proptest! {
@@ -105,7 +121,10 @@ fn normalize_agrees_on_every_combination_of_the_pieces() {
             }
         }
     }
-    assert!(accepted > total / 10, "only {accepted} of {total} combinations are references: the pieces test too little");
+    assert!(
+        accepted > total / 10,
+        "only {accepted} of {total} combinations are references: the pieces test too little"
+    );
 }
 
 // ---- The dialects against their runtimes ---------------------------------
@@ -231,7 +250,8 @@ proptest! {
 /// time (docs/runtimes.md shows this table).
 #[test]
 fn the_runtimes_differ_as_documented() {
-    let pinned = |flags: Flags, list: &[&str], name: &str| PinSet::compile(list, flags).unwrap().is_match(name.as_bytes());
+    let pinned =
+        |flags: Flags, list: &[&str], name: &str| PinSet::compile(list, flags).unwrap().is_match(name.as_bytes());
     // A tagless entry: CRI-O and containerd pin only that exact text;
     // cri-dockerd every tag; normalised, the `latest` tag.
     assert!(!pinned(Flags::CRIO, &["nginx"], "docker.io/library/nginx:latest"));

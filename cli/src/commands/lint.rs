@@ -26,7 +26,11 @@ pub fn run(args: &SourceArgs, images: Option<&str>) -> Result<Outcome, InputErro
         // The same finding on the same entry says nothing new.
         let new: Vec<Finding> = again
             .into_iter()
-            .filter(|r| !findings.iter().any(|f| f.code == r.code && f.origin.source == r.origin.source && f.pattern == r.pattern))
+            .filter(|r| {
+                !findings
+                    .iter()
+                    .any(|f| f.code == r.code && f.origin.source == r.origin.source && f.pattern == r.pattern)
+            })
             .collect();
         findings.extend(new);
     }
