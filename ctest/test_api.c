@@ -657,7 +657,7 @@ static void test_errors(void)
 
     /* Unknown flag bits: error -1, whatever the patterns. */
     const char *good[] = {"quay.io/*", "a"};
-    static const uint32_t bad_flags[] = {8, 16, 8 | 1, 8 | 7, 0x100, 0x80000000u, 0xFFFFFFFFu};
+    static const uint32_t bad_flags[] = {64, 128, 64 | 1, 64 | 63, 0x100, 0x80000000u, 0xFFFFFFFFu};
     for (size_t i = 0; i < COUNT(bad_flags); i++) {
         char case_name[64];
         snprintf(case_name, sizeof case_name, "unknown_flags 0x%x", (unsigned)bad_flags[i]);
@@ -742,7 +742,10 @@ static void test_error_kinds(void)
     crio_pin_error_free(err);
     /* C callers read C names in the unknown-flags message. */
     const char *ok[] = {"ok"};
-    expect_error("unknown_flags_names_c_constants", ok, NULL, 1, 16, -1, "CRIO_PIN_STRICT");
+    expect_error("unknown_flags_names_c_constants", ok, NULL, 1, 64, -1, "CRIO_PIN_STRICT");
+    expect_error("unknown_flags_names_new_constants", ok, NULL, 1, 64, -1, "CRIO_PIN_NORMALIZE (32)");
+    /* Two pattern syntaxes at once: an error naming no pattern. */
+    expect_error("conflicting_flags", ok, NULL, 1, CRIO_PIN_LITERAL | CRIO_PIN_CRI_DOCKERD_SYNTAX, -1, "choose one");
     /* The lone star's message says what to write instead, and nothing
      * about who embeds the library. */
     const char *star[] = {"*"};

@@ -203,16 +203,31 @@ static int parse_flags(struct cursor *c, uint32_t *flags)
     if (strcmp(buf, "default") == 0) {
         return 1;
     }
+    static const struct {
+        const char *name;
+        uint32_t bits;
+    } names[] = {
+        {"anchor_globs", CRIO_PIN_ANCHOR_GLOBS},
+        {"case_sensitive", CRIO_PIN_CASE_SENSITIVE},
+        {"strict", CRIO_PIN_STRICT},
+        {"literal", CRIO_PIN_LITERAL},
+        {"cri_dockerd_syntax", CRIO_PIN_CRI_DOCKERD_SYNTAX},
+        {"normalize", CRIO_PIN_NORMALIZE},
+        {"containerd", CRIO_PIN_CONTAINERD},
+        {"containerd_normalized", CRIO_PIN_CONTAINERD_NORMALIZED},
+        {"cri_dockerd", CRIO_PIN_CRI_DOCKERD},
+    };
     for (part = strtok(buf, "+"); part != NULL; part = strtok(NULL, "+")) {
-        if (strcmp(part, "anchor_globs") == 0) {
-            *flags |= CRIO_PIN_ANCHOR_GLOBS;
-        } else if (strcmp(part, "case_sensitive") == 0) {
-            *flags |= CRIO_PIN_CASE_SENSITIVE;
-        } else if (strcmp(part, "strict") == 0) {
-            *flags |= CRIO_PIN_STRICT;
-        } else {
-            return parse_error(c, "unknown flag (default, or +-joined anchor_globs, case_sensitive, strict)");
+        size_t i = 0;
+        while (i < sizeof names / sizeof names[0] && strcmp(part, names[i].name) != 0) {
+            i++;
         }
+        if (i == sizeof names / sizeof names[0]) {
+            return parse_error(c, "unknown flag (default, or +-joined anchor_globs, case_sensitive, strict, "
+                                  "literal, cri_dockerd_syntax, normalize, containerd, containerd_normalized, "
+                                  "cri_dockerd)");
+        }
+        *flags |= names[i].bits;
     }
     return 1;
 }

@@ -6,6 +6,7 @@ package criopin_test
 // (same answers from every entry point, same errors).
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -29,12 +30,19 @@ type semanticsCase struct {
 
 var tableFlags = map[string]criopin.Flag{
 	"anchor_globs": criopin.AnchorGlobs, "case_sensitive": criopin.CaseSensitive, "strict": criopin.Strict,
+	"literal": criopin.Literal, "cri_dockerd_syntax": criopin.CriDockerdSyntax, "normalize": criopin.Normalize,
+	"containerd": criopin.Containerd, "containerd_normalized": criopin.ContainerdNormalized,
+	"cri_dockerd": criopin.CriDockerd,
 }
+
+// runtimeRules are the flags of the other runtimes' rules: CRI-O's loop
+// (the reference, and the pure-Go backend) does not have them.
+const runtimeRules = criopin.Literal | criopin.CriDockerdSyntax | criopin.Normalize
 
 var tableKinds = map[string]criopin.ErrorKind{
 	"not_utf8": criopin.KindInvalidUTF8, "lone_star": criopin.KindLoneStar, "empty": criopin.KindStrictEmpty,
 	"whitespace": criopin.KindStrictWhitespace, "leading_star": criopin.KindStrictLeadingStar,
-	"inner_star": criopin.KindStrictInnerStar,
+	"inner_star": criopin.KindStrictInnerStar, "invalid_reference": criopin.KindInvalidReference,
 }
 
 // readSemantics parses the table, failing on any line it does not
@@ -215,8 +223,14 @@ func unquote(s string) (out string, n int, err error) {
 // point (checkList), for matches and for errors.
 func TestSemanticsTable(t *testing.T) {
 	cases := readSemantics(t)
+	runtimeCases := 0
 	for _, c := range cases {
 		where := fmt.Sprintf("semantics.txt:%d %s", c.line, c.name)
+		if c.flags&runtimeRules != 0 {
+			runtimeCases++
+			checkRuntimeCase(t, where, c)
+			continue
+		}
 		if c.fails != nil {
 			_, err := criopin.Compile(c.patterns, c.flags)
 			cerr, ok := err.(*criopin.CompileError)
@@ -237,5 +251,37 @@ func TestSemanticsTable(t *testing.T) {
 		set.Close()
 		checkList(t, c.patterns, c.flags, []string{c.match})
 	}
-	t.Logf("%d named cases from data/semantics.txt", len(cases))
+	t.Logf("%d named cases from data/semantics.txt, %d of them other runtimes' rules", len(cases), runtimeCases)
+}
+
+// checkRuntimeCase checks a case of the other runtimes' rules: the library
+// answers as the table says (the Rust suite checks the table against each
+// runtime's reference); the pure-Go backend, CRI-O's loop, refuses it.
+func checkRuntimeCase(t *testing.T, where string, c semanticsCase) {
+	t.Helper()
+	set, err := criopin.Compile(c.patterns, c.flags)
+	if criopin.Backend == "go-regexp" {
+		if !errors.Is(err, criopin.ErrUnknownFlags) {
+			t.Errorf("%s: the pure-Go backend compiled %v: %v", where, c.flags, err)
+		}
+		return
+	}
+	if c.fails != nil {
+		var cerr *criopin.CompileError
+		if !errors.As(err, &cerr) || cerr.Index != c.fails.index || cerr.Kind != c.fails.kind {
+			t.Errorf("%s: Compile(%q, %v) = %v, want pattern %d, %v", where, c.patterns, c.flags, err, c.fails.index, c.fails.kind)
+		}
+		return
+	}
+	if err != nil {
+		t.Errorf("%s: %v", where, err)
+		return
+	}
+	defer set.Close()
+	if got := set.MatchIndex(c.match); got != c.want {
+		t.Errorf("%s: MatchIndex(%q) = %d, want %d", where, c.match, got, c.want)
+	}
+	if got := set.MatchAny("unrelated:1", c.match); got != (c.want >= 0) {
+		t.Errorf("%s: MatchAny = %v, want %v", where, got, c.want >= 0)
+	}
 }
