@@ -438,10 +438,32 @@ mod tests {
 
     #[test]
     fn unknown_flags_are_named() {
-        let err = Flags::from_bits(8 | 1).unwrap_err();
-        assert_eq!(err.kind(), &ErrorKind::UnknownFlags(8));
+        let err = Flags::from_bits(64 | 1).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::UnknownFlags(64));
         assert_eq!(err.pattern_index(), None);
-        assert!(err.to_string().contains("0x8"), "{err}");
+        assert!(err.to_string().contains("0x40"), "{err}");
+    }
+
+    #[test]
+    fn the_other_syntaxes_classify_as_their_runtimes() {
+        let literal = |t| Pattern::parse(t, Flags::CONTAINERD);
+        assert_eq!(literal("quay.io/*"), Ok(Pattern::Exact("quay.io/*")));
+        assert_eq!(literal("*"), Ok(Pattern::Exact("*")));
+        let cri_dockerd = |t| Pattern::parse(t, Flags::CRI_DOCKERD);
+        let cases: &[(&str, Pattern)] = &[
+            (" nginx ", Pattern::Repository("nginx")),
+            ("localhost:5000/a", Pattern::Repository("localhost:5000/a")),
+            ("localhost:5000", Pattern::Exact("localhost:5000")),
+            ("nginx:1", Pattern::Exact("nginx:1")),
+            ("nginx@sha256:x", Pattern::Exact("nginx@sha256:x")),
+            ("quay.io/*", Pattern::Glob("quay.io/")),
+            ("*pause*", Pattern::Glob("*pause")),
+            ("*", Pattern::Glob("")),
+            ("\t ", Pattern::Blank),
+        ];
+        for (text, want) in cases {
+            assert_eq!(cri_dockerd(text), Ok(*want), "pattern {text:?}");
+        }
     }
 
     #[test]

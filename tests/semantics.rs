@@ -294,7 +294,8 @@ fn both_engines_follow_the_semantics_table() {
                 Want::Error { index, .. } => {
                     let text = String::from_utf8_lossy(&case.patterns[*index]);
                     if docker_reference::normalize(&text).is_ok() {
-                        failures.push(format!("{TABLE}:{} {} (containerd reference): a reference", case.line, case.name));
+                        failures
+                            .push(format!("{TABLE}:{} {} (containerd reference): a reference", case.line, case.name));
                     }
                 }
                 Want::Match { .. } => failures.extend(check(
