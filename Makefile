@@ -152,6 +152,11 @@ demo-cli-run:
 	$(CRIO_PIN) lint
 	$(CRIO_PIN) explain --images examples/data/node-images.txt
 	$(CRIO_PIN) diff --images examples/data/node-images.txt --dropin examples/crio/proposed/99-local.conf
+	@# The same node's images under containerd's and cri-dockerd's rules.
+	$(STAGE)/bin/crio-pin --runtime containerd --config examples/containerd/config.toml lint
+	$(STAGE)/bin/crio-pin --runtime containerd --config examples/containerd/config.toml explain --images examples/data/node-images.txt
+	$(STAGE)/bin/crio-pin --runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint
+	$(STAGE)/bin/crio-pin --runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt explain --images examples/data/node-images.txt
 
 test: check-tools test-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
       test-fuzz test-dist

@@ -1,20 +1,23 @@
-//! The command line: the options every command takes (the pattern
-//! sources CRI-O takes, the library's modes, the output's form), and one
-//! variant per command, each run by its module in `commands`.
+//! The command line: the options every command takes (the runtime, the
+//! pattern sources it takes, the library's modes, the output's form), and
+//! one variant per command, each run by its module in `commands`.
 
 use std::path::PathBuf;
 
-use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crio_pin::Flags;
 
 use crate::config::Sources;
+use crate::error::InputError;
 use crate::man;
+use crate::runtime::{self, Runtime};
 
 #[derive(Parser)]
 #[command(
     name = "crio-pin",
     version,
-    about = "What CRI-O pins, by which pattern, from which file, and what a change would do",
+    about = "What a node's container runtime (CRI-O, containerd, cri-dockerd) pins, by which pattern, from \
+             which file, and what a change would do",
     after_help = man::exit_status_help("")
 )]
 pub struct Cli {
@@ -26,7 +29,16 @@ pub struct Cli {
 
 #[derive(Args)]
 pub struct SourceArgs {
-    /// CRI-O's main configuration file [env: CONTAINER_CONFIG] [default: /etc/crio/crio.conf]
+    /// The container runtime whose configuration is read and whose rules
+    /// decide: CRI-O; containerd 2.x (values compared as written);
+    /// containerd-normalized (as its fix PRs intend: values normalised);
+    /// cri-dockerd (prefixes, bare repositories, Docker's familiar names)
+    /// [env: CRIO_PIN_RUNTIME] [default: crio]
+    #[arg(long, value_enum, value_name = "RUNTIME", global = true)]
+    pub runtime: Option<Runtime>,
+    /// The runtime's main configuration file: CRI-O's [env: CONTAINER_CONFIG]
+    /// [default: /etc/crio/crio.conf], or containerd's config.toml, with its
+    /// imports [default: /etc/containerd/config.toml]
     #[arg(long, short = 'c', value_name = "FILE", global = true)]
     pub config: Option<String>,
     /// CRI-O's drop-in directory, walked recursively in lexical order
@@ -34,24 +46,28 @@ pub struct SourceArgs {
     #[arg(long, short = 'd', value_name = "DIR", global = true)]
     pub config_dir: Option<String>,
     /// Comma-separated patterns replacing the files' list, as CRI-O's flag
-    /// (repeatable) [env: CONTAINER_PINNED_IMAGES]
+    /// (repeatable) [env: CONTAINER_PINNED_IMAGES]; with --runtime
+    /// cri-dockerd, its --pinned-images values, each one pattern as given
     #[arg(long, value_name = "LIST", global = true)]
     pub pinned_images: Vec<String>,
-    /// The pause image, which CRI-O appends as an exact pattern
+    /// The pause image, which CRI-O appends as an exact pattern (CRI-O only)
     /// [env: CONTAINER_PAUSE_IMAGE] [default: registry.k8s.io/pause:3.10.1]
     #[arg(long, value_name = "REF", global = true)]
     pub pause_image: Option<String>,
-    /// Read patterns from FILE instead (one a line, '#' comments; no pause image)
+    /// Read patterns from FILE instead (one a line, '#' comments; no pause
+    /// image), under any runtime's rules
     #[arg(long, value_name = "FILE", global = true,
           conflicts_with_all = ["config", "config_dir", "pinned_images", "pause_image"])]
     pub patterns: Option<String>,
-    /// Anchor globs: `prefix*` pins only names starting with prefix (not CRI-O)
+    /// Anchor globs: `prefix*` pins only names starting with prefix (not
+    /// CRI-O; a mode of CRI-O's rules only)
     #[arg(long, global = true)]
     pub anchor_globs: bool,
-    /// Compare case-sensitively (not CRI-O)
+    /// Compare case-sensitively (not CRI-O; a mode of CRI-O's rules only)
     #[arg(long, global = true)]
     pub case_sensitive: bool,
-    /// Reject likely mistakes (empty, literal '*', whitespace) as the library's strict mode
+    /// Reject likely mistakes (empty, literal '*', whitespace) as the
+    /// library's strict mode (a mode of CRI-O's rules only)
     #[arg(long, global = true)]
     pub strict: bool,
     /// JSON output for scripts (always whole: never shortened)
@@ -64,8 +80,82 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
-    pub fn sources(&self) -> Sources {
+    /// The runtime: `--runtime`, else `CRIO_PIN_RUNTIME`, else CRI-O. Err
+    /// (a usage error, exit status 2) when an option given is another
+    /// runtime's: each says what that runtime reads instead.
+    pub fn runtime(&self) -> Result<Runtime, InputError> {
+        let (runtime, chosen) = match (self.runtime, std::env::var(runtime::ENV)) {
+            (Some(r), _) => (r, format!("--runtime {}", r.option())),
+            (None, Ok(value)) if !value.is_empty() => {
+                let r = Runtime::from_str(&value, false).map_err(|_| {
+                    let known: Vec<&str> = Runtime::value_variants().iter().map(|r| r.option()).collect();
+                    InputError(format!(
+                        "{}={value:?} is no runtime: give one of {}, or unset it",
+                        runtime::ENV,
+                        known.join(", ")
+                    ))
+                })?;
+                (r, format!("{}={}", runtime::ENV, r.option()))
+            }
+            (None, Err(std::env::VarError::NotUnicode(_))) => {
+                return Err(InputError(format!("{} is not valid UTF-8", runtime::ENV)))
+            }
+            // Unset or empty: CRI-O.
+            (None, _) => return Ok(Runtime::Crio),
+        };
+        if runtime == Runtime::Crio {
+            return Ok(runtime);
+        }
+        let modes = format!(
+            "it selects a mode of CRI-O's rules, and {}'s are fixed ({}); drop it, or use --runtime crio",
+            runtime.name(),
+            runtime.rules()
+        );
+        let no_files = "cri-dockerd has no configuration file: give its --pinned-images values with \
+                        --pinned-images (one pattern each), or --patterns FILE";
+        let (config, pinned, pause) = if runtime.is_containerd() {
+            (
+                None,
+                Some(
+                    "containerd reads pinned_images from its config.toml (--config FILE), or give a list with \
+                      --patterns FILE",
+                ),
+                "containerd's pause image is the key sandbox of pinned_images in its config.toml, read with \
+                 --config",
+            )
+        } else {
+            (
+                Some(no_files),
+                None,
+                "cri-dockerd pins its sandbox image (--pod-infra-container-image) on its own, by repoTag: add it \
+                 to --pinned-images to see it here",
+            )
+        };
+        let dir = if runtime.is_containerd() {
+            "containerd has no drop-in directory: it reads other files only through the imports of its \
+             config.toml, given with --config"
+        } else {
+            no_files
+        };
+        let given: [(bool, &str, Option<&str>); 7] = [
+            (self.anchor_globs, "--anchor-globs", Some(&modes)),
+            (self.case_sensitive, "--case-sensitive", Some(&modes)),
+            (self.strict, "--strict", Some(&modes)),
+            (self.config.is_some(), "--config", config),
+            (self.config_dir.is_some(), "--config-dir", Some(dir)),
+            (!self.pinned_images.is_empty(), "--pinned-images", pinned),
+            (self.pause_image.is_some(), "--pause-image", Some(pause)),
+        ];
+        let other = given.iter().find_map(|&(set, option, why)| why.filter(|_| set).map(|why| (option, why)));
+        match other {
+            Some((option, why)) => Err(InputError(format!("{option} cannot be used with {chosen}: {why}"))),
+            None => Ok(runtime),
+        }
+    }
+
+    pub fn sources(&self, runtime: Runtime) -> Sources {
         Sources {
+            runtime,
             config: self.config.clone(),
             config_dir: self.config_dir.clone(),
             pinned_images: self.pinned_images.clone(),
@@ -75,8 +165,9 @@ impl SourceArgs {
         }
     }
 
-    pub fn flags(&self) -> Flags {
-        let mut flags = Flags::DEFAULT;
+    /// The library's flags: the runtime's rules, and for CRI-O the modes asked for.
+    pub fn flags(&self, runtime: Runtime) -> Flags {
+        let mut flags = runtime.flags();
         for (set, flag) in [
             (self.anchor_globs, Flags::ANCHOR_GLOBS),
             (self.case_sensitive, Flags::CASE_SENSITIVE),
@@ -92,8 +183,9 @@ impl SourceArgs {
 
 #[derive(Args)]
 pub struct ImageArgs {
-    /// Image names, as CRI-O stores them (a short name is qualified as CRI-O
-    /// does: nginx:V1 is docker.io/library/nginx:V1)
+    /// Image names, as the runtime stores them (a short name is qualified as
+    /// it does: nginx:V1 is docker.io/library/nginx:V1 for CRI-O and
+    /// containerd; cri-dockerd compares the familiar names Docker reports)
     pub names: Vec<String>,
     /// The output of `crictl images -o json` (or its "images" array, `jq
     /// .images`), or image names one a line ('#' comments); `-` for stdin;
@@ -105,18 +197,19 @@ pub struct ImageArgs {
 #[derive(Subcommand)]
 pub enum Command {
     /// The effective pinned list, each pattern with its source (exit 2 when
-    /// CRI-O would refuse it, or the files' list a SIGHUP reload loads instead)
+    /// the runtime would refuse it, or CRI-O the files' list a SIGHUP reload
+    /// loads instead)
     #[command(after_help = man::exit_status_help("config"))]
     Config,
-    /// What CRI-O does with each pattern, and likely mistakes (exit 1 on
-    /// errors); also the files' list a SIGHUP reload loads in place of
-    /// --pinned-images or CONTAINER_PINNED_IMAGES
+    /// What the runtime does with each pattern, and likely mistakes (exit 1
+    /// on errors); for CRI-O also the files' list a SIGHUP reload loads in
+    /// place of --pinned-images or CONTAINER_PINNED_IMAGES
     #[command(after_help = man::exit_status_help("lint"))]
     Lint {
         /// The output of `crictl images -o json` (or `-` for stdin): a pattern
         /// naming the canonical name (repo@digest) of an OCI artifact listed
         /// there pins it however it was pulled, and is not noted as needing a
-        /// pull by digest
+        /// pull by digest (CRI-O only)
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
     },
@@ -140,10 +233,10 @@ pub enum Command {
     ///
     /// Exactly one change is previewed: --dropin FILE (with --as NAME, the
     /// name it will have in the drop-in directory), --new-patterns FILE,
-    /// --to-anchor-globs or --to-case-sensitive. None, or two, is a usage
-    /// error (exit status 2). The images come from names or --images, as
-    /// for explain; a list CRI-O refuses, before or after the change, stops
-    /// it.
+    /// --to-anchor-globs or --to-case-sensitive (under another runtime than
+    /// CRI-O, only --new-patterns). None, or two, is a usage error (exit
+    /// status 2). The images come from names or --images, as for explain; a
+    /// list the runtime refuses, before or after the change, stops it.
     #[command(
         after_help = man::exit_status_help("diff"),
         group(ArgGroup::new("change").required(true).multiple(false))
@@ -151,7 +244,7 @@ pub enum Command {
     Diff {
         #[command(flatten)]
         images: ImageArgs,
-        /// A drop-in about to be written into the config directory
+        /// A drop-in about to be written into CRI-O's config directory
         #[arg(long, value_name = "FILE", group = "change")]
         dropin: Option<String>,
         /// The file name the drop-in will have in the drop-in directory, e.g.
@@ -159,13 +252,14 @@ pub enum Command {
         /// name; not a path)
         #[arg(long = "as", value_name = "NAME")]
         dropin_name: Option<String>,
-        /// A new pattern list (one a line) replacing the configured one
+        /// A new pattern list (one a line) replacing the configured one (the
+        /// image pods run stays: CRI-O's pause image, containerd's key sandbox)
         #[arg(long, value_name = "FILE", group = "change")]
         new_patterns: Option<String>,
-        /// The mode to change to: anchored globs
+        /// The mode to change to: anchored globs (CRI-O)
         #[arg(long, group = "change")]
         to_anchor_globs: bool,
-        /// The mode to change to: case-sensitive
+        /// The mode to change to: case-sensitive (CRI-O)
         #[arg(long, group = "change")]
         to_case_sensitive: bool,
     },

@@ -53,19 +53,27 @@ codes! {
         OverriddenList = "overridden-list":
             "a later drop-in, --pinned-images or CONTAINER_PINNED_IMAGES replaced a pinned_images list (lists replace, they do not merge); says which patterns are dropped",
         IgnoredKey = "ignored-key":
-            "a pinned_images or pause_image key CRI-O drops without a word: no [crio.image] header above it, another table, or a misspelling such as pinned-images",
+            "a pinned_images or pause_image key CRI-O drops without a word: no [crio.image] header above it, another table, or a misspelling such as pinned-images (containerd: a pinned_images or sandbox_image key where containerd does not read it)",
         AmbiguousKey = "ambiguous-key":
-            "[crio.image] has several keys CRI-O reads as the same setting (keys match ignoring case): which one wins is random in CRI-O",
+            "[crio.image] has several keys CRI-O reads as the same setting (keys match ignoring case): which one wins is random in CRI-O (containerd: keys it reads as one, matched in lower case)",
         FlagLostOnReload = "flag-lost-on-reload":
             "--pinned-images, --pause-image or their environment variables replace the files' setting, which a SIGHUP reload loads instead",
         LeftoverFile = "leftover-file":
             "a backup, package manager's or editor's file in the drop-in directory: CRI-O decodes every file there, whatever its name",
         MissingConfig = "missing-config":
-            "the default main file does not exist: CRI-O skips it (a missing --config file is an error, exit status 2)",
+            "the default main file does not exist: CRI-O skips it, containerd starts on its built-in defaults (a missing --config file is an error, exit status 2)",
         MissingConfigDir = "missing-config-dir":
             "the drop-in directory does not exist (or is a dangling link): CRI-O reads no drop-ins, as it would after a typo in --config-dir",
         Crlf = "crlf":
             "a --patterns FILE has CRLF line endings: the '\\r' is taken as part of the line ending (TOML files may use CRLF: CRI-O reads them as this tool does, without a warning)",
+        OverriddenKey = "overridden-key":
+            "containerd: a later file, or a migrated sandbox_image, sets a pinned_images key again: containerd merges pinned_images key by key, the value read last wins",
+        UnimportedDropIn = "unimported-drop-in":
+            "containerd: files match /etc/containerd/conf.d/*.toml, but no imports entry names them: containerd reads drop-ins only through imports",
+        VersionDependent = "version-dependent":
+            "containerd: 2.0 to 2.2 (or 2.3.0 to 2.3.4) would pin otherwise or refuse the files: they migrate and check configuration versions differently",
+        UnpinnedSandbox = "unpinned-sandbox":
+            "containerd: pinned_images.sandbox is empty: pods run the default pause image, which nothing then pins",
     }
 }
 
@@ -76,21 +84,21 @@ codes! {
         LoneStar = "lone-star":
             "error: a lone '*', which stock CRI-O panics on and a runtime built on the crio-pin library refuses; write \"**\" to pin every image",
         InvalidUtf8 = "invalid-utf8":
-            "error: the pattern is not valid UTF-8, which CRI-O's TOML decoder refuses",
+            "error: the pattern is not valid UTF-8, which CRI-O's TOML decoder refuses (and the library, under every runtime's rules)",
         BadPauseImage = "bad-pause-image":
             "error: the files' pause image, which a SIGHUP reload loads, is no image reference: CRI-O rejects that reload",
         PinsEverything = "pins-everything":
-            "warning: \"**\" pins every image: the kubelet's garbage collection never frees disk space",
+            "warning: \"**\" (cri-dockerd: \"*\") pins every image: the kubelet's garbage collection never frees disk space",
         UnanchoredGlob = "unanchored-glob":
             "warning: CRI-O does not anchor globs: prefix* pins every name containing prefix anywhere",
         LiteralStar = "literal-star":
-            "warning (error under --strict): a '*' that is a literal character: only a trailing '*' or the stars of *word* are wildcards",
+            "warning (error under --strict): a '*' that is a literal character: only a trailing '*' or the stars of *word* are wildcards (cri-dockerd: only one trailing '*')",
         Empty = "empty":
-            "warning (error under --strict): the empty pattern, which pins only an image with an empty name",
+            "warning (error under --strict): the empty pattern, which pins only an image with an empty name (cri-dockerd: a blank value, which it ignores)",
         Whitespace = "whitespace":
             "warning (error under --strict): whitespace or a control character, which no image name has",
         Duplicate = "duplicate":
-            "warning: the same pattern as an earlier one, as CRI-O compares them",
+            "warning: the same pattern as an earlier one, as the runtime compares them",
         Shadowed = "shadowed":
             "warning: an earlier glob or keyword already pins every name this pattern pins",
         NotFullyQualified = "not-fully-qualified":
@@ -98,7 +106,13 @@ codes! {
         NoTagOrDigest = "no-tag-or-digest":
             "warning: pins nothing: CRI-O stores names with a tag or a digest",
         NotAReference = "not-a-reference":
-            "warning: not an image reference, so no name CRI-O stores looks like it",
+            "warning (error under --runtime containerd-normalized, whose list it makes refused): not an image reference, so no name the runtime stores looks like it",
+        NotNormalized = "not-normalized":
+            "warning: containerd: not the normalised name containerd stores (docker.io/library/nginx:latest; repo@digest without the tag; a lower-case host), which it compares as written: it pins nothing (info under containerd-normalized: it pins only with the fix PRs)",
+        RepositoryPrefix = "repository-prefix":
+            "warning: cri-dockerd: a prefix ending inside a repository's name (nginx* pins nginx-exporter too): the bare repository (nginx) pins its tags and digests only",
+        NotFamiliar = "not-familiar":
+            "warning: cri-dockerd: a Docker Hub name as Docker never reports it (docker.io/library/nginx): Docker reports familiar names (nginx:1.25), so it pins nothing",
         DigestNeedsDigestPull = "digest-needs-digest-pull":
             "info: a digest pins an image only if it was pulled by that digest (an OCI artifact however it was pulled)",
         ArtifactDigest = "artifact-digest":
@@ -121,8 +135,18 @@ codes! {
             "the name that pins the image is a repoDigest, which CRI-O stores only for a pull by digest",
         ReloadRejected = "reload-rejected":
             "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload configuration\")",
+        NotRestarted = "not-restarted":
+            "containerd, cri-dockerd: the configuration changed after the runtime started, and it reads it only at start (containerd labels images pinned at a pull or at start-up)",
+        StickyLabel = "sticky-label":
+            "containerd: an image pinned once stays pinned (its io.cri-containerd.pinned label is never removed) after its value leaves the configuration",
+        OtherRules = "other-rules":
+            "containerd: the running containerd compares as the other rules do (as released, or with a fix PR normalising values): the other --runtime answers as it does",
+        SandboxImage = "sandbox-image":
+            "cri-dockerd: it pins its sandbox image (--pod-infra-container-image) whatever --pinned-images says",
+        LabelSelector = "label-selector":
+            "cri-dockerd: --pinned-image-labels pins images by their labels, which this tool does not read",
         OtherSources = "other-sources":
-            "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir than read here",
+            "the runtime reads other sources than read here: CRI-O --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir; containerd another --config; cri-dockerd other --pinned-images",
     }
 }
 

@@ -1,5 +1,7 @@
 //! Where the pinned list comes from: CRI-O's configuration files, its
-//! command-line flags and environment, or a plain pattern file.
+//! command-line flags and environment, or a plain pattern file; under
+//! another runtime, containerd's config.toml (`containerd`) or
+//! cri-dockerd's `--pinned-images` values.
 //!
 //! Resolution follows CRI-O (pkg/config/config.go, internal/criocli):
 //! the main file (`--config`, default /etc/crio/crio.conf; a missing
@@ -26,8 +28,10 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::codes::WarningCode;
+use crate::containerd;
 use crate::error::InputError;
 use crate::input::{self, ReadError, Special};
+use crate::runtime::Runtime;
 
 /// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
 /// CrioConfigDropInPath, DefaultPauseImage on CRI-O main, 1.37).
@@ -43,7 +47,8 @@ pub const REFUSES: &str = "CRI-O would refuse to start with it, and a SIGHUP rel
 #[derive(Clone, Debug)]
 pub struct Entry {
     pub text: Vec<u8>,
-    /// "FILE:LINE", "flag", "env" or "pause_image".
+    /// "FILE:LINE", "flag", "env", "pause_image" or "default" (containerd's
+    /// built-in sandbox image, which no file replaced).
     pub source: String,
     /// For the pause image: where its value was set ("FILE:LINE",
     /// "default", "flag" or "env").
@@ -53,6 +58,8 @@ pub struct Entry {
     /// is shared by the entries of one file: a million-entry list makes
     /// no million copies of it.)
     pub at: Option<(Rc<str>, usize)>,
+    /// containerd: the key of `pinned_images` whose value this is.
+    pub key: Option<String>,
 }
 
 impl Entry {
@@ -62,16 +69,23 @@ impl Entry {
 
     /// A pattern written at FILE:LINE.
     pub fn in_file(text: Vec<u8>, file: &Rc<str>, line: usize) -> Entry {
-        Entry { text, source: format!("{file}:{line}"), defined_at: None, at: Some((Rc::clone(file), line)) }
+        Entry { text, source: format!("{file}:{line}"), defined_at: None, at: Some((Rc::clone(file), line)), key: None }
     }
 
-    /// "file", "flag", "env" or "pause_image": what `source` is, without
-    /// parsing it.
+    /// The image pods run, which a new list keeps: CRI-O's pause image,
+    /// containerd's key sandbox (its default when no file sets it).
+    pub fn is_pause_image(&self) -> bool {
+        self.source == "pause_image" || self.key.as_deref() == Some("sandbox")
+    }
+
+    /// "file", "flag", "env", "pause_image" or "default": what `source`
+    /// is, without parsing it.
     pub fn source_kind(&self) -> &'static str {
         match self.source.as_str() {
             "flag" => "flag",
             "env" => "env",
             "pause_image" => "pause_image",
+            "default" => "default",
             _ => "file",
         }
     }
@@ -90,24 +104,29 @@ impl Entry {
             source_kind: self.source_kind(),
             file: self.file().map(str::to_string),
             line: self.line(),
+            key: self.key.clone(),
         }
     }
 }
 
 /// Where a pattern came from, as the JSON objects that name a pattern by
 /// its origin write it (flattened into them: `source`, `source_kind`,
-/// then `file` and `line` when it was written in a file).
+/// then `file` and `line` when it was written in a file, and `key` for
+/// containerd's).
 #[derive(Clone, Debug, Serialize)]
 pub struct Origin {
-    /// "FILE:LINE", "flag", "env" or "pause_image".
+    /// "FILE:LINE", "flag", "env", "pause_image" or "default".
     pub source: String,
-    /// "file", "flag", "env" or "pause_image".
+    /// "file", "flag", "env", "pause_image" or "default".
     pub source_kind: &'static str,
     /// Where the pattern was written (the pause image: where it was set).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// containerd: its key in `pinned_images`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// (Fields in alphabetical order: the order of their JSON keys, as in
@@ -156,6 +175,8 @@ pub struct Override {
 /// environment, as in CRI-O).
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
+    /// Whose configuration: what the other fields mean.
+    pub runtime: Runtime,
     pub config: Option<String>,
     pub config_dir: Option<String>,
     pub pinned_images: Vec<String>,
@@ -182,10 +203,45 @@ pub struct Resolved {
 }
 
 pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
-    match &sources.patterns {
-        Some(path) => pattern_file(path),
-        None => crio_config(sources),
+    match (&sources.patterns, sources.runtime) {
+        (Some(path), _) => pattern_file(path),
+        (None, Runtime::Crio) => crio_config(sources),
+        (None, Runtime::Containerd | Runtime::ContainerdNormalized) => containerd_config(sources.config.as_deref()),
+        (None, Runtime::CriDockerd) => Ok(cri_dockerd_flags(&sources.pinned_images)),
     }
+}
+
+/// containerd's `pinned_images`, one entry per key (in the order of the
+/// keys: a Go map has none), each from the line its value was written on,
+/// or containerd's built-in sandbox image.
+fn containerd_config(config: Option<&str>) -> Result<Resolved, InputError> {
+    let read = containerd::resolve(config)?;
+    let entries = read
+        .entries
+        .into_iter()
+        .map(|e| {
+            let at = e.file.zip(e.line).filter(|_| !e.default);
+            let source = at.as_ref().map_or_else(|| "default".to_string(), |(file, line)| format!("{file}:{line}"));
+            Entry { text: e.reference, source, defined_at: None, at, key: Some(e.key) }
+        })
+        .collect();
+    Ok(Resolved { entries, warnings: read.warnings, files: read.files, ..Resolved::default() })
+}
+
+/// cri-dockerd's `--pinned-images`: each value one pattern, as given (the
+/// library trims it as cri-dockerd does).
+fn cri_dockerd_flags(values: &[String]) -> Resolved {
+    let entries = values
+        .iter()
+        .map(|v| Entry {
+            text: v.as_bytes().to_vec(),
+            source: "flag".to_string(),
+            defined_at: None,
+            at: None,
+            key: None,
+        })
+        .collect();
+    Resolved { entries, ..Resolved::default() }
 }
 
 /// `--patterns FILE`: one pattern a line, `#` comments and blank lines
@@ -364,7 +420,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
     if let Some(flag_list) = flag_list {
         let new: Vec<Entry> = flag_list
             .into_iter()
-            .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None, at: None })
+            .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None, at: None, key: None })
             .collect();
         let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
         if let (Some(from), false) = (&list_from, list.is_empty()) {
@@ -407,6 +463,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             source: "pause_image".to_string(),
             defined_at: Some(files_pause.1),
             at: files_pause.2,
+            key: None,
         });
         out.reload = Some(reload);
     }
@@ -415,6 +472,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         source: "pause_image".to_string(),
         defined_at: Some(pause.1),
         at: pause.2,
+        key: None,
     });
     out.entries = list;
     Ok(out)

@@ -16,11 +16,20 @@
 //! digest of its repoDigest; a container image's id is its config digest,
 //! which never equals a manifest digest. That is how an artifact is told
 //! from an image here.
+//!
+//! The other runtimes answer the same CRI listing, and match other names.
+//! containerd keeps a record for each name of an image (a pull by tag
+//! stores the tag, the repository@digest and the image ID `sha256:…`),
+//! and pins the image when a value equals any of them: every listed name
+//! counts, and the ID too (runtimes-spec: image_pull.go, getLabels and
+//! UpdateImage). cri-dockerd matches the repoTags and repoDigests Docker
+//! reports, every one of them. Neither lists OCI artifacts.
 
 use oci_spec::distribution::Reference;
 use serde::Deserialize;
 
 use crate::error::InputError;
+use crate::runtime::Runtime;
 use crate::show;
 
 /// One image and its names.
@@ -30,10 +39,11 @@ pub struct Image {
     pub names: Vec<Name>,
     /// The `pinned` flag the runtime reported.
     pub runtime_pinned: Option<bool>,
-    /// A short name as given, when it was qualified as CRI-O stores it.
+    /// A short name as given, when it was qualified as the runtime stores
+    /// it (cri-dockerd: as Docker reports it).
     pub given: Option<String>,
-    /// Why CRI-O refuses to pull a name given by hand that is an image
-    /// reference but for its case (`Nginx:1`): no image can have it.
+    /// Why the runtime refuses to pull a name given by hand that is an
+    /// image reference but for its case (`Nginx:1`): no image can have it.
     pub refused: Option<String>,
     /// Taken for an OCI artifact, and why (every name then counts: CRI-O
     /// matches an artifact's reference and its canonical name).
@@ -52,6 +62,9 @@ pub struct Name {
     pub stored: bool,
     /// A repoTag of a crictl listing: stored whatever the pull.
     pub is_tag: bool,
+    /// containerd: the image ID, a record name it matches, not one of the
+    /// names the image is listed with.
+    pub is_id: bool,
 }
 
 #[derive(Deserialize)]
@@ -77,26 +90,27 @@ pub const EXPECTED: &str = "the output of `crictl images -o json` \
                             ({\"images\": [{\"id\", \"repoTags\", \"repoDigests\", \"pinned\"}, …]}, or \
                             its array, `jq .images`), or image names one a line";
 
-/// Reads `--images FILE` (or `-` for standard input).
-pub fn read(path: &str) -> Result<Vec<Image>, InputError> {
+/// Reads `--images FILE` (or `-` for standard input), the names as
+/// `runtime` matches them.
+pub fn read(path: &str, runtime: Runtime) -> Result<Vec<Image>, InputError> {
     let bytes = crate::input::read_arg(path)?;
-    parse(path, &bytes)
+    parse(path, &bytes, runtime)
 }
 
 /// A crictl listing, its array of images, or names one a line. No image
 /// name starts with `{` or `[` (containers/image takes no IPv6 registry).
-pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Image>, InputError> {
+pub fn parse(path: &str, bytes: &[u8], runtime: Runtime) -> Result<Vec<Image>, InputError> {
     let json_error = |e: serde_json::Error| {
         InputError(format!("{path}:{}:{}: {e}; --images takes {EXPECTED}", e.line(), e.column()))
     };
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => {
             let listing: Listing = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(listing.images.into_iter().map(from_listing).collect());
+            return Ok(listing.images.into_iter().map(|l| from_listing(l, runtime)).collect());
         }
         Some(b'[') => {
             let images: Vec<Listed> = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(images.into_iter().map(from_listing).collect());
+            return Ok(images.into_iter().map(|l| from_listing(l, runtime)).collect());
         }
         _ => {}
     }
@@ -112,7 +126,7 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Image>, InputError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        images.push(plain(line).map_err(|why| {
+        images.push(plain(line, runtime).map_err(|why| {
             InputError(format!(
                 "{path}:{}: {} is not an image name ({why}); --images takes {EXPECTED}",
                 i + 1,
@@ -123,20 +137,71 @@ pub fn parse(path: &str, bytes: &[u8]) -> Result<Vec<Image>, InputError> {
     Ok(images)
 }
 
-/// A name given by the user, in the form CRI-O would store it (see
-/// `qualify`). One that is a reference but for its case is kept as given,
-/// with the reason CRI-O refuses it; Err: not an image reference at all.
-pub fn plain(name: &str) -> Result<Image, String> {
-    let (text, given, refused) = match qualify(name) {
+/// A name given by the user, in the form the runtime would store it (see
+/// `qualify`, `stored_as`). One that is a reference but for its case is
+/// kept as given, with the reason the runtime refuses it; Err: not an
+/// image reference at all. containerd takes an image ID (`sha256:…`) too:
+/// it is a record name it matches.
+pub fn plain(name: &str, runtime: Runtime) -> Result<Image, String> {
+    if runtime.is_containerd() && is_image_id(name) {
+        let names = vec![Name { text: name.to_string(), stored: true, is_tag: false, is_id: true }];
+        return Ok(Image {
+            id: Some(name.to_string()),
+            names,
+            runtime_pinned: None,
+            given: None,
+            refused: None,
+            artifact: None,
+        });
+    }
+    let (text, given, refused) = match stored_as(name, runtime) {
         Ok(text) => {
             let given = (text != name).then(|| name.to_string());
             (text, given, None)
         }
-        Err(why) if qualify(&name.to_lowercase()).is_ok() => (name.to_string(), None, Some(why)),
+        Err(why) if stored_as(&name.to_lowercase(), runtime).is_ok() => (name.to_string(), None, Some(why)),
         Err(why) => return Err(why),
     };
-    let names = vec![Name { text, stored: true, is_tag: false }];
+    let names = vec![Name { text, stored: true, is_tag: false, is_id: false }];
     Ok(Image { id: None, names, runtime_pinned: None, given, refused, artifact: None })
+}
+
+/// Whether `text` is an image ID as containerd names its record
+/// (`sha256:` and 64 hex digits): a value equal to it pins that image.
+pub fn is_image_id(text: &str) -> bool {
+    text.strip_prefix("sha256:").is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The name the runtime matches for an image pulled by `name`: CRI-O's
+/// (`qualify`), containerd's (normalised as `ParseDockerRef` writes it:
+/// `name:tag@digest` is stored as `name@digest`), or the familiar name
+/// Docker reports for cri-dockerd (`nginx:latest`, `bitnami/etcd:3.5`).
+fn stored_as(name: &str, runtime: Runtime) -> Result<String, String> {
+    if runtime == Runtime::Crio {
+        return qualify(name);
+    }
+    let normal = normalized(name).map_err(str::to_string)?;
+    match (runtime, familiar(&normal)) {
+        (Runtime::CriDockerd, Some(short)) => Ok(short.to_string()),
+        _ => Ok(normal),
+    }
+}
+
+/// `text` normalised as containerd normalises a pulled name
+/// (`ParseDockerRef`), or why it is no reference.
+pub fn normalized(text: &str) -> Result<String, &'static str> {
+    crio_pin::normalize::normalize(text.as_bytes()).map(|n| String::from_utf8_lossy(&n.to_vec()).into_owned())
+}
+
+/// Docker's familiar form of a name on Docker Hub (reference.FamiliarString:
+/// no `docker.io/`, and no `library/` before a one-part path); None when
+/// `text` names no Docker Hub repository.
+pub fn familiar(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("docker.io/").or_else(|| text.strip_prefix("index.docker.io/"))?;
+    Some(match rest.strip_prefix("library/") {
+        Some(path) if !path.split(['@', ':']).next().unwrap_or_default().contains('/') => path,
+        _ => rest,
+    })
 }
 
 /// The name CRI-O stores for an image pulled by `name`, normalised as
@@ -204,15 +269,20 @@ fn is_artifact(id: &str, digests: &[String]) -> bool {
             .any(|d| d.rsplit_once('@').and_then(|(_, digest)| digest.split_once(':')).is_some_and(|(_, h)| h == hex))
 }
 
-fn from_listing(listed: Listed) -> Image {
+fn from_listing(listed: Listed, runtime: Runtime) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
-    let artifact = is_artifact(&listed.id, &digests).then_some(ARTIFACT_WHY);
-    let mut names: Vec<Name> = tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true }).collect();
+    let crio = runtime == Runtime::Crio;
+    let artifact = (crio && is_artifact(&listed.id, &digests)).then_some(ARTIFACT_WHY);
+    let mut names: Vec<Name> =
+        tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true, is_id: false }).collect();
     for digest in digests {
         let repo = repository(&digest);
-        let stored = artifact.is_some() || !tags.iter().any(|t| repository(t) == repo);
-        names.push(Name { text: digest, stored, is_tag: false });
+        let stored = !crio || artifact.is_some() || !tags.iter().any(|t| repository(t) == repo);
+        names.push(Name { text: digest, stored, is_tag: false, is_id: false });
+    }
+    if runtime.is_containerd() && !listed.id.is_empty() {
+        names.push(Name { text: listed.id.clone(), stored: true, is_tag: false, is_id: true });
     }
     Image { id: Some(listed.id), names, runtime_pinned: listed.pinned, given: None, refused: None, artifact }
 }
@@ -238,6 +308,52 @@ mod tests {
         assert!(!is_artifact(&hex.replace('0', "1"), &digests));
         assert!(!is_artifact("", &["x@sha256:".to_string()]));
         assert!(!is_artifact(hex, &[]));
+    }
+
+    #[test]
+    fn names_given_by_hand_are_matched_as_each_runtime_stores_them() {
+        let hex = "0a49ab7801187405f3981609b518c45bb06aff7ca2f5eba8ce5682647a91e8bd";
+        let digest = format!("sha256:{hex}");
+        for (name, containerd, cri_dockerd) in [
+            ("nginx", "docker.io/library/nginx:latest".to_string(), "nginx:latest".to_string()),
+            ("docker.io/bitnami/etcd:3.5", "docker.io/bitnami/etcd:3.5".to_string(), "bitnami/etcd:3.5".to_string()),
+            (
+                "registry.k8s.io/pause:3.10",
+                "registry.k8s.io/pause:3.10".to_string(),
+                "registry.k8s.io/pause:3.10".to_string(),
+            ),
+            (&format!("quay.io/a:1@{digest}"), format!("quay.io/a@{digest}"), format!("quay.io/a@{digest}")),
+        ] {
+            assert_eq!(stored_as(name, Runtime::Containerd).as_deref(), Ok(containerd.as_str()), "{name}");
+            assert_eq!(stored_as(name, Runtime::CriDockerd).as_deref(), Ok(cri_dockerd.as_str()), "{name}");
+        }
+        // A reference but for its case: kept, with the reason.
+        let image = plain("Nginx:1", Runtime::Containerd).unwrap();
+        assert!(image.refused.is_some() && image.names[0].text == "Nginx:1");
+        // containerd takes an image ID, a record name it matches.
+        let image = plain(&digest, Runtime::Containerd).unwrap();
+        assert!(image.names[0].is_id && image.id.as_deref() == Some(digest.as_str()));
+        assert!(!plain(&digest, Runtime::Crio).is_ok_and(|i| i.names[0].is_id));
+    }
+
+    #[test]
+    fn each_runtime_matches_its_own_names_of_a_listing() {
+        let hex = "0a49ab7801187405f3981609b518c45bb06aff7ca2f5eba8ce5682647a91e8bd";
+        let listing = format!(
+            "{{\"images\": [{{\"id\": \"sha256:{hex}\", \"repoTags\": [\"quay.io/a:1\"], \"repoDigests\": \
+             [\"quay.io/a@sha256:{}\"]}}]}}",
+            "1".repeat(64)
+        );
+        let stored = |runtime| -> Vec<(String, bool)> {
+            let images = parse("l", listing.as_bytes(), runtime).unwrap();
+            images[0].names.iter().map(|n| (n.text.clone(), n.stored)).collect()
+        };
+        let tag = ("quay.io/a:1".to_string(), true);
+        let digest = format!("quay.io/a@sha256:{}", "1".repeat(64));
+        // CRI-O stores the digest of an image pulled by tag only if it was pulled by it.
+        assert_eq!(stored(Runtime::Crio), [tag.clone(), (digest.clone(), false)]);
+        assert_eq!(stored(Runtime::CriDockerd), [tag.clone(), (digest.clone(), true)]);
+        assert_eq!(stored(Runtime::Containerd), [tag, (digest, true), (format!("sha256:{hex}"), true)]);
     }
 
     #[test]

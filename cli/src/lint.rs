@@ -1,4 +1,8 @@
-//! What CRI-O will do with each pattern, and what is likely a mistake.
+//! What the runtime will do with each pattern, and what is likely a
+//! mistake: CRI-O's traps (globs that are not anchored, names it never
+//! stores), containerd's (values that are not the normalised names it
+//! stores) and cri-dockerd's (prefixes that reach past a repository,
+//! names Docker never reports).
 
 use std::collections::HashMap;
 
@@ -10,6 +14,7 @@ use serde::Serialize;
 use crate::codes::LintCode;
 use crate::config::{Entry, Origin};
 use crate::refused::{self, List};
+use crate::runtime::Runtime;
 use crate::{images, show};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -63,9 +68,52 @@ impl Artifacts {
     }
 }
 
-/// Lints `entries`, the list `list`; `artifacts` when an `--images`
-/// listing was given.
+/// Lints `entries`, the list `list`, under the rules of the runtime whose
+/// `flags` they are; `artifacts` when an `--images` listing was given
+/// (CRI-O's OCI artifacts).
 pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Artifacts>) -> Vec<Finding> {
+    match Runtime::of(flags) {
+        Runtime::Crio => lint_crio(entries, flags, list, artifacts),
+        containerd @ (Runtime::Containerd | Runtime::ContainerdNormalized) => {
+            lint_containerd(entries, containerd, list)
+        }
+        Runtime::CriDockerd => lint_cri_dockerd(entries, list),
+    }
+}
+
+/// The findings of one entry, each made by `add(severity, code, message,
+/// suggestion)`.
+fn finder<'a>(
+    out: &'a mut Vec<Finding>,
+    entry: &'a Entry,
+    index: usize,
+    list: List,
+) -> impl FnMut(Severity, LintCode, String, Option<String>) + 'a {
+    move |severity, code, message, suggestion| {
+        out.push(Finding {
+            index,
+            list: list.as_str(),
+            pattern: entry.display(),
+            severity,
+            code,
+            message,
+            origin: entry.origin(),
+            suggestion,
+        })
+    }
+}
+
+/// The library refuses a pattern that is not UTF-8 under every runtime's
+/// rules; CRI-O's TOML decoder refuses the file.
+fn not_utf8(valid_up_to: usize, runtime: Runtime) -> String {
+    let refuses = match runtime {
+        Runtime::Crio => "CRI-O's TOML decoder refuses the file".to_string(),
+        other => format!("{}'s configuration cannot hold it, and the library refuses the list", other.name()),
+    };
+    format!("not valid UTF-8 (bad byte at offset {valid_up_to}): {refuses}; fix the file's encoding")
+}
+
+fn lint_crio(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Artifacts>) -> Vec<Finding> {
     let anchored = flags.contains(Flags::ANCHOR_GLOBS);
     // Under --strict the library refuses these; by default CRI-O takes them.
     let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
@@ -77,32 +125,13 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
     let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut out = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
-        let mut add = |severity, code, message: String, suggestion: Option<String>| {
-            out.push(Finding {
-                index,
-                list: list.as_str(),
-                pattern: entry.display(),
-                severity,
-                code,
-                message,
-                origin: entry.origin(),
-                suggestion,
-            })
-        };
+        let mut add = finder(&mut out, entry, index, list);
         // Every finding about the pattern's form is the library's verdict
         // on it, asked once: the tool checks no rule of its own.
         let refusal = verdict(&entry.text);
         match refusal {
             Some(ErrorKind::NotUtf8 { valid_up_to }) => {
-                add(
-                    Severity::Error,
-                    LintCode::InvalidUtf8,
-                    format!(
-                        "not valid UTF-8 (bad byte at offset {valid_up_to}): CRI-O's TOML decoder refuses \
-                         the file; fix the file's encoding"
-                    ),
-                    None,
-                );
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(valid_up_to, Runtime::Crio), None);
                 continue;
             }
             Some(ErrorKind::LoneStar) => {
@@ -259,6 +288,275 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
     out
 }
 
+/// containerd's `pinned_images`: each value is compared with the names
+/// containerd stores for an image (its repoTag and repoDigest, normalised
+/// as `ParseDockerRef` writes them, and its ID `sha256:…`), as written
+/// (2.x as released) or normalised first (`ContainerdNormalized`: its fix
+/// PRs, where a value that is no reference never pins and the library
+/// refuses it).
+fn lint_containerd(entries: &[Entry], runtime: Runtime, list: List) -> Vec<Finding> {
+    let normalized_rules = runtime == Runtime::ContainerdNormalized;
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let mut add = finder(&mut out, entry, index, list);
+        let text = match std::str::from_utf8(&entry.text) {
+            Ok(text) => text,
+            Err(e) => {
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), runtime), None);
+                continue;
+            }
+        };
+        let stored = if images::is_image_id(text) { Ok(text.to_string()) } else { images::normalized(text) };
+        let stored = match stored {
+            Ok(stored) => stored,
+            Err(why) => {
+                let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
+                let hint = if let Some(id) = &bare_id {
+                    format!("; containerd names an image's ID record {}", show::quote(id))
+                } else if text.contains('*') {
+                    "; containerd has no wildcards (a '*' is compared as a character): name each image in full"
+                        .to_string()
+                } else {
+                    String::new()
+                };
+                let (severity, does) = if normalized_rules {
+                    (
+                        Severity::Error,
+                        "containerd's fix PRs never pin it (they skip it without a word), and the library \
+                         refuses the list",
+                    )
+                } else {
+                    (Severity::Warning, "containerd stores no name like it, so this pins nothing")
+                };
+                add(
+                    severity,
+                    LintCode::NotAReference,
+                    format!("not an image reference ({why}): {does}{hint}"),
+                    bare_id,
+                );
+                continue;
+            }
+        };
+        // containerd keeps a host as written: a name pulled by the
+        // lower-case host, as references are written, never equals it.
+        let host = stored.split('/').next().unwrap_or_default();
+        if host.bytes().any(|b| b.is_ascii_uppercase()) {
+            let (first, rest) = text.split_once('/').unwrap_or((text, ""));
+            let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
+            let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
+            add(
+                Severity::Warning,
+                LintCode::NotNormalized,
+                format!(
+                    "the registry host {} has upper case: containerd keeps a host as it is written, so this \
+                     equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
+                     otherwise{instead}",
+                    show::quote(host),
+                    show::quote(&stored)
+                ),
+                lower,
+            );
+        } else if stored != text {
+            let how = if text.contains('@') && stored.len() < text.len() {
+                "an image pulled by tag and digest is stored by digest only, "
+            } else {
+                ""
+            };
+            let (severity, message) = if normalized_rules {
+                (
+                    Severity::Info,
+                    format!(
+                        "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
+                         compares the value as written and pins nothing with it: write {} to pin under both",
+                        show::quote(&stored),
+                        show::quote(&stored)
+                    ),
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    format!(
+                        "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
+                         compares the value as written; write that instead",
+                        show::quote(&stored)
+                    ),
+                )
+            };
+            add(severity, LintCode::NotNormalized, message, Some(stored.clone()));
+        }
+
+        // containerd as released compares the values as written; its fix
+        // PRs, normalised.
+        let compared = if normalized_rules { stored } else { text.to_string() };
+        if let Some(&first) = seen.get(&compared) {
+            let how = if normalized_rules { " once normalised" } else { "" };
+            add(
+                Severity::Warning,
+                LintCode::Duplicate,
+                format!(
+                    "the same value{how} as pattern {first} ({}): one of them is enough",
+                    show::pattern(entries[first].key.as_deref(), &entries[first].display())
+                ),
+                None,
+            );
+        } else {
+            seen.insert(compared, index);
+        }
+    }
+    out
+}
+
+/// cri-dockerd's `--pinned-images` (PR #571): each value trimmed, then a
+/// trailing `*` makes an anchored prefix, a tag or digest an exact name,
+/// anything else a bare repository; compared with the familiar names
+/// Docker reports (`nginx:1.25`), case-sensitively.
+fn lint_cri_dockerd(entries: &[Entry], list: List) -> Vec<Finding> {
+    let parsed: Vec<Option<Pattern<'_>>> = entries
+        .iter()
+        .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok()))
+        .collect();
+    let containment = Containment::build_cri_dockerd(&parsed);
+    let mut seen: HashMap<(u8, &str), usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let mut add = finder(&mut out, entry, index, list);
+        let Some(pattern) = parsed[index] else {
+            if let Err(e) = std::str::from_utf8(&entry.text) {
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), Runtime::CriDockerd), None);
+            }
+            continue;
+        };
+        let literal = pattern.text();
+        match pattern {
+            Pattern::Blank => {
+                add(
+                    Severity::Warning,
+                    LintCode::Empty,
+                    "a blank value, which cri-dockerd ignores (it trims every value): remove it".to_string(),
+                    None,
+                );
+                continue;
+            }
+            Pattern::Glob("") => add(
+                Severity::Warning,
+                LintCode::PinsEverything,
+                "\"*\" is the prefix of every name: it pins every image on the node, untagged ones too, and \
+                 the kubelet's garbage collection will never free disk space"
+                    .to_string(),
+                None,
+            ),
+            _ => {}
+        }
+        if let Some(at) = literal.find('*') {
+            add(
+                Severity::Warning,
+                LintCode::LiteralStar,
+                format!(
+                    "the '*' at byte {at} of {} is a literal character: cri-dockerd has no keyword or suffix \
+                     match (only one trailing '*' is a wildcard, a prefix), and no name Docker reports \
+                     contains a '*'",
+                    show::quote(literal)
+                ),
+                None,
+            );
+        } else if let Some((at, ch)) = literal.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
+            add(
+                Severity::Warning,
+                LintCode::Whitespace,
+                format!(
+                    "{ch:?} (U+{:04X}) at byte {at} of {}: cri-dockerd trims only a value's ends, and no name \
+                     Docker reports holds whitespace or control characters, so this pins nothing it was \
+                     meant to: remove it",
+                    u32::from(ch),
+                    show::quote(literal)
+                ),
+                None,
+            );
+        }
+        if let Pattern::Glob(prefix) = pattern {
+            // A prefix that ends inside a repository's name: `nginx*` pins
+            // `nginx-exporter` too. (One that ends at a '/', '-', ':', …,
+            // or in a tag, reads as meant.)
+            let last = prefix.rsplit('/').next().unwrap_or_default();
+            let cut_in_name = prefix.ends_with(|c: char| c.is_ascii_alphanumeric())
+                && !last.contains(':')
+                && !prefix.contains('@')
+                && !prefix.contains('*');
+            if cut_in_name {
+                // (As Docker reports it: see not-familiar below.)
+                let repository = images::familiar(prefix).filter(|f| !f.is_empty()).unwrap_or(prefix);
+                add(
+                    Severity::Warning,
+                    LintCode::RepositoryPrefix,
+                    format!(
+                        "a prefix: this pins every name that starts with {}, e.g. {} too, not only the \
+                         repository {}; write the bare repository {} to pin its every tag and digest",
+                        show::quote(prefix),
+                        show::quote(&format!("{prefix}-exporter:1")),
+                        show::quote(prefix),
+                        show::quote(repository)
+                    ),
+                    Some(repository.to_string()),
+                );
+            }
+        }
+        if let Some(short) = images::familiar(literal) {
+            let glob = matches!(pattern, Pattern::Glob(_));
+            let instead = match (short, glob) {
+                ("", _) => None,
+                (short, true) => Some(format!("{short}*")),
+                (short, false) => Some(short.to_string()),
+            };
+            let write = instead.as_ref().map(|i| format!("; write {}", show::quote(i))).unwrap_or_default();
+            add(
+                Severity::Warning,
+                LintCode::NotFamiliar,
+                format!(
+                    "pins nothing: Docker reports an image of Docker Hub by its familiar name, without \
+                     docker.io/ (and library/ before a one-part name: nginx:1.25, bitnami/etcd:3.5), and \
+                     cri-dockerd compares with those names{write}"
+                ),
+                instead,
+            );
+        }
+
+        // Duplicates and patterns shadowed, as cri-dockerd reads them:
+        // trimmed; a prefix is not the same pattern as its text alone.
+        let kind = match pattern {
+            Pattern::Glob(_) => 1,
+            Pattern::Repository(_) => 2,
+            _ => 0,
+        };
+        if let Some(&first) = seen.get(&(kind, literal)) {
+            add(
+                Severity::Warning,
+                LintCode::Duplicate,
+                format!(
+                    "same pattern as {first} ({}) once cri-dockerd trims it; remove one",
+                    show::quote(&entries[first].display())
+                ),
+                None,
+            );
+        } else {
+            seen.insert((kind, literal), index);
+            if let Some(by) = containment.shadowed(index, pattern) {
+                add(
+                    Severity::Warning,
+                    LintCode::Shadowed,
+                    format!(
+                        "pattern {by} ({}) already pins every name this one pins; it changes nothing",
+                        show::quote(&entries[by].display())
+                    ),
+                    None,
+                );
+            }
+        }
+    }
+    out
+}
+
 /// The library's verdict on one pattern on its own, with its strict rules
 /// on (which include CRI-O's: a lone `*`, text that is not UTF-8): `None`
 /// when it takes the pattern, else the kind of error it refuses it with.
@@ -389,10 +687,14 @@ fn reference_findings(
 /// glob) prefix, or starts with an earlier anchored glob prefix. Asked of
 /// a PinSet built from those, so a 100,000-pattern list stays fast.
 struct Containment {
-    /// Globs and keywords; set index to list index.
+    /// Globs and keywords (cri-dockerd: prefixes and bare repositories);
+    /// set index to list index.
     all: Option<(PinSet, Vec<usize>)>,
     /// Keywords only: under --anchor-globs a glob never covers a keyword.
     keywords: Option<(PinSet, Vec<usize>)>,
+    /// cri-dockerd's prefixes only: a bare repository never covers a
+    /// prefix (`nginx*` pins `nginx-exporter:1`, `nginx` does not).
+    globs: Option<(PinSet, Vec<usize>)>,
 }
 
 impl Containment {
@@ -424,12 +726,37 @@ impl Containment {
             // Every text here is a well-formed glob or keyword.
             PinSet::compile(&texts, mode).ok().map(|set| (set, indexes))
         };
-        Containment { all: build(false), keywords: if anchored { build(true) } else { None } }
+        Containment { all: build(false), keywords: if anchored { build(true) } else { None }, globs: None }
+    }
+
+    /// The same under cri-dockerd's rules: its prefixes (anchored; `*`
+    /// alone is every name) and bare repositories, asked of a set compiled
+    /// under them.
+    fn build_cri_dockerd(parsed: &[Option<Pattern<'_>>]) -> Containment {
+        let build = |repositories: bool| {
+            let mut texts = Vec::new();
+            let mut indexes = Vec::new();
+            for (i, p) in parsed.iter().enumerate() {
+                let text = match p {
+                    Some(Pattern::Glob(g)) => format!("{g}*"),
+                    Some(Pattern::Repository(r)) if repositories => r.to_string(),
+                    _ => continue,
+                };
+                texts.push(text);
+                indexes.push(i);
+            }
+            if texts.is_empty() {
+                return None;
+            }
+            PinSet::compile(&texts, Flags::CRI_DOCKERD).ok().map(|set| (set, indexes))
+        };
+        Containment { all: build(true), keywords: None, globs: build(false) }
     }
 
     fn shadowed(&self, index: usize, pattern: Pattern<'_>) -> Option<usize> {
         let set = match pattern {
             Pattern::Keyword(_) if self.keywords.is_some() => &self.keywords,
+            Pattern::Glob(_) if self.globs.is_some() => &self.globs,
             _ => &self.all,
         };
         let (set, indexes) = set.as_ref()?;
@@ -441,6 +768,107 @@ impl Containment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn entries(texts: &[&str]) -> Vec<Entry> {
+        let file: std::rc::Rc<str> = "f".into();
+        texts.iter().enumerate().map(|(i, t)| Entry::in_file(t.as_bytes().to_vec(), &file, i + 1)).collect()
+    }
+
+    /// (index, code, severity, suggestion) of each finding.
+    fn found(findings: &[Finding]) -> Vec<(usize, &'static str, &'static str, Option<&str>)> {
+        findings.iter().map(|f| (f.index, f.code.as_str(), f.severity.as_str(), f.suggestion.as_deref())).collect()
+    }
+
+    const HEX: &str = "0a49ab7801187405f3981609b518c45bb06aff7ca2f5eba8ce5682647a91e8bd";
+
+    #[test]
+    fn containerd_values_are_checked_against_the_names_it_stores() {
+        let id = format!("sha256:{HEX}");
+        let tag_and_digest = format!("quay.io/a:1@sha256:{HEX}");
+        let by_digest = format!("quay.io/a@sha256:{HEX}");
+        let list = entries(&[
+            "nginx",
+            "registry.k8s.io/pause",
+            &tag_and_digest,
+            "Quay.io/a:1",
+            "quay.io/*",
+            &id,
+            "docker.io/library/nginx:latest",
+            HEX,
+            "",
+        ]);
+        let released = lint(&list, Flags::CONTAINERD, List::Effective, None);
+        assert_eq!(
+            found(&released),
+            [
+                (0, "not-normalized", "warning", Some("docker.io/library/nginx:latest")),
+                (1, "not-normalized", "warning", Some("registry.k8s.io/pause:latest")),
+                (2, "not-normalized", "warning", Some(by_digest.as_str())),
+                (3, "not-normalized", "warning", Some("quay.io/a:1")),
+                (4, "not-a-reference", "warning", None),
+                (7, "not-a-reference", "warning", Some(id.as_str())),
+                (8, "not-a-reference", "warning", None),
+            ]
+        );
+        assert!(released[4].message.contains("no wildcards"), "{}", released[4].message);
+        assert!(released[2].message.contains("by digest only"), "{}", released[2].message);
+        // With the fix PRs the value is normalised: a note that released
+        // containerd differs, the same host warning, refused non-references,
+        // and duplicates once normalised.
+        let normalized = lint(&list, Flags::CONTAINERD_NORMALIZED, List::Effective, None);
+        assert_eq!(
+            found(&normalized),
+            [
+                (0, "not-normalized", "info", Some("docker.io/library/nginx:latest")),
+                (1, "not-normalized", "info", Some("registry.k8s.io/pause:latest")),
+                (2, "not-normalized", "info", Some(by_digest.as_str())),
+                (3, "not-normalized", "warning", Some("quay.io/a:1")),
+                (4, "not-a-reference", "error", None),
+                (6, "duplicate", "warning", None),
+                (7, "not-a-reference", "error", Some(id.as_str())),
+                (8, "not-a-reference", "error", None),
+            ]
+        );
+        // Every finding names the runtime it is about, never CRI-O.
+        assert!(released.iter().chain(&normalized).all(|f| !f.message.contains("CRI-O")));
+    }
+
+    #[test]
+    fn cri_dockerd_prefixes_and_names_docker_never_reports() {
+        let list = entries(&[
+            "nginx*",
+            "registry.k8s.io/kube-*",
+            "docker.io/library/redis:7",
+            "docker.io/bitnami/etcd*",
+            "*etcd*",
+            "*",
+            " nginx* ",
+            "nginx:1",
+            " ",
+            "quay.io/a b:1",
+            "nginx:1.2*",
+        ]);
+        let findings = lint(&list, Flags::CRI_DOCKERD, List::Effective, None);
+        assert_eq!(
+            found(&findings),
+            [
+                (0, "repository-prefix", "warning", Some("nginx")),
+                (2, "not-familiar", "warning", Some("redis:7")),
+                (3, "repository-prefix", "warning", Some("bitnami/etcd")),
+                (3, "not-familiar", "warning", Some("bitnami/etcd*")),
+                (4, "literal-star", "warning", None),
+                (5, "pins-everything", "warning", None),
+                (6, "repository-prefix", "warning", Some("nginx")),
+                (6, "duplicate", "warning", None),
+                (7, "shadowed", "warning", None),
+                (8, "empty", "warning", None),
+                (9, "whitespace", "warning", None),
+                (9, "shadowed", "warning", None),
+                (10, "shadowed", "warning", None),
+            ]
+        );
+        assert!(findings.iter().all(|f| !f.message.contains("CRI-O")));
+    }
 
     #[test]
     fn the_suggestion_drops_every_character_the_library_refuses() {

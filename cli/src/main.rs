@@ -1,9 +1,11 @@
-//! `crio-pin`: what a CRI-O node pins, by which pattern, from which file,
-//! and what a change would do. Reads configuration, never writes it.
+//! `crio-pin`: what a node's container runtime pins (CRI-O; containerd,
+//! cri-dockerd with `--runtime`), by which pattern, from which file, and
+//! what a change would do. Reads configuration, never writes it.
 //!
 //! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
 //! disagreement or undecided image); 2 the input cannot be used (usage,
-//! unreadable or malformed files, a configuration CRI-O would refuse).
+//! unreadable or malformed files, a configuration the runtime would
+//! refuse).
 //!
 //! This file parses and dispatches: the command line is `args`, each
 //! command is a module of `commands`, writing out is `output`.
@@ -12,6 +14,7 @@ mod args;
 mod codes;
 mod commands;
 mod config;
+mod containerd;
 mod error;
 mod images;
 mod input;
@@ -20,6 +23,7 @@ mod man;
 mod matching;
 mod output;
 mod refused;
+mod runtime;
 mod show;
 
 use std::process::ExitCode;

@@ -12,19 +12,23 @@ use crate::codes::{CauseCode, LintCode, WarningCode};
 /// Each command's exit statuses: what --help ends with, and the page's
 /// EXIT STATUS.
 pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
-    const UNUSABLE: &str = "unusable input: usage, unreadable or malformed files, a configuration CRI-O \
-                            would refuse to start with";
+    const UNUSABLE: &str = "unusable input: usage (an option of another runtime than --runtime's), unreadable \
+                            or malformed files, a configuration the runtime would refuse to start with";
     match command {
         "config" => &[
             (0, "the list is shown, warnings included"),
-            (2, "unusable input, or a list CRI-O may switch to (now, or after a SIGHUP reload) is refused"),
+            (
+                2,
+                "unusable input, or a list the runtime may switch to (CRI-O: now, or after a SIGHUP reload) is \
+                 refused",
+            ),
         ],
         "lint" => &[
             (0, "no error (warnings and notes do not fail)"),
             (
                 1,
                 "an error: lone-star, invalid-utf8, bad-pause-image; under --strict also empty, whitespace, \
-                 literal-star",
+                 literal-star; under --runtime containerd-normalized not-a-reference",
             ),
             (2, UNUSABLE),
         ],
@@ -33,21 +37,26 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             (1, "with --check: a disagreement with the runtime, or an undecided image (unless --allow-undecided)"),
             (
                 2,
-                "unusable input, --check without the runtime's pinned flags, or a list CRI-O refuses (what its \
-                 valid patterns pin is still shown)",
+                "unusable input, --check without the runtime's pinned flags, or a list the runtime refuses (what \
+                 its valid patterns pin is still shown)",
             ),
         ],
         "diff" => &[
             (0, "the change is previewed"),
-            (2, "unusable input, no change or more than one, or a list CRI-O refuses, before or after the change"),
+            (
+                2,
+                "unusable input, no change or more than one, or a list the runtime refuses, before or after the \
+                 change",
+            ),
         ],
         _ => &[
             (0, "fine"),
             (1, "findings: a lint error, an explain --check disagreement or undecided image"),
             (
                 2,
-                "unusable input: usage, unreadable or malformed files, a configuration CRI-O would refuse, now \
-                 or after a SIGHUP reload. Nothing is ever written",
+                "unusable input: usage (an option of another runtime than --runtime's), unreadable or malformed \
+                 files, a configuration the runtime would refuse (CRI-O: now or after a SIGHUP reload). Nothing is \
+                 ever written",
             ),
         ],
     }
@@ -66,16 +75,16 @@ type CodeSection = (&'static str, &'static str, Vec<(&'static str, &'static str)
 fn code_sections(command: &str) -> Vec<CodeSection> {
     let warnings = || WarningCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect::<Vec<_>>();
     let lint = || LintCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect::<Vec<_>>();
-    let refusing = [LintCode::LoneStar, LintCode::InvalidUtf8, LintCode::BadPauseImage];
+    let refusing = [LintCode::LoneStar, LintCode::InvalidUtf8, LintCode::BadPauseImage, LintCode::NotAReference];
     let strict = [LintCode::Empty, LintCode::Whitespace, LintCode::LiteralStar];
     match command {
         "config" => vec![
             ("WARNINGS", "Printed as warning[CODE]: MESSAGE; JSON warnings[].code.", warnings()),
             (
                 "REFUSED LISTS",
-                "A pattern that makes CRI-O (or a runtime built on the crio-pin library) refuse the list: \
-                 error[CODE] on standard output, the reason on standard error, JSON refused[].code; exit \
-                 status 2.",
+                "A pattern that makes the runtime (CRI-O; containerd with a fix PR, --runtime \
+                 containerd-normalized) or a runtime built on the crio-pin library refuse the list: error[CODE] \
+                 on standard output, the reason on standard error, JSON refused[].code; exit status 2.",
                 refusing.iter().chain(&strict).map(|c| (c.as_str(), c.summary())).collect(),
             ),
         ],

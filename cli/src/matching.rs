@@ -1,6 +1,6 @@
-//! Which pattern pins which image, decided on the names CRI-O stores: the
-//! answers of `explain` (with the likely causes of a disagreement with the
-//! runtime) and of `diff`.
+//! Which pattern pins which image, decided on the names the runtime
+//! matches (`images`): the answers of `explain` (with the likely causes of
+//! a disagreement with the runtime) and of `diff`.
 
 use crio_pin::Flags;
 use serde::Serialize;
@@ -9,6 +9,7 @@ use crate::codes::CauseCode;
 use crate::config::{Entry, Origin, Resolved};
 use crate::images::{Image, Name};
 use crate::refused::{self, Compiled, List, Refused};
+use crate::runtime::Runtime;
 use crate::show;
 
 #[derive(Serialize)]
@@ -23,8 +24,10 @@ pub struct Explained {
     pub id: Option<String>,
     /// Every name the image was listed with.
     pub names: Vec<String>,
-    /// The names CRI-O matches: those it stores (a repoTag; a repoDigest
-    /// of an image pulled by digest), or both names of an OCI artifact.
+    /// The names the runtime matches: for CRI-O those it stores (a
+    /// repoTag; a repoDigest of an image pulled by digest), or both names
+    /// of an OCI artifact; for containerd every name and the image ID; for
+    /// cri-dockerd every name.
     pub stored_names: Vec<String>,
     pub pinned: bool,
     pub pattern_index: Option<usize>,
@@ -37,6 +40,9 @@ pub struct Explained {
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// containerd: the pattern's key in `pinned_images`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     /// The stored name the pattern matched.
     pub decided_by: Option<String>,
     pub runtime_pinned: Option<bool>,
@@ -96,8 +102,8 @@ pub struct Report {
     pub valid_patterns: usize,
 }
 
-/// The lowest pattern index over the names CRI-O matches, as CRI-O's loop
-/// finds a match, and the name it matched.
+/// The lowest pattern index over the names the runtime matches, as
+/// CRI-O's loop finds a match, and the name it matched.
 fn decide<'a>(compiled: &Compiled, image: &'a Image) -> Option<(usize, &'a Name)> {
     image
         .names
@@ -150,7 +156,7 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
             let entry = decided.map(|(i, _)| &entries[i]);
             Explained {
                 id: image.id.clone(),
-                names: image.names.iter().map(|n| n.text.clone()).collect(),
+                names: listed_names(image),
                 stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
                 pinned,
                 pattern_index: decided.map(|(i, _)| i),
@@ -159,6 +165,7 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
                 source_kind: entry.map(Entry::source_kind),
                 file: entry.and_then(|e| e.file().map(str::to_string)),
                 line: entry.and_then(Entry::line),
+                key: entry.and_then(|e| e.key.clone()),
                 decided_by: decided.map(|(_, n)| n.text.clone()),
                 runtime_pinned: image.runtime_pinned,
                 depends_on_pull,
@@ -186,12 +193,20 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
     }
 }
 
-/// The likely reasons the running CRI-O pins differently from the files,
-/// gathered over the disagreeing images: each cause once, with the images
-/// it can explain.
+/// The names an image was listed with (not containerd's image ID).
+fn listed_names(image: &Image) -> Vec<String> {
+    image.names.iter().filter(|n| !n.is_id).map(|n| n.text.clone()).collect()
+}
+
+/// The likely reasons the running runtime pins differently from the
+/// files, gathered over the disagreeing images: each cause once, with the
+/// images it can explain.
 struct Causes<'r> {
     resolved: &'r Resolved,
     flags: Flags,
+    /// containerd: the list compiled under the other rules (released or
+    /// normalised), when first needed (None: it cannot be compiled).
+    other_rules: Option<Option<Compiled>>,
     /// The dropped patterns of each replaced list, compiled when first
     /// needed (None: they cannot be compiled, so any image may be theirs).
     dropped: Vec<Option<Option<Compiled>>>,
@@ -202,7 +217,13 @@ struct Causes<'r> {
 
 impl<'r> Causes<'r> {
     fn new(resolved: &'r Resolved, flags: Flags) -> Causes<'r> {
-        Causes { resolved, flags, dropped: resolved.overrides.iter().map(|_| None).collect(), found: Vec::new() }
+        Causes {
+            resolved,
+            flags,
+            other_rules: None,
+            dropped: resolved.overrides.iter().map(|_| None).collect(),
+            found: Vec::new(),
+        }
     }
 
     fn push(&mut self, code: CauseCode, which: usize, image: usize, message: impl FnOnce() -> String) {
@@ -228,6 +249,87 @@ impl<'r> Causes<'r> {
 
     /// The causes that can explain the disagreement of image `at`.
     fn add(&mut self, at: usize, image: &Image, runtime_pins: bool, decided_by: Option<&Name>) {
+        match Runtime::of(self.flags) {
+            Runtime::Crio => self.add_crio(at, image, runtime_pins, decided_by),
+            Runtime::CriDockerd => self.add_cri_dockerd(at, image, runtime_pins),
+            containerd => self.add_containerd(at, image, runtime_pins, containerd),
+        }
+    }
+
+    /// containerd reads its configuration only at start, labels an image
+    /// pinned when it pulls it or at start-up, and never removes the label.
+    fn add_containerd(&mut self, at: usize, image: &Image, runtime_pins: bool, runtime: Runtime) {
+        if !runtime_pins {
+            // (A restart never unpins: the label stays, below.)
+            self.push(CauseCode::NotRestarted, 0, at, || {
+                "containerd reads its configuration only when it starts, and labels an image pinned when it \
+                 pulls it or at start-up: the files changed since it started (systemctl restart containerd)"
+                    .to_string()
+            });
+        } else {
+            self.push(CauseCode::StickyLabel, 0, at, || {
+                "containerd never removes the pinned label of an image record (io.cri-containerd.pinned): an \
+                 image pinned once stays pinned after its value leaves the configuration, until the image is \
+                 removed (crictl rmi) and pulled again"
+                    .to_string()
+            });
+        }
+        // Only when the other rules give the runtime's answer.
+        let (other, how) = match runtime {
+            Runtime::Containerd => (
+                Runtime::ContainerdNormalized,
+                "normalises the values (a build with one of its fix PRs): --runtime containerd-normalized \
+                 reads the list so",
+            ),
+            _ => (
+                Runtime::Containerd,
+                "compares the values as written (2.x as released): --runtime containerd reads the list so",
+            ),
+        };
+        let resolved = self.resolved;
+        let entries = &resolved.entries;
+        let compiled = self
+            .other_rules
+            .get_or_insert_with(|| refused::compile_valid(entries, other.flags(), List::Effective).ok());
+        if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
+            self.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
+        }
+        self.push(CauseCode::OtherSources, 0, at, || {
+            "containerd runs with another --config than read here (or a version that reads the files \
+             otherwise: see the version-dependent warnings of `crio-pin config`)"
+                .to_string()
+        });
+    }
+
+    /// cri-dockerd reads its flags only at start, and pins by more than
+    /// --pinned-images.
+    fn add_cri_dockerd(&mut self, at: usize, image: &Image, runtime_pins: bool) {
+        self.push(CauseCode::NotRestarted, 0, at, || {
+            "cri-dockerd reads --pinned-images only when it starts: its flags changed since (systemctl \
+             restart cri-docker)"
+                .to_string()
+        });
+        if runtime_pins {
+            if image.names.iter().any(|n| n.is_tag) {
+                self.push(CauseCode::SandboxImage, 0, at, || {
+                    "cri-dockerd pins its sandbox image (--pod-infra-container-image) by repoTag, whatever \
+                     --pinned-images says: add it to the list read here to see it"
+                        .to_string()
+                });
+            }
+            self.push(CauseCode::LabelSelector, 0, at, || {
+                "cri-dockerd runs with --pinned-image-labels, which pin images by their labels: this tool \
+                 reads no labels"
+                    .to_string()
+            });
+        }
+        self.push(CauseCode::OtherSources, 0, at, || {
+            "cri-dockerd runs with other --pinned-images than given here".to_string()
+        });
+    }
+
+    /// CRI-O's causes.
+    fn add_crio(&mut self, at: usize, image: &Image, runtime_pins: bool, decided_by: Option<&Name>) {
         if runtime_pins && image.artifact.is_some() {
             self.push(CauseCode::ArtifactStore, 0, at, || {
                 "the artifact is in one of CRI-O's additional artifact stores, which are read-only: CRI-O \
@@ -327,7 +429,7 @@ pub fn diff(
 ) -> Diff {
     let change = |image: &Image, (i, name): (usize, &Name), entries: &[Entry]| Change {
         id: image.id.clone(),
-        names: image.names.iter().map(|n| n.text.clone()).collect(),
+        names: listed_names(image),
         decided_by: name.text.clone(),
         pattern_index: i,
         pattern: entries[i].display(),

@@ -9,6 +9,11 @@
 //! the daemon ends (crio.service has Restart=on-failure). A runtime built on
 //! this library gets an error instead and keeps its previous list
 //! (docs/cri-o.md). The tool says both, never one for the other.
+//!
+//! Under the other runtimes' rules the library refuses fewer lists: text
+//! that is not UTF-8, and under containerd-normalized a value that is no
+//! image reference, which containerd's fix PRs skip without a word (it
+//! never pins). Their messages say what that runtime does, not CRI-O.
 
 use crio_pin::{CompileError, ErrorKind, Flags, PinSet};
 use serde::Serialize;
@@ -16,6 +21,7 @@ use serde::Serialize;
 use crate::codes::LintCode;
 use crate::config::Entry;
 use crate::error::InputError;
+use crate::runtime::Runtime;
 use crate::show;
 
 /// Which list of the configuration: the one it gives now, or the files'
@@ -41,17 +47,21 @@ impl List {
 #[derive(Clone, Debug, Serialize)]
 pub struct Refused {
     /// "lone-star", "invalid-utf8", "empty", "whitespace", "literal-star",
-    /// "bad-pause-image".
+    /// "bad-pause-image", "not-a-reference".
     pub code: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     pub index: usize,
+    /// containerd: the pattern's key in `pinned_images`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     /// "effective" or "after-reload".
     pub list: &'static str,
-    /// What is wrong, what to write instead, and what stock CRI-O and a
-    /// runtime built on this library do with the list.
+    /// What is wrong, what to write instead, and what the runtime (stock
+    /// CRI-O, containerd's fix PRs) and a runtime built on this library do
+    /// with the list.
     pub message: String,
     pub pattern: String,
     pub source: String,
@@ -104,7 +114,7 @@ pub fn compile_valid(entries: &[Entry], flags: Flags, list: List) -> Result<Comp
     let refused = refused_patterns(entries, flags, list)?;
     let index: Vec<usize> = (0..entries.len()).filter(|i| !refused.iter().any(|r| r.index == *i)).collect();
     let set = PinSet::compile(index.iter().map(|&i| &entries[i].text), flags)
-        .map_err(|e| InputError(whole_list_error(entries, &e, list)))?;
+        .map_err(|e| InputError(whole_list_error(entries, &e, list, flags)))?;
     Ok(Compiled { set, index, refused })
 }
 
@@ -133,7 +143,9 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
             return Ok(refused);
         };
         let index = match (e.pattern_index(), e.kind()) {
-            (_, ErrorKind::TooLarge { .. }) | (None, _) => return Err(InputError(whole_list_error(entries, &e, list))),
+            (_, ErrorKind::TooLarge { .. }) | (None, _) => {
+                return Err(InputError(whole_list_error(entries, &e, list, flags)))
+            }
             (Some(_), _) if refused.len() == MAX_REFUSED => {
                 return Err(InputError(format!(
                     "more than {MAX_REFUSED} patterns are refused, the first: {}; run `crio-pin lint` for \
@@ -144,13 +156,25 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
             (Some(i), _) => i,
         };
         let entry = &entries[index];
+        let message = match e.kind() {
+            // The library's message offers a glob, which containerd has not.
+            ErrorKind::InvalidReference { why } => format!(
+                "pattern {index} ({}): not an image reference ({why}); {}; write a reference such as {}, or \
+                 remove the key",
+                show::pattern(entry.key.as_deref(), &entry.display()),
+                consequence(e.kind(), list, Runtime::of(flags)),
+                show::quote(crate::containerd::DEFAULT_SANDBOX_IMAGE)
+            ),
+            kind => format!("{e}; {}", consequence(kind, list, Runtime::of(flags))),
+        };
         refused.push(Refused {
             code: code(e.kind()),
             file: entry.file().map(str::to_string),
             index,
+            key: entry.key.clone(),
             line: entry.line(),
             list: list.as_str(),
-            message: format!("{e}; {}", consequence(e.kind(), list)),
+            message,
             pattern: entry.display(),
             source: entry.source.clone(),
             source_kind: entry.source_kind(),
@@ -160,9 +184,9 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
 }
 
 /// An error that is not one pattern's: the list as a whole.
-fn whole_list_error(entries: &[Entry], e: &CompileError, list: List) -> String {
+fn whole_list_error(entries: &[Entry], e: &CompileError, list: List, flags: Flags) -> String {
     let at = e.pattern_index().and_then(|i| entries.get(i)).map(|e| format!("{}: ", e.source)).unwrap_or_default();
-    format!("{at}{e}; {}; run `crio-pin lint` for every finding", consequence(e.kind(), list))
+    format!("{at}{e}; {}; run `crio-pin lint` for every finding", consequence(e.kind(), list, Runtime::of(flags)))
 }
 
 /// The lint code of the same mistake.
@@ -174,6 +198,7 @@ fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::Empty => LintCode::Empty,
         ErrorKind::Whitespace { .. } => LintCode::Whitespace,
         ErrorKind::LeadingStar { .. } | ErrorKind::InnerStar { .. } => LintCode::LiteralStar,
+        ErrorKind::InvalidReference { .. } => LintCode::NotAReference,
         // A kind a later library adds.
         _ => return "refused",
     };
@@ -212,9 +237,27 @@ pub fn stock_crio_lone_star(list: List) -> &'static str {
     }
 }
 
-/// What stock CRI-O and a runtime built on this library do with a list
+/// What a runtime built on this library does with a list it refuses,
+/// under another runtime's rules than CRI-O's (no reload there).
+const LIBRARY_REFUSES_AT_START: &str = "a runtime built on the crio-pin library refuses the list with an error: \
+                                        it does not start with it";
+
+/// What the runtime and a runtime built on this library do with a list
 /// that has this error.
-fn consequence(kind: &ErrorKind, list: List) -> String {
+fn consequence(kind: &ErrorKind, list: List, runtime: Runtime) -> String {
+    if runtime != Runtime::Crio {
+        return match kind {
+            ErrorKind::InvalidReference { .. } => format!(
+                "containerd's fix PRs never pin a value that is no reference (they skip it without a word); \
+                 {LIBRARY_REFUSES_AT_START}"
+            ),
+            ErrorKind::NotUtf8 { .. } => format!(
+                "{}'s configuration cannot hold it (its values are text); {LIBRARY_REFUSES_AT_START}",
+                runtime.name()
+            ),
+            _ => LIBRARY_REFUSES_AT_START.to_string(),
+        };
+    }
     let reload = match list {
         List::Effective => "",
         List::AfterReload => {
@@ -269,6 +312,7 @@ pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
         pattern: entry.display(),
         source: entry.source.clone(),
         source_kind: entry.source_kind(),
+        key: None,
     })
 }
 

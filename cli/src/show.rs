@@ -63,9 +63,36 @@ pub fn name(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// A pattern as printed: quoted, and after its key when it has one (a
+/// containerd `pinned_images` entry, written as in its file: `base =
+/// "quay.io/a:1"`; a key that is not a bare TOML key is quoted).
+pub fn pattern(key: Option<&str>, text: &str) -> String {
+    match key {
+        Some(k) => format!("{} = {}", self::key(k), quote(text)),
+        None => quote(text),
+    }
+}
+
+/// A TOML key as written in its file: bare, or quoted (and escaped).
+pub fn key(key: &str) -> Cow<'_, str> {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        Cow::Borrowed(key)
+    } else {
+        Cow::Owned(quote(key))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_keyed_pattern_is_shown_as_its_toml_line() {
+        assert_eq!(pattern(None, "quay.io/a:1"), "\"quay.io/a:1\"");
+        assert_eq!(pattern(Some("base"), "quay.io/a:1"), "base = \"quay.io/a:1\"");
+        assert_eq!(pattern(Some("my app"), "x"), "\"my app\" = \"x\"");
+        assert_eq!(pattern(Some("\u{1b}"), "x"), "\"\\u{1b}\" = \"x\"");
+    }
 
     #[test]
     fn control_and_bidi_characters_are_escaped() {

@@ -10,15 +10,21 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_crio-pin");
-const CRIO_ENV: [&str; 4] =
-    ["CONTAINER_CONFIG", "CONTAINER_CONFIG_DIR", "CONTAINER_PINNED_IMAGES", "CONTAINER_PAUSE_IMAGE"];
+/// The environment the tool reads: CRI-O's variables, and its own choice of runtime.
+const CRIO_ENV: [&str; 5] = [
+    "CONTAINER_CONFIG",
+    "CONTAINER_CONFIG_DIR",
+    "CONTAINER_PINNED_IMAGES",
+    "CONTAINER_PAUSE_IMAGE",
+    "CRIO_PIN_RUNTIME",
+];
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
 /// Runs the binary in tests/data (so paths in the output are short and
-/// stable) with none of CRI-O's environment variables set, then `env`.
+/// stable) with none of the variables it reads set, then `env`.
 fn run_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(BIN);
     cmd.args(args).current_dir(data()).stdin(Stdio::null());
@@ -1910,4 +1916,468 @@ fn manual_pages_list_codes_exit_statuses_and_real_synopses() {
     // --help says the same exit statuses.
     let help = stdout(&run(&["lint", "--help"]));
     assert!(help.contains("Exit status:\n  0  no error"), "{help}");
+}
+
+// ---- other runtimes: containerd, cri-dockerd (--runtime) ----
+
+/// containerd's fixture: config.toml and the conf.d file it imports.
+fn containerd(runtime: &str, rest: &[&str]) -> Vec<&'static str> {
+    let mut v: Vec<&str> = vec!["--runtime", runtime.to_string().leak(), "-c", "containerd/config.toml"];
+    v.extend(rest.iter().map(|s| &*s.to_string().leak()));
+    v
+}
+
+/// cri-dockerd's `--pinned-images` values, one a line.
+fn cri_dockerd(rest: &[&str]) -> Vec<&'static str> {
+    let mut v: Vec<&str> = vec!["--runtime", "cri-dockerd", "--patterns", "cri-dockerd/patterns.txt"];
+    v.extend(rest.iter().map(|s| &*s.to_string().leak()));
+    v
+}
+
+fn pattern_of<'v>(v: &'v Value, key: &str) -> &'v Value {
+    v["patterns"].as_array().unwrap().iter().find(|p| p["key"] == key).unwrap_or_else(|| panic!("no key {key}: {v}"))
+}
+
+/// (code, suggestion) of each finding, in order.
+fn findings(v: &Value) -> Vec<(String, Option<String>)> {
+    let list = v["findings"].as_array().unwrap();
+    list.iter()
+        .map(|f| (f["code"].as_str().unwrap().to_string(), f["suggestion"].as_str().map(str::to_string)))
+        .collect()
+}
+
+#[test]
+fn containerd_config_lists_each_key_where_it_was_written() {
+    golden("config-containerd", &containerd("containerd", &["config"]), 0);
+    let v = json(&golden("config-containerd-json", &containerd("containerd", &["config", "--json"]), 0));
+    assert_eq!(v["files"], serde_json::json!(["containerd/config.toml", "containerd/conf.d/50-local.toml"]));
+    // The map has no order: its keys, sorted; each value where it was written.
+    let keys: Vec<&str> = v["patterns"].as_array().unwrap().iter().map(|p| p["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["agent", "by-id", "coredns", "etcd", "kube-proxy", "registry", "sandbox", "web"]);
+    let etcd = pattern_of(&v, "etcd");
+    assert_eq!(
+        (&etcd["pattern"], &etcd["file"], &etcd["line"], &etcd["source"], &etcd["source_kind"]),
+        (
+            &serde_json::json!("registry.k8s.io/etcd:3.5.9-0"),
+            &serde_json::json!("containerd/conf.d/50-local.toml"),
+            &serde_json::json!(4),
+            &serde_json::json!("containerd/conf.d/50-local.toml:4"),
+            &serde_json::json!("file")
+        )
+    );
+    // No file sets the key sandbox: containerd's built-in sandbox image.
+    let out = run(&["--runtime", "containerd", "-c", "containerd/default.toml", "config", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let sandbox = pattern_of(&v, "sandbox");
+    assert_eq!((&sandbox["source"], &sandbox["source_kind"]), (&"default".into(), &"default".into()));
+    assert!(sandbox.get("file").is_none() && sandbox.get("line").is_none(), "{sandbox}");
+    let text = stdout(&run(&["--runtime", "containerd", "-c", "containerd/default.toml", "config"]));
+    assert!(
+        text.contains("note: \"registry.k8s.io/pause:3.10.2\" is containerd's built-in default sandbox image"),
+        "{text}"
+    );
+    // A missing --config file stops containerd.
+    let out = run(&["--runtime", "containerd", "-c", "containerd/absent.toml", "config"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("containerd/absent.toml: no such file"), "{}", stderr(&out));
+}
+
+#[test]
+fn containerd_lint_names_the_stored_name_to_write() {
+    golden("lint-containerd", &containerd("containerd", &["lint"]), 0);
+    let v = json(&run(&containerd("containerd", &["lint", "--json"])));
+    let want = [
+        (
+            "not-normalized",
+            "quay.io/team/agent@sha256:0a49ab7801187405f3981609b518c45bb06aff7ca2f5eba8ce5682647a91e8bd",
+        ),
+        ("not-normalized", "registry.k8s.io/coredns/coredns:latest"),
+        ("not-normalized", "registry.k8s.io/kube-scheduler:v1.28.4"),
+        ("not-normalized", "docker.io/library/nginx:1.25.3"),
+    ];
+    let want: Vec<(String, Option<String>)> = want.iter().map(|(c, s)| (c.to_string(), Some(s.to_string()))).collect();
+    assert_eq!(findings(&v), want);
+    let web = v["findings"].as_array().unwrap().iter().find(|f| f["key"] == "web").expect("findings name their key");
+    assert_eq!((&web["file"], &web["line"]), (&"containerd/config.toml".into(), &9.into()));
+    // With the fix PRs, the values are normalised: notes that released
+    // containerd pins nothing with them; the host's case still matters.
+    let out = run(&containerd("containerd-normalized", &["lint", "--json"]));
+    assert_eq!(code(&out), 0);
+    let v = json(&out);
+    let severities: Vec<&str> =
+        v["findings"].as_array().unwrap().iter().map(|f| f["severity"].as_str().unwrap()).collect();
+    assert_eq!(severities, ["info", "info", "warning", "info"]);
+    // The image ID is a name containerd stores: no finding for by-id.
+    assert!(!stdout(&run(&containerd("containerd", &["lint"]))).contains("by-id"));
+}
+
+#[test]
+fn containerd_normalized_refuses_values_that_are_no_reference() {
+    fn refused<'a>(runtime: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+        let mut v = vec!["--runtime", runtime, "-c", "containerd/refused.toml"];
+        v.extend(rest);
+        v
+    }
+    let out = golden("config-containerd-normalized-refused", &refused("containerd-normalized", &["config"]), 2);
+    for line in [
+        "crio-pin: containerd/refused.toml:7: pattern 1 (mirrors = \"quay.io/*\"): not an image reference",
+        "containerd's fix PRs never pin a value that is no reference",
+    ] {
+        assert!(stderr(&out).contains(line), "{line}: {}", stderr(&out));
+    }
+    let v = json(&run(&refused("containerd-normalized", &["config", "--json"])));
+    let refused_list = v["refused"].as_array().unwrap();
+    let got: Vec<(&str, &str, u64, &str)> = refused_list
+        .iter()
+        .map(|r| {
+            (
+                r["code"].as_str().unwrap(),
+                r["key"].as_str().unwrap(),
+                r["line"].as_u64().unwrap(),
+                r["file"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("not-a-reference", "mirrors", 7, "containerd/refused.toml"),
+            ("not-a-reference", "team", 8, "containerd/refused.toml")
+        ]
+    );
+    golden("lint-containerd-normalized-refused", &refused("containerd-normalized", &["lint"]), 1);
+    // explain shows what the valid values pin, and exits 2.
+    let out = run(&refused("containerd-normalized", &["explain", "--images", "containerd/images.json"]));
+    assert_eq!(code(&out), 2);
+    let text = stdout(&out);
+    assert!(text.contains("what containerd with a fix PR and a runtime built on the crio-pin library do"), "{text}");
+    // As released, containerd takes them and pins nothing with them.
+    let out = run(&refused("containerd", &["lint"]));
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("warning[not-a-reference]: pattern 1 mirrors = \"quay.io/*\""), "{}", stdout(&out));
+    assert_eq!(code(&run(&refused("containerd", &["config"]))), 0);
+    // Nothing said under another runtime claims CRI-O's behaviour.
+    for args in [refused("containerd-normalized", &["config"]), refused("containerd-normalized", &["lint"])] {
+        let out = run(&args);
+        assert!(!stdout(&out).contains("CRI-O") && !stderr(&out).contains("CRI-O"), "{args:?}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn containerd_explain_matches_every_name_and_the_image_id() {
+    golden(
+        "explain-containerd-check",
+        &containerd("containerd", &["explain", "--images", "containerd/images.json", "--check"]),
+        1,
+    );
+    let v = json(&golden(
+        "explain-containerd-json",
+        &containerd("containerd", &["explain", "--images", "containerd/images.json", "--json"]),
+        0,
+    ));
+    let redis = image_named(&v, "docker.io/library/redis:7.2.3-alpine");
+    let id = redis["id"].as_str().unwrap();
+    assert_eq!((&redis["decided_by"], &redis["key"], &redis["pinned"]), (&id.into(), &"by-id".into(), &true.into()));
+    assert!(redis["stored_names"].as_array().unwrap().contains(&id.into()), "{redis}");
+    assert!(!redis["names"].as_array().unwrap().contains(&id.into()), "the ID is no listed name: {redis}");
+    // Every name is a record: the digest of an image pulled by tag counts.
+    let nginx = image_named(&v, "docker.io/library/nginx:1.25.3");
+    assert_eq!(nginx["stored_names"].as_array().unwrap().len(), 3, "{nginx}");
+    // CRI-O never matches an image by its ID.
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = write_file(dir.path(), "id.txt", format!("{id}\n"));
+    let v = json(&run(&["--patterns", &patterns, "explain", "--images", "containerd/images.json", "--json"]));
+    assert_eq!(image_named(&v, "docker.io/library/redis:7.2.3-alpine")["pinned"], false);
+    // The causes are containerd's: a label that stays, no reload.
+    let v =
+        json(&run(&containerd("containerd", &["explain", "--images", "containerd/images.json", "--check", "--json"])));
+    assert_eq!(codes(&v["causes"]), ["other-sources", "sticky-label"].map(String::from).into());
+    // Under the fix PRs' rules nginx:1.25.3 and the tag-and-digest value
+    // pin, which the running (released) containerd does not: other-rules
+    // explains exactly those two.
+    let v = json(&run(&containerd(
+        "containerd-normalized",
+        &["explain", "--images", "containerd/images.json", "--check", "--json"],
+    )));
+    assert_eq!(v["disagreements"], 3);
+    let other = &with_code(&v["causes"], "other-rules")[0];
+    let explained: Vec<&str> = other["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| v["images"][i.as_u64().unwrap() as usize]["names"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        explained,
+        [
+            "docker.io/library/nginx:1.25.3",
+            "quay.io/team/agent@sha256:0a49ab7801187405f3981609b518c45bb06aff7ca2f5eba8ce5682647a91e8bd"
+        ]
+    );
+    // Names by hand: normalised as containerd stores them; an ID as it is.
+    golden(
+        "explain-containerd-names",
+        &containerd("containerd", &["explain", "nginx:1.25.3", "Registry.k8s.io/Pause:3.10", id]),
+        0,
+    );
+}
+
+#[test]
+fn containerd_diff_previews_a_new_list_and_keeps_the_sandbox_key() {
+    golden(
+        "diff-containerd",
+        &containerd(
+            "containerd",
+            &["diff", "--images", "containerd/images.json", "--new-patterns", "containerd/new-pins.txt"],
+        ),
+        0,
+    );
+    let v = json(&run(&containerd(
+        "containerd",
+        &["diff", "--images", "containerd/images.json", "--new-patterns", "containerd/new-pins.txt", "--json"],
+    )));
+    let lost: Vec<(&str, &str)> = v["lost"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["names"][0].as_str().unwrap(), c["key"].as_str().unwrap()))
+        .collect();
+    // The pause image stays pinned: the sandbox key is kept.
+    assert_eq!(lost, [("registry.k8s.io/etcd:3.5.9-0", "etcd"), ("docker.io/library/redis:7.2.3-alpine", "by-id")]);
+    assert_eq!(v["gained"][0]["source"], "containerd/new-pins.txt:2");
+    assert!(v["gained"][0].get("key").is_none());
+}
+
+#[test]
+fn cri_dockerd_lint_finds_prefixes_and_names_docker_never_reports() {
+    golden("lint-cri-dockerd", &cri_dockerd(&["lint"]), 0);
+    let v = json(&run(&cri_dockerd(&["lint", "--json"])));
+    let want =
+        [("repository-prefix", Some("nginx")), ("not-familiar", Some("redis:7.2.3-alpine")), ("literal-star", None)];
+    let want: Vec<(String, Option<String>)> =
+        want.iter().map(|(c, s)| (c.to_string(), s.map(str::to_string))).collect();
+    assert_eq!(findings(&v), want);
+    // --pinned-images: each value one pattern, as given.
+    let v = json(&run(&[
+        "--runtime",
+        "cri-dockerd",
+        "--pinned-images",
+        "nginx:1.25.3,redis:7",
+        "--pinned-images",
+        "*",
+        "config",
+        "--json",
+    ]));
+    let patterns: Vec<(&str, &str)> = v["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["pattern"].as_str().unwrap(), p["source_kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(patterns, [("nginx:1.25.3,redis:7", "flag"), ("*", "flag")]);
+    let v = json(&run(&["--runtime", "cri-dockerd", "--pinned-images", "*", "lint", "--json"]));
+    assert_eq!(codes(&v["findings"]), ["pins-everything".to_string()].into());
+    // No flag, no file: nothing is pinned (by the list).
+    let out = run(&["--runtime", "cri-dockerd", "config"]);
+    assert_eq!(stdout(&out), "files read: none\nno patterns: nothing is pinned\n");
+}
+
+#[test]
+fn cri_dockerd_explain_and_diff_match_docker_s_familiar_names() {
+    golden(
+        "explain-cri-dockerd-check",
+        &cri_dockerd(&["explain", "--images", "cri-dockerd/images.json", "--check"]),
+        0,
+    );
+    let v = json(&run(&cri_dockerd(&["explain", "--images", "cri-dockerd/images.json", "--json"])));
+    // The trap lint warns of: nginx* pins the exporter too.
+    let exporter = image_named(&v, "nginx/nginx-prometheus-exporter:1.1.0");
+    assert_eq!((&exporter["pinned"], &exporter["pattern"]), (&true.into(), &"nginx*".into()));
+    assert_eq!(image_named(&v, "redis:7.2.3-alpine")["pinned"], false);
+    golden(
+        "diff-cri-dockerd",
+        &cri_dockerd(&["diff", "--images", "cri-dockerd/images.json", "--new-patterns", "cri-dockerd/new-pins.txt"]),
+        0,
+    );
+    // Names by hand are made the familiar names Docker reports.
+    let v = json(&run(&cri_dockerd(&["explain", "docker.io/library/nginx:1.25.3", "nginx", "--json"])));
+    assert_eq!(
+        (&v["images"][0]["names"][0], &v["images"][0]["given"]),
+        (&"nginx:1.25.3".into(), &"docker.io/library/nginx:1.25.3".into())
+    );
+    assert_eq!(v["images"][1]["names"][0], "nginx:latest");
+    assert_eq!(first_name_and_pinned(&v), [("nginx:1.25.3", true), ("nginx:latest", true)]);
+    // A shorter list than the runtime's: cri-dockerd's causes.
+    let out = run(&[
+        "--runtime",
+        "cri-dockerd",
+        "--pinned-images",
+        "registry.k8s.io/pause:3.9",
+        "explain",
+        "--images",
+        "cri-dockerd/images.json",
+        "--check",
+        "--json",
+    ]);
+    assert_eq!(code(&out), 1);
+    let v = json(&out);
+    assert_eq!(v["disagreements"], 3);
+    assert_eq!(
+        codes(&v["causes"]),
+        ["label-selector", "not-restarted", "other-sources", "sandbox-image"].map(String::from).into()
+    );
+}
+
+#[test]
+fn options_of_another_runtime_are_usage_errors() {
+    for (args, says) in [
+        (
+            vec!["--runtime", "containerd", "--anchor-globs", "config"],
+            "--anchor-globs cannot be used with --runtime containerd: it selects a mode of CRI-O's rules",
+        ),
+        (
+            vec!["--runtime", "containerd-normalized", "--case-sensitive", "lint"],
+            "--case-sensitive cannot be used with --runtime containerd-normalized",
+        ),
+        (vec!["--runtime", "cri-dockerd", "--strict", "config"], "--strict cannot be used with --runtime cri-dockerd"),
+        (vec!["--runtime", "containerd", "--config-dir", "x", "config"], "containerd has no drop-in directory"),
+        (
+            vec!["--runtime", "containerd", "--pinned-images", "x", "config"],
+            "containerd reads pinned_images from its config.toml",
+        ),
+        (vec!["--runtime", "containerd", "--pause-image", "x", "config"], "the key sandbox of pinned_images"),
+        (vec!["--runtime", "cri-dockerd", "--config", "x", "config"], "cri-dockerd has no configuration file"),
+        (vec!["--runtime", "cri-dockerd", "--config-dir", "x", "config"], "cri-dockerd has no configuration file"),
+        (vec!["--runtime", "cri-dockerd", "--pause-image", "x", "config"], "--pod-infra-container-image"),
+        (
+            vec![
+                "--runtime",
+                "containerd",
+                "-c",
+                "containerd/config.toml",
+                "lint",
+                "--images",
+                "containerd/images.json",
+            ],
+            "only CRI-O pins by their canonical name",
+        ),
+        (
+            containerd("containerd", &["diff", "--images", "containerd/images.json", "--to-anchor-globs"]),
+            "--to-anchor-globs changes a mode of CRI-O's rules",
+        ),
+        (
+            containerd(
+                "containerd",
+                &["diff", "--images", "containerd/images.json", "--dropin", "changes/99-local.conf"],
+            ),
+            "--dropin previews a drop-in of CRI-O's",
+        ),
+    ] {
+        let out = run(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(out.stdout.is_empty() && stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+    }
+    let out = run(&["--runtime", "docker", "config"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("[possible values: crio, containerd, containerd-normalized, cri-dockerd]"));
+    // CRIO_PIN_RUNTIME chooses when --runtime does not; errors say which.
+    let cd = ["-c", "containerd/config.toml", "config", "--json"];
+    let v = json(&run_env(&cd, &[("CRIO_PIN_RUNTIME", "containerd")]));
+    assert_eq!(v["patterns"][0]["key"], "agent");
+    let out = run_env(&["--strict", "config"], &[("CRIO_PIN_RUNTIME", "containerd")]);
+    assert!(stderr(&out).contains("--strict cannot be used with CRIO_PIN_RUNTIME=containerd"), "{}", stderr(&out));
+    let out = run_env(&["config"], &[("CRIO_PIN_RUNTIME", "podman")]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("CRIO_PIN_RUNTIME=\"podman\" is no runtime"), "{}", stderr(&out));
+    // --runtime wins; an empty variable is unset.
+    let crio = stdout(&run(&node(&["config"])));
+    assert_eq!(stdout(&run_env(&node(&["--runtime", "crio", "config"]), &[("CRIO_PIN_RUNTIME", "containerd")])), crio);
+    assert_eq!(stdout(&run_env(&node(&["config"]), &[("CRIO_PIN_RUNTIME", "")])), crio);
+}
+
+#[test]
+fn an_explicit_crio_runtime_changes_no_byte() {
+    for args in [
+        node(&["config"]),
+        node(&["lint", "--json"]),
+        node(&["explain", "--images", "node/images.json", "--check"]),
+        node(&["diff", "--images", "node/images.json", "--dropin", "changes/99-local.conf", "--json"]),
+    ] {
+        let before = run(&args);
+        let after = run(&[&["--runtime", "crio"][..], &args].concat());
+        assert_eq!(code(&before), code(&after), "{args:?}");
+        assert_eq!((before.stdout, before.stderr), (after.stdout, after.stderr), "{args:?}");
+    }
+}
+
+#[test]
+fn other_runtimes_json_matches_the_schemas_and_manual_pages() {
+    let pages = tempfile::tempdir().unwrap();
+    assert_eq!(code(&run(&["generate-man", pages.path().to_str().unwrap()])), 0);
+    let refused = ["--runtime", "containerd-normalized", "-c", "containerd/refused.toml"];
+    let runs: Vec<Vec<&str>> = vec![
+        containerd("containerd", &["config"]),
+        containerd("containerd-normalized", &["lint"]),
+        vec!["--runtime", "containerd", "-c", "containerd/default.toml", "config"],
+        [&refused[..], &["config"]].concat(),
+        [&refused[..], &["lint"]].concat(),
+        [&refused[..], &["explain", "--images", "containerd/images.json", "--check"]].concat(),
+        containerd("containerd", &["explain", "--images", "containerd/images.json", "--check"]),
+        containerd("containerd-normalized", &["explain", "--images", "containerd/images.json", "--check"]),
+        containerd(
+            "containerd",
+            &["diff", "--images", "containerd/images.json", "--new-patterns", "containerd/new-pins.txt"],
+        ),
+        cri_dockerd(&["config"]),
+        cri_dockerd(&["lint"]),
+        cri_dockerd(&["explain", "--images", "cri-dockerd/images.json", "--check"]),
+        vec![
+            "--runtime",
+            "cri-dockerd",
+            "--pinned-images",
+            "x:1",
+            "explain",
+            "--images",
+            "cri-dockerd/images.json",
+            "--check",
+        ],
+        cri_dockerd(&["diff", "--images", "cri-dockerd/images.json", "--new-patterns", "cri-dockerd/new-pins.txt"]),
+    ];
+    for args in runs {
+        let command = ["config", "lint", "explain", "diff"].into_iter().find(|c| args.contains(c)).unwrap();
+        let out = run(&[&args[..], &["--json"]].concat());
+        assert!(!out.stdout.is_empty(), "{args:?}: {}", stderr(&out));
+        check_json(command, &json(&out), &format!("{args:?}"), pages.path());
+    }
+}
+
+#[test]
+fn manual_pages_describe_the_runtimes() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(code(&run(&["generate-man", dir.path().to_str().unwrap()])), 0);
+    let page = |name: &str| std::fs::read_to_string(dir.path().join(format!("{name}.1"))).unwrap();
+    let listed = |page: &str, code: &str| page.contains(&format!(".TP\n\\fB{}\\fR\n", code.replace('-', "\\-")));
+    let containerd_warnings = ["overridden-key", "unimported-drop-in", "version-dependent", "unpinned-sandbox"];
+    for name in ["crio-pin-config", "crio-pin-lint", "crio-pin-diff"] {
+        for code in containerd_warnings {
+            assert!(listed(&page(name), code), "{name}.1 does not list {code}");
+        }
+    }
+    for code in ["not-normalized", "repository-prefix", "not-familiar", "not-a-reference"] {
+        assert!(listed(&page("crio-pin-lint"), code), "crio-pin-lint.1 does not list {code}");
+    }
+    // not-a-reference makes a containerd-normalized list refused.
+    let config = page("crio-pin-config");
+    let refused = &config[config.find(".SH \"REFUSED LISTS\"").expect("REFUSED LISTS")..];
+    assert!(listed(refused, "not-a-reference"), "{refused}");
+    for code in ["not-restarted", "sticky-label", "other-rules", "sandbox-image", "label-selector"] {
+        assert!(listed(&page("crio-pin-explain"), code), "crio-pin-explain.1 does not list {code}");
+    }
+    for name in ["crio-pin", "crio-pin-config", "crio-pin-explain"] {
+        let text = page(name);
+        assert!(text.contains("\\-\\-runtime") && text.contains("CRIO_PIN_RUNTIME"), "{name}.1: no --runtime");
+        assert!(text.contains("containerd\\-normalized") && text.contains("cri\\-dockerd"), "{name}.1");
+    }
+    assert!(page("crio-pin-lint").contains("under \\-\\-runtime containerd\\-normalized not\\-a\\-reference"));
 }

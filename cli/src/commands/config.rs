@@ -1,6 +1,6 @@
 //! `crio-pin config`: the effective pinned list, each pattern with its
 //! source, and the configuration's warnings; exit status 2 when a list
-//! CRI-O may switch to is refused.
+//! the runtime may switch to is refused.
 
 use std::io::Write;
 
@@ -9,11 +9,13 @@ use crate::config::{self, Resolved};
 use crate::error::InputError;
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List, Refused};
+use crate::runtime::Runtime;
 use crate::show;
 
 pub fn run(args: &SourceArgs) -> Result<Outcome, InputError> {
-    let flags = args.flags();
-    let resolved = config::resolve(&args.sources())?;
+    let runtime = args.runtime()?;
+    let flags = args.flags(runtime);
+    let resolved = config::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let refused = refused::check_lists(&resolved, flags)?;
     if args.json {
@@ -21,6 +23,7 @@ pub fn run(args: &SourceArgs) -> Result<Outcome, InputError> {
             defined_at: e.defined_at.as_deref(),
             file: e.file(),
             index,
+            key: e.key.as_deref(),
             line: e.line(),
             pattern: e.display(),
             source: &e.source,
@@ -34,7 +37,8 @@ pub fn run(args: &SourceArgs) -> Result<Outcome, InputError> {
         };
         write_json(&mut out, &config);
     } else {
-        print(&mut out, &resolved, &refused, args.no_trunc);
+        let how = Shown { runtime, patterns_file: args.patterns.is_some(), full: args.no_trunc };
+        print(&mut out, &resolved, &refused, how);
     }
     let code = if refused.is_empty() { 0 } else { 2 };
     // Said on standard error after the output: the lists CRI-O refuses.
@@ -62,18 +66,35 @@ struct PatternJson<'a> {
     file: Option<&'a str>,
     index: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
+    key: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<usize>,
     pattern: String,
     source: &'a str,
     source_kind: &'a str,
 }
 
-fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], full: bool) {
+/// How the table is printed.
+struct Shown {
+    runtime: Runtime,
+    /// The list is a --patterns FILE's, which the runtime does not read.
+    patterns_file: bool,
+    full: bool,
+}
+
+fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown) {
+    let order = match (how.runtime, how.patterns_file) {
+        (Runtime::Crio, _) => "files read, in CRI-O's order".to_string(),
+        (_, true) => "files read".to_string(),
+        (runtime, false) => format!("files read, in {}'s order", runtime.name()),
+    };
     if resolved.files.is_empty() {
         let _ = writeln!(out, "files read: none");
     } else {
-        let _ = writeln!(out, "files read, in CRI-O's order: {}", show::escape(&resolved.files.join(", ")));
+        let _ = writeln!(out, "{order}: {}", show::escape(&resolved.files.join(", ")));
     }
+    // containerd's keys, in a column of their own.
+    let keyed = resolved.entries.iter().any(|e| e.key.is_some());
     if resolved.entries.is_empty() {
         let _ = writeln!(out, "no patterns: nothing is pinned");
     } else {
@@ -86,11 +107,29 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], full: bool)
                     Some(at) => format!("{} ({at})", e.source),
                     None => e.source.clone(),
                 };
-                vec![i.to_string(), show::quote(&e.display()), show::escape(&source).into_owned()]
+                let mut row = vec![i.to_string()];
+                if keyed {
+                    row.push(e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned()));
+                }
+                row.extend([show::quote(&e.display()), show::escape(&source).into_owned()]);
+                row
             })
             .collect();
-        let columns = [Column::fixed("#"), Column::name("PATTERN", 48, 32), Column::source("SOURCE")];
-        output::table(out, &columns, &rows, full);
+        let mut columns = vec![Column::fixed("#")];
+        if keyed {
+            columns.push(Column::name("KEY", 16, 8));
+        }
+        columns.extend([Column::name("PATTERN", 48, 32), Column::source("SOURCE")]);
+        output::table(out, &columns, &rows, how.full);
+    }
+    for e in resolved.entries.iter().filter(|e| e.source_kind() == "default") {
+        let _ = writeln!(
+            out,
+            "note: {} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so \
+             containerd pins it (and pods run it)",
+            show::quote(&e.display()),
+            e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
+        );
     }
     output::print_warnings(out, &resolved.warnings);
     for e in errors {
@@ -98,11 +137,12 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], full: bool)
         let _ = writeln!(
             out,
             "error[{}]: pattern {} {} ({}){list}: the list is refused (standard error says why, and what \
-             CRI-O does with it)",
+             {} does with it)",
             e.code,
             e.index,
-            show::quote(&e.pattern),
-            show::escape(&e.source)
+            show::pattern(e.key.as_deref(), &e.pattern),
+            show::escape(&e.source),
+            how.runtime.refuser()
         );
     }
 }

@@ -11,6 +11,7 @@ use crate::error::InputError;
 use crate::matching::{self, Diff};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
+use crate::runtime::Runtime;
 use crate::show;
 
 /// The change to preview (`args::Command::Diff`; clap lets exactly one
@@ -24,10 +25,22 @@ pub struct Change<'a> {
 }
 
 pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<Outcome, InputError> {
-    let flags = args.flags();
-    let resolved = config::resolve(&args.sources())?;
+    let runtime = args.runtime()?;
+    let flags = args.flags(runtime);
+    if runtime != Runtime::Crio && change.new_patterns.is_none() {
+        let what = match change.dropin {
+            Some(_) => "--dropin previews a drop-in of CRI-O's",
+            None if change.to_anchor_globs => "--to-anchor-globs changes a mode of CRI-O's rules",
+            None => "--to-case-sensitive changes a mode of CRI-O's rules",
+        };
+        return Err(InputError(format!(
+            "{what}: with --runtime {}, preview a new list with --new-patterns FILE",
+            runtime.option()
+        )));
+    }
+    let resolved = config::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
-    let list = super::load_images(images)?;
+    let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved);
     let before = refused::compile(&resolved.entries, flags, List::Effective)?;
     let (after_resolved, after_flags);
@@ -44,18 +57,19 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<
                 .map(|n| n.to_string_lossy().into_owned())
                 .ok_or_else(|| InputError(format!("{file}: give the drop-in's name with --as")))?,
         };
-        let mut sources = args.sources();
+        let mut sources = args.sources(runtime);
         sources.extra_dropin = Some((name, file.to_string()));
         after_resolved = config::resolve(&sources)?;
         after_flags = flags;
     } else if let Some(file) = change.new_patterns {
         let mut new = config::resolve(&Sources { patterns: Some(file.to_string()), ..Sources::default() })?;
-        // CRI-O still appends its pause image to a new list.
-        new.entries.extend(resolved.entries.iter().filter(|e| e.source == "pause_image").cloned());
+        // CRI-O still appends its pause image to a new list; containerd
+        // keeps its sandbox key, the image pods run.
+        new.entries.extend(resolved.entries.iter().filter(|e| e.is_pause_image()).cloned());
         after_resolved = new;
         after_flags = flags;
     } else if change.to_anchor_globs || change.to_case_sensitive {
-        after_resolved = config::resolve(&args.sources())?;
+        after_resolved = config::resolve(&args.sources(runtime))?;
         after_flags = flags
             | if change.to_anchor_globs { Flags::ANCHOR_GLOBS } else { Flags::DEFAULT }
             | if change.to_case_sensitive { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };
@@ -104,9 +118,14 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
             let rows: Vec<Vec<String>> = changes
                 .iter()
                 .map(|c| {
+                    // containerd's image ID decided: the image's name says more.
+                    let image = match c.names.first() {
+                        Some(name) if !c.names.contains(&c.decided_by) => name,
+                        _ => &c.decided_by,
+                    };
                     vec![
-                        show::name(&c.decided_by).into_owned(),
-                        format!("#{} {}", c.pattern_index, show::quote(&c.pattern)),
+                        show::name(image).into_owned(),
+                        format!("#{} {}", c.pattern_index, show::pattern(c.origin.key.as_deref(), &c.pattern)),
                         show::escape(&c.origin.source).into_owned(),
                     ]
                 })

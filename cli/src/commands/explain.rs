@@ -9,13 +9,15 @@ use crate::error::InputError;
 use crate::matching::{self, Cause, Explained, Report};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List, Refused};
+use crate::runtime::Runtime;
 use crate::show;
 
 pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: bool) -> Result<Outcome, InputError> {
-    let flags = args.flags();
-    let resolved = config::resolve(&args.sources())?;
+    let runtime = args.runtime()?;
+    let flags = args.flags(runtime);
+    let resolved = config::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
-    let list = super::load_images(images)?;
+    let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved);
     // An empty listing has nothing to compare: the check passes.
     if check && !list.is_empty() && list.iter().all(|i| i.runtime_pinned.is_none()) {
@@ -46,7 +48,7 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: 
         };
         write_json(&mut out, &json);
     } else {
-        print(&mut out, &report, check, args.no_trunc);
+        print(&mut out, &report, check, args.no_trunc, runtime);
     }
     if !report.refused.is_empty() {
         // Said on standard error after the output: why the list is refused.
@@ -63,9 +65,12 @@ fn short_id(id: &Option<String>, full: bool) -> String {
     show::escape(&id).into_owned()
 }
 
-/// The name to show for an image, escaped and quoted as needed.
+/// The name to show for an image, escaped and quoted as needed: the one
+/// that decided, unless that is containerd's image ID (the ID column has
+/// it) and the image has a name.
 fn shown_name(e: &Explained) -> String {
-    let name = e.decided_by.as_ref().or(e.names.first()).map_or("", String::as_str);
+    let decided = e.decided_by.as_ref().filter(|d| e.names.contains(d));
+    let name = decided.or(e.names.first()).or(e.decided_by.as_ref()).map_or("", String::as_str);
     show::name(name).into_owned()
 }
 
@@ -86,7 +91,7 @@ fn answer(e: &Explained) -> String {
     }
 }
 
-fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
+fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: Runtime) {
     let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
     let has_ids = report.images.iter().any(|e| e.id.is_some());
     let mut columns = vec![Column::fixed("PINNED")];
@@ -111,7 +116,7 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
             }
             row.push(shown_name(e));
             row.push(match (e.pattern_index, &e.pattern) {
-                (Some(i), Some(p)) => format!("#{i} {}", show::quote(p)),
+                (Some(i), Some(p)) => format!("#{i} {}", show::pattern(e.key.as_deref(), p)),
                 _ => "-".into(),
             });
             row.push(e.source.as_deref().map_or("-".into(), |s| show::escape(s).into_owned()));
@@ -150,19 +155,22 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
             );
         }
         if let Some(given) = &e.given {
-            let _ = writeln!(
-                out,
-                "note: {} is stored by CRI-O as {} (it qualifies every name it pulls): that is the \
-                 name explained, and the one to pin",
-                show::quote(given),
-                show::quote(e.names.first().map_or("", String::as_str))
-            );
+            let stored = show::quote(e.names.first().map_or("", String::as_str));
+            let how = match runtime {
+                Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
+                Runtime::CriDockerd => {
+                    format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
+                }
+                _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
+            };
+            let _ = writeln!(out, "note: {} {how}: that is the name explained, and the one to pin", show::quote(given));
         }
         if let Some(why) = &e.refused_name {
             let _ = writeln!(
                 out,
-                "note: {name}: CRI-O refuses to pull an image by this name ({why}), so no image on a \
-                 node has it; it is explained as given"
+                "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
+                 node has it; it is explained as given",
+                runtime.puller()
             );
         }
         for d in &e.depends_on_pull {
@@ -177,7 +185,8 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
             );
         }
         if e.check == Some("undecided") {
-            let runtime = if e.runtime_pinned == Some(true) {
+            // (Only CRI-O stores some of the names it lists.)
+            let running = if e.runtime_pinned == Some(true) {
                 "the running CRI-O pins it, as it would after a pull by that digest"
             } else {
                 "the running CRI-O does not pin it, as it would after a pull by tag only"
@@ -185,18 +194,19 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
             let _ = writeln!(
                 out,
                 "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
-                 cannot tell (crictl shows a repoDigest however the image was pulled); {runtime}, or \
+                 cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
                  it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
                  --allow-undecided accepts it"
             );
         }
         if e.check == Some("disagree") {
-            let (runtime, config) =
+            let (pins, config) =
                 if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
             let _ = writeln!(
                 out,
-                "DISAGREEMENT: {name}: the running CRI-O {runtime} it, the configuration read here \
-                 {config} it"
+                "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
+                 {config} it",
+                runtime.name()
             );
         }
     }
@@ -216,12 +226,16 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool) {
     let pinned = report.images.iter().filter(|e| e.pinned).count();
     let undecided = if report.undecided > 0 { format!(", {} undecided", report.undecided) } else { String::new() };
     if !report.refused.is_empty() {
-        let runtime = if has_runtime { ": the RUNTIME column shows what it pins" } else { "" };
+        let column = if has_runtime { ": the RUNTIME column shows what it pins" } else { "" };
+        let who = match runtime {
+            Runtime::Crio => "stock CRI-O",
+            other => other.refuser(),
+        };
         let _ = writeln!(
             out,
             "REFUSED: the list read here is refused ({} pattern(s); standard error says why, and what \
-             stock CRI-O and a runtime built on the crio-pin library do with it). The list in force is \
-             the one the runtime had before, which this tool cannot know{runtime}. PINNED and PATTERN \
+             {who} and a runtime built on the crio-pin library do with it). The list in force is \
+             the one the runtime had before, which this tool cannot know{column}. PINNED and PATTERN \
              show what the list's other {} pattern(s) would pin.",
             report.refused.len(),
             report.valid_patterns

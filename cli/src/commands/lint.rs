@@ -1,6 +1,6 @@
-//! `crio-pin lint`: what CRI-O does with each pattern, and likely
-//! mistakes, of the list in force and of the list a SIGHUP reload loads;
-//! exit status 1 on an error.
+//! `crio-pin lint`: what the runtime does with each pattern, and likely
+//! mistakes, of the list in force and (CRI-O) of the list a SIGHUP reload
+//! loads; exit status 1 on an error.
 
 use std::io::Write;
 
@@ -10,14 +10,23 @@ use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
 use crate::output::{self, write_json, Outcome};
 use crate::refused::List;
+use crate::runtime::Runtime;
 use crate::{images, show};
 
 pub fn run(args: &SourceArgs, images: Option<&str>) -> Result<Outcome, InputError> {
-    let flags = args.flags();
-    let resolved = config::resolve(&args.sources())?;
+    let runtime = args.runtime()?;
+    let flags = args.flags(runtime);
+    let resolved = config::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let artifacts = match images {
-        Some(path) => Some(lint::Artifacts::new(&images::read(path)?, flags)),
+        Some(_) if runtime != Runtime::Crio => {
+            return Err(InputError(format!(
+                "lint --images tells OCI artifacts, which only CRI-O pins by their canonical name: it has no use \
+                 with --runtime {} (explain --images shows what the list pins)",
+                runtime.option()
+            )))
+        }
+        Some(path) => Some(lint::Artifacts::new(&images::read(path, runtime)?, flags)),
         None => None,
     };
     let mut findings = lint::lint(&resolved.entries, flags, List::Effective, artifacts.as_ref());
@@ -86,7 +95,7 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, findings: &[Finding], counts: &
             f.severity.as_str(),
             f.code,
             f.index,
-            show::quote(&f.pattern),
+            show::pattern(f.origin.key.as_deref(), &f.pattern),
             show::escape(&f.origin.source),
             show::escape(&f.message)
         );

@@ -12,15 +12,17 @@ use crate::args::ImageArgs;
 use crate::codes::WarningCode;
 use crate::config::Resolved;
 use crate::error::InputError;
+use crate::runtime::Runtime;
 use crate::{images, show};
 
-/// The images of `explain` and `diff`: names, and an `--images` listing.
-pub fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
+/// The images of `explain` and `diff`: names, and an `--images` listing,
+/// with the names the runtime matches.
+pub fn load_images(args: &ImageArgs, runtime: Runtime) -> Result<Vec<images::Image>, InputError> {
     let mut list = args
         .names
         .iter()
         .map(|n| {
-            images::plain(n).map_err(|why| {
+            images::plain(n, runtime).map_err(|why| {
                 InputError(format!(
                     "{}: not an image name ({why}); give names as `crictl images` shows them",
                     show::quote(n)
@@ -29,7 +31,7 @@ pub fn load_images(args: &ImageArgs) -> Result<Vec<images::Image>, InputError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(path) = &args.images {
-        list.extend(images::read(path)?);
+        list.extend(images::read(path, runtime)?);
     }
     // An empty listing (`{"images": []}`, an empty file) is a node with no
     // images: a valid answer. Only no input at all is an error.
