@@ -152,11 +152,17 @@ demo-cli-run:
 	$(CRIO_PIN) lint
 	$(CRIO_PIN) explain --images examples/data/node-images.txt
 	$(CRIO_PIN) diff --images examples/data/node-images.txt --dropin examples/crio/proposed/99-local.conf
-	@# The same node's images under containerd's and cri-dockerd's rules.
+	@# One list under each runtime's rules, over the same node's images.
+	@for runtime in crio containerd cri-dockerd; do \
+	    echo "+ crio-pin --runtime $$runtime --patterns examples/data/one-list.txt explain --images examples/data/node-images.txt"; \
+	    $(STAGE)/bin/crio-pin --runtime $$runtime --patterns examples/data/one-list.txt explain \
+	        --images examples/data/node-images.txt || exit 1; done
+	@# A containerd node: its configuration's traps, then its list as a CRI-O
+	@# drop-in, checked over the node's images; a cri-dockerd list's traps.
 	$(STAGE)/bin/crio-pin --runtime containerd --config examples/containerd/config.toml lint
-	$(STAGE)/bin/crio-pin --runtime containerd --config examples/containerd/config.toml explain --images examples/data/node-images.txt
+	$(STAGE)/bin/crio-pin --runtime containerd --config examples/containerd/config.toml translate --to crio \
+	    --images examples/data/node-images.txt
 	$(STAGE)/bin/crio-pin --runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint
-	$(STAGE)/bin/crio-pin --runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt explain --images examples/data/node-images.txt
 
 test: check-tools test-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
       test-fuzz test-dist

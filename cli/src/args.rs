@@ -27,7 +27,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct SourceArgs {
     /// The container runtime whose configuration is read and whose rules
     /// decide: CRI-O; containerd 2.x (values compared as written);
@@ -262,6 +262,24 @@ pub enum Command {
         /// The mode to change to: case-sensitive (CRI-O)
         #[arg(long, group = "change")]
         to_case_sensitive: bool,
+    },
+    /// The list read from one runtime (--runtime, or --from) written for
+    /// another: each pattern with how faithfully it carries over (exact,
+    /// wider, narrower, impossible), then the list as the target reads it
+    /// (exit 1 when a pin changes)
+    #[command(after_help = man::exit_status_help("translate"))]
+    Translate {
+        /// The runtime the list is read from (default: --runtime's)
+        #[arg(long, value_name = "RUNTIME")]
+        from: Option<Runtime>,
+        /// The runtime to write the list for
+        #[arg(long, value_name = "RUNTIME")]
+        to: Runtime,
+        /// The output of `crictl images -o json` (or `-` for stdin): both
+        /// lists run over its images, and every image whose pin would
+        /// change is shown
+        #[arg(long, value_name = "FILE|-")]
+        images: Option<String>,
     },
     /// Write the manual pages, crio-pin.1 and one per subcommand, into DIR
     /// (`make build` runs it; not part of the interface)

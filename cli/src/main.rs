@@ -25,6 +25,7 @@ mod output;
 mod refused;
 mod runtime;
 mod show;
+mod translate;
 
 use std::process::ExitCode;
 
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
             };
             commands::diff::run(sources, images, change)
         }
+        Command::Translate { from, to, images } => commands::translate::run(sources, *from, *to, images.as_deref()),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),
     };
     match outcome {

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod explain;
 pub mod generate_man;
 pub mod lint;
+pub mod translate;
 
 use crate::args::ImageArgs;
 use crate::codes::WarningCode;

@@ -1,0 +1,268 @@
+//! `crio-pin translate --to RUNTIME`: the list read from one runtime
+//! (`--runtime`, or `--from`) written for another, each entry with how
+//! faithfully it carries over (`crate::translate`), then the list as the
+//! target reads it; with `--images`, both lists run over a node's images
+//! to show every image whose pin would change. Exit status 1 when a pin
+//! changes (an entry that is wider, narrower or impossible, or an image
+//! that differs), 0 when the translation is exact.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::args::SourceArgs;
+use crate::config::{self, Entry, Origin};
+use crate::error::InputError;
+use crate::images::{self, Image};
+use crate::output::{self, write_json, Column, Outcome};
+use crate::refused::{self, List};
+use crate::runtime::Runtime;
+use crate::show;
+use crate::translate::{case_note, translate, Fidelity, Translated};
+
+pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
+    let source = match (from, args.runtime) {
+        (Some(f), Some(r)) if f != r => {
+            return Err(InputError(format!(
+                "--from {} and --runtime {} disagree: give the runtime the list is read from once",
+                f.option(),
+                r.option()
+            )))
+        }
+        (Some(f), _) => SourceArgs { runtime: Some(f), ..args.clone() }.runtime()?,
+        (None, _) => args.runtime()?,
+    };
+    if args.flags(source) != source.flags() {
+        return Err(InputError(
+            "translate reads a list by its runtime's own rules: drop --anchor-globs, --case-sensitive and \
+             --strict (CRI-O itself has no such setting)"
+                .into(),
+        ));
+    }
+    let resolved = config::resolve(&args.sources(source))?;
+    // A list its runtime refuses has no meaning to carry over.
+    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
+    let entries: Vec<(&Entry, Translated)> =
+        resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
+    let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
+    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
+    let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
+    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
+    let note = case_note(source, to);
+    let written = written_list(&entries, to);
+
+    let mut out = Vec::new();
+    if args.json {
+        let json = TranslateJson {
+            case_note: note.as_deref(),
+            config: &written,
+            entries: entries
+                .iter()
+                .enumerate()
+                .map(|(index, (e, t))| EntryJson {
+                    fidelity: t.fidelity,
+                    from: e.display(),
+                    index,
+                    origin: e.origin(),
+                    to: &t.patterns,
+                    why: t.why.as_deref(),
+                })
+                .collect(),
+            from: source.option(),
+            images: checked.as_ref(),
+            to: to.option(),
+        };
+        write_json(&mut out, &json);
+    } else {
+        let rows: Vec<Vec<String>> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, (e, t))| {
+                let to_text = if t.patterns.is_empty() {
+                    "-".to_owned()
+                } else {
+                    t.patterns.iter().map(|p| show::quote(p)).collect::<Vec<_>>().join(" ")
+                };
+                vec![
+                    format!("#{i}"),
+                    show::pattern(e.key.as_deref(), &e.display()),
+                    to_text,
+                    t.fidelity.as_str().to_owned(),
+                    show::escape(&e.source).into_owned(),
+                ]
+            })
+            .collect();
+        let columns = [
+            Column::fixed("#"),
+            Column::name("FROM", 40, 16),
+            Column::name("TO", 40, 16),
+            Column::fixed("FIDELITY"),
+            Column::source("SOURCE"),
+        ];
+        let _ = writeln!(out, "{} -> {}", source.name(), to.name());
+        output::table(&mut out, &columns, &rows, args.no_trunc);
+        for (i, (_, t)) in entries.iter().enumerate() {
+            if let (Some(why), true) = (&t.why, t.fidelity != Fidelity::Exact) {
+                let _ = writeln!(out, "note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why));
+            }
+        }
+        if let Some(note) = &note {
+            let _ = writeln!(out, "note: {note}");
+        }
+        let counts: Vec<String> =
+            [Fidelity::Exact, Fidelity::Wider, Fidelity::Narrower, Fidelity::Impossible, Fidelity::Dropped]
+                .iter()
+                .filter_map(|&f| {
+                    let n = entries.iter().filter(|(_, t)| t.fidelity == f).count();
+                    (n > 0).then(|| format!("{n} {}", f.as_str()))
+                })
+                .collect();
+        let _ = writeln!(out, "{} pattern(s): {}", entries.len(), counts.join(", "));
+        if let Some(c) = &checked {
+            let _ = writeln!(
+                out,
+                "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
+                c.checked,
+                show::escape(&c.listing),
+                c.pinned_before,
+                source.name(),
+                c.pinned_after,
+                to.name()
+            );
+            for d in &c.differ {
+                let _ = writeln!(
+                    out,
+                    "  {}: {} by {}, {} by {}",
+                    show::escape(&d.names.join(", ")),
+                    if d.pinned_before { "pinned" } else { "not pinned" },
+                    source.name(),
+                    if d.pinned_after { "pinned" } else { "not pinned" },
+                    to.name()
+                );
+            }
+        }
+        let _ = writeln!(out);
+        let _ = write!(out, "{written}");
+    }
+    let code = if changed == 0 && differ == 0 { 0 } else { 1 };
+    Ok(Outcome { out, refused: Vec::new(), code })
+}
+
+/// The translated list as the target reads it: a CRI-O drop-in, a
+/// containerd configuration, or cri-dockerd's values (one a line, for
+/// `--pinned-images` or `--patterns`).
+fn written_list(entries: &[(&Entry, Translated)], to: Runtime) -> String {
+    let toml = |s: &str| toml::Value::String(s.to_owned()).to_string();
+    let mut out = String::new();
+    let each = || entries.iter().flat_map(|(e, t)| t.patterns.iter().map(move |p| (*e, p)));
+    match to {
+        Runtime::Crio => {
+            out.push_str(
+                "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
+                 # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
+            );
+            for (e, p) in each() {
+                out.push_str(&format!("    {},  # {}\n", toml(p), show::escape(&e.source)));
+            }
+            out.push_str("]\n");
+        }
+        Runtime::Containerd | Runtime::ContainerdNormalized => {
+            out.push_str(
+                "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
+                 version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
+            );
+            for (i, (e, p)) in each().enumerate() {
+                let key = match (&e.key, e.is_pause_image()) {
+                    (Some(key), _) => key.clone(),
+                    (None, true) => "sandbox".to_owned(),
+                    (None, false) => format!("pin-{i}"),
+                };
+                out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml(p), show::escape(&e.source)));
+            }
+        }
+        Runtime::CriDockerd => {
+            out.push_str("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
+            for (_, p) in each() {
+                out.push_str(p);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// A TOML key: bare when it can be, quoted otherwise.
+fn toml_key(key: &str) -> String {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        key.to_owned()
+    } else {
+        toml::Value::String(key.to_owned()).to_string()
+    }
+}
+
+/// Both lists over a listing's images, each runtime with the names it
+/// matches.
+fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Runtime) -> Result<Checked, InputError> {
+    let before = refused::compile(entries, from.flags(), List::Effective)?;
+    let after = crio_pin::PinSet::compile(target, to.flags())
+        .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
+    let (from_images, to_images) = (images::read(path, from)?, images::read(path, to)?);
+    let pinned = |set: &crio_pin::PinSet, image: &Image| {
+        image.names.iter().filter(|n| n.stored).any(|n| set.is_match(n.text.as_bytes()))
+    };
+    let mut checked = Checked { listing: path.to_owned(), checked: from_images.len(), ..Checked::default() };
+    for (a, b) in from_images.iter().zip(&to_images) {
+        let (was, is) = (pinned(&before, a), pinned(&after, b));
+        checked.pinned_before += usize::from(was);
+        checked.pinned_after += usize::from(is);
+        if was != is {
+            checked.differ.push(Differ {
+                id: a.id.clone(),
+                names: a.names.iter().filter(|n| !n.is_id).map(|n| n.text.clone()).collect(),
+                pinned_after: is,
+                pinned_before: was,
+            });
+        }
+    }
+    Ok(checked)
+}
+
+/// (Fields in alphabetical order: the order of their JSON keys.)
+#[derive(Serialize, Default)]
+struct Checked {
+    checked: usize,
+    differ: Vec<Differ>,
+    listing: String,
+    pinned_after: usize,
+    pinned_before: usize,
+}
+
+#[derive(Serialize)]
+struct Differ {
+    id: Option<String>,
+    names: Vec<String>,
+    pinned_after: bool,
+    pinned_before: bool,
+}
+
+#[derive(Serialize)]
+struct TranslateJson<'a> {
+    case_note: Option<&'a str>,
+    config: &'a str,
+    entries: Vec<EntryJson<'a>>,
+    from: &'static str,
+    images: Option<&'a Checked>,
+    to: &'static str,
+}
+
+#[derive(Serialize)]
+struct EntryJson<'a> {
+    fidelity: Fidelity,
+    from: String,
+    index: usize,
+    #[serde(flatten)]
+    origin: Origin,
+    to: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<&'a str>,
+}
