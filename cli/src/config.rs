@@ -832,21 +832,26 @@ fn ignored_keys(
                 ));
             }
         }
-        let mut visit = |t: &Table<'_>| {
+        for t in tables_in(value.get_ref()) {
             path.push(key.get_ref().to_string());
             ignored_keys(t, path, decoded, file, lines, warnings);
             path.pop();
-        };
-        match value.get_ref() {
-            DeValue::Table(t) => visit(t),
-            DeValue::Array(items) => {
-                for item in items.iter() {
-                    if let DeValue::Table(t) = item.get_ref() {
-                        visit(t);
-                    }
-                }
-            }
-            _ => {}
         }
+    }
+}
+
+/// The tables a TOML value holds, where keys may hide: the value itself,
+/// or each table of an array of tables.
+pub fn tables_in<'v, 'de>(value: &'v DeValue<'de>) -> Vec<&'v DeTable<'de>> {
+    match value {
+        DeValue::Table(t) => vec![t],
+        DeValue::Array(items) => items
+            .iter()
+            .filter_map(|item| match item.get_ref() {
+                DeValue::Table(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }

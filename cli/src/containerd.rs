@@ -637,21 +637,10 @@ fn ignored_keys(
         if pinned_table {
             continue;
         }
-        let mut visit = |t: &DeTable<'_>| {
+        for t in crate::config::tables_in(value.get_ref()) {
             path.push(k.to_string());
             ignored_keys(t, path, version, file, lines, warnings);
             path.pop();
-        };
-        match value.get_ref() {
-            DeValue::Table(t) => visit(t),
-            DeValue::Array(items) => {
-                for item in items.iter() {
-                    if let DeValue::Table(t) = item.get_ref() {
-                        visit(t);
-                    }
-                }
-            }
-            _ => {}
         }
     }
 }
