@@ -212,8 +212,12 @@ extern "C" {
  - `lengths`: `count` lengths, or NULL when every pattern is NUL-terminated.
    With lengths, a pattern may hold any byte (a NUL is a character) and a
    NULL entry with length 0 is the empty pattern.
- - `flags`: `CRIO_PIN_DEFAULT` or an OR of `CRIO_PIN_ANCHOR_GLOBS`,
-   `CRIO_PIN_CASE_SENSITIVE`, `CRIO_PIN_STRICT`. Unknown bits are an error.
+ - `flags`: `CRIO_PIN_DEFAULT` (CRI-O's rules) or an OR of
+   `CRIO_PIN_ANCHOR_GLOBS`, `CRIO_PIN_CASE_SENSITIVE`, `CRIO_PIN_STRICT`,
+   `CRIO_PIN_LITERAL`, `CRIO_PIN_CRI_DOCKERD_SYNTAX`, `CRIO_PIN_NORMALIZE`;
+   another runtime's rules are one of `CRIO_PIN_CONTAINERD`,
+   `CRIO_PIN_CONTAINERD_NORMALIZED`, `CRIO_PIN_CRI_DOCKERD`. Unknown bits,
+   and LITERAL with CRI_DOCKERD_SYNTAX, are an error.
  - `error_out`: may be NULL. Otherwise, on failure `*error_out` receives an
    error the caller owns (free it with crio_pin_error_free()); on success it
    is set to NULL.
@@ -319,6 +323,8 @@ size_t crio_pin_match_each(const struct crio_pin_set *set, const char *names, co
  table beside the set and call crio_pin_match() only for names it does
  not settle. With CRI-O's default list (the pause image alone) it settles
  nearly every name. The table is a property of the set: compute it once.
+ Under `CRIO_PIN_NORMALIZE` or a bare repository (cri-dockerd's rules) a
+ name's length settles nothing: every entry is MAY_MATCH.
 
  `set` NULL is the empty set (every entry NO_MATCH). Returns true when
  it wrote the table; false for NULL `out` with a non-zero `count` or an
