@@ -149,6 +149,19 @@ impl Lengths {
         self.shortest_needle = Some(self.shortest_needle.map_or(len, |s| s.min(len)));
     }
 
+    /// Lengths that rule nothing out: under the other runtimes' rules a
+    /// name is normalised, or its repository looked up, so its own length
+    /// says nothing.
+    fn open() -> Lengths {
+        Lengths {
+            exact_short: [!0; 4],
+            exact_long: true,
+            shortest_needle: Some(0),
+            shortest_exact: 0,
+            longest_exact: usize::MAX,
+        }
+    }
+
     /// Whether a name whose canonical form has `len` bytes may match.
     fn may_match(&self, len: usize) -> bool {
         self.exact_may_match(len) || self.shortest_needle.is_some_and(|s| len >= s)
@@ -734,6 +747,7 @@ impl PinSet {
                 repositories: ExactTable::build(repositories, fold),
             })
         });
+        let lengths = if dialect.is_some() { Lengths::open() } else { lengths };
         Ok(PinSet {
             flags,
             len,
@@ -758,6 +772,10 @@ impl PinSet {
     /// The lowest index pinning `name` (any index, with `first`).
     #[inline(always)]
     fn lowest(&self, name: &[u8], first: bool) -> Option<u32> {
+        // (Under a dialect the lengths are open: its names pass.)
+        if self.lengths.rules_out(name) {
+            return None;
+        }
         match &self.dialect {
             None => self.lowest_of(name, first),
             Some(dialect) => self.lowest_in_dialect(dialect, name, first),
@@ -794,12 +812,10 @@ impl PinSet {
         lower(found, fold::with_canonical(repository, self.folds(), |r| dialect.repositories.get(r)))
     }
 
-    /// [`PinSet::lowest`] by the patterns of CRI-O's kinds.
+    /// [`PinSet::lowest`] by the patterns of CRI-O's kinds, once the
+    /// lengths let `name` through.
     #[inline(always)]
     fn lowest_of(&self, name: &[u8], first: bool) -> Option<u32> {
-        if self.lengths.rules_out(name) {
-            return None;
-        }
         self.lowest_raw(name, first).unwrap_or_else(|Canonical| {
             fold::with_canonical(name, self.folds(), |name| {
                 let exact = self.exact.get(name);
@@ -906,8 +922,8 @@ impl PinSet {
     /// names it cannot settle; the rule stays here.
     pub fn length_verdicts(&self, out: &mut [u8]) {
         for (n, verdict) in out.iter_mut().enumerate() {
-            // (A normalised name, or its repository, has another length.)
-            *verdict = if self.dialect.is_some() || self.lengths.may_match(n) {
+            // (Under a dialect the lengths are open: every entry is "ask".)
+            *verdict = if self.lengths.may_match(n) {
                 LengthVerdict::MayMatch
             } else if self.lengths.may_match_within(n.div_ceil(3), n.saturating_mul(3)) {
                 LengthVerdict::NoMatchIfAscii
