@@ -43,11 +43,9 @@ impl Dfa {
         // does not depend on the state: the chain of dependent steps then
         // holds one load per byte. (Left to itself, the compiler often adds
         // the state to the table's address first, which puts an add on the
-        // chain too: a fifth of a walk's time.) Measured at dc1b466 with
-        // benches/peers.rs, two alternating runs each: without it `match`
-        // takes 69-70 ns a name instead of 56 at 100 patterns, 93-95
-        // instead of 74-79 at 10k, the same at 1 pattern and on the
-        // OpenShift list. It stays: it pays more than a tenth.
+        // chain too.) It stays because it pays: without it `match` takes a
+        // fifth longer at 100 and 10k patterns (docs/BENCHMARKS.md, "Inline
+        // assembly").
         //
         // Elsewhere, under Miri, and in `make test`'s second run of the
         // engine's tests (`--cfg crio_pin_portable`, so that the code other
