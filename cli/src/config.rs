@@ -612,24 +612,25 @@ fn walk(dir: &Path, key: &mut Vec<OsString>, found: &mut Vec<(Vec<OsString>, Pat
 }
 
 /// Where each line of a file starts, found once: the line of an offset is
-/// then a binary search, whatever the number of entries.
-struct Lines<'t> {
+/// then a binary search, whatever the number of entries. (Both runtimes'
+/// readers use it.)
+pub struct Lines<'t> {
     text: &'t str,
     starts: Vec<usize>,
 }
 
 impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Lines<'t> {
+    pub fn new(text: &'t str) -> Lines<'t> {
         Lines { text, starts: std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect() }
     }
 
     /// 1-based line of a byte offset.
-    fn line(&self, offset: usize) -> usize {
+    pub fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&start| start <= offset)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
-    fn line_col(&self, offset: usize) -> (usize, usize) {
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;

@@ -86,7 +86,7 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::codes::WarningCode;
-use crate::config::Warning;
+use crate::config::{Lines, Warning};
 use crate::error::InputError;
 use crate::input::{self, ReadError, Special};
 
@@ -258,24 +258,9 @@ impl Value {
     }
 }
 
-/// Where each line of a file starts.
-struct Lines<'t> {
-    text: &'t str,
-    starts: Vec<usize>,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Lines<'t> {
-        Lines { text, starts: std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect() }
-    }
-
+impl Lines<'_> {
     fn at(&self, file: &Rc<str>, offset: usize) -> At {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let line = self.starts.partition_point(|&start| start <= offset);
-        let col = self.text[self.starts[line - 1]..offset].chars().count() + 1;
+        let (line, col) = self.line_col(offset);
         At { file: Rc::clone(file), line, col }
     }
 }
