@@ -25,7 +25,7 @@
 //! cannot be written exactly says how its pins change, and `--images`
 //! runs both lists over a node's images to show every difference.
 
-use crio_pin::normalize::normalize;
+use crate::images::{familiar, normalized};
 use crio_pin::{Flags, Pattern};
 use serde::Serialize;
 
@@ -134,9 +134,9 @@ fn translate_kind(text: &str, from: Runtime, to: Runtime) -> Translated {
     // containerd's normalised rules compare the value's normalised form.
     let normalized_owned;
     let pattern = match pattern {
-        Pattern::Exact(t) if from == Runtime::ContainerdNormalized => match normalize(t.as_bytes()) {
+        Pattern::Exact(t) if from == Runtime::ContainerdNormalized => match normalized(t) {
             Ok(n) => {
-                normalized_owned = String::from_utf8(n.to_vec()).expect("a reference is ASCII");
+                normalized_owned = n;
                 Pattern::Exact(&normalized_owned)
             }
             Err(why) => return Translated::impossible(format!("not an image reference ({why}): it pins nothing")),
@@ -156,10 +156,9 @@ fn translate_kind(text: &str, from: Runtime, to: Runtime) -> Translated {
             }
             Err(translated) => return translated,
         },
-        Pattern::Repository(r) if crossing => match normalize(r.as_bytes()) {
+        Pattern::Repository(r) if crossing => match normalized(r) {
             // Normalised names always have a tag or digest.
             Ok(n) => {
-                let n = String::from_utf8(n.to_vec()).expect("a reference is ASCII");
                 let repository = n.strip_suffix(":latest").unwrap_or(&n).to_owned();
                 return repository_elsewhere(&repository, to);
             }
@@ -200,9 +199,8 @@ fn translate_kind(text: &str, from: Runtime, to: Runtime) -> Translated {
             }
         }
         (Pattern::Exact(t), Runtime::Containerd) => Translated::exact(t.to_owned()),
-        (Pattern::Exact(t), Runtime::ContainerdNormalized) => match normalize(t.as_bytes()) {
+        (Pattern::Exact(t), Runtime::ContainerdNormalized) => match normalized(t) {
             Ok(n) => {
-                let n = String::from_utf8(n.to_vec()).expect("a reference is ASCII");
                 if n == t {
                     Translated::exact(n)
                 } else {
@@ -285,12 +283,6 @@ fn repository_elsewhere(r: &str, to: Runtime) -> Translated {
     }
 }
 
-/// Docker's short form of a Docker Hub name (no `docker.io/`, no
-/// `library/` before a one-part path); None for other registries.
-fn familiar(name: &str) -> Option<&str> {
-    crate::images::familiar(name)
-}
-
 /// An exact name of `from` as `to` stores the same image: Docker's short
 /// form for cri-dockerd, the normalised form for the others. Err: the
 /// entry's translation when it has none (it pins nothing where it is, or
@@ -299,13 +291,13 @@ fn cross_exact(t: &str, from: Runtime, to: Runtime) -> Result<String, Translated
     if from != Runtime::CriDockerd && crate::images::is_image_id(t) {
         return Err(Translated::impossible("an image ID: cri-dockerd compares names only".into()));
     }
-    let normalized = match normalize(t.as_bytes()) {
-        Ok(n) => String::from_utf8(n.to_vec()).expect("a reference is ASCII"),
+    let full = match normalized(t) {
+        Ok(n) => n,
         Err(why) => return Err(Translated::impossible(format!("not an image reference ({why})"))),
     };
-    let short = familiar(&normalized).unwrap_or(&normalized).to_owned();
+    let short = familiar(&full).unwrap_or(&full).to_owned();
     let (stored_where, stored) =
-        if from == Runtime::CriDockerd { (&short, "Docker reports") } else { (&normalized, "it stores") };
+        if from == Runtime::CriDockerd { (&short, "Docker reports") } else { (&full, "it stores") };
     if stored_where != t {
         return Err(Translated {
             patterns: Vec::new(),
@@ -317,7 +309,7 @@ fn cross_exact(t: &str, from: Runtime, to: Runtime) -> Result<String, Translated
             )),
         });
     }
-    Ok(if to == Runtime::CriDockerd { short } else { normalized })
+    Ok(if to == Runtime::CriDockerd { short } else { full })
 }
 
 /// What the change of case rules does to every entry, when it does.
