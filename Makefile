@@ -60,7 +60,7 @@ STAGED  := $(MAKE) --no-print-directory PKG_CONFIG_PATH=$(STAGE_PC) -C
 
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-tools test-rust test-cli \
+.PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-tools test-docs test-rust test-cli \
         test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
         test-offline dist test-dist rpm deb \
         bench bench-quick \
@@ -164,7 +164,7 @@ demo-cli-run:
 	    --images examples/data/node-images.txt
 	$(STAGE)/bin/crio-pin --runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint
 
-test: check-tools test-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
+test: check-tools test-tools test-docs test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
       test-fuzz test-dist
 	@echo "make test: all suites passed"
 
@@ -177,6 +177,12 @@ check-tools:
 test-tools:
 	@sh tools/check-tools-test.sh
 	@sh tools/versions.sh check
+
+# Every repository path README.md and docs/*.md name exists (and the check
+# itself fails on a missing one).
+test-docs:
+	@sh tools/check-docs.sh --self-test
+	@sh tools/check-docs.sh
 
 test-rust:
 	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the
