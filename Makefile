@@ -1,7 +1,9 @@
 # libcrio_pin: build, install, demo, test.
 #
 #   make demo      build, stage-install, run the C and Go examples on bundled data
-#   make test      every test: Rust (unit, property, header drift), fold-table
+#   make test      every test, stage by stage, each announced and timed
+#                  (about 8 minutes on 2 idle cores): Rust (unit, property,
+#                  header drift), the documentation's paths, fold-table
 #                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan /
 #                  static / ThreadSanitizer, FFI tests under Miri, fuzz
 #                  targets on their corpus (nightly parts say when skipped),
@@ -62,7 +64,7 @@ export CARGO_TERM_COLOR ?= never
 
 .PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-tools test-docs test-rust test-cli \
         test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
-        test-offline dist test-dist rpm deb \
+        test-offline dist test-dist rpm deb package-rpm package-deb \
         bench bench-quick \
         header fold-table clean
 
@@ -164,8 +166,13 @@ demo-cli-run:
 	    --images examples/data/node-images.txt
 	$(STAGE)/bin/crio-pin --runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint
 
-test: check-tools test-tools test-docs test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
-      test-fuzz test-dist
+# The stages of make test, in order, each announced and timed
+# (tools/stages.sh); every one is also a target of its own.
+TEST_STAGES := check-tools test-tools test-docs test-rust test-cli test-fold-table stage test-abi test-c test-go \
+               test-tsan test-miri test-fuzz test-dist
+
+test:
+	@MAKE="$(MAKE)" sh tools/stages.sh "make test" $(TEST_STAGES)
 	@echo "make test: all suites passed"
 
 check-tools:
@@ -273,13 +280,16 @@ test-dist: dist
 # The packaging tools are checked before the minute the tarball takes.
 rpm:
 	@sh tools/check-tools.sh rpm
-	@$(MAKE) --no-print-directory dist
-	@sh tools/package.sh rpm $(VERSION)
+	@MAKE="$(MAKE)" sh tools/stages.sh "make rpm" dist package-rpm
 
 deb:
 	@sh tools/check-tools.sh deb
-	@$(MAKE) --no-print-directory dist
-	@sh tools/package.sh deb $(VERSION)
+	@MAKE="$(MAKE)" sh tools/stages.sh "make deb" dist package-deb
+
+# The packages from the tarball make dist wrote (make rpm / make deb run
+# both).
+package-rpm package-deb:
+	@sh tools/package.sh $(@:package-%=%) $(VERSION)
 
 # Leaves fuzz/artifacts (inputs that made a target fail) alone.
 clean:
