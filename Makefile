@@ -1,6 +1,8 @@
 # libcrio_pin: build, install, demo, test.
 #
-#   make demo      build, stage-install, run the C and Go examples on bundled data
+#   make demo      build quietly, stage-install, then a tour in numbered sections:
+#                  the C and Go examples, the crio-pin tool on sample nodes of
+#                  each runtime (make demo-cli: the tool's part alone)
 #   make test      every test, stage by stage, each announced and timed
 #                  (about 8 minutes on 2 idle cores): Rust (unit, property,
 #                  header drift), the documentation's paths, fold-table
@@ -27,7 +29,8 @@
 #   make dist      build/dist/crio-pin-VERSION.tar.gz: sources and vendored
 #                  crates, builds offline (make test checks it)
 #   make rpm / make deb  distribution packages from that tarball, into
-#                  build/packages/{rpm,deb}, their contents checked
+#                  build/packages/{rpm,deb}, their contents checked (stages
+#                  announced and timed, a line a minute while packages build)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
 #   make fold-table  regenerate src/fold_table.rs from the installed Go
 
