@@ -9,6 +9,7 @@ use crio_pin::Flags;
 
 use crate::config::Sources;
 use crate::error::InputError;
+use crate::lint::Severity;
 use crate::man;
 use crate::runtime::{self, Runtime};
 
@@ -212,6 +213,16 @@ pub enum Command {
         /// pull by digest (CRI-O only)
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
+        /// List every finding: by default a code found on more than 3
+        /// patterns is printed once, with its count and examples (JSON
+        /// always lists each)
+        #[arg(long, short = 'v')]
+        verbose: bool,
+        /// The least severity shown: error, warning or info (also: note);
+        /// the summary line still counts every finding, and errors always
+        /// set the exit status [default: info]
+        #[arg(long, value_enum, value_name = "LEVEL", hide_possible_values = true)]
+        severity: Option<Severity>,
     },
     /// For each image: pinned or not, by which pattern, from where (a refused
     /// list is explained by its valid patterns, with exit status 2)

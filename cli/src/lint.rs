@@ -17,11 +17,14 @@ use crate::refused::{self, List};
 use crate::runtime::Runtime;
 use crate::{images, show};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// Most severe first: `lint --severity S` shows the severities up to S.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
+    /// Printed `info[CODE]`, counted as notes.
+    #[value(alias = "note")]
     Info,
 }
 

@@ -36,7 +36,10 @@ fn main() -> ExitCode {
     let sources = &cli.sources;
     let outcome = match &cli.command {
         Command::Config => commands::config::run(sources),
-        Command::Lint { images } => commands::lint::run(sources, images.as_deref()),
+        Command::Lint { images, verbose, severity } => {
+            let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
+            commands::lint::run(sources, images.as_deref(), shown)
+        }
         Command::Explain { images, check, allow_undecided } => {
             commands::explain::run(sources, images, *check, *allow_undecided)
         }

@@ -115,11 +115,11 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
                 row
             })
             .collect();
-        let mut columns = vec![Column::fixed("#")];
+        let mut columns = vec![Column::whole("#")];
         if keyed {
-            columns.push(Column::name("KEY", 16, 8));
+            columns.push(Column::whole("KEY"));
         }
-        columns.extend([Column::name("PATTERN", 48, 32), Column::source("SOURCE")]);
+        columns.extend([Column::whole("PATTERN"), Column::source("SOURCE")]);
         output::table(out, &columns, &rows, how.full);
     }
     for e in resolved.entries.iter().filter(|e| e.source_kind() == "default") {
@@ -131,7 +131,7 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
             e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
         );
     }
-    output::print_warnings(out, &resolved.warnings);
+    output::print_warnings(out, &resolved.warnings, how.full);
     for e in errors {
         let list = if e.list == List::AfterReload.as_str() { ", in the list a SIGHUP reload loads" } else { "" };
         let _ = writeln!(

@@ -131,7 +131,7 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
                 })
                 .collect();
             let how = how.to_uppercase();
-            let columns = [Column::name("IMAGE", 40, 36), Column::name(&how, 40, 28), Column::source("SOURCE")];
+            let columns = [Column::whole("IMAGE"), Column::whole(&how), Column::source("SOURCE")];
             output::table(out, &columns, &rows, full);
         }
     }
@@ -146,5 +146,5 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
             );
         }
     }
-    output::print_warnings(out, &diff.new_warnings);
+    output::print_warnings(out, &diff.new_warnings, full);
 }

@@ -94,17 +94,13 @@ fn answer(e: &Explained) -> String {
 fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: Runtime) {
     let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
     let has_ids = report.images.iter().any(|e| e.id.is_some());
-    let mut columns = vec![Column::fixed("PINNED")];
+    let mut columns = vec![Column::whole("PINNED")];
     if has_ids {
-        columns.push(Column::fixed("ID").optional(1));
+        columns.push(Column::whole("ID").optional(1));
     }
-    columns.extend([
-        Column::name("IMAGE", 48, 38),
-        Column::name("PATTERN", 32, 28),
-        Column::source("SOURCE").optional(2),
-    ]);
+    columns.extend([Column::whole("IMAGE"), Column::whole("PATTERN"), Column::source("SOURCE").optional(2)]);
     if has_runtime {
-        columns.push(Column::fixed("RUNTIME"));
+        columns.push(Column::whole("RUNTIME"));
     }
     let rows: Vec<Vec<String>> = report
         .images

@@ -93,10 +93,10 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             })
             .collect();
         let columns = [
-            Column::fixed("#"),
-            Column::name("FROM", 40, 16),
-            Column::name("TO", 40, 16),
-            Column::fixed("FIDELITY"),
+            Column::whole("#"),
+            Column::whole("FROM"),
+            Column::whole("TO"),
+            Column::whole("FIDELITY"),
             Column::source("SOURCE"),
         ];
         let _ = writeln!(out, "{} -> {}", source.name(), to.name());
