@@ -3,7 +3,9 @@
 //! what a change would do. Reads configuration, never writes it.
 //!
 //! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
-//! disagreement or undecided image); 2 the input cannot be used (usage,
+//! disagreement or undecided image, an image that loses its pin in `diff`,
+//! a pattern `translate` cannot carry over exactly); 2 the input cannot be
+//! used (usage,
 //! unreadable or malformed files, a configuration the runtime would
 //! refuse).
 //!

@@ -389,7 +389,7 @@ mod tests {
         let long = "x".repeat(60);
         let digest = format!("q.io/a@sha256:{}", "0a49ab780118".to_string() + &"1".repeat(52));
         let rows = vec![
-            vec!["yes".to_string(), long.clone(), format!("dir/{long}:1")],
+            vec!["yes".to_string(), long.clone(), format!("{long}/99-local.conf:1")],
             vec!["no".to_string(), digest.clone(), "flag".to_string()],
         ];
         let columns = [Column::whole("PINNED"), Column::whole("IMAGE"), Column::source("SOURCE")];
@@ -398,7 +398,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.lines().all(|l| text_width(l) <= 100), "{text}");
         assert!(text.contains(&long) && text.contains("q.io/a@sha256:0a49ab780118…"), "{text}");
-        assert!(text.contains("  …x") && text.contains("x:1\n"), "the source keeps its end: {text}");
+        assert!(text.contains("  …x") && text.contains("/99-local.conf:1\n"), "the source keeps its end: {text}");
         // Too narrow for the names: they stay whole, the table is wider.
         let mut out = Vec::new();
         table_within(&mut out, &columns, &rows, Some(40));
@@ -406,7 +406,7 @@ mod tests {
         let mut out = Vec::new();
         table_within(&mut out, &columns, &rows, None);
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains(&digest) && text.contains(&format!("dir/{long}:1")), "{text}");
+        assert!(text.contains(&digest) && text.contains(&format!("{long}/99-local.conf:1")), "{text}");
     }
 
     #[test]

@@ -11,7 +11,8 @@ fn oci_artifacts_are_pinned_by_their_reference_or_canonical_name() {
     // by the exact pattern of its repoDigest, its canonical name.
     let out =
         golden("explain-listing-f", &listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]), 0);
-    let text = stdout(&out);
+    // Each message whole on its line.
+    let text = stdout(&run(&listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check", "--no-trunc"])));
     for name in ["registry.example/team/model", "quay.io/openshift-release-dev/cfg-artifact:v1"] {
         let note =
             text.lines().find(|l| l.starts_with("note: ") && l.contains(name)).unwrap_or_else(|| panic!("{text}"));
@@ -55,9 +56,9 @@ fn diff_and_lint_apply_the_artifact_rule() {
     // Dropping the canonical-name pattern unpins the artifact `model`.
     let dir = tempfile::tempdir().unwrap();
     let new = write_file(dir.path(), "new.txt", "*cfg-artifact*\n");
-    let args = listing_f(&["diff", "--images", "crio-listings/F/list.json", "--new-patterns", &new]);
+    let args = listing_f(&["diff", "--images", "crio-listings/F/list.json", "--new-patterns", &new, "--no-trunc"]);
     let out = run(&args);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(code(&out), 1, "a pin lost: {}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("1 image(s) lose their pin"), "{text}");
     assert!(

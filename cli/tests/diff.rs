@@ -5,10 +5,10 @@ use crate::util::*;
 #[test]
 fn diff_previews_a_new_dropin() {
     let args = node(&["diff", "--images", "node/images.json", "--dropin", "changes/99-local.conf"]);
-    golden("diff-dropin", &args, 0);
+    golden("diff-dropin", &args, 1);
     let mut json_args = args.clone();
     json_args.push("--json");
-    let v = json(&golden("diff-dropin-json", &json_args, 0));
+    let v = json(&golden("diff-dropin-json", &json_args, 1));
     assert_eq!(v["gained"].as_array().unwrap().len(), 1);
     assert_eq!(v["gained"][0]["pattern"], "quay.io/openshift-release-dev/*");
     assert_eq!(v["lost"][0]["decided_by"], "registry.example/team/app:2.0");
@@ -39,7 +39,7 @@ fn diff_previews_a_mode_or_a_new_list() {
     ];
     let mut anchored = list.to_vec();
     anchored.push("--to-anchor-globs");
-    golden("diff-anchor", &anchored, 0);
+    golden("diff-anchor", &anchored, 1);
     let mut case = list.to_vec();
     case.extend(["--to-case-sensitive", "--json"]);
     let v = json(&run(&case));
@@ -47,7 +47,7 @@ fn diff_previews_a_mode_or_a_new_list() {
     let v = json(&golden(
         "diff-new-patterns",
         &node(&["diff", "--images", "node/images.json", "--new-patterns", "changes/new-patterns.txt", "--json"]),
-        0,
+        1,
     ));
     assert_eq!(v["gained"].as_array().unwrap().len(), 2);
     assert_eq!(run(&node(&["diff", "--images", "node/images.json"])).status.code(), Some(2));
@@ -80,4 +80,23 @@ fn diff_as_takes_a_plain_file_name() {
         "--json",
     ])));
     assert_eq!((v["gained"].as_array().unwrap().len(), v["lost"].as_array().unwrap().len()), (1, 1), "{v}");
+}
+
+#[test]
+fn diff_exits_1_when_an_image_loses_its_pin_and_0_on_gains_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = write_file(dir.path(), "one.txt", "docker.io/library/nginx:1.25\n");
+    let two = write_file(dir.path(), "two.txt", "docker.io/library/nginx:1.25\ndocker.io/library/busybox:1.36\n");
+    let diff = |from: &str, to: &str| {
+        let out = run(&["--patterns", from, "diff", "nginx:1.25", "busybox:1.36", "--new-patterns", to, "--json"]);
+        let v = json(&out);
+        (code(&out), v["gained"].as_array().unwrap().len(), v["lost"].as_array().unwrap().len())
+    };
+    assert_eq!(diff(&one, &two), (0, 1, 0), "a gain alone");
+    assert_eq!(diff(&two, &one), (1, 0, 1), "a pin lost");
+    assert_eq!(diff(&one, &one), (0, 0, 0), "no change");
+    // The text says the same, with the same status.
+    let out = run(&["--patterns", &two, "diff", "busybox:1.36", "--new-patterns", &one]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stdout(&out).contains("1 image(s) lose their pin"), "{}", stdout(&out));
 }

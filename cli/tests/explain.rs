@@ -177,6 +177,7 @@ fn check_fails_on_undecided_images_unless_allowed() {
         "--images",
         "crio-listings/A/list.json",
         "--check",
+        "--no-trunc",
     ];
     let out = run(&args);
     assert_eq!(code(&out), 1, "{}", stdout(&out));
@@ -207,7 +208,7 @@ fn check_fails_on_undecided_images_unless_allowed() {
 
 #[test]
 fn check_states_each_cause_once_with_the_images_it_explains() {
-    let out = run(&node(&["explain", "--images", "node/images.json", "--check"]));
+    let out = run(&node(&["explain", "--images", "node/images.json", "--check", "--no-trunc"]));
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     // Two disagreements, each cause once.

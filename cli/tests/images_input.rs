@@ -24,11 +24,6 @@ fn images_that_are_neither_crictl_json_nor_names_are_refused() {
         // (file, contents, what stderr names)
         ("fields.txt", "registry.k8s.io/pause:3.10.1\n  \"id\": \"6210c0bf\",\n", ":2: "),
         ("yaml.txt", "images:\n- id: 6210c0bf\n", ":1: "),
-        (
-            "table.txt",
-            "IMAGE                     TAG     IMAGE ID\nregistry.k8s.io/pause     3.10.1  6210c0bf\n",
-            ":1: ",
-        ),
         ("id.txt", "6210c0bf05396716df932f0729df69de0533933e5ad9871fd07b61811c4c28df\n", ":1: "),
         ("strings.json", "[\"registry.k8s.io/pause:3.10.1\"]", ":1:"),
         ("numbers.json", "[1, 2]", ":1:"),
@@ -42,6 +37,20 @@ fn images_that_are_neither_crictl_json_nor_names_are_refused() {
         let err = stderr(&out);
         assert!(err.contains(&format!("{path}{at}")), "{name}: {err}");
         assert!(err.contains("crictl images -o json") && err.contains("one a line"), "{name}: {err}");
+    }
+    // crictl's table, as `crictl images` (and `--digests`) print it, is named as such.
+    for (name, header) in [
+        ("table.txt", "IMAGE                     TAG     IMAGE ID        SIZE"),
+        ("digests.txt", "IMAGE  TAG  DIGEST  IMAGE ID  SIZE"),
+    ] {
+        let path =
+            write_file(dir.path(), name, format!("\n{header}\nregistry.k8s.io/pause     3.10.1  6210c0bf  321kB\n"));
+        for command in ["explain", "lint"] {
+            let out = run(&node(&[command, "--images", &path]));
+            assert_eq!(code(&out), 2, "{name}: {}{}", stdout(&out), stderr(&out));
+            let err = stderr(&out);
+            assert!(err.contains(&format!("{path}:2: this looks like `crictl images` without `-o json`")), "{err}");
+        }
     }
     // Still names one a line: comments, blank lines, surrounding blanks.
     let names = write_file(dir.path(), "names.txt", "# node-1\n\n  registry.k8s.io/pause:3.10.1  \nnginx:1.25\n");
@@ -105,7 +114,6 @@ fn an_empty_listing_is_a_valid_answer() {
     let files = [
         write_file(dir.path(), "listing.json", "{\"images\": []}\n"),
         write_file(dir.path(), "array.json", "[]"),
-        write_file(dir.path(), "empty.txt", ""),
         write_file(dir.path(), "comments.txt", "# node-1: nothing pulled yet\n\n"),
     ];
     for file in &files {
@@ -130,12 +138,34 @@ fn an_empty_listing_is_a_valid_answer() {
             (Some(0), Some(0))
         );
     }
-    // Empty standard input, too.
-    for input in [&b""[..], b"{\"images\": []}"] {
-        let out = run_with_stdin(&node(&["explain", "--images", "-", "--check", "--json"]), input);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
-        assert_eq!(json(&out)["images"], serde_json::json!([]));
-    }
+    let out = run_with_stdin(&node(&["explain", "--images", "-", "--check", "--json"]), b"{\"images\": []}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(json(&out)["images"], serde_json::json!([]));
     // No input at all is still a usage error.
     assert_eq!(code(&run(&node(&["explain"]))), 2);
+}
+
+#[test]
+fn an_empty_file_is_a_producer_that_printed_nothing() {
+    // crictl prints {"images": []} for a node without images: a gate must
+    // not pass on a file its producer left empty.
+    let dir = tempfile::tempdir().unwrap();
+    for (name, contents, says) in
+        [("empty.json", "", "nothing (zero bytes)"), ("blank.json", " \n\t\n", "only whitespace")]
+    {
+        let path = write_file(dir.path(), name, contents);
+        for args in [
+            node(&["explain", "--images", &path, "--check"]),
+            node(&["diff", "--images", &path, "--to-anchor-globs"]),
+            node(&["lint", "--images", &path]),
+        ] {
+            let out = run(&args);
+            assert_eq!(code(&out), 2, "{args:?}: {}", stdout(&out));
+            let err = stderr(&out);
+            assert!(err.contains(&format!("{path} has {says}: the command that produced it printed nothing")), "{err}");
+        }
+        let out = run_with_stdin(&node(&["explain", "--images", "-", "--check"]), contents.as_bytes());
+        assert_eq!(code(&out), 2, "{}", stdout(&out));
+        assert!(stderr(&out).contains(&format!("standard input has {says}")), "{}", stderr(&out));
+    }
 }

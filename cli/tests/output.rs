@@ -84,7 +84,7 @@ fn table_lines(text: &str) -> Vec<&str> {
 }
 
 #[test]
-fn tables_fit_100_columns_unless_no_trunc() {
+fn tables_shorten_digests_and_sources_never_names() {
     let ocp = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa";
     let runs = [
         node(&["config"]),
@@ -109,8 +109,17 @@ fn tables_fit_100_columns_unless_no_trunc() {
         let lines = table_lines(&text);
         assert!(lines.len() >= 2, "{args:?}: no table in\n{text}");
         for line in &lines {
-            assert!(line.chars().count() <= 100, "{args:?}: {} columns:\n{line}", line.chars().count());
             assert!(!line.contains(&ocp[48..]), "{args:?}: a whole digest in a table:\n{line}");
+            // A cell is cut only where a digest is shortened ("sha256:" and
+            // 12 hex or more) or at a source's start ("…/FILE:LINE").
+            for (at, _) in line.match_indices('…') {
+                let before = &line[..at];
+                let digest = before
+                    .rsplit_once("sha256:")
+                    .is_some_and(|(_, hex)| hex.len() >= 12 && hex.bytes().all(|b| b.is_ascii_hexdigit()));
+                let source = before.ends_with("  ") && line[at..].starts_with("…/");
+                assert!(digest || source, "{args:?}: a cut name:\n{line}");
+            }
         }
         // Whole under --no-trunc; JSON always.
         let full = stdout(&run(&[&args[..], &["--no-trunc"]].concat()));
@@ -118,6 +127,13 @@ fn tables_fit_100_columns_unless_no_trunc() {
             assert!(table_lines(&full).iter().any(|l| l.contains(ocp)), "{args:?}:\n{full}");
         }
         assert!(!full.contains('…') && !full.contains("left out to fit"), "{args:?}:\n{full}");
+    }
+    // The sample node's list fits 100 columns whole.
+    for args in [node(&["config"])] {
+        let text = stdout(&run(&args));
+        for line in table_lines(&text) {
+            assert!(line.chars().count() <= 100, "{args:?}: {} columns:\n{line}", line.chars().count());
+        }
     }
     // Shortened digests stay distinct: listing F has two images of one
     // repository, and an artifact pinned by its canonical name.
@@ -136,4 +152,32 @@ fn tables_fit_100_columns_unless_no_trunc() {
     );
     let v = json(&run(&node(&["explain", "--images", "node/images.json", "--json"])));
     assert_eq!(v["images"][1]["names"][0], ocp);
+}
+
+#[test]
+fn tables_and_messages_fit_columns_when_it_is_set() {
+    let args = node(&["config"]);
+    // A word wider than the line (a digest reference) stays whole on its own.
+    let ocp = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa";
+    let width = |text: &str| text.lines().filter(|l| !l.contains(ocp)).map(|l| l.chars().count()).max().unwrap_or(0);
+    // 100 columns when standard output is no terminal and COLUMNS is unset.
+    let text = stdout(&run(&args));
+    assert!(width(&text) <= 100 && width(&text) > 80, "{text}");
+    // Messages wrap at COLUMNS, later lines indented.
+    let narrow = stdout(&run_env(&args, &[("COLUMNS", "60")]));
+    for line in narrow.lines().filter(|l| !l.contains(ocp)) {
+        assert!(line.chars().count() <= 60 || table_lines(line).len() == 1, "{line}");
+    }
+    assert!(narrow.lines().any(|l| l == format!("  \"{ocp}\";")), "{narrow}");
+    let warnings = |text: &str| text.lines().filter(|l| l.starts_with("warning[")).count();
+    assert_eq!(warnings(&narrow), warnings(&text));
+    // A wide terminal: sources whole, each message on one line.
+    let wide = stdout(&run_env(&args, &[("COLUMNS", "400")]));
+    assert!(!wide.contains('…') || wide.contains("sha256:8f813c064dd4…"), "{wide}");
+    assert!(wide.lines().all(|l| !l.starts_with("  ")), "{wide}");
+    // --no-trunc: every message on one line, whatever the width.
+    let full = stdout(&run_env(&[&args[..], &["--no-trunc"]].concat(), &[("COLUMNS", "60")]));
+    assert!(full.lines().all(|l| !l.starts_with("  ")), "{full}");
+    // Not a number: the default.
+    assert_eq!(stdout(&run_env(&args, &[("COLUMNS", "wide")])), text);
 }

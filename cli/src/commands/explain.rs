@@ -135,19 +135,25 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
         // A name quoted in the table holds blanks or invisible characters
         // (escaped): a pattern pins it only if it holds them too.
         if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
-            let _ = writeln!(
+            output::say(
                 out,
-                "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
-                 pins it only if it holds them too",
-                show::name(odd)
+                &format!(
+                    "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
+                     pins it only if it holds them too",
+                    show::name(odd)
+                ),
+                full,
             );
         }
         if let Some(why) = e.artifact {
-            let _ = writeln!(
+            output::say(
                 out,
-                "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
-                 pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
-                 however it was pulled"
+                &format!(
+                    "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
+                     pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
+                     however it was pulled"
+                ),
+                full,
             );
         }
         if let Some(given) = &e.given {
@@ -159,25 +165,35 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
                 }
                 _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
             };
-            let _ = writeln!(out, "note: {} {how}: that is the name explained, and the one to pin", show::quote(given));
+            output::say(
+                out,
+                &format!("note: {} {how}: that is the name explained, and the one to pin", show::quote(given)),
+                full,
+            );
         }
         if let Some(why) = &e.refused_name {
-            let _ = writeln!(
+            output::say(
                 out,
-                "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
-                 node has it; it is explained as given",
-                runtime.puller()
+                &format!(
+                    "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
+                     node has it; it is explained as given",
+                    runtime.puller()
+                ),
+                full,
             );
         }
         for d in &e.depends_on_pull {
-            let _ = writeln!(
+            output::say(
                 out,
-                "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
-                 if the image was pulled by it (crictl computes it for an image pulled by tag), \
-                 so whether it pins this image depends on how the image was pulled",
-                d.pattern_index,
-                show::quote(&d.pattern),
-                show::quote(&d.name)
+                &format!(
+                    "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
+                     if the image was pulled by it (crictl computes it for an image pulled by tag), \
+                     so whether it pins this image depends on how the image was pulled",
+                    d.pattern_index,
+                    show::quote(&d.pattern),
+                    show::quote(&d.name)
+                ),
+                full,
             );
         }
         if e.check == Some("undecided") {
@@ -187,27 +203,33 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
             } else {
                 "the running CRI-O does not pin it, as it would after a pull by tag only"
             };
-            let _ = writeln!(
+            output::say(
                 out,
-                "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
-                 cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
-                 it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
-                 --allow-undecided accepts it"
+                &format!(
+                    "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
+                     cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
+                     it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
+                     --allow-undecided accepts it"
+                ),
+                full,
             );
         }
         if e.check == Some("disagree") {
             let (pins, config) =
                 if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
-            let _ = writeln!(
+            output::say(
                 out,
-                "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
-                 {config} it",
-                runtime.name()
+                &format!(
+                    "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
+                     {config} it",
+                    runtime.name()
+                ),
+                full,
             );
         }
     }
     if !report.causes.is_empty() {
-        let _ = writeln!(out, "Likely causes, each with the disagreements it can explain:");
+        output::say(out, "Likely causes, each with the disagreements it can explain:", full);
         for c in &report.causes {
             let _ = writeln!(out, "  - {}", show::escape(&c.message));
             let explains = if c.images.len() == report.disagreements {
@@ -227,24 +249,30 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
             Runtime::Crio => "stock CRI-O",
             other => other.refuser(),
         };
-        let _ = writeln!(
+        output::say(
             out,
-            "REFUSED: the list read here is refused ({} pattern(s); standard error says why, and what \
-             {who} and a runtime built on the crio-pin library do with it). The list in force is \
-             the one the runtime had before, which this tool cannot know{column}. PINNED and PATTERN \
-             show what the list's other {} pattern(s) would pin.",
-            report.refused.len(),
-            report.valid_patterns
+            &format!(
+                "REFUSED: the list read here is refused ({} pattern(s); standard error says why, and what \
+                 {who} and a runtime built on the crio-pin library do with it). The list in force is \
+                 the one the runtime had before, which this tool cannot know{column}. PINNED and PATTERN \
+                 show what the list's other {} pattern(s) would pin.",
+                report.refused.len(),
+                report.valid_patterns
+            ),
+            full,
         );
         let _ =
             writeln!(out, "{images} image(s), {pinned} pinned by the valid patterns{undecided}; the list is refused");
     } else if check || has_runtime {
-        let _ = writeln!(
+        output::say(
             out,
-            "{images} image(s), {pinned} pinned{undecided}; {} disagreement(s) with the runtime",
-            report.disagreements
+            &format!(
+                "{images} image(s), {pinned} pinned{undecided}; {} disagreement(s) with the runtime",
+                report.disagreements
+            ),
+            full,
         );
     } else {
-        let _ = writeln!(out, "{images} image(s), {pinned} pinned{undecided}");
+        output::say(out, &format!("{images} image(s), {pinned} pinned{undecided}"), full);
     }
 }

@@ -9,7 +9,7 @@ use crio_pin::Flags;
 
 use crate::args::SourceArgs;
 use crate::codes::LintCode;
-use crate::config::{self, Resolved};
+use crate::config::{self, Resolved, Warning};
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
 use crate::output::{self, write_json, Outcome};
@@ -66,15 +66,17 @@ pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outc
     let answered = listing.as_deref().map_or(0, |l| quiet_answered(&mut findings, l, flags));
     let counts = LintCounts::new(&resolved, &findings, answered);
     findings.retain(|f| f.severity <= shown.least);
+    // The configuration's warnings are warnings too.
+    let warnings = if shown.least >= Severity::Warning { &resolved.warnings[..] } else { &[] };
     if args.json {
         let json = serde_json::json!({
             "counts": counts,
             "findings": findings,
-            "warnings": resolved.warnings,
+            "warnings": warnings,
         });
         write_json(&mut out, &json);
     } else {
-        print(&mut out, &resolved, &findings, &counts, shown, args.no_trunc);
+        print(&mut out, warnings, &findings, &counts, shown, args.no_trunc);
     }
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(counts.errors > 0) })
 }
@@ -130,7 +132,7 @@ impl LintCounts {
     }
 }
 
-fn print(out: &mut Vec<u8>, resolved: &Resolved, findings: &[Finding], counts: &LintCounts, shown: Shown, full: bool) {
+fn print(out: &mut Vec<u8>, warnings: &[Warning], findings: &[Finding], counts: &LintCounts, shown: Shown, full: bool) {
     let mut found: HashMap<(Severity, LintCode), Vec<&Finding>> = HashMap::new();
     for f in findings {
         found.entry((f.severity, f.code)).or_default().push(f);
@@ -168,7 +170,7 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, findings: &[Finding], counts: &
             );
         }
     }
-    output::print_warnings(out, &resolved.warnings, full);
+    output::print_warnings(out, warnings, full);
     let reload = match counts.reload_patterns {
         Some(n) => format!(", and {n} in the files' list a SIGHUP reload loads"),
         None => String::new(),
@@ -176,7 +178,7 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, findings: &[Finding], counts: &
     let hidden = match shown.least {
         Severity::Info => String::new(),
         Severity::Warning => " (notes not shown: --severity warning)".to_string(),
-        Severity::Error => " (warnings and notes not shown: --severity error)".to_string(),
+        Severity::Error => " (warnings, notes and configuration warnings not shown: --severity error)".to_string(),
     };
     let answered = match counts.answered_by_listing {
         0 => String::new(),

@@ -2,9 +2,10 @@
 //! (`--runtime`, or `--from`) written for another, each entry with how
 //! faithfully it carries over (`crate::translate`), then the list as the
 //! target reads it; with `--images`, both lists run over a node's images
-//! to show every image whose pin would change. Exit status 1 when a pin
-//! changes (an entry that is wider, narrower or impossible, or an image
-//! that differs), 0 when the translation is exact.
+//! to show every image whose pin would change. Exit status 1 when an
+//! entry is wider, narrower or impossible (whatever the images), or an
+//! image of `--images` differs; 0 when every entry is exact or dropped (it
+//! pinned nothing).
 
 use std::io::Write;
 
@@ -99,15 +100,19 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             Column::whole("FIDELITY"),
             Column::source("SOURCE"),
         ];
-        let _ = writeln!(out, "{} -> {}", source.name(), to.name());
+        output::say(&mut out, &format!("{} -> {}", source.name(), to.name()), args.no_trunc);
         output::table(&mut out, &columns, &rows, args.no_trunc);
         for (i, (_, t)) in entries.iter().enumerate() {
             if let (Some(why), true) = (&t.why, t.fidelity != Fidelity::Exact) {
-                let _ = writeln!(out, "note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why));
+                output::say(
+                    &mut out,
+                    &format!("note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why)),
+                    args.no_trunc,
+                );
             }
         }
         if let Some(note) = &note {
-            let _ = writeln!(out, "note: {note}");
+            output::say(&mut out, &format!("note: {note}"), args.no_trunc);
         }
         let counts: Vec<String> =
             [Fidelity::Exact, Fidelity::Wider, Fidelity::Narrower, Fidelity::Impossible, Fidelity::Dropped]
@@ -117,17 +122,20 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                     (n > 0).then(|| format!("{n} {}", f.as_str()))
                 })
                 .collect();
-        let _ = writeln!(out, "{} pattern(s): {}", entries.len(), counts.join(", "));
+        output::say(&mut out, &format!("{} pattern(s): {}", entries.len(), counts.join(", ")), args.no_trunc);
         if let Some(c) = &checked {
-            let _ = writeln!(
-                out,
-                "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
-                c.checked,
-                show::escape(&c.listing),
-                c.pinned_before,
-                source.name(),
-                c.pinned_after,
-                to.name()
+            output::say(
+                &mut out,
+                &format!(
+                    "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
+                    c.checked,
+                    show::escape(&c.listing),
+                    c.pinned_before,
+                    source.name(),
+                    c.pinned_after,
+                    to.name()
+                ),
+                args.no_trunc,
             );
             for d in &c.differ {
                 let _ = writeln!(

@@ -108,7 +108,7 @@ fn containerd_normalized_refuses_values_that_are_no_reference() {
     );
     golden("lint-containerd-normalized-refused", &refused("containerd-normalized", &["lint"]), 1);
     // explain shows what the valid values pin, and exits 2.
-    let out = run(&refused("containerd-normalized", &["explain", "--images", "containerd/images.json"]));
+    let out = run(&refused("containerd-normalized", &["explain", "--images", "containerd/images.json", "--no-trunc"]));
     assert_eq!(code(&out), 2);
     let text = stdout(&out);
     assert!(text.contains("what containerd with a fix PR and a runtime built on the crio-pin library do"), "{text}");
@@ -191,7 +191,7 @@ fn containerd_diff_previews_a_new_list_and_keeps_the_sandbox_key() {
             "containerd",
             &["diff", "--images", "containerd/images.json", "--new-patterns", "containerd/new-pins.txt"],
         ),
-        0,
+        1,
     );
     let v = json(&run(&containerd(
         "containerd",

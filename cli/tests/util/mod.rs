@@ -13,13 +13,16 @@ pub use serde_json::Value;
 pub const LISTING_F: [&str; 4] = ["-c", "crio-listings/crio.conf", "-d", "crio-listings/F/crio.conf.d"];
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_crio-pin");
-/// The environment the tool reads: CRI-O's variables, and its own choice of runtime.
-pub const CRIO_ENV: [&str; 5] = [
+/// The environment the tool reads: CRI-O's variables, its own choice of
+/// runtime, and the width of its output (unset: the tests' output is no
+/// terminal, so 100 columns).
+pub const CRIO_ENV: [&str; 6] = [
     "CONTAINER_CONFIG",
     "CONTAINER_CONFIG_DIR",
     "CONTAINER_PINNED_IMAGES",
     "CONTAINER_PAUSE_IMAGE",
     "CRIO_PIN_RUNTIME",
+    "COLUMNS",
 ];
 
 pub fn data() -> PathBuf {
