@@ -133,6 +133,25 @@ fn manual_pages_list_codes_exit_statuses_and_real_synopses() {
     // --help says the same exit statuses.
     let help = stdout(&run(&["lint", "--help"]));
     assert!(help.contains("Exit status:\n  0  no error"), "{help}");
+    // diff signals a lost pin; translate says exactly what 1 means, and
+    // names every fidelity (dropped too).
+    assert!(diff.contains(".TP\n\\fB1\\fR\nan image loses its pin"), "{diff}");
+    let translate = page("crio-pin-translate");
+    assert!(translate.contains("wider, narrower or impossible") && translate.contains("dropped"), "{translate}");
+    let help = stdout(&run(&["translate", "--help"]));
+    assert!(help.contains("impossible, or dropped") && help.contains("--images would change"), "{help}");
+    // A required option is not shown as optional.
+    let synopsis = &translate[translate.find(".SH SYNOPSIS").unwrap()..translate.find(".SH DESCRIPTION").unwrap()];
+    assert!(
+        synopsis.contains(" \\fB\\-\\-to\\fR \\fIRUNTIME\\fR") && !synopsis.contains("[\\fB\\-\\-to\\fR"),
+        "{synopsis}"
+    );
+    // The tool's page points to each command's page and to the library's docs.
+    let see_also = &top[top.find(".SH \"SEE ALSO\"").expect("crio-pin.1 has SEE ALSO")..];
+    for sub in ["config", "lint", "explain", "diff", "translate"] {
+        assert!(see_also.contains(&format!("\\fBcrio\\-pin\\-{sub}\\fR(1)")), "{sub}: {see_also}");
+    }
+    assert!(see_also.contains("crio_pin.h") && see_also.contains("docs/json.md"), "{see_also}");
 }
 
 #[test]
