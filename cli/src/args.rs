@@ -78,7 +78,8 @@ pub struct SourceArgs {
     /// one line. By default tables fit the width (COLUMNS, else the
     /// terminal's, else 100): digests and ids are shortened as crictl
     /// shortens them, sources lose their start, names and patterns are
-    /// never cut; messages wrap
+    /// never cut (a pattern that is the image's name is shown as = IMAGE);
+    /// messages wrap
     #[arg(long, global = true)]
     pub no_trunc: bool,
 }

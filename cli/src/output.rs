@@ -113,6 +113,16 @@ impl<'a> Column<'a> {
     }
 }
 
+/// A table's pattern cell, `#N "PATTERN"` (a containerd key before it);
+/// `#N = IMAGE` when the pattern is the name in the row's IMAGE column
+/// (a digest reference need not fill the line twice), unless `full`.
+pub fn pattern_cell(index: usize, key: Option<&str>, pattern: &str, image: &str, full: bool) -> String {
+    match key {
+        None if !full && pattern == image => format!("#{index} = IMAGE"),
+        _ => format!("#{index} {}", show::pattern(key, pattern)),
+    }
+}
+
 fn text_width(text: &str) -> usize {
     text.chars().count()
 }
@@ -407,6 +417,24 @@ mod tests {
         table_within(&mut out, &columns, &rows, None);
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains(&digest) && text.contains(&format!("{long}/99-local.conf:1")), "{text}");
+    }
+
+    #[test]
+    fn a_pattern_that_is_the_image_s_name_is_not_shown_twice() {
+        let image = "registry.k8s.io/pause:3.10";
+        assert_eq!(pattern_cell(3, None, image, image, false), "#3 = IMAGE");
+        assert_eq!(pattern_cell(3, None, image, image, true), "#3 \"registry.k8s.io/pause:3.10\"");
+        assert_eq!(pattern_cell(0, None, "registry.k8s.io/*", image, false), "#0 \"registry.k8s.io/*\"");
+        // Another case is another text: shown.
+        assert_eq!(
+            pattern_cell(1, None, "Registry.k8s.io/pause:3.10", image, false),
+            "#1 \"Registry.k8s.io/pause:3.10\""
+        );
+        // A containerd key is said with its value.
+        assert_eq!(
+            pattern_cell(6, Some("sandbox"), image, image, false),
+            "#6 sandbox = \"registry.k8s.io/pause:3.10\""
+        );
     }
 
     #[test]

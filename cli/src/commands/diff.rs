@@ -126,13 +126,13 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
                     };
                     vec![
                         show::name(image).into_owned(),
-                        format!("#{} {}", c.pattern_index, show::pattern(c.origin.key.as_deref(), &c.pattern)),
+                        output::pattern_cell(c.pattern_index, c.origin.key.as_deref(), &c.pattern, image, full),
                         show::escape(&c.origin.source).into_owned(),
                     ]
                 })
                 .collect();
             let how = how.to_uppercase();
-            let columns = [Column::whole("IMAGE"), Column::whole(&how), Column::source("SOURCE")];
+            let columns = [Column::whole("IMAGE"), Column::whole(&how), Column::source("SOURCE").optional(1)];
             output::table(out, &columns, &rows, full);
         }
     }

@@ -69,9 +69,12 @@ fn short_id(id: &Option<String>, full: bool) -> String {
 /// that decided, unless that is containerd's image ID (the ID column has
 /// it) and the image has a name.
 fn shown_name(e: &Explained) -> String {
+    show::name(name_shown(e)).into_owned()
+}
+
+fn name_shown(e: &Explained) -> &str {
     let decided = e.decided_by.as_ref().filter(|d| e.names.contains(d));
-    let name = decided.or(e.names.first()).or(e.decided_by.as_ref()).map_or("", String::as_str);
-    show::name(name).into_owned()
+    decided.or(e.names.first()).or(e.decided_by.as_ref()).map_or("", String::as_str)
 }
 
 fn yes_no(b: Option<bool>) -> String {
@@ -112,7 +115,7 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
             }
             row.push(shown_name(e));
             row.push(match (e.pattern_index, &e.pattern) {
-                (Some(i), Some(p)) => format!("#{i} {}", show::pattern(e.key.as_deref(), p)),
+                (Some(i), Some(p)) => output::pattern_cell(i, e.key.as_deref(), p, name_shown(e), full),
                 _ => "-".into(),
             });
             row.push(e.source.as_deref().map_or("-".into(), |s| show::escape(s).into_owned()));
