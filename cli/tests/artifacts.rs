@@ -9,8 +9,7 @@ const CANONICAL_MODEL: &str =
 fn oci_artifacts_are_pinned_by_their_reference_or_canonical_name() {
     // Live CRI-O (listing F): the artifact `model`, pulled by tag, is pinned
     // by the exact pattern of its repoDigest, its canonical name.
-    let out =
-        golden("explain-listing-f", &listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]), 0);
+    golden("explain-listing-f", &listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]), 0);
     // Each message whole on its line.
     let text = stdout(&run(&listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check", "--no-trunc"])));
     for name in ["registry.example/team/model", "quay.io/openshift-release-dev/cfg-artifact:v1"] {
