@@ -114,7 +114,7 @@ codes! {
         NotFamiliar = "not-familiar":
             "warning: cri-dockerd: a Docker Hub name as Docker never reports it (docker.io/library/nginx): Docker reports familiar names (nginx:1.25), so it pins nothing",
         DigestNeedsDigestPull = "digest-needs-digest-pull":
-            "info: a digest pins an image only if it was pulled by that digest (an OCI artifact however it was pulled)",
+            "info: a digest pins an image only if it was pulled by that digest (an OCI artifact however it was pulled); not said of an image an --images listing shows pulled by it",
         ArtifactDigest = "artifact-digest":
             "info: the canonical name of an OCI artifact of the --images listing, which it pins however it was pulled",
     }

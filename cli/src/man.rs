@@ -107,7 +107,13 @@ fn code_sections(command: &str) -> Vec<CodeSection> {
             ),
         ],
         "lint" => vec![
-            ("FINDINGS", "Printed as SEVERITY[CODE]: pattern INDEX ...; JSON findings[].code.", lint()),
+            (
+                "FINDINGS",
+                "Printed as SEVERITY[CODE]: pattern INDEX ...; a code found on more than 3 patterns once, then \
+                 SEVERITY[CODE]: the same on N more pattern(s), with examples (--verbose prints each; JSON \
+                 findings[].code lists each).",
+                lint(),
+            ),
             ("WARNINGS", "The configuration's warnings, as config prints them; JSON warnings[].code.", warnings()),
         ],
         "explain" => vec![
