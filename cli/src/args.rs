@@ -265,7 +265,8 @@ pub enum Command {
     },
     /// The list read from one runtime (--runtime, or --from) written for
     /// another: each pattern with how faithfully it carries over (exact,
-    /// wider, narrower, impossible), then the list as the target reads it
+    /// wider, narrower, different, undecided, impossible, dropped), then the
+    /// list as the target reads it
     /// (exit 1 when a pin changes)
     #[command(after_help = man::exit_status_help("translate"))]
     Translate {

@@ -43,7 +43,11 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
         ],
         "translate" => &[
             (0, "every pattern carries over exactly, and no image of --images would change"),
-            (1, "a pattern is wider, narrower or impossible in the target's terms, or an image's pin would change"),
+            (
+                1,
+                "a pattern is wider, narrower, different, undecided or impossible in the target's terms, or an image's \
+                 pin would change",
+            ),
             (2, "unusable input, or a list its runtime refuses"),
         ],
         "diff" => &[
