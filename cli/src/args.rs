@@ -282,9 +282,10 @@ pub enum Command {
     },
     /// The list read from one runtime (--runtime, or --from) written for
     /// another: each pattern with how faithfully it carries over (exact,
-    /// wider, narrower, impossible, or dropped: it pinned nothing), then the
-    /// list as the target reads it (exit 1 when a pattern is wider, narrower
-    /// or impossible, or an image of --images would change)
+    /// wider, narrower, different, undecided, impossible, or dropped: it
+    /// pinned nothing), then the list as the target reads it (exit 1 when a
+    /// pattern is anything but exact or dropped, or an image of --images
+    /// would change)
     #[command(after_help = man::exit_status_help("translate"))]
     Translate {
         /// The runtime the list is read from (default: --runtime's)

@@ -30,6 +30,7 @@ use serde::Deserialize;
 
 use crate::error::InputError;
 use crate::runtime::Runtime;
+use crate::runtimes::repository;
 use crate::show;
 
 /// One image and its names.
@@ -272,18 +273,6 @@ pub fn qualify(name: &str) -> Result<String, String> {
     Ok(reference.whole())
 }
 
-/// The repository of a name CRI-O formed: everything before `@digest`, or
-/// before the `:tag` that follows the last `/`.
-fn repository(name: &str) -> &str {
-    if let Some((repo, _)) = name.split_once('@') {
-        return repo;
-    }
-    match name.rsplit_once(':') {
-        Some((repo, tag)) if !tag.contains('/') => repo,
-        _ => name,
-    }
-}
-
 /// Whether a listed entry is an OCI artifact: its id (bare hex, or with
 /// its algorithm) is the digest of one of its repoDigests.
 fn is_artifact(id: &str, digests: &[String]) -> bool {
@@ -315,14 +304,6 @@ fn from_listing(listed: Listed, runtime: Runtime) -> Image {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn repository_strips_tag_or_digest_only() {
-        assert_eq!(repository("quay.io/a/b:1"), "quay.io/a/b");
-        assert_eq!(repository("registry.example:5000/a/b"), "registry.example:5000/a/b");
-        assert_eq!(repository("registry.example:5000/a/b:2"), "registry.example:5000/a/b");
-        assert_eq!(repository("q.io/a@sha256:00"), "q.io/a");
-    }
 
     #[test]
     fn an_artifact_is_an_entry_whose_id_is_the_digest_of_a_repo_digest() {

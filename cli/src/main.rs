@@ -26,6 +26,7 @@ mod matching;
 mod output;
 mod refused;
 mod runtime;
+mod runtimes;
 mod show;
 mod translate;
 

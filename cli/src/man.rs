@@ -44,13 +44,13 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
         "translate" => &[
             (
                 0,
-                "every pattern carries over exactly or is dropped (a blank entry, or one the source runtime never \
-                 matches: it pinned nothing), and no image of --images would change",
+                "every pattern carries over exactly or is dropped (it pinned nothing under the source's rules), \
+                 and no image of --images would change",
             ),
             (
                 1,
-                "a pattern is wider, narrower or impossible in the target's terms (whether or not an image of \
-                 --images is affected), or an image's pin would change",
+                "a pattern is wider, narrower, different, undecided or impossible in the target's terms (whether \
+                 or not an image of --images is affected), or an image's pin would change",
             ),
             (2, "unusable input, or a list its runtime refuses"),
         ],

@@ -137,7 +137,7 @@ fn manual_pages_list_codes_exit_statuses_and_real_synopses() {
     // names every fidelity (dropped too).
     assert!(diff.contains(".TP\n\\fB1\\fR\nan image loses its pin"), "{diff}");
     let translate = page("crio-pin-translate");
-    assert!(translate.contains("wider, narrower or impossible") && translate.contains("dropped"), "{translate}");
+    assert!(translate.contains("undecided or impossible") && translate.contains("dropped"), "{translate}");
     let help = stdout(&run(&["translate", "--help"]));
     assert!(help.contains("impossible, or dropped") && help.contains("--images would change"), "{help}");
     // A required option is not shown as optional.

@@ -3,9 +3,9 @@
 //! faithfully it carries over (`crate::translate`), then the list as the
 //! target reads it; with `--images`, both lists run over a node's images
 //! to show every image whose pin would change. Exit status 1 when an
-//! entry is wider, narrower or impossible (whatever the images), or an
-//! image of `--images` differs; 0 when every entry is exact or dropped (it
-//! pinned nothing).
+//! entry changes what it pins (`Fidelity::changes_pins`: anything but
+//! exact or dropped), whatever the images, or an image of `--images`
+//! differs; 0 when every entry is exact or dropped (it pinned nothing).
 
 use std::io::Write;
 
@@ -14,10 +14,11 @@ use serde::Serialize;
 use crate::args::SourceArgs;
 use crate::config::{self, Entry, Origin};
 use crate::error::InputError;
-use crate::images::{self, Image};
+use crate::images;
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
+use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{case_note, translate, Fidelity, Translated};
 
@@ -114,14 +115,21 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
         if let Some(note) = &note {
             output::say(&mut out, &format!("note: {note}"), args.no_trunc);
         }
-        let counts: Vec<String> =
-            [Fidelity::Exact, Fidelity::Wider, Fidelity::Narrower, Fidelity::Impossible, Fidelity::Dropped]
-                .iter()
-                .filter_map(|&f| {
-                    let n = entries.iter().filter(|(_, t)| t.fidelity == f).count();
-                    (n > 0).then(|| format!("{n} {}", f.as_str()))
-                })
-                .collect();
+        if to.is_containerd() {
+            output::say(
+                &mut out,
+                "note: the containerd file below is version 3, for a main config.toml of version 3 (a version-2 \
+                 one must not import it: see its comment)",
+                args.no_trunc,
+            );
+        }
+        let counts: Vec<String> = Fidelity::ALL
+            .iter()
+            .filter_map(|&f| {
+                let n = entries.iter().filter(|(_, t)| t.fidelity == f).count();
+                (n > 0).then(|| format!("{n} {}", f.as_str()))
+            })
+            .collect();
         output::say(&mut out, &format!("{} pattern(s): {}", entries.len(), counts.join(", ")), args.no_trunc);
         if let Some(c) = &checked {
             output::say(
@@ -177,6 +185,10 @@ fn written_list(entries: &[(&Entry, Translated)], to: Runtime) -> String {
         Runtime::Containerd | Runtime::ContainerdNormalized => {
             out.push_str(
                 "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
+                 # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
+                 # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
+                 # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
+                 # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
                  version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
             );
             for (i, (e, p)) in each().enumerate() {
@@ -208,25 +220,27 @@ fn toml_key(key: &str) -> String {
     }
 }
 
-/// Both lists over a listing's images, each runtime with the names it
-/// matches.
+/// Both lists over a listing's images, each judged in the names its own
+/// runtime stores for the image (a listing names an image in its runtime's
+/// form; the image is the same).
 fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Runtime) -> Result<Checked, InputError> {
     let before = refused::compile(entries, from.flags(), List::Effective)?;
     let after = crio_pin::PinSet::compile(target, to.flags())
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
-    let (from_images, to_images) = (images::read(path, from)?, images::read(path, to)?);
-    let pinned = |set: &crio_pin::PinSet, image: &Image| {
-        image.names.iter().filter(|n| n.stored).any(|n| set.is_match(n.text.as_bytes()))
-    };
-    let mut checked = Checked { listing: path.to_owned(), checked: from_images.len(), ..Checked::default() };
-    for (a, b) in from_images.iter().zip(&to_images) {
-        let (was, is) = (pinned(&before, a), pinned(&after, b));
+    let listed = images::read(path, from)?;
+    let mut checked = Checked { listing: path.to_owned(), checked: listed.len(), ..Checked::default() };
+    for image in &listed {
+        let names: Vec<&str> = image.names.iter().filter(|n| !n.is_id).map(|n| n.text.as_str()).collect();
+        let registry_image = RegistryImage::from_names(names.iter().copied(), image.id.as_deref());
+        // A pin that depends on the pull counts as a pin: never lose one silently.
+        let was = pinned(&before, from, &registry_image) != Pinned::No;
+        let is = pinned(&after, to, &registry_image) != Pinned::No;
         checked.pinned_before += usize::from(was);
         checked.pinned_after += usize::from(is);
         if was != is {
             checked.differ.push(Differ {
-                id: a.id.clone(),
-                names: a.names.iter().filter(|n| !n.is_id).map(|n| n.text.clone()).collect(),
+                id: image.id.clone(),
+                names: names.iter().map(|n| n.to_string()).collect(),
                 pinned_after: is,
                 pinned_before: was,
             });
