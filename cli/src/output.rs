@@ -7,8 +7,11 @@
 //! shows can be copied. To fit the width (`width`), a source loses its
 //! start (its file name and line stay); where that is not enough, the
 //! columns that can be left out are (explain's ID, then SOURCE), and a
-//! note says so; a table of long names may still be wider. Warnings and
-//! findings wrap at the same width. `--no-trunc` shows everything whole,
+//! note says so; a table of long names may still be wider. A pattern that
+//! is the image's name beside it is shown as `= IMAGE` (translate: the
+//! same text, `= FROM`). Messages (warnings, findings, notes) wrap at the
+//! same width, never inside a word: a digest reference wider than the line
+//! stands whole on a line of its own. `--no-trunc` shows everything whole,
 //! each message on one line; JSON is always whole.
 
 use std::io::Write;
@@ -317,7 +320,8 @@ pub fn print_warnings(out: &mut Vec<u8>, warnings: &[Warning], full: bool) {
 }
 
 /// A message (a warning, a finding, a note: one line of text), wrapped at
-/// `width()` unless `full`.
+/// `width()` unless `full`. Its digests stay whole: a message may say what
+/// to write, and that must be copyable.
 pub fn say(out: &mut Vec<u8>, message: &str, full: bool) {
     let within = if full { usize::MAX } else { width() };
     wrap(out, message, within);

@@ -82,6 +82,9 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             .map(|(i, (e, t))| {
                 let to_text = if t.patterns.is_empty() {
                     "-".to_owned()
+                } else if !args.no_trunc && t.patterns == [e.display()] {
+                    // The same text: a long reference need not fill the line twice.
+                    "= FROM".to_owned()
                 } else {
                     t.patterns.iter().map(|p| show::quote(p)).collect::<Vec<_>>().join(" ")
                 };
@@ -99,7 +102,7 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             Column::whole("FROM"),
             Column::whole("TO"),
             Column::whole("FIDELITY"),
-            Column::source("SOURCE"),
+            Column::source("SOURCE").optional(1),
         ];
         output::say(&mut out, &format!("{} -> {}", source.name(), to.name()), args.no_trunc);
         output::table(&mut out, &columns, &rows, args.no_trunc);
