@@ -449,6 +449,26 @@ fn lint_cri_dockerd(entries: &[Entry], list: List) -> Vec<Finding> {
             ),
             _ => {}
         }
+        if literal.contains(',') {
+            let parts = crate::runtimes::cri_dockerd::split_flag_value(literal);
+            let what = match &parts {
+                Ok(parts) => {
+                    let quoted: Vec<String> = parts.iter().map(|p| show::quote(p.trim())).collect();
+                    format!("cri-dockerd splits it into the {} patterns {}", parts.len(), quoted.join(", "))
+                }
+                Err(why) => format!("cri-dockerd refuses to start on it ({why})"),
+            };
+            add(
+                Severity::Warning,
+                LintCode::CommaList,
+                format!(
+                    "a comma: no image name has one, so as one pattern this pins nothing; cri-dockerd's \
+                     --pinned-images is a comma-separated list (a pflag StringSlice, read as CSV), and given as \
+                     a flag value {what}: write each part as its own value"
+                ),
+                None,
+            );
+        }
         if let Some(at) = literal.find('*') {
             add(
                 Severity::Warning,
