@@ -86,9 +86,9 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::codes::WarningCode;
-use crate::config::{Lines, Warning};
 use crate::error::InputError;
 use crate::input::{self, ReadError, Special};
+use crate::list::{tables_in, Lines, Warning};
 
 /// containerd's defaults on Linux (defaults/defaults_unix.go,
 /// internal/cri/config/config.go, 2.3).
@@ -622,7 +622,7 @@ fn ignored_keys(
         if pinned_table {
             continue;
         }
-        for t in crate::config::tables_in(value.get_ref()) {
+        for t in tables_in(value.get_ref()) {
             path.push(k.to_string());
             ignored_keys(t, path, version, file, lines, warnings);
             path.pop();

@@ -12,7 +12,7 @@ use oci_spec::distribution::Reference;
 use serde::Serialize;
 
 use crate::codes::LintCode;
-use crate::config::{Entry, Origin};
+use crate::list::{Entry, Origin};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
 use crate::{images, show};

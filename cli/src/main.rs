@@ -19,6 +19,7 @@ mod error;
 mod images;
 mod input;
 mod lint;
+mod list;
 mod man;
 mod matching;
 mod output;

@@ -11,9 +11,10 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::args::SourceArgs;
-use crate::config::{self, Entry, Origin};
+use crate::config;
 use crate::error::InputError;
 use crate::images;
+use crate::list::{Entry, Origin};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
