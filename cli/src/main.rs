@@ -16,6 +16,7 @@ mod commands;
 mod config;
 mod containerd;
 mod error;
+mod go_filepath;
 mod images;
 mod input;
 mod lint;
