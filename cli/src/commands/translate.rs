@@ -23,6 +23,34 @@ use crate::show;
 use crate::translate::{case_note, translate, Fidelity, Translated};
 
 pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
+    let source = source_runtime(args, from)?;
+    let resolved = config::resolve(&args.sources(source))?;
+    // A list its runtime refuses has no meaning to carry over.
+    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
+    let entries: Vec<(&Entry, Translated)> =
+        resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
+    let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
+    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
+    let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
+    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
+    let note = case_note(source, to);
+    let written = written_list(&entries, to);
+
+    let mut out = Vec::new();
+    let view =
+        View { source, to, entries: &entries, checked: checked.as_ref(), note: note.as_deref(), written: &written };
+    if args.json {
+        write_json(&mut out, &view.json());
+    } else {
+        view.text(&mut out, args.no_trunc);
+    }
+    let code = if changed == 0 && differ == 0 { 0 } else { 1 };
+    Ok(Outcome { out, refused: Vec::new(), code })
+}
+
+/// The runtime the list is read from: `--from` or `--runtime`, by its own
+/// rules only.
+fn source_runtime(args: &SourceArgs, from: Option<Runtime>) -> Result<Runtime, InputError> {
     let source = match (from, args.runtime) {
         (Some(f), Some(r)) if f != r => {
             return Err(InputError(format!(
@@ -41,24 +69,27 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                 .into(),
         ));
     }
-    let resolved = config::resolve(&args.sources(source))?;
-    // A list its runtime refuses has no meaning to carry over.
-    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
-    let entries: Vec<(&Entry, Translated)> =
-        resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
-    let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
-    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
-    let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
-    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
-    let note = case_note(source, to);
-    let written = written_list(&entries, to);
+    Ok(source)
+}
 
-    let mut out = Vec::new();
-    if args.json {
-        let json = TranslateJson {
-            case_note: note.as_deref(),
-            config: &written,
-            entries: entries
+/// What `translate` prints: the entries, their labels, the check over
+/// the images, and the list written.
+struct View<'a> {
+    source: Runtime,
+    to: Runtime,
+    entries: &'a [(&'a Entry, Translated)],
+    checked: Option<&'a Checked>,
+    note: Option<&'a str>,
+    written: &'a str,
+}
+
+impl<'a> View<'a> {
+    fn json(&self) -> TranslateJson<'a> {
+        TranslateJson {
+            case_note: self.note,
+            config: self.written,
+            entries: self
+                .entries
                 .iter()
                 .enumerate()
                 .map(|(index, (e, t))| EntryJson {
@@ -70,12 +101,15 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                     why: t.why.as_deref(),
                 })
                 .collect(),
-            from: source.option(),
-            images: checked.as_ref(),
-            to: to.option(),
-        };
-        write_json(&mut out, &json);
-    } else {
+            from: self.source.option(),
+            images: self.checked,
+            to: self.to.option(),
+        }
+    }
+
+    fn text(&self, out: &mut Vec<u8>, no_trunc: bool) {
+        let (source, to, entries, note) = (self.source, self.to, self.entries, &self.note);
+        let differ = self.checked.map_or(0, |c| c.differ.len());
         let rows: Vec<Vec<String>> = entries
             .iter()
             .enumerate()
@@ -102,7 +136,7 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             Column::source("SOURCE"),
         ];
         let _ = writeln!(out, "{} -> {}", source.name(), to.name());
-        output::table(&mut out, &columns, &rows, args.no_trunc);
+        output::table(out, &columns, &rows, no_trunc);
         for (i, (_, t)) in entries.iter().enumerate() {
             if let (Some(why), true) = (&t.why, t.fidelity != Fidelity::Exact) {
                 let _ = writeln!(out, "note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why));
@@ -115,7 +149,7 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             let _ = writeln!(
                 out,
                 "note: the containerd file below is version 3, for a main config.toml of version 3 (a version-2 \
-                 one must not import it: see its comment)"
+             one must not import it: see its comment)"
             );
         }
         let counts: Vec<String> = Fidelity::ALL
@@ -126,7 +160,7 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             })
             .collect();
         let _ = writeln!(out, "{} pattern(s): {}", entries.len(), counts.join(", "));
-        if let Some(c) = &checked {
+        if let Some(c) = self.checked {
             let _ = writeln!(
                 out,
                 "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
@@ -150,10 +184,8 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             }
         }
         let _ = writeln!(out);
-        let _ = write!(out, "{written}");
+        let _ = write!(out, "{}", self.written);
     }
-    let code = if changed == 0 && differ == 0 { 0 } else { 1 };
-    Ok(Outcome { out, refused: Vec::new(), code })
 }
 
 /// The translated list as the target reads it: a CRI-O drop-in, a
