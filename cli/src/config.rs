@@ -209,8 +209,9 @@ struct FileSettings {
     pause: Option<(String, usize)>,
 }
 
-fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
-    let mut out = Resolved::default();
+/// The files CRI-O reads, in its order (the main file, then the drop-ins),
+/// and how many of them are main files.
+fn crio_files(sources: &Sources, out: &mut Resolved) -> Result<(Vec<(String, PathBuf)>, usize), InputError> {
     let (config, config_explicit) = match (&sources.config, env("CONTAINER_CONFIG")?) {
         (Some(c), _) => (c.clone(), true),
         (None, Some(c)) => (c, true),
@@ -256,12 +257,24 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         ));
     }
     files.extend(dropins);
+    Ok((files, main_files))
+}
 
+/// (image, where it was set, the file and line it was set at)
+type PauseSetting = (String, String, Option<(Rc<str>, usize)>);
+
+/// Each file decoded over the ones before: the list the last one to set it
+/// gives (the lists it replaced said in `out`) and the file that set it,
+/// and the pause image.
+fn read_crio_files(
+    files: &[(String, PathBuf)],
+    main_files: usize,
+    out: &mut Resolved,
+) -> Result<(Vec<Entry>, Option<String>, PauseSetting), InputError> {
     let mut list: Vec<Entry> = Vec::new();
     let mut list_from: Option<String> = None;
     // (image, where it was set, the file and line it was set at)
-    let mut pause: (String, String, Option<(Rc<str>, usize)>) =
-        (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string(), None);
+    let mut pause: PauseSetting = (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string(), None);
     for (i, (shown, read_from)) in files.iter().enumerate() {
         if let Some(kind) = leftover(shown).filter(|_| i >= main_files) {
             out.warnings.push(Warning::file(
@@ -280,7 +293,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             if let Some(from) = &list_from {
                 if !list.is_empty() {
                     let by = Replacer { what: format!("{shown}:{line}"), at: Some((shown.as_str(), line)) };
-                    overridden(&mut out, &list, &new, from, by);
+                    overridden(out, &list, &new, from, by);
                 }
             }
             list = new;
@@ -291,22 +304,32 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         }
         out.files.push(shown.clone());
     }
+    Ok((list, list_from, pause))
+}
 
+/// `--pinned-images` or CONTAINER_PINNED_IMAGES, which replace the files'
+/// list: the files' list when they do.
+fn replace_by_flag(
+    sources: &Sources,
+    list: &mut Vec<Entry>,
+    list_from: Option<&str>,
+    out: &mut Resolved,
+) -> Result<Option<Vec<Entry>>, InputError> {
     let (flag_list, flag_source) = if !sources.pinned_images.is_empty() {
         (Some(split_list(sources.pinned_images.iter().map(String::as_str))), "flag")
     } else {
         (env("CONTAINER_PINNED_IMAGES")?.map(|v| split_list([v.as_str()])), "env")
     };
-    let replaced = flag_list.is_some();
-    let files_list = if replaced { list.clone() } else { Vec::new() };
-    if let Some(flag_list) = flag_list {
+    let Some(flag_list) = flag_list else { return Ok(None) };
+    let files_list = list.clone();
+    {
         let new: Vec<Entry> = flag_list
             .into_iter()
             .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None, at: None, key: None })
             .collect();
         let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
-        if let (Some(from), false) = (&list_from, list.is_empty()) {
-            overridden(&mut out, &list, &new, from, Replacer { what: what.to_string(), at: None });
+        if let (Some(from), false) = (list_from, list.is_empty()) {
+            overridden(out, &list, &new, from, Replacer { what: what.to_string(), at: None });
         }
         out.warnings.push(Warning::new(
             WarningCode::FlagLostOnReload,
@@ -316,9 +339,19 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
                 list.len()
             ),
         ));
-        list = new;
+        *list = new;
     }
+    Ok(Some(files_list))
+}
 
+fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
+    let mut out = Resolved::default();
+    let (files, main_files) = crio_files(sources, &mut out)?;
+    let (mut list, list_from, mut pause) = read_crio_files(&files, main_files, &mut out)?;
+    // The files' list, when a flag or the environment replaced it.
+    let replaced_files_list = replace_by_flag(sources, &mut list, list_from.as_deref(), &mut out)?;
+    let replaced = replaced_files_list.is_some();
+    let files_list = replaced_files_list.unwrap_or_default();
     let files_pause = pause.clone();
     if let Some(image) = &sources.pause_image {
         pause = (image.clone(), "flag".to_string(), None);
