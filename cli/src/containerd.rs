@@ -412,7 +412,7 @@ fn parse_file(
 
     // The three fields of containerd's Config read here, matched as
     // go-toml matches struct fields, applied in the order written.
-    let mut hits: BTreeMap<&'static str, Vec<Hit<'_, '_>>> = BTreeMap::new();
+    let mut hits: Hits<'_, '_> = BTreeMap::new();
     for (key, value) in doc.get_ref().iter() {
         let field = match go_lower(key.get_ref()).as_str() {
             "version" => "version",
@@ -440,6 +440,37 @@ fn parse_file(
         }
     }
 
+    let version = decode_version(&hits, shown, &lines)?;
+    let imports = decode_imports(&hits, shown, &lines)?;
+
+    let mut plugins = Table::new();
+    for &(key, value) in hits.get("plugins").into_iter().flatten() {
+        let at = lines.at(shown, key.span().start);
+        let node = convert(value, at.clone(), &lines);
+        let Value::Table(table) = node.value else {
+            return Err(InputError(format!(
+                "{}: {} is {}, not a table; {REFUSES}: write [plugins.\"{IMAGES_PLUGIN}\".pinned_images] and \
+                 its keys",
+                at.show_col(),
+                key.get_ref(),
+                node.value.what()
+            )));
+        };
+        merge(&mut plugins, table);
+    }
+
+    ignored_keys(doc.get_ref(), &mut Vec::new(), version, shown, &lines, warnings);
+    Ok(FileDoc { shown: Rc::clone(shown), path, version, imports, plugins })
+}
+
+/// A top-level key and its value.
+type Hit<'d, 'i> = (&'d Spanned<std::borrow::Cow<'i, str>>, &'d Spanned<DeValue<'i>>);
+
+/// The top-level keys of one file, by the field of Config they decode into.
+type Hits<'d, 'i> = BTreeMap<&'static str, Vec<Hit<'d, 'i>>>;
+
+/// The file's `version` (0 without one), as containerd takes or refuses it.
+fn decode_version(hits: &Hits<'_, '_>, shown: &Rc<str>, lines: &Lines<'_>) -> Result<i64, InputError> {
     let mut version = 0;
     for &(key, value) in hits.get("version").into_iter().flatten() {
         let at = lines.at(shown, value.span().start);
@@ -470,7 +501,11 @@ fn parse_file(
             )));
         }
     }
+    Ok(version)
+}
 
+/// The file's `imports`, each with where it was written.
+fn decode_imports(hits: &Hits<'_, '_>, shown: &Rc<str>, lines: &Lines<'_>) -> Result<Vec<(String, At)>, InputError> {
     let mut imports = Vec::new();
     for &(key, value) in hits.get("imports").into_iter().flatten() {
         let DeValue::Array(items) = value.get_ref() else {
@@ -496,29 +531,8 @@ fn parse_file(
             imports.push((s.to_string(), at));
         }
     }
-
-    let mut plugins = Table::new();
-    for &(key, value) in hits.get("plugins").into_iter().flatten() {
-        let at = lines.at(shown, key.span().start);
-        let node = convert(value, at.clone(), &lines);
-        let Value::Table(table) = node.value else {
-            return Err(InputError(format!(
-                "{}: {} is {}, not a table; {REFUSES}: write [plugins.\"{IMAGES_PLUGIN}\".pinned_images] and \
-                 its keys",
-                at.show_col(),
-                key.get_ref(),
-                node.value.what()
-            )));
-        };
-        merge(&mut plugins, table);
-    }
-
-    ignored_keys(doc.get_ref(), &mut Vec::new(), version, shown, &lines, warnings);
-    Ok(FileDoc { shown: Rc::clone(shown), path, version, imports, plugins })
+    Ok(imports)
 }
-
-/// A top-level key and its value.
-type Hit<'d, 'i> = (&'d Spanned<std::borrow::Cow<'i, str>>, &'d Spanned<DeValue<'i>>);
 
 /// A key that looks meant for one of the two settings.
 fn looks_like(key: &str) -> Option<&'static str> {
