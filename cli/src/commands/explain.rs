@@ -93,6 +93,16 @@ fn answer(e: &Explained) -> String {
 
 fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: Runtime) {
     let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
+    print_table(out, report, full, has_runtime);
+    for e in &report.images {
+        print_notes(out, e, runtime);
+    }
+    print_summary(out, report, check, has_runtime, runtime);
+}
+
+/// One row per image: whether it is pinned, by which pattern, and what the
+/// runtime said.
+fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool) {
     let has_ids = report.images.iter().any(|e| e.id.is_some());
     let mut columns = vec![Column::fixed("PINNED")];
     if has_ids {
@@ -134,82 +144,89 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
     if !rows.is_empty() {
         output::table(out, &columns, &rows, full);
     }
-    for e in &report.images {
-        let name = shown_name(e);
-        // A name quoted in the table holds blanks or invisible characters
-        // (escaped): a pattern pins it only if it holds them too.
-        if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
-            let _ = writeln!(
-                out,
-                "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
-                 pins it only if it holds them too",
-                show::name(odd)
-            );
-        }
-        if let Some(why) = e.artifact {
-            let _ = writeln!(
-                out,
-                "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
-                 pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
-                 however it was pulled"
-            );
-        }
-        if let Some(given) = &e.given {
-            let stored = show::quote(e.names.first().map_or("", String::as_str));
-            let how = match runtime {
-                Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
-                Runtime::CriDockerd => {
-                    format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
-                }
-                _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
-            };
-            let _ = writeln!(out, "note: {} {how}: that is the name explained, and the one to pin", show::quote(given));
-        }
-        if let Some(why) = &e.refused_name {
-            let _ = writeln!(
-                out,
-                "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
-                 node has it; it is explained as given",
-                runtime.puller()
-            );
-        }
-        for d in &e.depends_on_pull {
-            let _ = writeln!(
-                out,
-                "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
-                 if the image was pulled by it (crictl computes it for an image pulled by tag), \
-                 so whether it pins this image depends on how the image was pulled",
-                d.pattern_index,
-                show::quote(&d.pattern),
-                show::quote(&d.name)
-            );
-        }
-        if e.check == Some("undecided") {
-            // (Only CRI-O stores some of the names it lists.)
-            let running = if e.runtime_pinned == Some(true) {
-                "the running CRI-O pins it, as it would after a pull by that digest"
-            } else {
-                "the running CRI-O does not pin it, as it would after a pull by tag only"
-            };
-            let _ = writeln!(
-                out,
-                "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
-                 cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
-                 it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
-                 --allow-undecided accepts it"
-            );
-        }
-        if e.check == Some("disagree") {
-            let (pins, config) =
-                if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
-            let _ = writeln!(
-                out,
-                "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
-                 {config} it",
-                runtime.name()
-            );
-        }
+}
+
+/// What the table cannot say about one image: odd names, artifacts, names
+/// given by hand, pins that depend on the pull, disagreements.
+fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime) {
+    let name = shown_name(e);
+    // A name quoted in the table holds blanks or invisible characters
+    // (escaped): a pattern pins it only if it holds them too.
+    if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
+        let _ = writeln!(
+            out,
+            "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
+             pins it only if it holds them too",
+            show::name(odd)
+        );
     }
+    if let Some(why) = e.artifact {
+        let _ = writeln!(
+            out,
+            "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
+             pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
+             however it was pulled"
+        );
+    }
+    if let Some(given) = &e.given {
+        let stored = show::quote(e.names.first().map_or("", String::as_str));
+        let how = match runtime {
+            Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
+            Runtime::CriDockerd => {
+                format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
+            }
+            _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
+        };
+        let _ = writeln!(out, "note: {} {how}: that is the name explained, and the one to pin", show::quote(given));
+    }
+    if let Some(why) = &e.refused_name {
+        let _ = writeln!(
+            out,
+            "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
+             node has it; it is explained as given",
+            runtime.puller()
+        );
+    }
+    for d in &e.depends_on_pull {
+        let _ = writeln!(
+            out,
+            "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
+             if the image was pulled by it (crictl computes it for an image pulled by tag), \
+             so whether it pins this image depends on how the image was pulled",
+            d.pattern_index,
+            show::quote(&d.pattern),
+            show::quote(&d.name)
+        );
+    }
+    if e.check == Some("undecided") {
+        // (Only CRI-O stores some of the names it lists.)
+        let running = if e.runtime_pinned == Some(true) {
+            "the running CRI-O pins it, as it would after a pull by that digest"
+        } else {
+            "the running CRI-O does not pin it, as it would after a pull by tag only"
+        };
+        let _ = writeln!(
+            out,
+            "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
+             cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
+             it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
+             --allow-undecided accepts it"
+        );
+    }
+    if e.check == Some("disagree") {
+        let (pins, config) =
+            if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
+        let _ = writeln!(
+            out,
+            "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
+             {config} it",
+            runtime.name()
+        );
+    }
+}
+
+/// The likely causes of the disagreements, and the counts.
+fn print_summary(out: &mut Vec<u8>, report: &Report, check: bool, has_runtime: bool, runtime: Runtime) {
     if !report.causes.is_empty() {
         let _ = writeln!(out, "Likely causes, each with the disagreements it can explain:");
         for c in &report.causes {
