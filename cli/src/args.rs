@@ -48,7 +48,8 @@ pub struct SourceArgs {
     pub config_dir: Option<String>,
     /// Comma-separated patterns replacing the files' list, as CRI-O's flag
     /// (repeatable) [env: CONTAINER_PINNED_IMAGES]; with --runtime
-    /// cri-dockerd, its --pinned-images values, each one pattern as given
+    /// cri-dockerd, its --pinned-images values, split at commas as its
+    /// flag (a pflag StringSlice) splits them
     #[arg(long, value_name = "LIST", global = true)]
     pub pinned_images: Vec<String>,
     /// The pause image, which CRI-O appends as an exact pattern (CRI-O only)

@@ -12,7 +12,7 @@ use oci_spec::distribution::Reference;
 use serde::Serialize;
 
 use crate::codes::LintCode;
-use crate::config::{Entry, Origin};
+use crate::list::{Entry, Origin};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
 use crate::{images, show};
@@ -76,12 +76,74 @@ impl Artifacts {
 /// (CRI-O's OCI artifacts).
 pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Artifacts>) -> Vec<Finding> {
     match Runtime::of(flags) {
-        Runtime::Crio => lint_crio(entries, flags, list, artifacts),
+        Runtime::Crio => each_entry(&CrioRules { flags, artifacts }, entries, list),
         containerd @ (Runtime::Containerd | Runtime::ContainerdNormalized) => {
-            lint_containerd(entries, containerd, list)
+            each_entry(&ContainerdRules { normalized: containerd == Runtime::ContainerdNormalized }, entries, list)
         }
-        Runtime::CriDockerd => lint_cri_dockerd(entries, list),
+        Runtime::CriDockerd => each_entry(&CriDockerdRules, entries, list),
     }
+}
+
+/// Adds one finding: `add(severity, code, message, suggestion)`.
+type Add<'a> = dyn FnMut(Severity, LintCode, String, Option<String>) + 'a;
+
+/// An entry as its runtime compares it: two entries with the same `key`
+/// are the same pattern; `pattern` is what an earlier one may shadow.
+struct Compared<'e> {
+    key: Vec<u8>,
+    pattern: Option<Pattern<'e>>,
+}
+
+/// One runtime's lint rules. The loop over the list, duplicates, shadowed
+/// patterns and the positions findings are reported at are `each_entry`'s,
+/// shared by every runtime.
+trait Rules {
+    /// Which earlier patterns pin a superset of a later one's names.
+    fn containment(&self, _entries: &[Entry]) -> Option<Containment> {
+        None
+    }
+
+    /// The findings about the entry itself, made before duplicates are
+    /// looked for; the entry as the runtime compares it, or None when it
+    /// is not compared (the runtime refuses or ignores it).
+    fn entry<'e>(&self, entry: &'e Entry, list: List, add: &mut Add<'_>) -> Option<Compared<'e>>;
+
+    /// Why `entries[first]` makes a later entry a duplicate.
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String;
+
+    /// The findings made after duplicates (CRI-O's: the names it stores).
+    fn after(&self, _index: usize, _entry: &Entry, _list: List, _add: &mut Add<'_>) {}
+}
+
+/// The one loop over a list: each entry's own findings, then whether an
+/// earlier entry is the same pattern or already pins all it pins.
+fn each_entry(rules: &dyn Rules, entries: &[Entry], list: List) -> Vec<Finding> {
+    let containment = rules.containment(entries);
+    let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (index, entry) in entries.iter().enumerate() {
+        let mut add = finder(&mut out, entry, index, list);
+        let Some(compared) = rules.entry(entry, list, &mut add) else { continue };
+        if let Some(&first) = seen.get(&compared.key) {
+            add(Severity::Warning, LintCode::Duplicate, rules.duplicate(first, entries), None);
+        } else {
+            seen.insert(compared.key, index);
+            let shadowing = containment.as_ref().zip(compared.pattern).and_then(|(c, p)| c.shadowed(index, p));
+            if let Some(by) = shadowing {
+                add(
+                    Severity::Warning,
+                    LintCode::Shadowed,
+                    format!(
+                        "pattern {by} ({}) already pins every name this one pins; it changes nothing",
+                        show::quote(&entries[by].display())
+                    ),
+                    None,
+                );
+            }
+        }
+        rules.after(index, entry, list, &mut add);
+    }
+    out
 }
 
 /// The findings of one entry, each made by `add(severity, code, message,
@@ -116,26 +178,32 @@ fn not_utf8(valid_up_to: usize, runtime: Runtime) -> String {
     format!("not valid UTF-8 (bad byte at offset {valid_up_to}): {refuses}; fix the file's encoding")
 }
 
-fn lint_crio(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Artifacts>) -> Vec<Finding> {
-    let anchored = flags.contains(Flags::ANCHOR_GLOBS);
-    // Under --strict the library refuses these; by default CRI-O takes them.
-    let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
-    let parsed: Vec<Option<Pattern<'_>>> = entries
-        .iter()
-        .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok()))
-        .collect();
-    let containment = Containment::build(&parsed, flags);
-    let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut out = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let mut add = finder(&mut out, entry, index, list);
+/// CRI-O's rules: its globs and keywords, the library's verdict on each
+/// pattern's form, and the names CRI-O stores.
+struct CrioRules<'a> {
+    flags: Flags,
+    artifacts: Option<&'a Artifacts>,
+}
+
+impl Rules for CrioRules<'_> {
+    fn containment(&self, entries: &[Entry]) -> Option<Containment> {
+        let parsed: Vec<Option<Pattern<'_>>> = entries
+            .iter()
+            .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok()))
+            .collect();
+        Some(Containment::build(&parsed, self.flags))
+    }
+
+    fn entry<'e>(&self, entry: &'e Entry, list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let flags = self.flags;
+        let anchored = flags.contains(Flags::ANCHOR_GLOBS);
         // Every finding about the pattern's form is the library's verdict
         // on it, asked once: the tool checks no rule of its own.
         let refusal = verdict(&entry.text);
         match refusal {
             Some(ErrorKind::NotUtf8 { valid_up_to }) => {
                 add(Severity::Error, LintCode::InvalidUtf8, not_utf8(valid_up_to, Runtime::Crio), None);
-                continue;
+                return None;
             }
             Some(ErrorKind::LoneStar) => {
                 add(
@@ -148,85 +216,21 @@ fn lint_crio(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Art
                     ),
                     Some("**".to_string()),
                 );
-                continue;
+                return None;
             }
             _ => {}
         }
         // Not reached otherwise: the library took the text as UTF-8, and
         // refuses nothing else by default.
-        let (Ok(text), Some(pattern)) = (std::str::from_utf8(&entry.text), parsed[index]) else {
-            continue;
-        };
-
-        let mut well_formed = true;
-        match refusal {
-            Some(ErrorKind::Empty) => {
-                well_formed = false;
-                add(
-                    strict_severity,
-                    LintCode::Empty,
-                    "the empty pattern pins only an image with an empty name, which does not exist; \
-                     remove it"
-                        .to_string(),
-                    None,
-                );
-            }
-            Some(ErrorKind::Whitespace { at, ch }) => {
-                well_formed = false;
-                let trailing_cr = if ch == '\r' && at + 1 == text.len() {
-                    " (a trailing \\r: the file was probably saved with CRLF line endings)"
-                } else {
-                    ""
-                };
-                add(
-                    strict_severity,
-                    LintCode::Whitespace,
-                    format!(
-                        "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
-                         image names never contain whitespace or control characters, so this pins \
-                         nothing it was meant to: remove it",
-                        u32::from(ch)
-                    ),
-                    Some(without_whitespace(text)),
-                );
-            }
-            Some(ErrorKind::LeadingStar { .. }) => {
-                well_formed = false;
-                add(
-                    strict_severity,
-                    LintCode::LiteralStar,
-                    format!(
-                        "a '*' only at the start is a literal character: this pins only a name \
-                         that really is {}; CRI-O has no suffix match, write {} to pin names \
-                         containing {}",
-                        show::quote(text),
-                        show::quote(&format!("{text}*")),
-                        show::quote(&text[1..])
-                    ),
-                    Some(format!("{text}*")),
-                );
-            }
-            Some(ErrorKind::InnerStar { at }) => {
-                well_formed = false;
-                add(
-                    strict_severity,
-                    LintCode::LiteralStar,
-                    format!(
-                        "the '*' at byte {at} is a literal character (only a trailing '*', or the \
-                         stars around \"*word*\", are wildcards): no image name contains it"
-                    ),
-                    None,
-                );
-            }
-            _ => {}
-        }
-
+        let text = std::str::from_utf8(&entry.text).ok()?;
+        let pattern = Pattern::parse(text, Flags::DEFAULT).ok()?;
+        crio_form_findings(text, refusal, flags, add);
         match pattern {
             Pattern::Keyword("") => add(
                 Severity::Warning,
                 LintCode::PinsEverything,
                 "\"**\" pins every image on the node: the kubelet's garbage collection will \
-                 never free disk space"
+             never free disk space"
                     .to_string(),
                 None,
             ),
@@ -235,7 +239,7 @@ fn lint_crio(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Art
                 LintCode::UnanchoredGlob,
                 format!(
                     "CRI-O does not anchor globs: this pins every name that contains {} \
-                     anywhere, e.g. {} (crio-pin --anchor-globs shows the anchored reading)",
+                 anywhere, e.g. {} (crio-pin --anchor-globs shows the anchored reading)",
                     show::quote(prefix),
                     show::quote(&format!("evil.example/{prefix}x"))
                 ),
@@ -243,35 +247,22 @@ fn lint_crio(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Art
             ),
             _ => {}
         }
+        Some(Compared { key: canonical(&entry.text, flags), pattern: Some(pattern) })
+    }
 
-        let key = canonical(&entry.text, flags);
-        if let Some(&first) = seen.get(&key) {
-            add(
-                Severity::Warning,
-                LintCode::Duplicate,
-                format!(
-                    "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
-                    show::quote(&entries[first].display()),
-                    if flags.contains(Flags::CASE_SENSITIVE) { "" } else { " (ignoring case)" }
-                ),
-                None,
-            );
-        } else {
-            seen.insert(key, index);
-            if let Some(by) = containment.shadowed(index, pattern) {
-                add(
-                    Severity::Warning,
-                    LintCode::Shadowed,
-                    format!(
-                        "pattern {by} ({}) already pins every name this one pins; it changes \
-                         nothing",
-                        show::quote(&entries[by].display())
-                    ),
-                    None,
-                );
-            }
-        }
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        format!(
+            "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
+            show::quote(&entries[first].display()),
+            if self.flags.contains(Flags::CASE_SENSITIVE) { "" } else { " (ignoring case)" }
+        )
+    }
 
+    fn after(&self, index: usize, entry: &Entry, list: List, add: &mut Add<'_>) {
+        let flags = self.flags;
+        let Ok(text) = std::str::from_utf8(&entry.text) else { return };
+        let Ok(pattern) = Pattern::parse(text, Flags::DEFAULT) else { return };
+        let well_formed = verdict(&entry.text).is_none();
         if entry.source == "pause_image" && list == List::AfterReload {
             if let Some(bad) = refused::bad_reload_pause(entry, index) {
                 add(
@@ -280,15 +271,84 @@ fn lint_crio(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Art
                     bad.message,
                     Some(crate::config::DEFAULT_PAUSE_IMAGE.to_string()),
                 );
-                continue;
+                return;
             }
         }
         if let (Pattern::Exact(_), true) = (pattern, well_formed) {
-            let artifact = artifacts.map(|a| a.0.get(&canonical(text.as_bytes(), flags)));
-            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), artifact, &mut add);
+            let artifact = self.artifacts.map(|a| a.0.get(&canonical(text.as_bytes(), flags)));
+            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), artifact, add);
         }
     }
-    out
+}
+
+/// The findings about a pattern's form that CRI-O takes and the library's
+/// strict mode refuses (errors under --strict); whether there were none.
+fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, add: &mut Add<'_>) -> bool {
+    // Under --strict the library refuses these; by default CRI-O takes them.
+    let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
+    let mut well_formed = true;
+    match refusal {
+        Some(ErrorKind::Empty) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::Empty,
+                "the empty pattern pins only an image with an empty name, which does not exist; \
+                 remove it"
+                    .to_string(),
+                None,
+            );
+        }
+        Some(ErrorKind::Whitespace { at, ch }) => {
+            well_formed = false;
+            let trailing_cr = if ch == '\r' && at + 1 == text.len() {
+                " (a trailing \\r: the file was probably saved with CRLF line endings)"
+            } else {
+                ""
+            };
+            add(
+                strict_severity,
+                LintCode::Whitespace,
+                format!(
+                    "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
+                     image names never contain whitespace or control characters, so this pins \
+                     nothing it was meant to: remove it",
+                    u32::from(ch)
+                ),
+                Some(without_whitespace(text)),
+            );
+        }
+        Some(ErrorKind::LeadingStar { .. }) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::LiteralStar,
+                format!(
+                    "a '*' only at the start is a literal character: this pins only a name \
+                     that really is {}; CRI-O has no suffix match, write {} to pin names \
+                     containing {}",
+                    show::quote(text),
+                    show::quote(&format!("{text}*")),
+                    show::quote(&text[1..])
+                ),
+                Some(format!("{text}*")),
+            );
+        }
+        Some(ErrorKind::InnerStar { at }) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::LiteralStar,
+                format!(
+                    "the '*' at byte {at} is a literal character (only a trailing '*', or the \
+                     stars around \"*word*\", are wildcards): no image name contains it"
+                ),
+                None,
+            );
+        }
+        _ => {}
+    }
+    well_formed
 }
 
 /// containerd's `pinned_images`: each value is compared with the names
@@ -297,17 +357,20 @@ fn lint_crio(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Art
 /// (2.x as released) or normalised first (`ContainerdNormalized`: its fix
 /// PRs, where a value that is no reference never pins and the library
 /// refuses it).
-fn lint_containerd(entries: &[Entry], runtime: Runtime, list: List) -> Vec<Finding> {
-    let normalized_rules = runtime == Runtime::ContainerdNormalized;
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut out = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let mut add = finder(&mut out, entry, index, list);
+struct ContainerdRules {
+    /// The fix PRs' rules: values normalised before they are compared.
+    normalized: bool,
+}
+
+impl Rules for ContainerdRules {
+    fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let normalized_rules = self.normalized;
+        let runtime = if normalized_rules { Runtime::ContainerdNormalized } else { Runtime::Containerd };
         let text = match std::str::from_utf8(&entry.text) {
             Ok(text) => text,
             Err(e) => {
                 add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), runtime), None);
-                continue;
+                return None;
             }
         };
         let stored = if images::is_image_id(text) { Ok(text.to_string()) } else { images::normalized(text) };
@@ -328,7 +391,7 @@ fn lint_containerd(entries: &[Entry], runtime: Runtime, list: List) -> Vec<Findi
                     (
                         Severity::Error,
                         "containerd's fix PRs never pin it (they skip it without a word), and the library \
-                         refuses the list",
+                     refuses the list",
                     )
                 } else {
                     (Severity::Warning, "containerd stores no name like it, so this pins nothing")
@@ -339,7 +402,7 @@ fn lint_containerd(entries: &[Entry], runtime: Runtime, list: List) -> Vec<Findi
                     format!("not an image reference ({why}): {does}{hint}"),
                     bare_id,
                 );
-                continue;
+                return None;
             }
         };
         // containerd keeps a host as written: a name pulled by the
@@ -354,8 +417,8 @@ fn lint_containerd(entries: &[Entry], runtime: Runtime, list: List) -> Vec<Findi
                 LintCode::NotNormalized,
                 format!(
                     "the registry host {} has upper case: containerd keeps a host as it is written, so this \
-                     equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
-                     otherwise{instead}",
+                 equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
+                 otherwise{instead}",
                     show::quote(host),
                     show::quote(&stored)
                 ),
@@ -372,7 +435,7 @@ fn lint_containerd(entries: &[Entry], runtime: Runtime, list: List) -> Vec<Findi
                     Severity::Info,
                     format!(
                         "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
-                         compares the value as written and pins nothing with it: write {} to pin under both",
+                     compares the value as written and pins nothing with it: write {} to pin under both",
                         show::quote(&stored),
                         show::quote(&stored)
                     ),
@@ -382,54 +445,50 @@ fn lint_containerd(entries: &[Entry], runtime: Runtime, list: List) -> Vec<Findi
                     Severity::Warning,
                     format!(
                         "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
-                         compares the value as written; write that instead",
+                     compares the value as written; write that instead",
                         show::quote(&stored)
                     ),
                 )
             };
             add(severity, LintCode::NotNormalized, message, Some(stored.clone()));
         }
-
         // containerd as released compares the values as written; its fix
         // PRs, normalised.
         let compared = if normalized_rules { stored } else { text.to_string() };
-        if let Some(&first) = seen.get(&compared) {
-            let how = if normalized_rules { " once normalised" } else { "" };
-            add(
-                Severity::Warning,
-                LintCode::Duplicate,
-                format!(
-                    "the same value{how} as pattern {first} ({}): one of them is enough",
-                    show::pattern(entries[first].key.as_deref(), &entries[first].display())
-                ),
-                None,
-            );
-        } else {
-            seen.insert(compared, index);
-        }
+        Some(Compared { key: compared.into_bytes(), pattern: None })
     }
-    out
+
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        let how = if self.normalized { " once normalised" } else { "" };
+        format!(
+            "the same value{how} as pattern {first} ({}): one of them is enough",
+            show::pattern(entries[first].key.as_deref(), &entries[first].display())
+        )
+    }
 }
 
 /// cri-dockerd's `--pinned-images` (PR #571): each value trimmed, then a
 /// trailing `*` makes an anchored prefix, a tag or digest an exact name,
 /// anything else a bare repository; compared with the familiar names
 /// Docker reports (`nginx:1.25`), case-sensitively.
-fn lint_cri_dockerd(entries: &[Entry], list: List) -> Vec<Finding> {
-    let parsed: Vec<Option<Pattern<'_>>> = entries
-        .iter()
-        .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok()))
-        .collect();
-    let containment = Containment::build_cri_dockerd(&parsed);
-    let mut seen: HashMap<(u8, &str), usize> = HashMap::new();
-    let mut out = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let mut add = finder(&mut out, entry, index, list);
-        let Some(pattern) = parsed[index] else {
+struct CriDockerdRules;
+
+impl Rules for CriDockerdRules {
+    fn containment(&self, entries: &[Entry]) -> Option<Containment> {
+        let parsed: Vec<Option<Pattern<'_>>> = entries
+            .iter()
+            .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok()))
+            .collect();
+        Some(Containment::build_cri_dockerd(&parsed))
+    }
+
+    fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let parsed = std::str::from_utf8(&entry.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok());
+        let Some(pattern) = parsed else {
             if let Err(e) = std::str::from_utf8(&entry.text) {
                 add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), Runtime::CriDockerd), None);
             }
-            continue;
+            return None;
         };
         let literal = pattern.text();
         match pattern {
@@ -440,124 +499,140 @@ fn lint_cri_dockerd(entries: &[Entry], list: List) -> Vec<Finding> {
                     "a blank value, which cri-dockerd ignores (it trims every value): remove it".to_string(),
                     None,
                 );
-                continue;
+                return None;
             }
             Pattern::Glob("") => add(
                 Severity::Warning,
                 LintCode::PinsEverything,
                 "\"*\" is the prefix of every name: it pins every image on the node, untagged ones too, and \
-                 the kubelet's garbage collection will never free disk space"
+             the kubelet's garbage collection will never free disk space"
                     .to_string(),
                 None,
             ),
             _ => {}
         }
-        if let Some(at) = literal.find('*') {
-            add(
-                Severity::Warning,
-                LintCode::LiteralStar,
-                format!(
-                    "the '*' at byte {at} of {} is a literal character: cri-dockerd has no keyword or suffix \
-                     match (only one trailing '*' is a wildcard, a prefix), and no name Docker reports \
-                     contains a '*'",
-                    show::quote(literal)
-                ),
-                None,
-            );
-        } else if let Some((at, ch)) = literal.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
-            add(
-                Severity::Warning,
-                LintCode::Whitespace,
-                format!(
-                    "{ch:?} (U+{:04X}) at byte {at} of {}: cri-dockerd trims only a value's ends, and no name \
-                     Docker reports holds whitespace or control characters, so this pins nothing it was \
-                     meant to: remove it",
-                    u32::from(ch),
-                    show::quote(literal)
-                ),
-                None,
-            );
-        }
-        if let Pattern::Glob(prefix) = pattern {
-            // A prefix that ends inside a repository's name: `nginx*` pins
-            // `nginx-exporter` too. (One that ends at a '/', '-', ':', …,
-            // or in a tag, reads as meant.)
-            let last = prefix.rsplit('/').next().unwrap_or_default();
-            let cut_in_name = prefix.ends_with(|c: char| c.is_ascii_alphanumeric())
-                && !last.contains(':')
-                && !prefix.contains('@')
-                && !prefix.contains('*');
-            if cut_in_name {
-                // (As Docker reports it: see not-familiar below.)
-                let repository = images::familiar(prefix).filter(|f| !f.is_empty()).unwrap_or(prefix);
-                add(
-                    Severity::Warning,
-                    LintCode::RepositoryPrefix,
-                    format!(
-                        "a prefix: this pins every name that starts with {}, e.g. {} too, not only the \
-                         repository {}; write the bare repository {} to pin its every tag and digest",
-                        show::quote(prefix),
-                        show::quote(&format!("{prefix}-exporter:1")),
-                        show::quote(prefix),
-                        show::quote(repository)
-                    ),
-                    Some(repository.to_string()),
-                );
-            }
-        }
-        if let Some(short) = images::familiar(literal) {
-            let glob = matches!(pattern, Pattern::Glob(_));
-            let instead = match (short, glob) {
-                ("", _) => None,
-                (short, true) => Some(format!("{short}*")),
-                (short, false) => Some(short.to_string()),
-            };
-            let write = instead.as_ref().map(|i| format!("; write {}", show::quote(i))).unwrap_or_default();
-            add(
-                Severity::Warning,
-                LintCode::NotFamiliar,
-                format!(
-                    "pins nothing: Docker reports an image of Docker Hub by its familiar name, without \
-                     docker.io/ (and library/ before a one-part name: nginx:1.25, bitnami/etcd:3.5), and \
-                     cri-dockerd compares with those names{write}"
-                ),
-                instead,
-            );
-        }
-
-        // Duplicates and patterns shadowed, as cri-dockerd reads them:
-        // trimmed; a prefix is not the same pattern as its text alone.
+        cri_dockerd_text_findings(literal, add);
+        cri_dockerd_name_findings(pattern, add);
+        // As cri-dockerd reads them: trimmed; a prefix is not the same
+        // pattern as its text alone.
         let kind = match pattern {
             Pattern::Glob(_) => 1,
             Pattern::Repository(_) => 2,
             _ => 0,
         };
-        if let Some(&first) = seen.get(&(kind, literal)) {
+        let key = [&[kind][..], literal.as_bytes()].concat();
+        Some(Compared { key, pattern: Some(pattern) })
+    }
+
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        format!(
+            "same pattern as {first} ({}) once cri-dockerd trims it; remove one",
+            show::quote(&entries[first].display())
+        )
+    }
+}
+
+/// cri-dockerd: characters no name Docker reports has (a comma, a '*'
+/// that is not the trailing one, whitespace inside).
+fn cri_dockerd_text_findings(literal: &str, add: &mut Add<'_>) {
+    if literal.contains(',') {
+        let parts = crate::runtimes::cri_dockerd::split_flag_value(literal);
+        let what = match &parts {
+            Ok(parts) => {
+                let quoted: Vec<String> = parts.iter().map(|p| show::quote(p.trim())).collect();
+                format!("cri-dockerd splits it into the {} patterns {}", parts.len(), quoted.join(", "))
+            }
+            Err(why) => format!("cri-dockerd refuses to start on it ({why})"),
+        };
+        add(
+            Severity::Warning,
+            LintCode::CommaList,
+            format!(
+                "a comma: no image name has one, so as one pattern this pins nothing; cri-dockerd's \
+             --pinned-images is a comma-separated list (a pflag StringSlice, read as CSV), and given as \
+             a flag value {what}: write each part as its own value"
+            ),
+            None,
+        );
+    }
+    if let Some(at) = literal.find('*') {
+        add(
+            Severity::Warning,
+            LintCode::LiteralStar,
+            format!(
+                "the '*' at byte {at} of {} is a literal character: cri-dockerd has no keyword or suffix \
+             match (only one trailing '*' is a wildcard, a prefix), and no name Docker reports \
+             contains a '*'",
+                show::quote(literal)
+            ),
+            None,
+        );
+    } else if let Some((at, ch)) = literal.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
+        add(
+            Severity::Warning,
+            LintCode::Whitespace,
+            format!(
+                "{ch:?} (U+{:04X}) at byte {at} of {}: cri-dockerd trims only a value's ends, and no name \
+             Docker reports holds whitespace or control characters, so this pins nothing it was \
+             meant to: remove it",
+                u32::from(ch),
+                show::quote(literal)
+            ),
+            None,
+        );
+    }
+}
+
+/// cri-dockerd: names it compares otherwise than they read (a prefix that
+/// reaches past a repository, a Docker Hub name Docker never reports).
+fn cri_dockerd_name_findings(pattern: Pattern<'_>, add: &mut Add<'_>) {
+    let literal = pattern.text();
+    if let Pattern::Glob(prefix) = pattern {
+        // A prefix that ends inside a repository's name: `nginx*` pins
+        // `nginx-exporter` too. (One that ends at a '/', '-', ':', …,
+        // or in a tag, reads as meant.)
+        let last = prefix.rsplit('/').next().unwrap_or_default();
+        let cut_in_name = prefix.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && !last.contains(':')
+            && !prefix.contains('@')
+            && !prefix.contains('*');
+        if cut_in_name {
+            // (As Docker reports it: see not-familiar below.)
+            let repository = images::familiar(prefix).filter(|f| !f.is_empty()).unwrap_or(prefix);
             add(
                 Severity::Warning,
-                LintCode::Duplicate,
+                LintCode::RepositoryPrefix,
                 format!(
-                    "same pattern as {first} ({}) once cri-dockerd trims it; remove one",
-                    show::quote(&entries[first].display())
+                    "a prefix: this pins every name that starts with {}, e.g. {} too, not only the \
+                 repository {}; write the bare repository {} to pin its every tag and digest",
+                    show::quote(prefix),
+                    show::quote(&format!("{prefix}-exporter:1")),
+                    show::quote(prefix),
+                    show::quote(repository)
                 ),
-                None,
+                Some(repository.to_string()),
             );
-        } else {
-            seen.insert((kind, literal), index);
-            if let Some(by) = containment.shadowed(index, pattern) {
-                add(
-                    Severity::Warning,
-                    LintCode::Shadowed,
-                    format!(
-                        "pattern {by} ({}) already pins every name this one pins; it changes nothing",
-                        show::quote(&entries[by].display())
-                    ),
-                    None,
-                );
-            }
         }
     }
-    out
+    if let Some(short) = images::familiar(literal) {
+        let glob = matches!(pattern, Pattern::Glob(_));
+        let instead = match (short, glob) {
+            ("", _) => None,
+            (short, true) => Some(format!("{short}*")),
+            (short, false) => Some(short.to_string()),
+        };
+        let write = instead.as_ref().map(|i| format!("; write {}", show::quote(i))).unwrap_or_default();
+        add(
+            Severity::Warning,
+            LintCode::NotFamiliar,
+            format!(
+                "pins nothing: Docker reports an image of Docker Hub by its familiar name, without \
+             docker.io/ (and library/ before a one-part name: nginx:1.25, bitnami/etcd:3.5), and \
+             cri-dockerd compares with those names{write}"
+            ),
+            instead,
+        );
+    }
 }
 
 /// The library's verdict on one pattern on its own, with its strict rules
@@ -595,12 +670,7 @@ fn without_whitespace(text: &str) -> String {
 /// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
 /// `artifact`: None without a listing, else the artifact of the listing
 /// whose canonical name the pattern is, if any.
-fn reference_findings(
-    text: &str,
-    case_sensitive: bool,
-    artifact: Option<Option<&String>>,
-    add: &mut impl FnMut(Severity, LintCode, String, Option<String>),
-) {
+fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
     // Matching ignores case unless --case-sensitive, the reference grammar does not.
     let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
     let reference = match subject.parse::<Reference>() {

@@ -6,8 +6,8 @@ use crio_pin::Flags;
 use serde::Serialize;
 
 use crate::codes::CauseCode;
-use crate::config::{Entry, Origin, Resolved};
 use crate::images::{Image, Name};
+use crate::list::{Entry, Origin, Resolved};
 use crate::refused::{self, Compiled, List, Refused};
 use crate::runtime::Runtime;
 use crate::show;
@@ -417,7 +417,7 @@ pub struct Diff {
     pub gained: Vec<Change>,
     pub lost: Vec<Change>,
     /// Warnings that only the changed configuration has.
-    pub new_warnings: Vec<crate::config::Warning>,
+    pub new_warnings: Vec<crate::list::Warning>,
 }
 
 pub fn diff(

@@ -96,6 +96,16 @@ fn answer(e: &Explained) -> String {
 
 fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: Runtime) {
     let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
+    print_table(out, report, full, has_runtime);
+    for e in &report.images {
+        print_notes(out, e, runtime, full);
+    }
+    print_summary(out, report, check, has_runtime, runtime, full);
+}
+
+/// One row per image: whether it is pinned, by which pattern, and what the
+/// runtime said.
+fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool) {
     let has_ids = report.images.iter().any(|e| e.id.is_some());
     let mut columns = vec![Column::whole("PINNED")];
     if has_ids {
@@ -133,104 +143,111 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
     if !rows.is_empty() {
         output::table(out, &columns, &rows, full);
     }
-    for e in &report.images {
-        let name = shown_name(e);
-        // A name quoted in the table holds blanks or invisible characters
-        // (escaped): a pattern pins it only if it holds them too.
-        if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
-            output::say(
-                out,
-                &format!(
-                    "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
-                     pins it only if it holds them too",
-                    show::name(odd)
-                ),
-                full,
-            );
-        }
-        if let Some(why) = e.artifact {
-            output::say(
-                out,
-                &format!(
-                    "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
-                     pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
-                     however it was pulled"
-                ),
-                full,
-            );
-        }
-        if let Some(given) = &e.given {
-            let stored = show::quote(e.names.first().map_or("", String::as_str));
-            let how = match runtime {
-                Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
-                Runtime::CriDockerd => {
-                    format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
-                }
-                _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
-            };
-            output::say(
-                out,
-                &format!("note: {} {how}: that is the name explained, and the one to pin", show::quote(given)),
-                full,
-            );
-        }
-        if let Some(why) = &e.refused_name {
-            output::say(
-                out,
-                &format!(
-                    "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
-                     node has it; it is explained as given",
-                    runtime.puller()
-                ),
-                full,
-            );
-        }
-        for d in &e.depends_on_pull {
-            output::say(
-                out,
-                &format!(
-                    "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
-                     if the image was pulled by it (crictl computes it for an image pulled by tag), \
-                     so whether it pins this image depends on how the image was pulled",
-                    d.pattern_index,
-                    show::quote(&d.pattern),
-                    show::quote(&d.name)
-                ),
-                full,
-            );
-        }
-        if e.check == Some("undecided") {
-            // (Only CRI-O stores some of the names it lists.)
-            let running = if e.runtime_pinned == Some(true) {
-                "the running CRI-O pins it, as it would after a pull by that digest"
-            } else {
-                "the running CRI-O does not pin it, as it would after a pull by tag only"
-            };
-            output::say(
-                out,
-                &format!(
-                    "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
-                     cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
-                     it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
-                     --allow-undecided accepts it"
-                ),
-                full,
-            );
-        }
-        if e.check == Some("disagree") {
-            let (pins, config) =
-                if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
-            output::say(
-                out,
-                &format!(
-                    "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
-                     {config} it",
-                    runtime.name()
-                ),
-                full,
-            );
-        }
+}
+
+/// What the table cannot say about one image: odd names, artifacts, names
+/// given by hand, pins that depend on the pull, disagreements.
+fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
+    let name = shown_name(e);
+    // A name quoted in the table holds blanks or invisible characters
+    // (escaped): a pattern pins it only if it holds them too.
+    if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
+        output::say(
+            out,
+            &format!(
+                "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
+                 pins it only if it holds them too",
+                show::name(odd)
+            ),
+            full,
+        );
     }
+    if let Some(why) = e.artifact {
+        output::say(
+            out,
+            &format!(
+                "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
+                 pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
+                 however it was pulled"
+            ),
+            full,
+        );
+    }
+    if let Some(given) = &e.given {
+        let stored = show::quote(e.names.first().map_or("", String::as_str));
+        let how = match runtime {
+            Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
+            Runtime::CriDockerd => {
+                format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
+            }
+            _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
+        };
+        output::say(
+            out,
+            &format!("note: {} {how}: that is the name explained, and the one to pin", show::quote(given)),
+            full,
+        );
+    }
+    if let Some(why) = &e.refused_name {
+        output::say(
+            out,
+            &format!(
+                "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
+                 node has it; it is explained as given",
+                runtime.puller()
+            ),
+            full,
+        );
+    }
+    for d in &e.depends_on_pull {
+        output::say(
+            out,
+            &format!(
+                "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
+                 if the image was pulled by it (crictl computes it for an image pulled by tag), \
+                 so whether it pins this image depends on how the image was pulled",
+                d.pattern_index,
+                show::quote(&d.pattern),
+                show::quote(&d.name)
+            ),
+            full,
+        );
+    }
+    if e.check == Some("undecided") {
+        // (Only CRI-O stores some of the names it lists.)
+        let running = if e.runtime_pinned == Some(true) {
+            "the running CRI-O pins it, as it would after a pull by that digest"
+        } else {
+            "the running CRI-O does not pin it, as it would after a pull by tag only"
+        };
+        output::say(
+            out,
+            &format!(
+                "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
+                 cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
+                 it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
+                 --allow-undecided accepts it"
+            ),
+            full,
+        );
+    }
+    if e.check == Some("disagree") {
+        let (pins, config) =
+            if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
+        output::say(
+            out,
+            &format!(
+                "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
+                 {config} it",
+                runtime.name()
+            ),
+            full,
+        );
+    }
+}
+
+/// The likely causes of the disagreements, and the counts.
+fn print_summary(out: &mut Vec<u8>, report: &Report, check: bool, has_runtime: bool, runtime: Runtime, full: bool) {
     if !report.causes.is_empty() {
         output::say(out, "Likely causes, each with the disagreements it can explain:", full);
         for c in &report.causes {

@@ -12,9 +12,10 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::args::SourceArgs;
-use crate::config::{self, Entry, Origin};
+use crate::config;
 use crate::error::InputError;
 use crate::images;
+use crate::list::{Entry, Origin};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
@@ -23,6 +24,34 @@ use crate::show;
 use crate::translate::{case_note, translate, Fidelity, Translated};
 
 pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
+    let source = source_runtime(args, from)?;
+    let resolved = config::resolve(&args.sources(source))?;
+    // A list its runtime refuses has no meaning to carry over.
+    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
+    let entries: Vec<(&Entry, Translated)> =
+        resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
+    let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
+    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
+    let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
+    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
+    let note = case_note(source, to);
+    let written = written_list(&entries, to);
+
+    let mut out = Vec::new();
+    let view =
+        View { source, to, entries: &entries, checked: checked.as_ref(), note: note.as_deref(), written: &written };
+    if args.json {
+        write_json(&mut out, &view.json());
+    } else {
+        view.text(&mut out, args.no_trunc);
+    }
+    let code = if changed == 0 && differ == 0 { 0 } else { 1 };
+    Ok(Outcome { out, refused: Vec::new(), code })
+}
+
+/// The runtime the list is read from: `--from` or `--runtime`, by its own
+/// rules only.
+fn source_runtime(args: &SourceArgs, from: Option<Runtime>) -> Result<Runtime, InputError> {
     let source = match (from, args.runtime) {
         (Some(f), Some(r)) if f != r => {
             return Err(InputError(format!(
@@ -41,24 +70,27 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                 .into(),
         ));
     }
-    let resolved = config::resolve(&args.sources(source))?;
-    // A list its runtime refuses has no meaning to carry over.
-    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
-    let entries: Vec<(&Entry, Translated)> =
-        resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
-    let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
-    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
-    let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
-    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
-    let note = case_note(source, to);
-    let written = written_list(&entries, to);
+    Ok(source)
+}
 
-    let mut out = Vec::new();
-    if args.json {
-        let json = TranslateJson {
-            case_note: note.as_deref(),
-            config: &written,
-            entries: entries
+/// What `translate` prints: the entries, their labels, the check over
+/// the images, and the list written.
+struct View<'a> {
+    source: Runtime,
+    to: Runtime,
+    entries: &'a [(&'a Entry, Translated)],
+    checked: Option<&'a Checked>,
+    note: Option<&'a str>,
+    written: &'a str,
+}
+
+impl<'a> View<'a> {
+    fn json(&self) -> TranslateJson<'a> {
+        TranslateJson {
+            case_note: self.note,
+            config: self.written,
+            entries: self
+                .entries
                 .iter()
                 .enumerate()
                 .map(|(index, (e, t))| EntryJson {
@@ -70,19 +102,22 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                     why: t.why.as_deref(),
                 })
                 .collect(),
-            from: source.option(),
-            images: checked.as_ref(),
-            to: to.option(),
-        };
-        write_json(&mut out, &json);
-    } else {
+            from: self.source.option(),
+            images: self.checked,
+            to: self.to.option(),
+        }
+    }
+
+    fn text(&self, out: &mut Vec<u8>, no_trunc: bool) {
+        let (source, to, entries, note) = (self.source, self.to, self.entries, &self.note);
+        let differ = self.checked.map_or(0, |c| c.differ.len());
         let rows: Vec<Vec<String>> = entries
             .iter()
             .enumerate()
             .map(|(i, (e, t))| {
                 let to_text = if t.patterns.is_empty() {
                     "-".to_owned()
-                } else if !args.no_trunc && t.patterns == [e.display()] {
+                } else if !no_trunc && t.patterns == [e.display()] {
                     // The same text: a long reference need not fill the line twice.
                     "= FROM".to_owned()
                 } else {
@@ -104,26 +139,22 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             Column::whole("FIDELITY"),
             Column::source("SOURCE").optional(1),
         ];
-        output::say(&mut out, &format!("{} -> {}", source.name(), to.name()), args.no_trunc);
-        output::table(&mut out, &columns, &rows, args.no_trunc);
+        output::say(out, &format!("{} -> {}", source.name(), to.name()), no_trunc);
+        output::table(out, &columns, &rows, no_trunc);
         for (i, (_, t)) in entries.iter().enumerate() {
             if let (Some(why), true) = (&t.why, t.fidelity != Fidelity::Exact) {
-                output::say(
-                    &mut out,
-                    &format!("note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why)),
-                    args.no_trunc,
-                );
+                output::say(out, &format!("note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why)), no_trunc);
             }
         }
         if let Some(note) = &note {
-            output::say(&mut out, &format!("note: {note}"), args.no_trunc);
+            output::say(out, &format!("note: {note}"), no_trunc);
         }
         if to.is_containerd() {
             output::say(
-                &mut out,
+                out,
                 "note: the containerd file below is version 3, for a main config.toml of version 3 (a version-2 \
                  one must not import it: see its comment)",
-                args.no_trunc,
+                no_trunc,
             );
         }
         let counts: Vec<String> = Fidelity::ALL
@@ -133,10 +164,10 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                 (n > 0).then(|| format!("{n} {}", f.as_str()))
             })
             .collect();
-        output::say(&mut out, &format!("{} pattern(s): {}", entries.len(), counts.join(", ")), args.no_trunc);
-        if let Some(c) = &checked {
+        output::say(out, &format!("{} pattern(s): {}", entries.len(), counts.join(", ")), no_trunc);
+        if let Some(c) = self.checked {
             output::say(
-                &mut out,
+                out,
                 &format!(
                     "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
                     c.checked,
@@ -146,7 +177,7 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                     c.pinned_after,
                     to.name()
                 ),
-                args.no_trunc,
+                no_trunc,
             );
             for d in &c.differ {
                 let _ = writeln!(
@@ -161,10 +192,8 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             }
         }
         let _ = writeln!(out);
-        let _ = write!(out, "{written}");
+        let _ = write!(out, "{}", self.written);
     }
-    let code = if changed == 0 && differ == 0 { 0 } else { 1 };
-    Ok(Outcome { out, refused: Vec::new(), code })
 }
 
 /// The translated list as the target reads it: a CRI-O drop-in, a

@@ -230,8 +230,9 @@ fn refute(t: &super::Translated, source: &Oracle, target: &Oracle, universe: &[P
 #[test]
 fn every_translate_label_holds_under_the_runtimes_oracles() {
     // 8,400 entries of each runtime's list, each translated three ways:
-    // 100,800 labels in all.
-    const PER_RUNTIME: usize = 8_400;
+    // 100,800 labels in all, as `make test` runs it (release). An
+    // unoptimised build (cargo test) checks a tenth of them.
+    const PER_RUNTIME: usize = if cfg!(debug_assertions) { 840 } else { 8_400 };
     let universe = universe();
     let mut runner = TestRunner::deterministic();
     let mut counts: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
@@ -268,7 +269,7 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
     }
     let total: usize = counts.values().sum();
     println!("{total} labels, {} false", false_labels.len());
-    assert!(total >= 100_000);
+    assert_eq!(total, PER_RUNTIME * 12);
     assert!(
         false_labels.is_empty(),
         "{} false labels, e.g.:\n{}",

@@ -11,7 +11,8 @@ fn cri_dockerd_lint_finds_prefixes_and_names_docker_never_reports() {
     let want: Vec<(String, Option<String>)> =
         want.iter().map(|(c, s)| (c.to_string(), s.map(str::to_string))).collect();
     assert_eq!(findings(&v), want);
-    // --pinned-images: each value one pattern, as given.
+    // --pinned-images: each value a comma-separated list, as cri-dockerd's
+    // pflag StringSlice reads it.
     let v = json(&run(&[
         "--runtime",
         "cri-dockerd",
@@ -28,7 +29,7 @@ fn cri_dockerd_lint_finds_prefixes_and_names_docker_never_reports() {
         .iter()
         .map(|p| (p["pattern"].as_str().unwrap(), p["source_kind"].as_str().unwrap()))
         .collect();
-    assert_eq!(patterns, [("nginx:1.25.3,redis:7", "flag"), ("*", "flag")]);
+    assert_eq!(patterns, [("nginx:1.25.3", "flag"), ("redis:7", "flag"), ("*", "flag")]);
     let v = json(&run(&["--runtime", "cri-dockerd", "--pinned-images", "*", "lint", "--json"]));
     assert_eq!(codes(&v["findings"]), ["pins-everything".to_string()].into());
     // No flag, no file: nothing is pinned (by the list).
@@ -79,5 +80,35 @@ fn cri_dockerd_explain_and_diff_match_docker_s_familiar_names() {
     assert_eq!(
         codes(&v["causes"]),
         ["label-selector", "not-restarted", "other-sources", "sandbox-image"].map(String::from).into()
+    );
+}
+
+#[test]
+fn cri_dockerd_splits_a_pinned_images_value_at_its_commas() {
+    // cri-dockerd declares --pinned-images with pflag's StringSliceVar: a
+    // value is a comma-separated list.
+    let out =
+        run(&["--runtime", "cri-dockerd", "--pinned-images", "nginx,registry.k8s.io/pause:3.10", "config", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let patterns: Vec<&str> =
+        v["patterns"].as_array().unwrap().iter().map(|p| p["pattern"].as_str().unwrap()).collect();
+    assert_eq!(patterns, ["nginx", "registry.k8s.io/pause:3.10"]);
+    let split = with_code(&v["warnings"], "split-value");
+    assert_eq!(split.len(), 1, "{v}");
+    assert!(split[0]["message"].as_str().unwrap().contains("2 patterns"), "{v}");
+    // A quote inside an unquoted part stops cri-dockerd's flag parsing.
+    let out = run(&["--runtime", "cri-dockerd", "--pinned-images", "a\"b", "config"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("bare \" in non-quoted-field"), "{}", stderr(&out));
+    // A line of a --patterns file with a comma: lint says what the flag would do.
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = write_file(dir.path(), "p.txt", "nginx,quay.io/a:1\n");
+    let v = json(&run(&["--runtime", "cri-dockerd", "--patterns", &patterns, "lint", "--json"]));
+    let comma = with_code(&v["findings"], "comma-list");
+    assert_eq!(comma.len(), 1, "{v}");
+    assert!(
+        comma[0]["message"].as_str().unwrap().contains("splits it into the 2 patterns \"nginx\", \"quay.io/a:1\""),
+        "{v}"
     );
 }
