@@ -52,16 +52,17 @@ pub fn width() -> usize {
     static WIDTH: OnceLock<usize> = OnceLock::new();
     *WIDTH.get_or_init(|| {
         let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
-        columns.filter(|&w| w > 0).or_else(terminal_width).unwrap_or(DEFAULT_WIDTH).max(MIN_WIDTH)
+        let terminal = || terminal_width(libc::STDOUT_FILENO);
+        columns.filter(|&w| w > 0).or_else(terminal).unwrap_or(DEFAULT_WIDTH).max(MIN_WIDTH)
     })
 }
 
-/// The columns of the terminal standard output is, if it is one.
-fn terminal_width() -> Option<usize> {
+/// The columns of the terminal `fd` is, if it is one.
+fn terminal_width(fd: libc::c_int) -> Option<usize> {
     let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
     // SAFETY: TIOCGWINSZ writes one `winsize` into `size`, which lives
     // through the call; on a descriptor that is no terminal it fails.
-    let done = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+    let done = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
     (done == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
 }
 
@@ -421,6 +422,26 @@ mod tests {
         table_within(&mut out, &columns, &rows, None);
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains(&digest) && text.contains(&format!("{long}/99-local.conf:1")), "{text}");
+    }
+
+    #[test]
+    fn the_width_is_the_terminal_s() {
+        let (mut leader, mut follower) = (-1, -1);
+        let size = libc::winsize { ws_row: 24, ws_col: 77, ws_xpixel: 0, ws_ypixel: 0 };
+        // SAFETY: openpty writes two descriptors into the variables, and
+        // reads the window size it is given; both are closed below.
+        let opened =
+            unsafe { libc::openpty(&mut leader, &mut follower, std::ptr::null_mut(), std::ptr::null(), &size) };
+        assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+        assert_eq!(terminal_width(follower), Some(77));
+        // SAFETY: the descriptors openpty gave, closed once.
+        unsafe {
+            libc::close(follower);
+            libc::close(leader);
+        }
+        // A file is no terminal.
+        let file = std::fs::File::open("/dev/null").unwrap();
+        assert_eq!(terminal_width(std::os::fd::AsRawFd::as_raw_fd(&file)), None);
     }
 
     #[test]
