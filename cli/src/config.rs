@@ -329,7 +329,7 @@ fn replace_by_flag(
             .collect();
         let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
         if let (Some(from), false) = (list_from, list.is_empty()) {
-            overridden(out, &list, &new, from, Replacer { what: what.to_string(), at: None });
+            overridden(out, list, &new, from, Replacer { what: what.to_string(), at: None });
         }
         out.warnings.push(Warning::new(
             WarningCode::FlagLostOnReload,

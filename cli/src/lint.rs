@@ -8,12 +8,11 @@ use std::collections::HashMap;
 
 use crio_pin::pattern::{canonical, ErrorKind, Pattern};
 use crio_pin::{Flags, PinSet};
-use oci_spec::distribution::Reference;
 use serde::Serialize;
 
 use crate::codes::LintCode;
 use crate::list::{Entry, Origin};
-use crate::refused::{self, List};
+use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::{images, show};
 
@@ -57,7 +56,7 @@ pub struct Finding {
 /// The canonical names of the OCI artifacts of an `--images` listing
 /// (repoDigests: an artifact's canonical name), each with the name shown.
 #[derive(Default)]
-pub struct Artifacts(HashMap<Vec<u8>, String>);
+pub struct Artifacts(pub HashMap<Vec<u8>, String>);
 
 impl Artifacts {
     pub fn new(images: &[images::Image], flags: Flags) -> Artifacts {
@@ -75,29 +74,23 @@ impl Artifacts {
 /// `flags` they are; `artifacts` when an `--images` listing was given
 /// (CRI-O's OCI artifacts).
 pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Artifacts>) -> Vec<Finding> {
-    match Runtime::of(flags) {
-        Runtime::Crio => each_entry(&CrioRules { flags, artifacts }, entries, list),
-        containerd @ (Runtime::Containerd | Runtime::ContainerdNormalized) => {
-            each_entry(&ContainerdRules { normalized: containerd == Runtime::ContainerdNormalized }, entries, list)
-        }
-        Runtime::CriDockerd => each_entry(&CriDockerdRules, entries, list),
-    }
+    each_entry(crate::runtimes::lint_rules(flags, artifacts).as_ref(), entries, list)
 }
 
 /// Adds one finding: `add(severity, code, message, suggestion)`.
-type Add<'a> = dyn FnMut(Severity, LintCode, String, Option<String>) + 'a;
+pub type Add<'a> = dyn FnMut(Severity, LintCode, String, Option<String>) + 'a;
 
 /// An entry as its runtime compares it: two entries with the same `key`
 /// are the same pattern; `pattern` is what an earlier one may shadow.
-struct Compared<'e> {
-    key: Vec<u8>,
-    pattern: Option<Pattern<'e>>,
+pub struct Compared<'e> {
+    pub key: Vec<u8>,
+    pub pattern: Option<Pattern<'e>>,
 }
 
 /// One runtime's lint rules. The loop over the list, duplicates, shadowed
 /// patterns and the positions findings are reported at are `each_entry`'s,
 /// shared by every runtime.
-trait Rules {
+pub trait Rules {
     /// Which earlier patterns pin a superset of a later one's names.
     fn containment(&self, _entries: &[Entry]) -> Option<Containment> {
         None
@@ -170,7 +163,7 @@ fn finder<'a>(
 
 /// The library refuses a pattern that is not UTF-8 under every runtime's
 /// rules; CRI-O's TOML decoder refuses the file.
-fn not_utf8(valid_up_to: usize, runtime: Runtime) -> String {
+pub fn not_utf8(valid_up_to: usize, runtime: Runtime) -> String {
     let refuses = match runtime {
         Runtime::Crio => "CRI-O's TOML decoder refuses the file".to_string(),
         other => format!("{}'s configuration cannot hold it, and the library refuses the list", other.name()),
@@ -178,467 +171,10 @@ fn not_utf8(valid_up_to: usize, runtime: Runtime) -> String {
     format!("not valid UTF-8 (bad byte at offset {valid_up_to}): {refuses}; fix the file's encoding")
 }
 
-/// CRI-O's rules: its globs and keywords, the library's verdict on each
-/// pattern's form, and the names CRI-O stores.
-struct CrioRules<'a> {
-    flags: Flags,
-    artifacts: Option<&'a Artifacts>,
-}
-
-impl Rules for CrioRules<'_> {
-    fn containment(&self, entries: &[Entry]) -> Option<Containment> {
-        let parsed: Vec<Option<Pattern<'_>>> = entries
-            .iter()
-            .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok()))
-            .collect();
-        Some(Containment::build(&parsed, self.flags))
-    }
-
-    fn entry<'e>(&self, entry: &'e Entry, list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
-        let flags = self.flags;
-        let anchored = flags.contains(Flags::ANCHOR_GLOBS);
-        // Every finding about the pattern's form is the library's verdict
-        // on it, asked once: the tool checks no rule of its own.
-        let refusal = verdict(&entry.text);
-        match refusal {
-            Some(ErrorKind::NotUtf8 { valid_up_to }) => {
-                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(valid_up_to, Runtime::Crio), None);
-                return None;
-            }
-            Some(ErrorKind::LoneStar) => {
-                add(
-                    Severity::Error,
-                    LintCode::LoneStar,
-                    format!(
-                        "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
-                        refused::stock_crio_lone_star(list),
-                        refused::library_refuses(list)
-                    ),
-                    Some("**".to_string()),
-                );
-                return None;
-            }
-            _ => {}
-        }
-        // Not reached otherwise: the library took the text as UTF-8, and
-        // refuses nothing else by default.
-        let text = std::str::from_utf8(&entry.text).ok()?;
-        let pattern = Pattern::parse(text, Flags::DEFAULT).ok()?;
-        crio_form_findings(text, refusal, flags, add);
-        match pattern {
-            Pattern::Keyword("") => add(
-                Severity::Warning,
-                LintCode::PinsEverything,
-                "\"**\" pins every image on the node: the kubelet's garbage collection will \
-             never free disk space"
-                    .to_string(),
-                None,
-            ),
-            Pattern::Glob(prefix) if !anchored => add(
-                Severity::Warning,
-                LintCode::UnanchoredGlob,
-                format!(
-                    "CRI-O does not anchor globs: this pins every name that contains {} \
-                 anywhere, e.g. {} (crio-pin --anchor-globs shows the anchored reading)",
-                    show::quote(prefix),
-                    show::quote(&format!("evil.example/{prefix}x"))
-                ),
-                None,
-            ),
-            _ => {}
-        }
-        Some(Compared { key: canonical(&entry.text, flags), pattern: Some(pattern) })
-    }
-
-    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
-        format!(
-            "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
-            show::quote(&entries[first].display()),
-            if self.flags.contains(Flags::CASE_SENSITIVE) { "" } else { " (ignoring case)" }
-        )
-    }
-
-    fn after(&self, index: usize, entry: &Entry, list: List, add: &mut Add<'_>) {
-        let flags = self.flags;
-        let Ok(text) = std::str::from_utf8(&entry.text) else { return };
-        let Ok(pattern) = Pattern::parse(text, Flags::DEFAULT) else { return };
-        let well_formed = verdict(&entry.text).is_none();
-        if entry.source == "pause_image" && list == List::AfterReload {
-            if let Some(bad) = refused::bad_reload_pause(entry, index) {
-                add(
-                    Severity::Error,
-                    LintCode::BadPauseImage,
-                    bad.message,
-                    Some(crate::config::DEFAULT_PAUSE_IMAGE.to_string()),
-                );
-                return;
-            }
-        }
-        if let (Pattern::Exact(_), true) = (pattern, well_formed) {
-            let artifact = self.artifacts.map(|a| a.0.get(&canonical(text.as_bytes(), flags)));
-            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), artifact, add);
-        }
-    }
-}
-
-/// The findings about a pattern's form that CRI-O takes and the library's
-/// strict mode refuses (errors under --strict); whether there were none.
-fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, add: &mut Add<'_>) -> bool {
-    // Under --strict the library refuses these; by default CRI-O takes them.
-    let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
-    let mut well_formed = true;
-    match refusal {
-        Some(ErrorKind::Empty) => {
-            well_formed = false;
-            add(
-                strict_severity,
-                LintCode::Empty,
-                "the empty pattern pins only an image with an empty name, which does not exist; \
-                 remove it"
-                    .to_string(),
-                None,
-            );
-        }
-        Some(ErrorKind::Whitespace { at, ch }) => {
-            well_formed = false;
-            let trailing_cr = if ch == '\r' && at + 1 == text.len() {
-                " (a trailing \\r: the file was probably saved with CRLF line endings)"
-            } else {
-                ""
-            };
-            add(
-                strict_severity,
-                LintCode::Whitespace,
-                format!(
-                    "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
-                     image names never contain whitespace or control characters, so this pins \
-                     nothing it was meant to: remove it",
-                    u32::from(ch)
-                ),
-                Some(without_whitespace(text)),
-            );
-        }
-        Some(ErrorKind::LeadingStar { .. }) => {
-            well_formed = false;
-            add(
-                strict_severity,
-                LintCode::LiteralStar,
-                format!(
-                    "a '*' only at the start is a literal character: this pins only a name \
-                     that really is {}; CRI-O has no suffix match, write {} to pin names \
-                     containing {}",
-                    show::quote(text),
-                    show::quote(&format!("{text}*")),
-                    show::quote(&text[1..])
-                ),
-                Some(format!("{text}*")),
-            );
-        }
-        Some(ErrorKind::InnerStar { at }) => {
-            well_formed = false;
-            add(
-                strict_severity,
-                LintCode::LiteralStar,
-                format!(
-                    "the '*' at byte {at} is a literal character (only a trailing '*', or the \
-                     stars around \"*word*\", are wildcards): no image name contains it"
-                ),
-                None,
-            );
-        }
-        _ => {}
-    }
-    well_formed
-}
-
-/// containerd's `pinned_images`: each value is compared with the names
-/// containerd stores for an image (its repoTag and repoDigest, normalised
-/// as `ParseDockerRef` writes them, and its ID `sha256:…`), as written
-/// (2.x as released) or normalised first (`ContainerdNormalized`: its fix
-/// PRs, where a value that is no reference never pins and the library
-/// refuses it).
-struct ContainerdRules {
-    /// The fix PRs' rules: values normalised before they are compared.
-    normalized: bool,
-}
-
-impl Rules for ContainerdRules {
-    fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
-        let normalized_rules = self.normalized;
-        let runtime = if normalized_rules { Runtime::ContainerdNormalized } else { Runtime::Containerd };
-        let text = match std::str::from_utf8(&entry.text) {
-            Ok(text) => text,
-            Err(e) => {
-                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), runtime), None);
-                return None;
-            }
-        };
-        let stored = if images::is_image_id(text) { Ok(text.to_string()) } else { images::normalized(text) };
-        let stored = match stored {
-            Ok(stored) => stored,
-            Err(why) => {
-                let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
-                    .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
-                let hint = if let Some(id) = &bare_id {
-                    format!("; containerd names an image's ID record {}", show::quote(id))
-                } else if text.contains('*') {
-                    "; containerd has no wildcards (a '*' is compared as a character): name each image in full"
-                        .to_string()
-                } else {
-                    String::new()
-                };
-                let (severity, does) = if normalized_rules {
-                    (
-                        Severity::Error,
-                        "containerd's fix PRs never pin it (they skip it without a word), and the library \
-                     refuses the list",
-                    )
-                } else {
-                    (Severity::Warning, "containerd stores no name like it, so this pins nothing")
-                };
-                add(
-                    severity,
-                    LintCode::NotAReference,
-                    format!("not an image reference ({why}): {does}{hint}"),
-                    bare_id,
-                );
-                return None;
-            }
-        };
-        // containerd keeps a host as written: a name pulled by the
-        // lower-case host, as references are written, never equals it.
-        let host = stored.split('/').next().unwrap_or_default();
-        if host.bytes().any(|b| b.is_ascii_uppercase()) {
-            let (first, rest) = text.split_once('/').unwrap_or((text, ""));
-            let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
-            let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
-            add(
-                Severity::Warning,
-                LintCode::NotNormalized,
-                format!(
-                    "the registry host {} has upper case: containerd keeps a host as it is written, so this \
-                 equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
-                 otherwise{instead}",
-                    show::quote(host),
-                    show::quote(&stored)
-                ),
-                lower,
-            );
-        } else if stored != text {
-            let how = if text.contains('@') && stored.len() < text.len() {
-                "an image pulled by tag and digest is stored by digest only, "
-            } else {
-                ""
-            };
-            let (severity, message) = if normalized_rules {
-                (
-                    Severity::Info,
-                    format!(
-                        "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
-                     compares the value as written and pins nothing with it: write {} to pin under both",
-                        show::quote(&stored),
-                        show::quote(&stored)
-                    ),
-                )
-            } else {
-                (
-                    Severity::Warning,
-                    format!(
-                        "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
-                     compares the value as written; write that instead",
-                        show::quote(&stored)
-                    ),
-                )
-            };
-            add(severity, LintCode::NotNormalized, message, Some(stored.clone()));
-        }
-        // containerd as released compares the values as written; its fix
-        // PRs, normalised.
-        let compared = if normalized_rules { stored } else { text.to_string() };
-        Some(Compared { key: compared.into_bytes(), pattern: None })
-    }
-
-    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
-        let how = if self.normalized { " once normalised" } else { "" };
-        format!(
-            "the same value{how} as pattern {first} ({}): one of them is enough",
-            show::pattern(entries[first].key.as_deref(), &entries[first].display())
-        )
-    }
-}
-
-/// cri-dockerd's `--pinned-images` (PR #571): each value trimmed, then a
-/// trailing `*` makes an anchored prefix, a tag or digest an exact name,
-/// anything else a bare repository; compared with the familiar names
-/// Docker reports (`nginx:1.25`), case-sensitively.
-struct CriDockerdRules;
-
-impl Rules for CriDockerdRules {
-    fn containment(&self, entries: &[Entry]) -> Option<Containment> {
-        let parsed: Vec<Option<Pattern<'_>>> = entries
-            .iter()
-            .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok()))
-            .collect();
-        Some(Containment::build_cri_dockerd(&parsed))
-    }
-
-    fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
-        let parsed = std::str::from_utf8(&entry.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok());
-        let Some(pattern) = parsed else {
-            if let Err(e) = std::str::from_utf8(&entry.text) {
-                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), Runtime::CriDockerd), None);
-            }
-            return None;
-        };
-        let literal = pattern.text();
-        match pattern {
-            Pattern::Blank => {
-                add(
-                    Severity::Warning,
-                    LintCode::Empty,
-                    "a blank value, which cri-dockerd ignores (it trims every value): remove it".to_string(),
-                    None,
-                );
-                return None;
-            }
-            Pattern::Glob("") => add(
-                Severity::Warning,
-                LintCode::PinsEverything,
-                "\"*\" is the prefix of every name: it pins every image on the node, untagged ones too, and \
-             the kubelet's garbage collection will never free disk space"
-                    .to_string(),
-                None,
-            ),
-            _ => {}
-        }
-        cri_dockerd_text_findings(literal, add);
-        cri_dockerd_name_findings(pattern, add);
-        // As cri-dockerd reads them: trimmed; a prefix is not the same
-        // pattern as its text alone.
-        let kind = match pattern {
-            Pattern::Glob(_) => 1,
-            Pattern::Repository(_) => 2,
-            _ => 0,
-        };
-        let key = [&[kind][..], literal.as_bytes()].concat();
-        Some(Compared { key, pattern: Some(pattern) })
-    }
-
-    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
-        format!(
-            "same pattern as {first} ({}) once cri-dockerd trims it; remove one",
-            show::quote(&entries[first].display())
-        )
-    }
-}
-
-/// cri-dockerd: characters no name Docker reports has (a comma, a '*'
-/// that is not the trailing one, whitespace inside).
-fn cri_dockerd_text_findings(literal: &str, add: &mut Add<'_>) {
-    if literal.contains(',') {
-        let parts = crate::runtimes::cri_dockerd::split_flag_value(literal);
-        let what = match &parts {
-            Ok(parts) => {
-                let quoted: Vec<String> = parts.iter().map(|p| show::quote(p.trim())).collect();
-                format!("cri-dockerd splits it into the {} patterns {}", parts.len(), quoted.join(", "))
-            }
-            Err(why) => format!("cri-dockerd refuses to start on it ({why})"),
-        };
-        add(
-            Severity::Warning,
-            LintCode::CommaList,
-            format!(
-                "a comma: no image name has one, so as one pattern this pins nothing; cri-dockerd's \
-             --pinned-images is a comma-separated list (a pflag StringSlice, read as CSV), and given as \
-             a flag value {what}: write each part as its own value"
-            ),
-            None,
-        );
-    }
-    if let Some(at) = literal.find('*') {
-        add(
-            Severity::Warning,
-            LintCode::LiteralStar,
-            format!(
-                "the '*' at byte {at} of {} is a literal character: cri-dockerd has no keyword or suffix \
-             match (only one trailing '*' is a wildcard, a prefix), and no name Docker reports \
-             contains a '*'",
-                show::quote(literal)
-            ),
-            None,
-        );
-    } else if let Some((at, ch)) = literal.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
-        add(
-            Severity::Warning,
-            LintCode::Whitespace,
-            format!(
-                "{ch:?} (U+{:04X}) at byte {at} of {}: cri-dockerd trims only a value's ends, and no name \
-             Docker reports holds whitespace or control characters, so this pins nothing it was \
-             meant to: remove it",
-                u32::from(ch),
-                show::quote(literal)
-            ),
-            None,
-        );
-    }
-}
-
-/// cri-dockerd: names it compares otherwise than they read (a prefix that
-/// reaches past a repository, a Docker Hub name Docker never reports).
-fn cri_dockerd_name_findings(pattern: Pattern<'_>, add: &mut Add<'_>) {
-    let literal = pattern.text();
-    if let Pattern::Glob(prefix) = pattern {
-        // A prefix that ends inside a repository's name: `nginx*` pins
-        // `nginx-exporter` too. (One that ends at a '/', '-', ':', …,
-        // or in a tag, reads as meant.)
-        let last = prefix.rsplit('/').next().unwrap_or_default();
-        let cut_in_name = prefix.ends_with(|c: char| c.is_ascii_alphanumeric())
-            && !last.contains(':')
-            && !prefix.contains('@')
-            && !prefix.contains('*');
-        if cut_in_name {
-            // (As Docker reports it: see not-familiar below.)
-            let repository = images::familiar(prefix).filter(|f| !f.is_empty()).unwrap_or(prefix);
-            add(
-                Severity::Warning,
-                LintCode::RepositoryPrefix,
-                format!(
-                    "a prefix: this pins every name that starts with {}, e.g. {} too, not only the \
-                 repository {}; write the bare repository {} to pin its every tag and digest",
-                    show::quote(prefix),
-                    show::quote(&format!("{prefix}-exporter:1")),
-                    show::quote(prefix),
-                    show::quote(repository)
-                ),
-                Some(repository.to_string()),
-            );
-        }
-    }
-    if let Some(short) = images::familiar(literal) {
-        let glob = matches!(pattern, Pattern::Glob(_));
-        let instead = match (short, glob) {
-            ("", _) => None,
-            (short, true) => Some(format!("{short}*")),
-            (short, false) => Some(short.to_string()),
-        };
-        let write = instead.as_ref().map(|i| format!("; write {}", show::quote(i))).unwrap_or_default();
-        add(
-            Severity::Warning,
-            LintCode::NotFamiliar,
-            format!(
-                "pins nothing: Docker reports an image of Docker Hub by its familiar name, without \
-             docker.io/ (and library/ before a one-part name: nginx:1.25, bitnami/etcd:3.5), and \
-             cri-dockerd compares with those names{write}"
-            ),
-            instead,
-        );
-    }
-}
-
 /// The library's verdict on one pattern on its own, with its strict rules
 /// on (which include CRI-O's: a lone `*`, text that is not UTF-8): `None`
 /// when it takes the pattern, else the kind of error it refuses it with.
-fn verdict(raw: &[u8]) -> Option<ErrorKind> {
+pub fn verdict(raw: &[u8]) -> Option<ErrorKind> {
     match PinSet::validate([raw], Flags::STRICT) {
         Ok(()) => None,
         // One pattern past the size limit of a whole list (over 64 MiB),
@@ -655,7 +191,7 @@ fn verdict(raw: &[u8]) -> Option<ErrorKind> {
 /// whitespace or control characters: it is asked for the next one until
 /// none is left (each time about the rest of the text only, so this stays
 /// linear).
-fn without_whitespace(text: &str) -> String {
+pub fn without_whitespace(text: &str) -> String {
     let mut kept = String::with_capacity(text.len());
     let mut rest = text;
     while let Err(ErrorKind::Whitespace { at, ch }) = Pattern::parse(rest, Flags::STRICT) {
@@ -666,100 +202,11 @@ fn without_whitespace(text: &str) -> String {
     kept
 }
 
-/// Checks an exact pattern against the names CRI-O stores: fully
-/// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
-/// `artifact`: None without a listing, else the artifact of the listing
-/// whose canonical name the pattern is, if any.
-fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
-    // Matching ignores case unless --case-sensitive, the reference grammar does not.
-    let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
-    let reference = match subject.parse::<Reference>() {
-        Ok(r) => r,
-        Err(e) => {
-            let why = images::qualify(&subject).err().unwrap_or_else(|| e.to_string());
-            add(
-                Severity::Warning,
-                LintCode::NotAReference,
-                format!("not an image reference ({why}): no name CRI-O stores looks like this, it pins nothing"),
-                None,
-            );
-            return;
-        }
-    };
-    let repository = format!("{}/{}", reference.registry(), reference.repository());
-    // The parser fills in ":latest" when neither a tag nor a digest is given.
-    let untagged = reference.digest().is_none() && reference.tag() == Some("latest") && !subject.ends_with(":latest");
-    if untagged {
-        add(
-            Severity::Warning,
-            LintCode::NoTagOrDigest,
-            format!(
-                "pins nothing: CRI-O stores names with a tag or a digest; write {} for one tag, \
-                 or the glob {} for every tag (globs are not anchored)",
-                show::quote(&format!("{repository}:TAG")),
-                show::quote(&format!("{repository}:*"))
-            ),
-            Some(format!("{repository}:*")),
-        );
-        return;
-    }
-    let whole = reference.whole();
-    if whole != subject {
-        // The name as CRI-O stores it keeps the case of the tag.
-        let stored = images::qualify(text).ok().filter(|q| q.eq_ignore_ascii_case(&whole)).unwrap_or(whole);
-        add(
-            Severity::Warning,
-            LintCode::NotFullyQualified,
-            format!(
-                "pins nothing: CRI-O compares with the fully qualified names it stores, here {}; \
-                 write that instead",
-                show::quote(&stored)
-            ),
-            Some(stored),
-        );
-    }
-    if let Some(digest) = reference.digest() {
-        if let Some(Some(name)) = artifact {
-            add(
-                Severity::Info,
-                LintCode::ArtifactDigest,
-                format!(
-                    "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
-                     matches an artifact's canonical name (repository@manifest digest) as well as its \
-                     reference (taken for an artifact: its {})",
-                    show::quote(name),
-                    images::ARTIFACT_WHY
-                ),
-                None,
-            );
-            return;
-        }
-        let artifacts = if artifact.is_some() {
-            " (no OCI artifact of the --images listing has this canonical name)"
-        } else {
-            ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
-             artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
-             json) to tell"
-        };
-        add(
-            Severity::Info,
-            LintCode::DigestNeedsDigestPull,
-            format!(
-                "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
-                 digest name only for a pull by digest, and the repoDigest crictl shows for an \
-                 image pulled by tag is computed, not stored; to pin it whichever way it was \
-                 pulled, also pin its tag{artifacts}"
-            ),
-            None,
-        );
-    }
-}
-
 /// Which earlier glob or keyword pins a superset of a pattern's names: a
 /// pattern whose literal text contains an earlier keyword (or unanchored
 /// glob) prefix, or starts with an earlier anchored glob prefix. Asked of
 /// a PinSet built from those, so a 100,000-pattern list stays fast.
-struct Containment {
+pub struct Containment {
     /// Globs and keywords (cri-dockerd: prefixes and bare repositories);
     /// set index to list index.
     all: Option<(PinSet, Vec<usize>)>,
@@ -771,7 +218,7 @@ struct Containment {
 }
 
 impl Containment {
-    fn build(parsed: &[Option<Pattern<'_>>], flags: Flags) -> Containment {
+    pub fn build(parsed: &[Option<Pattern<'_>>], flags: Flags) -> Containment {
         let anchored = flags.contains(Flags::ANCHOR_GLOBS);
         let mode = if flags.contains(Flags::CASE_SENSITIVE) { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };
         let mode = if anchored { mode | Flags::ANCHOR_GLOBS } else { mode };
@@ -805,7 +252,7 @@ impl Containment {
     /// The same under cri-dockerd's rules: its prefixes (anchored; `*`
     /// alone is every name) and bare repositories, asked of a set compiled
     /// under them.
-    fn build_cri_dockerd(parsed: &[Option<Pattern<'_>>]) -> Containment {
+    pub fn build_cri_dockerd(parsed: &[Option<Pattern<'_>>]) -> Containment {
         let build = |repositories: bool| {
             let mut texts = Vec::new();
             let mut indexes = Vec::new();

@@ -1,9 +1,18 @@
-//! containerd's names of an image: a record for each name a pull stores
+//! containerd in the tool (its configuration reader is crate::containerd):
+//! the names of an image, and its lint rules. Its names: a record for each
+//! name a pull stores
 //! (the tag, the repository@digest) and one for the image ID `sha256:…`,
 //! every one compared with the configured values (image_pull.go:
 //! getLabels, UpdateImage), whatever the pull.
 
 use super::{Held, Model, RegistryImage, StoredName};
+use crate::codes::LintCode;
+use crate::images;
+use crate::lint::{not_utf8, Add, Compared, Rules, Severity};
+use crate::list::Entry;
+use crate::refused::List;
+use crate::runtime::Runtime;
+use crate::show;
 
 pub struct Containerd;
 
@@ -11,5 +20,121 @@ impl Model for Containerd {
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()
+    }
+}
+
+/// containerd's `pinned_images`: each value is compared with the names
+/// containerd stores for an image (its repoTag and repoDigest, normalised
+/// as `ParseDockerRef` writes them, and its ID `sha256:…`), as written
+/// (2.x as released) or normalised first (`ContainerdNormalized`: its fix
+/// PRs, where a value that is no reference never pins and the library
+/// refuses it).
+pub struct ContainerdRules {
+    /// The fix PRs' rules: values normalised before they are compared.
+    pub normalized: bool,
+}
+
+impl Rules for ContainerdRules {
+    fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let normalized_rules = self.normalized;
+        let runtime = if normalized_rules { Runtime::ContainerdNormalized } else { Runtime::Containerd };
+        let text = match std::str::from_utf8(&entry.text) {
+            Ok(text) => text,
+            Err(e) => {
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), runtime), None);
+                return None;
+            }
+        };
+        let stored = if images::is_image_id(text) { Ok(text.to_string()) } else { images::normalized(text) };
+        let stored = match stored {
+            Ok(stored) => stored,
+            Err(why) => {
+                let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
+                let hint = if let Some(id) = &bare_id {
+                    format!("; containerd names an image's ID record {}", show::quote(id))
+                } else if text.contains('*') {
+                    "; containerd has no wildcards (a '*' is compared as a character): name each image in full"
+                        .to_string()
+                } else {
+                    String::new()
+                };
+                let (severity, does) = if normalized_rules {
+                    (
+                        Severity::Error,
+                        "containerd's fix PRs never pin it (they skip it without a word), and the library \
+                     refuses the list",
+                    )
+                } else {
+                    (Severity::Warning, "containerd stores no name like it, so this pins nothing")
+                };
+                add(
+                    severity,
+                    LintCode::NotAReference,
+                    format!("not an image reference ({why}): {does}{hint}"),
+                    bare_id,
+                );
+                return None;
+            }
+        };
+        // containerd keeps a host as written: a name pulled by the
+        // lower-case host, as references are written, never equals it.
+        let host = stored.split('/').next().unwrap_or_default();
+        if host.bytes().any(|b| b.is_ascii_uppercase()) {
+            let (first, rest) = text.split_once('/').unwrap_or((text, ""));
+            let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
+            let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
+            add(
+                Severity::Warning,
+                LintCode::NotNormalized,
+                format!(
+                    "the registry host {} has upper case: containerd keeps a host as it is written, so this \
+                 equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
+                 otherwise{instead}",
+                    show::quote(host),
+                    show::quote(&stored)
+                ),
+                lower,
+            );
+        } else if stored != text {
+            let how = if text.contains('@') && stored.len() < text.len() {
+                "an image pulled by tag and digest is stored by digest only, "
+            } else {
+                ""
+            };
+            let (severity, message) = if normalized_rules {
+                (
+                    Severity::Info,
+                    format!(
+                        "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
+                     compares the value as written and pins nothing with it: write {} to pin under both",
+                        show::quote(&stored),
+                        show::quote(&stored)
+                    ),
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    format!(
+                        "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
+                     compares the value as written; write that instead",
+                        show::quote(&stored)
+                    ),
+                )
+            };
+            add(severity, LintCode::NotNormalized, message, Some(stored.clone()));
+        }
+        // containerd as released compares the values as written; its fix
+        // PRs, normalised.
+        let compared = if normalized_rules { stored } else { text.to_string() };
+        Some(Compared { key: compared.into_bytes(), pattern: None })
+    }
+
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        let how = if self.normalized { " once normalised" } else { "" };
+        format!(
+            "the same value{how} as pattern {first} ({}): one of them is enough",
+            show::pattern(entries[first].key.as_deref(), &entries[first].display())
+        )
     }
 }

@@ -1,4 +1,7 @@
-//! CRI-O's names of an image: the references in its storage only. A live
+//! CRI-O in the tool: the names of an image in its storage, and its lint
+//! rules.
+//!
+//! Its names: the references in its storage only. A live
 //! CRI-O v1.37 showed (tests/data/crio-listings): a pull by tag stores
 //! `repo:tag` only, and the repoDigest crictl prints for it is computed; a
 //! pull by digest stores `repo@sha256:…`; a pull both ways stores both. So
@@ -6,6 +9,16 @@
 //! was pulled by it.
 
 use super::{repository, Held, Model, RegistryImage, StoredName};
+use crate::codes::LintCode;
+use crate::images;
+use crate::lint::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
+use crate::list::Entry;
+use crate::refused::{self, List};
+use crate::runtime::Runtime;
+use crate::show;
+use crio_pin::pattern::{canonical, ErrorKind, Pattern};
+use crio_pin::Flags;
+use oci_spec::distribution::Reference;
 
 pub struct Crio;
 
@@ -17,5 +30,267 @@ impl Model for Crio {
             StoredName { text: d.clone(), held: if tagged { Held::IfPulledByDigest } else { Held::Always } }
         });
         tags.chain(digests).collect()
+    }
+}
+
+/// CRI-O's rules: its globs and keywords, the library's verdict on each
+/// pattern's form, and the names CRI-O stores.
+pub struct CrioRules<'a> {
+    pub flags: Flags,
+    pub artifacts: Option<&'a Artifacts>,
+}
+
+impl Rules for CrioRules<'_> {
+    fn containment(&self, entries: &[Entry]) -> Option<Containment> {
+        let parsed: Vec<Option<Pattern<'_>>> = entries
+            .iter()
+            .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok()))
+            .collect();
+        Some(Containment::build(&parsed, self.flags))
+    }
+
+    fn entry<'e>(&self, entry: &'e Entry, list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let flags = self.flags;
+        let anchored = flags.contains(Flags::ANCHOR_GLOBS);
+        // Every finding about the pattern's form is the library's verdict
+        // on it, asked once: the tool checks no rule of its own.
+        let refusal = verdict(&entry.text);
+        match refusal {
+            Some(ErrorKind::NotUtf8 { valid_up_to }) => {
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(valid_up_to, Runtime::Crio), None);
+                return None;
+            }
+            Some(ErrorKind::LoneStar) => {
+                add(
+                    Severity::Error,
+                    LintCode::LoneStar,
+                    format!(
+                        "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
+                        refused::stock_crio_lone_star(list),
+                        refused::library_refuses(list)
+                    ),
+                    Some("**".to_string()),
+                );
+                return None;
+            }
+            _ => {}
+        }
+        // Not reached otherwise: the library took the text as UTF-8, and
+        // refuses nothing else by default.
+        let text = std::str::from_utf8(&entry.text).ok()?;
+        let pattern = Pattern::parse(text, Flags::DEFAULT).ok()?;
+        crio_form_findings(text, refusal, flags, add);
+        match pattern {
+            Pattern::Keyword("") => add(
+                Severity::Warning,
+                LintCode::PinsEverything,
+                "\"**\" pins every image on the node: the kubelet's garbage collection will \
+             never free disk space"
+                    .to_string(),
+                None,
+            ),
+            Pattern::Glob(prefix) if !anchored => add(
+                Severity::Warning,
+                LintCode::UnanchoredGlob,
+                format!(
+                    "CRI-O does not anchor globs: this pins every name that contains {} \
+                 anywhere, e.g. {} (crio-pin --anchor-globs shows the anchored reading)",
+                    show::quote(prefix),
+                    show::quote(&format!("evil.example/{prefix}x"))
+                ),
+                None,
+            ),
+            _ => {}
+        }
+        Some(Compared { key: canonical(&entry.text, flags), pattern: Some(pattern) })
+    }
+
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        format!(
+            "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
+            show::quote(&entries[first].display()),
+            if self.flags.contains(Flags::CASE_SENSITIVE) { "" } else { " (ignoring case)" }
+        )
+    }
+
+    fn after(&self, index: usize, entry: &Entry, list: List, add: &mut Add<'_>) {
+        let flags = self.flags;
+        let Ok(text) = std::str::from_utf8(&entry.text) else { return };
+        let Ok(pattern) = Pattern::parse(text, Flags::DEFAULT) else { return };
+        let well_formed = verdict(&entry.text).is_none();
+        if entry.source == "pause_image" && list == List::AfterReload {
+            if let Some(bad) = refused::bad_reload_pause(entry, index) {
+                add(
+                    Severity::Error,
+                    LintCode::BadPauseImage,
+                    bad.message,
+                    Some(crate::config::DEFAULT_PAUSE_IMAGE.to_string()),
+                );
+                return;
+            }
+        }
+        if let (Pattern::Exact(_), true) = (pattern, well_formed) {
+            let artifact = self.artifacts.map(|a| a.0.get(&canonical(text.as_bytes(), flags)));
+            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), artifact, add);
+        }
+    }
+}
+
+/// The findings about a pattern's form that CRI-O takes and the library's
+/// strict mode refuses (errors under --strict); whether there were none.
+pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, add: &mut Add<'_>) -> bool {
+    // Under --strict the library refuses these; by default CRI-O takes them.
+    let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
+    let mut well_formed = true;
+    match refusal {
+        Some(ErrorKind::Empty) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::Empty,
+                "the empty pattern pins only an image with an empty name, which does not exist; \
+                 remove it"
+                    .to_string(),
+                None,
+            );
+        }
+        Some(ErrorKind::Whitespace { at, ch }) => {
+            well_formed = false;
+            let trailing_cr = if ch == '\r' && at + 1 == text.len() {
+                " (a trailing \\r: the file was probably saved with CRLF line endings)"
+            } else {
+                ""
+            };
+            add(
+                strict_severity,
+                LintCode::Whitespace,
+                format!(
+                    "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
+                     image names never contain whitespace or control characters, so this pins \
+                     nothing it was meant to: remove it",
+                    u32::from(ch)
+                ),
+                Some(without_whitespace(text)),
+            );
+        }
+        Some(ErrorKind::LeadingStar { .. }) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::LiteralStar,
+                format!(
+                    "a '*' only at the start is a literal character: this pins only a name \
+                     that really is {}; CRI-O has no suffix match, write {} to pin names \
+                     containing {}",
+                    show::quote(text),
+                    show::quote(&format!("{text}*")),
+                    show::quote(&text[1..])
+                ),
+                Some(format!("{text}*")),
+            );
+        }
+        Some(ErrorKind::InnerStar { at }) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::LiteralStar,
+                format!(
+                    "the '*' at byte {at} is a literal character (only a trailing '*', or the \
+                     stars around \"*word*\", are wildcards): no image name contains it"
+                ),
+                None,
+            );
+        }
+        _ => {}
+    }
+    well_formed
+}
+
+/// Checks an exact pattern against the names CRI-O stores: fully
+/// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
+/// `artifact`: None without a listing, else the artifact of the listing
+/// whose canonical name the pattern is, if any.
+pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
+    // Matching ignores case unless --case-sensitive, the reference grammar does not.
+    let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
+    let reference = match subject.parse::<Reference>() {
+        Ok(r) => r,
+        Err(e) => {
+            let why = images::qualify(&subject).err().unwrap_or_else(|| e.to_string());
+            add(
+                Severity::Warning,
+                LintCode::NotAReference,
+                format!("not an image reference ({why}): no name CRI-O stores looks like this, it pins nothing"),
+                None,
+            );
+            return;
+        }
+    };
+    let repository = format!("{}/{}", reference.registry(), reference.repository());
+    // The parser fills in ":latest" when neither a tag nor a digest is given.
+    let untagged = reference.digest().is_none() && reference.tag() == Some("latest") && !subject.ends_with(":latest");
+    if untagged {
+        add(
+            Severity::Warning,
+            LintCode::NoTagOrDigest,
+            format!(
+                "pins nothing: CRI-O stores names with a tag or a digest; write {} for one tag, \
+                 or the glob {} for every tag (globs are not anchored)",
+                show::quote(&format!("{repository}:TAG")),
+                show::quote(&format!("{repository}:*"))
+            ),
+            Some(format!("{repository}:*")),
+        );
+        return;
+    }
+    let whole = reference.whole();
+    if whole != subject {
+        // The name as CRI-O stores it keeps the case of the tag.
+        let stored = images::qualify(text).ok().filter(|q| q.eq_ignore_ascii_case(&whole)).unwrap_or(whole);
+        add(
+            Severity::Warning,
+            LintCode::NotFullyQualified,
+            format!(
+                "pins nothing: CRI-O compares with the fully qualified names it stores, here {}; \
+                 write that instead",
+                show::quote(&stored)
+            ),
+            Some(stored),
+        );
+    }
+    if let Some(digest) = reference.digest() {
+        if let Some(Some(name)) = artifact {
+            add(
+                Severity::Info,
+                LintCode::ArtifactDigest,
+                format!(
+                    "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
+                     matches an artifact's canonical name (repository@manifest digest) as well as its \
+                     reference (taken for an artifact: its {})",
+                    show::quote(name),
+                    images::ARTIFACT_WHY
+                ),
+                None,
+            );
+            return;
+        }
+        let artifacts = if artifact.is_some() {
+            " (no OCI artifact of the --images listing has this canonical name)"
+        } else {
+            ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
+             artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
+             json) to tell"
+        };
+        add(
+            Severity::Info,
+            LintCode::DigestNeedsDigestPull,
+            format!(
+                "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
+                 digest name only for a pull by digest, and the repoDigest crictl shows for an \
+                 image pulled by tag is computed, not stored; to pin it whichever way it was \
+                 pulled, also pin its tag{artifacts}"
+            ),
+            None,
+        );
     }
 }

@@ -15,8 +15,9 @@ pub mod containerd;
 pub mod cri_dockerd;
 pub mod crio;
 
-use crio_pin::PinSet;
+use crio_pin::{Flags, PinSet};
 
+use crate::lint::{Artifacts, Rules};
 use crate::runtime::Runtime;
 
 /// An image as a registry knows it, whatever runtime pulled it.
@@ -76,6 +77,18 @@ impl Runtime {
             Runtime::Containerd | Runtime::ContainerdNormalized => &containerd::Containerd,
             Runtime::CriDockerd => &cri_dockerd::CriDockerd,
         }
+    }
+}
+
+/// The lint rules of the runtime whose flags `flags` are (CRI-O's with its
+/// modes); `artifacts`: CRI-O's OCI artifacts of an `--images` listing.
+pub fn lint_rules(flags: Flags, artifacts: Option<&Artifacts>) -> Box<dyn Rules + '_> {
+    match Runtime::of(flags) {
+        Runtime::Crio => Box::new(crio::CrioRules { flags, artifacts }),
+        containerd @ (Runtime::Containerd | Runtime::ContainerdNormalized) => {
+            Box::new(containerd::ContainerdRules { normalized: containerd == Runtime::ContainerdNormalized })
+        }
+        Runtime::CriDockerd => Box::new(cri_dockerd::CriDockerdRules),
     }
 }
 
