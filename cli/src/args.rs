@@ -219,9 +219,9 @@ pub enum Command {
         /// needing a pull by digest (CRI-O only)
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
-        /// List every finding: by default a code found on more than 3
-        /// patterns is printed once, with its count and examples (JSON
-        /// always lists each)
+        /// List every finding: by default a note found on more than 3
+        /// patterns, or a warning on more than 10, is printed once, with
+        /// its count and examples (errors always each; JSON lists each)
         #[arg(long, short = 'v')]
         verbose: bool,
         /// The least severity shown: error, warning or info (also: note);

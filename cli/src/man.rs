@@ -109,9 +109,9 @@ fn code_sections(command: &str) -> Vec<CodeSection> {
         "lint" => vec![
             (
                 "FINDINGS",
-                "Printed as SEVERITY[CODE]: pattern INDEX ...; a code found on more than 3 patterns once, then \
-                 SEVERITY[CODE]: the same on N more pattern(s), with examples (--verbose prints each; JSON \
-                 findings[].code lists each).",
+                "Printed as SEVERITY[CODE]: pattern INDEX ...; a note found on more than 3 patterns, or a \
+                 warning on more than 10, once, then SEVERITY[CODE]: the same on N more pattern(s), with examples \
+                 (--verbose prints each, errors are always each; JSON findings[].code lists each).",
                 lint(),
             ),
             ("WARNINGS", "The configuration's warnings, as config prints them; JSON warnings[].code.", warnings()),

@@ -208,3 +208,24 @@ fn a_listing_of_pulls_by_digest_answers_their_notes() {
     let v = json(&run_in(dir.path(), &with(&node, &["lint", "--json"])));
     assert_eq!(v["counts"]["answered_by_listing"], 0);
 }
+
+#[test]
+fn notes_are_summarised_sooner_than_warnings_and_errors_never() {
+    let dir = tempfile::tempdir().unwrap();
+    let lint = |name: &str, patterns: &[String]| {
+        let file = write_file(dir.path(), name, patterns.join("\n") + "\n");
+        stdout(&run(&["--patterns", &file, "lint"]))
+    };
+    let printed = |text: &str, head: &str| text.lines().filter(|l| l.starts_with(head)).count();
+    let globs = |n: usize| (0..n).map(|i| format!("registry-{i}.example/*")).collect::<Vec<_>>();
+    // Ten warnings of a code: each says what it is about.
+    let text = lint("ten.txt", &globs(10));
+    assert_eq!(printed(&text, "warning[unanchored-glob]: pattern "), 10, "{text}");
+    // Eleven: the first, then the count.
+    let text = lint("eleven.txt", &globs(11));
+    assert_eq!(printed(&text, "warning[unanchored-glob]: pattern "), 1, "{text}");
+    assert_eq!(printed(&text, "warning[unanchored-glob]: the same on 10 more pattern(s)"), 1, "{text}");
+    // Errors are never summarised.
+    let text = lint("stars.txt", &vec!["*".to_string(); 12]);
+    assert_eq!(printed(&text, "error[lone-star]: pattern "), 12, "{text}");
+}

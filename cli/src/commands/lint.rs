@@ -26,8 +26,17 @@ pub struct Shown {
     pub least: Severity,
 }
 
-/// A code found on more patterns than this is printed once, then counted.
-const EACH: usize = 3;
+/// How many findings of one code are printed each before the rest are
+/// counted: a note gives the same advice every time; a warning usually
+/// says what to write for its pattern, so more are printed; every error
+/// is.
+fn printed_each(severity: Severity) -> usize {
+    match severity {
+        Severity::Info => 3,
+        Severity::Warning => 10,
+        Severity::Error => usize::MAX,
+    }
+}
 
 /// How many more patterns a summarised code names as examples.
 const EXAMPLES: usize = 2;
@@ -148,7 +157,7 @@ fn print(out: &mut Vec<u8>, warnings: &[Warning], findings: &[Finding], counts: 
     };
     for f in findings {
         let same = &found[&(f.severity, f.code)];
-        let summarised = !shown.verbose && same.len() > EACH;
+        let summarised = !shown.verbose && same.len() > printed_each(f.severity);
         if summarised && !std::ptr::eq(same[0], f) {
             continue;
         }
