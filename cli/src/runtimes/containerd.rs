@@ -6,10 +6,14 @@
 //! getLabels, UpdateImage), whatever the pull.
 
 use super::{Held, Model, RegistryImage, StoredName};
+use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::images;
+use crate::images::{Image, Name};
 use crate::lint::{not_utf8, Add, Compared, Rules, Severity};
 use crate::list::Entry;
+use crate::matching::{decide, Causes};
+use crate::refused;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
@@ -20,6 +24,52 @@ impl Model for Containerd {
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()
+    }
+
+    /// containerd reads its configuration only at start, labels an image
+    /// pinned when it pulls it or at start-up, and never removes the label.
+    fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
+        let runtime = Runtime::of(causes.flags);
+        if !runtime_pins {
+            // (A restart never unpins: the label stays, below.)
+            causes.push(CauseCode::NotRestarted, 0, at, || {
+                "containerd reads its configuration only when it starts, and labels an image pinned when it \
+                 pulls it or at start-up: the files changed since it started (systemctl restart containerd)"
+                    .to_string()
+            });
+        } else {
+            causes.push(CauseCode::StickyLabel, 0, at, || {
+                "containerd never removes the pinned label of an image record (io.cri-containerd.pinned): an \
+                 image pinned once stays pinned after its value leaves the configuration, until the image is \
+                 removed (crictl rmi) and pulled again"
+                    .to_string()
+            });
+        }
+        // Only when the other rules give the runtime's answer.
+        let (other, how) = match runtime {
+            Runtime::Containerd => (
+                Runtime::ContainerdNormalized,
+                "normalises the values (a build with one of its fix PRs): --runtime containerd-normalized \
+                 reads the list so",
+            ),
+            _ => (
+                Runtime::Containerd,
+                "compares the values as written (2.x as released): --runtime containerd reads the list so",
+            ),
+        };
+        let resolved = causes.resolved;
+        let entries = &resolved.entries;
+        let compiled = causes
+            .other_rules
+            .get_or_insert_with(|| refused::compile_valid(entries, other.flags(), List::Effective).ok());
+        if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
+            causes.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
+        }
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "containerd runs with another --config than read here (or a version that reads the files \
+             otherwise: see the version-dependent warnings of `crio-pin config`)"
+                .to_string()
+        });
     }
 }
 

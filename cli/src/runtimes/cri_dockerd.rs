@@ -5,10 +5,13 @@
 //! whatever the pull.
 
 use super::{Held, Model, RegistryImage, StoredName};
+use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::images;
+use crate::images::{Image, Name};
 use crate::lint::{not_utf8, Add, Compared, Containment, Rules, Severity};
 use crate::list::Entry;
+use crate::matching::Causes;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
@@ -25,6 +28,33 @@ impl Model for CriDockerd {
 
     fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
         crate::images::familiar(reference).unwrap_or(reference)
+    }
+
+    /// cri-dockerd reads its flags only at start, and pins by more than
+    /// --pinned-images.
+    fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
+        causes.push(CauseCode::NotRestarted, 0, at, || {
+            "cri-dockerd reads --pinned-images only when it starts: its flags changed since (systemctl \
+             restart cri-docker)"
+                .to_string()
+        });
+        if runtime_pins {
+            if image.names.iter().any(|n| n.is_tag) {
+                causes.push(CauseCode::SandboxImage, 0, at, || {
+                    "cri-dockerd pins its sandbox image (--pod-infra-container-image) by repoTag, whatever \
+                     --pinned-images says: add it to the list read here to see it"
+                        .to_string()
+                });
+            }
+            causes.push(CauseCode::LabelSelector, 0, at, || {
+                "cri-dockerd runs with --pinned-image-labels, which pin images by their labels: this tool \
+                 reads no labels"
+                    .to_string()
+            });
+        }
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "cri-dockerd runs with other --pinned-images than given here".to_string()
+        });
     }
 }
 

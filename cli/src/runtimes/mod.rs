@@ -17,7 +17,9 @@ pub mod crio;
 
 use crio_pin::{Flags, PinSet};
 
+use crate::images::{Image, Name};
 use crate::lint::{Artifacts, Rules};
+use crate::matching::Causes;
 use crate::runtime::Runtime;
 
 /// An image as a registry knows it, whatever runtime pulled it.
@@ -61,6 +63,19 @@ pub enum Pinned {
 pub trait Model {
     /// The names the runtime compares its list with, for `image`.
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName>;
+
+    /// The likely causes of a disagreement between the running runtime and
+    /// the list read here about image `at` (`explain --check`), added to
+    /// `causes`: `runtime_pins` is what the runtime said, `decided_by` the
+    /// name by which the list pins it.
+    fn likely_causes(
+        &self,
+        causes: &mut Causes<'_>,
+        at: usize,
+        image: &Image,
+        runtime_pins: bool,
+        decided_by: Option<&Name>,
+    );
 
     /// A normalised reference (`docker.io/library/nginx:1`) in the form this
     /// runtime stores and reports it.
