@@ -11,6 +11,7 @@ use crate::codes::LintCode;
 use crate::images;
 use crate::images::{Image, Name};
 use crate::lint::{not_utf8, Add, Compared, Rules, Severity};
+use crate::list::toml_string;
 use crate::list::Entry;
 use crate::matching::{decide, Causes};
 use crate::refused;
@@ -70,6 +71,27 @@ impl Model for Containerd {
              otherwise: see the version-dependent warnings of `crio-pin config`)"
                 .to_string()
         });
+    }
+
+    /// A containerd configuration of version 3, each pattern under its key.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
+             # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
+             # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
+             # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
+             # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
+             version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
+        );
+        for (i, (e, p)) in patterns.iter().enumerate() {
+            let key = match (&e.key, e.is_pause_image()) {
+                (Some(key), _) => key.clone(),
+                (None, true) => "sandbox".to_owned(),
+                (None, false) => format!("pin-{i}"),
+            };
+            out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml_string(p), show::escape(&e.source)));
+        }
+        out
     }
 }
 
@@ -186,5 +208,14 @@ impl Rules for ContainerdRules {
             "the same value{how} as pattern {first} ({}): one of them is enough",
             show::pattern(entries[first].key.as_deref(), &entries[first].display())
         )
+    }
+}
+
+/// A TOML key: bare when it can be, quoted otherwise.
+fn toml_key(key: &str) -> String {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        key.to_owned()
+    } else {
+        toml_string(key)
     }
 }

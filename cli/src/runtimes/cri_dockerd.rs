@@ -56,6 +56,17 @@ impl Model for CriDockerd {
             "cri-dockerd runs with other --pinned-images than given here".to_string()
         });
     }
+
+    /// cri-dockerd's values, one a line.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out =
+            String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
+        for (_, p) in patterns {
+            out.push_str(p);
+            out.push('\n');
+        }
+        out
+    }
 }
 
 /// The patterns cri-dockerd reads from one `--pinned-images` value. The flag

@@ -14,6 +14,7 @@ use crate::codes::LintCode;
 use crate::images;
 use crate::images::{Image, Name};
 use crate::lint::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
+use crate::list::toml_string;
 use crate::list::Entry;
 use crate::matching::{decide, Causes};
 use crate::refused::{self, List};
@@ -103,6 +104,19 @@ impl Model for Crio {
              than read here"
                 .to_string()
         });
+    }
+
+    /// A CRI-O drop-in: its list replaces the lists of the files before it.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
+             # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
+        );
+        for (e, p) in patterns {
+            out.push_str(&format!("    {},  # {}\n", toml_string(p), show::escape(&e.source)));
+        }
+        out.push_str("]\n");
+        out
     }
 }
 

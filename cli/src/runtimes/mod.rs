@@ -19,6 +19,7 @@ use crio_pin::{Flags, PinSet};
 
 use crate::images::{Image, Name};
 use crate::lint::{Artifacts, Rules};
+use crate::list::Entry;
 use crate::matching::Causes;
 use crate::runtime::Runtime;
 
@@ -76,6 +77,10 @@ pub trait Model {
         runtime_pins: bool,
         decided_by: Option<&Name>,
     );
+
+    /// A list written as this runtime reads it, each pattern with the entry
+    /// it translates.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String;
 
     /// A normalised reference (`docker.io/library/nginx:1`) in the form this
     /// runtime stores and reports it.
