@@ -22,6 +22,10 @@ use crate::show;
 pub struct Containerd;
 
 impl Model for Containerd {
+    fn name(&self) -> &'static str {
+        "containerd"
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()

@@ -21,6 +21,28 @@ use crio_pin::Flags;
 pub struct CriDockerd;
 
 impl Model for CriDockerd {
+    fn name(&self) -> &'static str {
+        "cri-dockerd"
+    }
+
+    fn writes_exactly(&self, name: &str) -> bool {
+        matches!(Pattern::parse(name, Flags::CRI_DOCKERD), Ok(Pattern::Exact(_) | Pattern::Repository(_)))
+    }
+
+    fn write_prefix(&self, prefix: &str, _anchored: bool) -> Result<Vec<String>, String> {
+        // Docker reports Docker Hub names in their short form.
+        let short = self.stored_form(prefix);
+        Ok(vec![format!("{}*", if short.is_empty() { prefix } else { short })])
+    }
+
+    fn write_keyword(&self, word: &str) -> Result<Vec<String>, String> {
+        // "**" pins every name: cri-dockerd's lone '*'.
+        match word {
+            "" => Ok(vec!["*".to_owned()]),
+            _ => Err("cri-dockerd has no keyword (\"*word*\")".into()),
+        }
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests);
         names.map(|n| StoredName { text: self.stored_form(n).to_owned(), held: Held::Always }).collect()

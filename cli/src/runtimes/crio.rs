@@ -27,6 +27,33 @@ use oci_spec::distribution::Reference;
 pub struct Crio;
 
 impl Model for Crio {
+    fn name(&self) -> &'static str {
+        "CRI-O"
+    }
+
+    fn writes_exactly(&self, name: &str) -> bool {
+        matches!(Pattern::parse(name, Flags::CRIO), Ok(Pattern::Exact(_)))
+    }
+
+    fn write_prefix(&self, prefix: &str, anchored: bool) -> Result<Vec<String>, String> {
+        if prefix.starts_with('*') {
+            return Err(
+                "CRI-O reads \"*word*\" as a keyword (anywhere in the name): it has no prefix that starts with '*'"
+                    .into(),
+            );
+        }
+        // cri-dockerd's lone '*' pins every name: CRI-O's "**".
+        Ok(vec![if anchored && prefix.is_empty() { "**".to_owned() } else { format!("{prefix}*") }])
+    }
+
+    fn write_keyword(&self, word: &str) -> Result<Vec<String>, String> {
+        Ok(vec![format!("*{word}*")])
+    }
+
+    fn write_repository(&self, repository: &str) -> Result<Vec<String>, String> {
+        Ok(vec![format!("{repository}:*"), format!("{repository}@*")])
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let tags = image.tags.iter().map(|t| StoredName { text: t.clone(), held: Held::Always });
         let digests = image.digests.iter().map(|d| {

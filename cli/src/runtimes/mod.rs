@@ -78,6 +78,31 @@ pub trait Model {
         decided_by: Option<&Name>,
     );
 
+    /// The runtime, as messages name it.
+    fn name(&self) -> &'static str;
+
+    /// Whether this runtime reads `name` as that exact name.
+    fn writes_exactly(&self, name: &str) -> bool {
+        !name.is_empty()
+    }
+
+    /// A prefix in this runtime's terms (`anchored`: matched only at the
+    /// start of a name, cri-dockerd's; else anywhere, CRI-O's globs).
+    fn write_prefix(&self, _prefix: &str, _anchored: bool) -> Result<Vec<String>, String> {
+        Err(format!("{} has no wildcard", self.name()))
+    }
+
+    /// CRI-O's keyword `*word*` in this runtime's terms.
+    fn write_keyword(&self, _word: &str) -> Result<Vec<String>, String> {
+        Err(format!("{} has no keyword (\"*word*\")", self.name()))
+    }
+
+    /// Every tag and digest of a repository (normalised) in this runtime's
+    /// terms.
+    fn write_repository(&self, _repository: &str) -> Result<Vec<String>, String> {
+        Err(format!("{} has no wildcard: it cannot pin every tag of a repository", self.name()))
+    }
+
     /// A list written as this runtime reads it, each pattern with the entry
     /// it translates.
     fn write_list(&self, patterns: &[(&Entry, &str)]) -> String;
