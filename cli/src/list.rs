@@ -197,3 +197,8 @@ pub fn tables_in<'v, 'de>(value: &'v DeValue<'de>) -> Vec<&'v DeTable<'de>> {
         _ => Vec::new(),
     }
 }
+
+/// A TOML string, quoted and escaped.
+pub fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}

@@ -34,7 +34,7 @@
 use crio_pin::{Flags, Pattern, PinSet};
 use serde::Serialize;
 
-use crate::images::{familiar, normalized};
+use crate::images::normalized;
 use crate::runtime::Runtime;
 use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show::quote;
@@ -125,10 +125,8 @@ pub fn write(text: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Stri
         Err(kind) => Err(format!("{} refuses it ({kind:?}): fix it first", from.name())),
         Ok(Pattern::Blank) => Err("blank".into()),
         Ok(Pattern::Exact(t)) => write_exact(t, from, to),
-        Ok(Pattern::Glob(prefix)) => write_prefix(prefix, from.flags().contains(Flags::ANCHOR_GLOBS), to),
-        Ok(Pattern::Keyword("")) if to == Runtime::CriDockerd => Ok(vec!["*".to_owned()]),
-        Ok(Pattern::Keyword(_)) if to == Runtime::Crio => Ok(vec![text.to_owned()]),
-        Ok(Pattern::Keyword(_)) => Err(format!("{} has no keyword (\"*word*\")", to.name())),
+        Ok(Pattern::Glob(prefix)) => to.model().write_prefix(prefix, from.flags().contains(Flags::ANCHOR_GLOBS)),
+        Ok(Pattern::Keyword(word)) => to.model().write_keyword(word),
         Ok(Pattern::Repository(r)) => write_repository(r, to),
     }
 }
@@ -147,14 +145,7 @@ fn write_exact(t: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Strin
         names.push(t.to_owned());
     }
     for name in &names {
-        let readable = match to {
-            Runtime::Crio => matches!(Pattern::parse(name, Flags::CRIO), Ok(Pattern::Exact(_))),
-            Runtime::CriDockerd => {
-                matches!(Pattern::parse(name, Flags::CRI_DOCKERD), Ok(Pattern::Exact(_) | Pattern::Repository(_)))
-            }
-            _ => !name.is_empty(),
-        };
-        if !readable {
+        if !to.model().writes_exactly(name) {
             return Err(format!(
                 "{} reads {} as a wildcard (or trims it): it has no way to write this name",
                 to.name(),
@@ -181,35 +172,11 @@ fn named_images(t: &str, from: Runtime) -> Vec<String> {
     }
 }
 
-/// A prefix: CRI-O's glob matches it anywhere in a name, cri-dockerd's
-/// only at the start (`anchored`).
-fn write_prefix(prefix: &str, anchored: bool, to: Runtime) -> Result<Vec<String>, String> {
-    match to {
-        Runtime::Crio if prefix.starts_with('*') => {
-            Err("CRI-O reads \"*word*\" as a keyword (anywhere in the name): it has no prefix that starts with '*'"
-                .into())
-        }
-        // cri-dockerd's lone '*' pins every name: CRI-O's "**".
-        Runtime::Crio if anchored && prefix.is_empty() => Ok(vec!["**".to_owned()]),
-        Runtime::Crio => Ok(vec![format!("{prefix}*")]),
-        // Docker reports Docker Hub names in their short form.
-        Runtime::CriDockerd => {
-            let short = familiar(prefix).filter(|short| !short.is_empty()).unwrap_or(prefix);
-            Ok(vec![format!("{short}*")])
-        }
-        _ => Err(format!("{} has no wildcard", to.name())),
-    }
-}
-
-/// A bare repository (cri-dockerd: every tag and digest of it).
+/// A bare repository (cri-dockerd: every tag and digest of it), as the
+/// normalised name of its `latest` image without the tag.
 fn write_repository(r: &str, to: Runtime) -> Result<Vec<String>, String> {
-    if to != Runtime::Crio {
-        return Err(format!("{} has no wildcard: it cannot pin every tag of a repository", to.name()));
-    }
-    // Normalised names always have a tag or digest.
     let n = normalized(r).map_err(|why| format!("not a repository ({why})"))?;
-    let r = n.strip_suffix(":latest").unwrap_or(&n);
-    Ok(vec![format!("{r}:*"), format!("{r}@*")])
+    to.model().write_repository(n.strip_suffix(":latest").unwrap_or(&n))
 }
 
 /// How a pin can differ for one image, from the source's answer to the

@@ -197,59 +197,12 @@ impl<'a> View<'a> {
 }
 
 /// The translated list as the target reads it: a CRI-O drop-in, a
-/// containerd configuration, or cri-dockerd's values (one a line, for
-/// `--pinned-images` or `--patterns`).
+/// containerd configuration, or cri-dockerd's values (the runtime's model
+/// writes it).
 fn written_list(entries: &[(&Entry, Translated)], to: Runtime) -> String {
-    let toml = |s: &str| toml::Value::String(s.to_owned()).to_string();
-    let mut out = String::new();
-    let each = || entries.iter().flat_map(|(e, t)| t.patterns.iter().map(move |p| (*e, p)));
-    match to {
-        Runtime::Crio => {
-            out.push_str(
-                "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
-                 # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
-            );
-            for (e, p) in each() {
-                out.push_str(&format!("    {},  # {}\n", toml(p), show::escape(&e.source)));
-            }
-            out.push_str("]\n");
-        }
-        Runtime::Containerd | Runtime::ContainerdNormalized => {
-            out.push_str(
-                "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
-                 # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
-                 # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
-                 # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
-                 # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
-                 version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
-            );
-            for (i, (e, p)) in each().enumerate() {
-                let key = match (&e.key, e.is_pause_image()) {
-                    (Some(key), _) => key.clone(),
-                    (None, true) => "sandbox".to_owned(),
-                    (None, false) => format!("pin-{i}"),
-                };
-                out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml(p), show::escape(&e.source)));
-            }
-        }
-        Runtime::CriDockerd => {
-            out.push_str("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
-            for (_, p) in each() {
-                out.push_str(p);
-                out.push('\n');
-            }
-        }
-    }
-    out
-}
-
-/// A TOML key: bare when it can be, quoted otherwise.
-fn toml_key(key: &str) -> String {
-    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-        key.to_owned()
-    } else {
-        toml::Value::String(key.to_owned()).to_string()
-    }
+    let patterns: Vec<(&Entry, &str)> =
+        entries.iter().flat_map(|(e, t)| t.patterns.iter().map(move |p| (*e, p.as_str()))).collect();
+    to.model().write_list(&patterns)
 }
 
 /// Both lists over a listing's images, each judged in the names its own

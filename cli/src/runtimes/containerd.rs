@@ -6,10 +6,15 @@
 //! getLabels, UpdateImage), whatever the pull.
 
 use super::{Held, Model, RegistryImage, StoredName};
+use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::images;
+use crate::images::{Image, Name};
 use crate::lint::{not_utf8, Add, Compared, Rules, Severity};
+use crate::list::toml_string;
 use crate::list::Entry;
+use crate::matching::{decide, Causes};
+use crate::refused;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
@@ -17,9 +22,80 @@ use crate::show;
 pub struct Containerd;
 
 impl Model for Containerd {
+    fn name(&self) -> &'static str {
+        "containerd"
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()
+    }
+
+    /// containerd reads its configuration only at start, labels an image
+    /// pinned when it pulls it or at start-up, and never removes the label.
+    fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
+        let runtime = Runtime::of(causes.flags);
+        if !runtime_pins {
+            // (A restart never unpins: the label stays, below.)
+            causes.push(CauseCode::NotRestarted, 0, at, || {
+                "containerd reads its configuration only when it starts, and labels an image pinned when it \
+                 pulls it or at start-up: the files changed since it started (systemctl restart containerd)"
+                    .to_string()
+            });
+        } else {
+            causes.push(CauseCode::StickyLabel, 0, at, || {
+                "containerd never removes the pinned label of an image record (io.cri-containerd.pinned): an \
+                 image pinned once stays pinned after its value leaves the configuration, until the image is \
+                 removed (crictl rmi) and pulled again"
+                    .to_string()
+            });
+        }
+        // Only when the other rules give the runtime's answer.
+        let (other, how) = match runtime {
+            Runtime::Containerd => (
+                Runtime::ContainerdNormalized,
+                "normalises the values (a build with one of its fix PRs): --runtime containerd-normalized \
+                 reads the list so",
+            ),
+            _ => (
+                Runtime::Containerd,
+                "compares the values as written (2.x as released): --runtime containerd reads the list so",
+            ),
+        };
+        let resolved = causes.resolved;
+        let entries = &resolved.entries;
+        let compiled = causes
+            .other_rules
+            .get_or_insert_with(|| refused::compile_valid(entries, other.flags(), List::Effective).ok());
+        if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
+            causes.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
+        }
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "containerd runs with another --config than read here (or a version that reads the files \
+             otherwise: see the version-dependent warnings of `crio-pin config`)"
+                .to_string()
+        });
+    }
+
+    /// A containerd configuration of version 3, each pattern under its key.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
+             # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
+             # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
+             # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
+             # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
+             version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
+        );
+        for (i, (e, p)) in patterns.iter().enumerate() {
+            let key = match (&e.key, e.is_pause_image()) {
+                (Some(key), _) => key.clone(),
+                (None, true) => "sandbox".to_owned(),
+                (None, false) => format!("pin-{i}"),
+            };
+            out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml_string(p), show::escape(&e.source)));
+        }
+        out
     }
 }
 
@@ -136,5 +212,14 @@ impl Rules for ContainerdRules {
             "the same value{how} as pattern {first} ({}): one of them is enough",
             show::pattern(entries[first].key.as_deref(), &entries[first].display())
         )
+    }
+}
+
+/// A TOML key: bare when it can be, quoted otherwise.
+fn toml_key(key: &str) -> String {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        key.to_owned()
+    } else {
+        toml_string(key)
     }
 }

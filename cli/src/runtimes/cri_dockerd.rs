@@ -5,10 +5,13 @@
 //! whatever the pull.
 
 use super::{Held, Model, RegistryImage, StoredName};
+use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::images;
+use crate::images::{Image, Name};
 use crate::lint::{not_utf8, Add, Compared, Containment, Rules, Severity};
 use crate::list::Entry;
+use crate::matching::Causes;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
@@ -18,6 +21,28 @@ use crio_pin::Flags;
 pub struct CriDockerd;
 
 impl Model for CriDockerd {
+    fn name(&self) -> &'static str {
+        "cri-dockerd"
+    }
+
+    fn writes_exactly(&self, name: &str) -> bool {
+        matches!(Pattern::parse(name, Flags::CRI_DOCKERD), Ok(Pattern::Exact(_) | Pattern::Repository(_)))
+    }
+
+    fn write_prefix(&self, prefix: &str, _anchored: bool) -> Result<Vec<String>, String> {
+        // Docker reports Docker Hub names in their short form.
+        let short = self.stored_form(prefix);
+        Ok(vec![format!("{}*", if short.is_empty() { prefix } else { short })])
+    }
+
+    fn write_keyword(&self, word: &str) -> Result<Vec<String>, String> {
+        // "**" pins every name: cri-dockerd's lone '*'.
+        match word {
+            "" => Ok(vec!["*".to_owned()]),
+            _ => Err("cri-dockerd has no keyword (\"*word*\")".into()),
+        }
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests);
         names.map(|n| StoredName { text: self.stored_form(n).to_owned(), held: Held::Always }).collect()
@@ -25,6 +50,44 @@ impl Model for CriDockerd {
 
     fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
         crate::images::familiar(reference).unwrap_or(reference)
+    }
+
+    /// cri-dockerd reads its flags only at start, and pins by more than
+    /// --pinned-images.
+    fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
+        causes.push(CauseCode::NotRestarted, 0, at, || {
+            "cri-dockerd reads --pinned-images only when it starts: its flags changed since (systemctl \
+             restart cri-docker)"
+                .to_string()
+        });
+        if runtime_pins {
+            if image.names.iter().any(|n| n.is_tag) {
+                causes.push(CauseCode::SandboxImage, 0, at, || {
+                    "cri-dockerd pins its sandbox image (--pod-infra-container-image) by repoTag, whatever \
+                     --pinned-images says: add it to the list read here to see it"
+                        .to_string()
+                });
+            }
+            causes.push(CauseCode::LabelSelector, 0, at, || {
+                "cri-dockerd runs with --pinned-image-labels, which pin images by their labels: this tool \
+                 reads no labels"
+                    .to_string()
+            });
+        }
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "cri-dockerd runs with other --pinned-images than given here".to_string()
+        });
+    }
+
+    /// cri-dockerd's values, one a line.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out =
+            String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
+        for (_, p) in patterns {
+            out.push_str(p);
+            out.push('\n');
+        }
+        out
     }
 }
 

@@ -9,10 +9,14 @@
 //! was pulled by it.
 
 use super::{repository, Held, Model, RegistryImage, StoredName};
+use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::images;
+use crate::images::{Image, Name};
 use crate::lint::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
+use crate::list::toml_string;
 use crate::list::Entry;
+use crate::matching::{decide, Causes};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
 use crate::show;
@@ -23,6 +27,33 @@ use oci_spec::distribution::Reference;
 pub struct Crio;
 
 impl Model for Crio {
+    fn name(&self) -> &'static str {
+        "CRI-O"
+    }
+
+    fn writes_exactly(&self, name: &str) -> bool {
+        matches!(Pattern::parse(name, Flags::CRIO), Ok(Pattern::Exact(_)))
+    }
+
+    fn write_prefix(&self, prefix: &str, anchored: bool) -> Result<Vec<String>, String> {
+        if prefix.starts_with('*') {
+            return Err(
+                "CRI-O reads \"*word*\" as a keyword (anywhere in the name): it has no prefix that starts with '*'"
+                    .into(),
+            );
+        }
+        // cri-dockerd's lone '*' pins every name: CRI-O's "**".
+        Ok(vec![if anchored && prefix.is_empty() { "**".to_owned() } else { format!("{prefix}*") }])
+    }
+
+    fn write_keyword(&self, word: &str) -> Result<Vec<String>, String> {
+        Ok(vec![format!("*{word}*")])
+    }
+
+    fn write_repository(&self, repository: &str) -> Result<Vec<String>, String> {
+        Ok(vec![format!("{repository}:*"), format!("{repository}@*")])
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let tags = image.tags.iter().map(|t| StoredName { text: t.clone(), held: Held::Always });
         let digests = image.digests.iter().map(|d| {
@@ -30,6 +61,89 @@ impl Model for Crio {
             StoredName { text: d.clone(), held: if tagged { Held::IfPulledByDigest } else { Held::Always } }
         });
         tags.chain(digests).collect()
+    }
+
+    /// CRI-O's causes.
+    fn likely_causes(
+        &self,
+        causes: &mut Causes<'_>,
+        at: usize,
+        image: &Image,
+        runtime_pins: bool,
+        decided_by: Option<&Name>,
+    ) {
+        if runtime_pins && image.artifact.is_some() {
+            causes.push(CauseCode::ArtifactStore, 0, at, || {
+                "the artifact is in one of CRI-O's additional artifact stores, which are read-only: CRI-O \
+                 pins every artifact there whatever the list"
+                    .to_string()
+            });
+        }
+        causes.push(CauseCode::NotReloaded, 0, at, || {
+            "the running CRI-O has an older list: the files changed after it read them, and no reload \
+             was sent (SIGHUP: systemctl reload crio)"
+                .to_string()
+        });
+        if runtime_pins {
+            // Only a replaced list that would pin this image can explain it.
+            for (o, over) in causes.resolved.overrides.iter().enumerate() {
+                let flags = causes.flags;
+                let compiled = causes.dropped[o]
+                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective).ok());
+                let by = match compiled {
+                    Some(set) => match decide(set, image) {
+                        Some((i, _)) => Some(&over.dropped[i]),
+                        None => continue,
+                    },
+                    None => None,
+                };
+                let warning = &causes.resolved.warnings[over.warning];
+                let at_file = warning.file.clone().zip(warning.line);
+                let pattern = match by {
+                    Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
+                    None => "pattern".to_string(),
+                };
+                let message = format!(
+                    "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
+                     image: a running CRI-O that has not reloaded since (or runs without the replacement) \
+                     still pins by it; to keep it, repeat it in the later list",
+                    over.by, over.replaced
+                );
+                causes.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
+            }
+        } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none()) {
+            // A repoTag is always stored; a digest or a name given by hand may
+            // not be. (An artifact's canonical name is always matched.)
+            causes.push(CauseCode::NameNotStored, 0, at, || {
+                "the name that pins it is not stored: CRI-O matches only the names in its storage (a \
+                 repoDigest is stored only for a pull by digest)"
+                    .to_string()
+            });
+        }
+        causes.push(CauseCode::ReloadRejected, 0, at, || {
+            "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload \
+             configuration\"; a runtime that keeps the old list on a bad reload may still log \
+             \"Configuration reload completed\" and dump the rejected list)"
+                .to_string()
+        });
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir \
+             than read here"
+                .to_string()
+        });
+    }
+
+    /// A CRI-O drop-in: its list replaces the lists of the files before it.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
+             # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
+        );
+        for (e, p) in patterns {
+            out.push_str(&format!("    {},  # {}\n", toml_string(p), show::escape(&e.source)));
+        }
+        out.push_str("]\n");
+        out
     }
 }
 

@@ -17,7 +17,10 @@ pub mod crio;
 
 use crio_pin::{Flags, PinSet};
 
+use crate::images::{Image, Name};
 use crate::lint::{Artifacts, Rules};
+use crate::list::Entry;
+use crate::matching::Causes;
 use crate::runtime::Runtime;
 
 /// An image as a registry knows it, whatever runtime pulled it.
@@ -61,6 +64,48 @@ pub enum Pinned {
 pub trait Model {
     /// The names the runtime compares its list with, for `image`.
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName>;
+
+    /// The likely causes of a disagreement between the running runtime and
+    /// the list read here about image `at` (`explain --check`), added to
+    /// `causes`: `runtime_pins` is what the runtime said, `decided_by` the
+    /// name by which the list pins it.
+    fn likely_causes(
+        &self,
+        causes: &mut Causes<'_>,
+        at: usize,
+        image: &Image,
+        runtime_pins: bool,
+        decided_by: Option<&Name>,
+    );
+
+    /// The runtime, as messages name it.
+    fn name(&self) -> &'static str;
+
+    /// Whether this runtime reads `name` as that exact name.
+    fn writes_exactly(&self, name: &str) -> bool {
+        !name.is_empty()
+    }
+
+    /// A prefix in this runtime's terms (`anchored`: matched only at the
+    /// start of a name, cri-dockerd's; else anywhere, CRI-O's globs).
+    fn write_prefix(&self, _prefix: &str, _anchored: bool) -> Result<Vec<String>, String> {
+        Err(format!("{} has no wildcard", self.name()))
+    }
+
+    /// CRI-O's keyword `*word*` in this runtime's terms.
+    fn write_keyword(&self, _word: &str) -> Result<Vec<String>, String> {
+        Err(format!("{} has no keyword (\"*word*\")", self.name()))
+    }
+
+    /// Every tag and digest of a repository (normalised) in this runtime's
+    /// terms.
+    fn write_repository(&self, _repository: &str) -> Result<Vec<String>, String> {
+        Err(format!("{} has no wildcard: it cannot pin every tag of a repository", self.name()))
+    }
+
+    /// A list written as this runtime reads it, each pattern with the entry
+    /// it translates.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String;
 
     /// A normalised reference (`docker.io/library/nginx:1`) in the form this
     /// runtime stores and reports it.
