@@ -29,6 +29,7 @@ use toml::Spanned;
 use crate::codes::WarningCode;
 use crate::containerd;
 use crate::error::InputError;
+use crate::images::DEFAULT_PAUSE_IMAGE;
 use crate::input::{self, ReadError, Special};
 use crate::list::{tables_in, Lines};
 use crate::list::{Entry, Override};
@@ -40,7 +41,6 @@ use crate::runtime::Runtime;
 /// CrioConfigDropInPath, DefaultPauseImage on CRI-O main, 1.37).
 pub const DEFAULT_CONFIG: &str = "/etc/crio/crio.conf";
 pub const DEFAULT_CONFIG_DIR: &str = "/etc/crio/crio.conf.d";
-pub const DEFAULT_PAUSE_IMAGE: &str = "registry.k8s.io/pause:3.10.1";
 
 /// What CRI-O itself would do with an input that stops it.
 pub const REFUSES: &str = "CRI-O would refuse to start with it, and a SIGHUP reload would be \

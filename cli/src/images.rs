@@ -30,8 +30,11 @@ use serde::Deserialize;
 
 use crate::error::InputError;
 use crate::runtime::Runtime;
-use crate::runtimes::repository;
 use crate::show;
+
+/// CRI-O's default pause image: the name it pins when no pause_image is
+/// set (and what a bad one should become).
+pub const DEFAULT_PAUSE_IMAGE: &str = "registry.k8s.io/pause:3.10.1";
 
 /// One image and its names.
 #[derive(Clone, Debug)]
@@ -273,6 +276,18 @@ pub fn qualify(name: &str) -> Result<String, String> {
     Ok(reference.whole())
 }
 
+/// The repository of a name: everything before `@digest`, or before the
+/// `:tag` that follows the last `/`.
+pub fn repository(name: &str) -> &str {
+    if let Some((repo, _)) = name.split_once('@') {
+        return repo;
+    }
+    match name.rsplit_once(':') {
+        Some((repo, tag)) if !tag.contains('/') => repo,
+        _ => name,
+    }
+}
+
 /// Whether a listed entry is an OCI artifact: its id (bare hex, or with
 /// its algorithm) is the digest of one of its repoDigests.
 fn is_artifact(id: &str, digests: &[String]) -> bool {
@@ -304,6 +319,14 @@ fn from_listing(listed: Listed, runtime: Runtime) -> Image {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repository_strips_tag_or_digest_only() {
+        assert_eq!(repository("quay.io/a/b:1"), "quay.io/a/b");
+        assert_eq!(repository("registry.example:5000/a/b"), "registry.example:5000/a/b");
+        assert_eq!(repository("registry.example:5000/a/b:2"), "registry.example:5000/a/b");
+        assert_eq!(repository("q.io/a@sha256:00"), "q.io/a");
+    }
 
     #[test]
     fn an_artifact_is_an_entry_whose_id_is_the_digest_of_a_repo_digest() {

@@ -13,11 +13,13 @@
 //! command is a module of `commands`, writing out is `output`.
 
 mod args;
+mod causes;
 mod codes;
 mod commands;
 mod config;
 mod containerd;
 mod error;
+mod findings;
 mod go_filepath;
 mod images;
 mod input;

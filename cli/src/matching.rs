@@ -5,7 +5,8 @@
 use crio_pin::Flags;
 use serde::Serialize;
 
-use crate::codes::CauseCode;
+pub use crate::causes::Cause;
+use crate::causes::{decide, Causes};
 use crate::images::{Image, Name};
 use crate::list::{Entry, Origin, Resolved};
 use crate::refused::{Compiled, Refused};
@@ -72,21 +73,6 @@ pub struct Explained {
     pub artifact: Option<&'static str>,
 }
 
-/// A likely cause of disagreements with the runtime, stated once with the
-/// images it can explain. (Keys in alphabetical order.)
-#[derive(Serialize)]
-pub struct Cause {
-    pub code: CauseCode,
-    /// Where the cause is (an `overridden-list`: the replacing list's key).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    /// The disagreeing images it can explain: indexes into `images`.
-    pub images: Vec<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    pub message: String,
-}
-
 pub struct Report {
     pub images: Vec<Explained>,
     /// The likely causes of the disagreements, each once.
@@ -99,18 +85,6 @@ pub struct Report {
     pub refused: Vec<Refused>,
     /// How many patterns the set holds.
     pub valid_patterns: usize,
-}
-
-/// The lowest pattern index over the names the runtime matches, as
-/// CRI-O's loop finds a match, and the name it matched.
-pub fn decide<'a>(compiled: &Compiled, image: &'a Image) -> Option<(usize, &'a Name)> {
-    image
-        .names
-        .iter()
-        .filter(|n| n.stored)
-        .filter_map(|n| compiled.set.match_index(n.text.as_bytes()).map(|i| (i, n)))
-        .min_by_key(|(i, _)| *i)
-        .map(|(i, n)| (compiled.list_index(i), n))
 }
 
 pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags: Flags) -> Report {
@@ -150,7 +124,9 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
             });
             if check == Some("disagree") {
                 disagreements += 1;
-                causes.add(at, image, image.runtime_pinned == Some(true), decided.map(|(_, n)| n));
+                let runtime_pins = image.runtime_pinned == Some(true);
+                // The runtime's own likely causes (`crate::runtimes`).
+                Runtime::of(flags).model().likely_causes(&mut causes, at, image, runtime_pins, decided.map(|(_, n)| n));
             }
             let entry = decided.map(|(i, _)| &entries[i]);
             Explained {
@@ -195,69 +171,6 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
 /// The names an image was listed with (not containerd's image ID).
 fn listed_names(image: &Image) -> Vec<String> {
     image.names.iter().filter(|n| !n.is_id).map(|n| n.text.clone()).collect()
-}
-
-/// The likely reasons the running runtime pins differently from the
-/// files, gathered over the disagreeing images: each cause once, with the
-/// images it can explain.
-pub struct Causes<'r> {
-    pub resolved: &'r Resolved,
-    pub flags: Flags,
-    /// containerd: the list compiled under the other rules (released or
-    /// normalised), when first needed (None: it cannot be compiled).
-    pub other_rules: Option<Option<Compiled>>,
-    /// The dropped patterns of each replaced list, compiled when first
-    /// needed (None: they cannot be compiled, so any image may be theirs).
-    pub dropped: Vec<Option<Option<Compiled>>>,
-    /// Each cause found, with which one of its code it is (a replaced
-    /// list's index; 0 for the others).
-    found: Vec<(usize, Cause)>,
-}
-
-impl<'r> Causes<'r> {
-    fn new(resolved: &'r Resolved, flags: Flags) -> Causes<'r> {
-        Causes {
-            resolved,
-            flags,
-            other_rules: None,
-            dropped: resolved.overrides.iter().map(|_| None).collect(),
-            found: Vec::new(),
-        }
-    }
-
-    pub fn push(&mut self, code: CauseCode, which: usize, image: usize, message: impl FnOnce() -> String) {
-        self.push_at(code, which, image, None, message);
-    }
-
-    pub fn push_at(
-        &mut self,
-        code: CauseCode,
-        which: usize,
-        image: usize,
-        at: Option<(String, usize)>,
-        message: impl FnOnce() -> String,
-    ) {
-        match self.found.iter_mut().find(|(w, c)| c.code == code && *w == which) {
-            Some((_, found)) => found.images.push(image),
-            None => {
-                let (file, line) = at.map_or((None, None), |(f, l)| (Some(f), Some(l)));
-                self.found.push((which, Cause { code, file, images: vec![image], line, message: message() }));
-            }
-        }
-    }
-
-    /// The causes that can explain the disagreement of image `at`: the
-    /// runtime's own (`crate::runtimes`).
-    fn add(&mut self, at: usize, image: &Image, runtime_pins: bool, decided_by: Option<&Name>) {
-        Runtime::of(self.flags).model().likely_causes(self, at, image, runtime_pins, decided_by);
-    }
-
-    /// The causes in the manual's order of their codes.
-    fn finish(mut self) -> Vec<Cause> {
-        let rank = |c: CauseCode| CauseCode::ALL.iter().position(|&k| k == c);
-        self.found.sort_by_key(|(which, c)| (rank(c.code), *which));
-        self.found.into_iter().map(|(_, cause)| cause).collect()
-    }
 }
 
 #[derive(Serialize)]

@@ -307,7 +307,7 @@ pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
              rejects that reload (\"Unable to reload configuration\") and keeps its configuration, the \
              pinned list included; write a reference such as {}",
             show::quote(&entry.display()),
-            show::quote(crate::config::DEFAULT_PAUSE_IMAGE)
+            show::quote(crate::images::DEFAULT_PAUSE_IMAGE)
         ),
         pattern: entry.display(),
         source: entry.source.clone(),

@@ -345,7 +345,7 @@ fn complete_digest(name: &str) -> String {
 /// The images a pull of `reference` may give: by tag, by digest, both; and
 /// the same repository with another tag.
 fn pulls(reference: &str) -> Vec<RegistryImage> {
-    let repo = crate::runtimes::repository(reference);
+    let repo = crate::images::repository(reference);
     let mut images = vec![RegistryImage::pulled_as(reference)];
     if reference.contains('@') {
         let mut tagged = RegistryImage::pulled_as(&format!("{repo}:1"));

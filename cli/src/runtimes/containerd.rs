@@ -6,14 +6,14 @@
 //! getLabels, UpdateImage), whatever the pull.
 
 use super::{Held, Model, RegistryImage, StoredName};
+use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::findings::{not_utf8, Add, Compared, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name};
-use crate::lint::{not_utf8, Add, Compared, Rules, Severity};
 use crate::list::toml_string;
 use crate::list::Entry;
-use crate::matching::{decide, Causes};
 use crate::refused;
 use crate::refused::List;
 use crate::runtime::Runtime;

@@ -5,13 +5,13 @@
 //! whatever the pull.
 
 use super::{Held, Model, RegistryImage, StoredName};
+use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::findings::{not_utf8, Add, Compared, Containment, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name};
-use crate::lint::{not_utf8, Add, Compared, Containment, Rules, Severity};
 use crate::list::Entry;
-use crate::matching::Causes;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;

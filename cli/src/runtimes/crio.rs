@@ -8,15 +8,15 @@
 //! the digest of a repository that also has a tag is held only if the image
 //! was pulled by it.
 
-use super::{repository, Held, Model, RegistryImage, StoredName};
+use super::{Held, Model, RegistryImage, StoredName};
+use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
-use crate::images;
+use crate::findings::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
+use crate::images::{self, repository};
 use crate::images::{Image, Name};
-use crate::lint::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
 use crate::list::toml_string;
 use crate::list::Entry;
-use crate::matching::{decide, Causes};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
 use crate::show;
@@ -238,7 +238,7 @@ impl Rules for CrioRules<'_> {
                     Severity::Error,
                     LintCode::BadPauseImage,
                     bad.message,
-                    Some(crate::config::DEFAULT_PAUSE_IMAGE.to_string()),
+                    Some(crate::images::DEFAULT_PAUSE_IMAGE.to_string()),
                 );
                 return;
             }

@@ -17,10 +17,10 @@ pub mod crio;
 
 use crio_pin::{Flags, PinSet};
 
-use crate::images::{Image, Name};
-use crate::lint::{Artifacts, Rules};
+use crate::causes::Causes;
+use crate::findings::{Artifacts, Rules};
+use crate::images::{repository, Image, Name};
 use crate::list::Entry;
-use crate::matching::Causes;
 use crate::runtime::Runtime;
 
 /// An image as a registry knows it, whatever runtime pulled it.
@@ -153,18 +153,6 @@ pub fn pinning_name(set: &PinSet, runtime: Runtime, image: &RegistryImage) -> Op
     matching(Held::Always).or_else(|| matching(Held::IfPulledByDigest)).map(|n| (n.text.clone(), n.held))
 }
 
-/// The repository of a name: everything before `@digest`, or before the
-/// `:tag` that follows the last `/`.
-pub fn repository(name: &str) -> &str {
-    if let Some((repo, _)) = name.split_once('@') {
-        return repo;
-    }
-    match name.rsplit_once(':') {
-        Some((repo, tag)) if !tag.contains('/') => repo,
-        _ => name,
-    }
-}
-
 impl RegistryImage {
     /// The image a listing describes by `names` (in whatever form the
     /// listing's runtime reports them) and `id`: each name normalised as a
@@ -226,14 +214,6 @@ fn synthetic_hex(text: &str, salt: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn repository_strips_tag_or_digest_only() {
-        assert_eq!(repository("quay.io/a/b:1"), "quay.io/a/b");
-        assert_eq!(repository("registry.example:5000/a/b"), "registry.example:5000/a/b");
-        assert_eq!(repository("registry.example:5000/a/b:2"), "registry.example:5000/a/b");
-        assert_eq!(repository("q.io/a@sha256:00"), "q.io/a");
-    }
 
     #[test]
     fn each_runtime_stores_its_own_names_of_an_image() {
