@@ -361,7 +361,7 @@ impl fmt::Display for CompileError {
             ErrorKind::InvalidReference { why } => write!(
                 f,
                 "not an image reference ({why}), which the normalize flag requires of an exact \
-                 pattern; write one such as \"registry.k8s.io/pause:3.10\", or a glob \"prefix*\""
+                 pattern; write the image's name in full, such as \"registry.k8s.io/pause:3.10\""
             ),
             ErrorKind::TooLarge { what, limit } => write!(
                 f,

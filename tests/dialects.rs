@@ -310,6 +310,11 @@ fn normalize_refuses_an_exact_pattern_that_is_no_reference_naming_it() {
     assert_eq!(err.pattern_index(), Some(1));
     assert!(matches!(err.kind(), ErrorKind::InvalidReference { .. }));
     assert!(err.to_string().contains("lower case"), "{err}");
+    // containerd's rules have no globs (a '*' is a character): the advice is
+    // to name the image, never to write a glob.
+    let err = PinSet::compile(["quay.io/*"], Flags::CONTAINERD_NORMALIZED).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::InvalidReference { .. }));
+    assert!(err.to_string().contains("name in full") && !err.to_string().contains("glob"), "{err}");
 }
 
 /// Under a dialect a name's length says nothing (it is normalised, or its

@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+// The inputs the integration tests check, built by the same code.
+#[path = "../tests/util/generate.rs"]
+mod generate;
+
 /// CRI-O's decoder on the 1,000,000-entry drop-in as measured on the
 /// project's 2-core machine: the target when Go is not there to measure it.
 const CRIO_1M: Duration = Duration::from_millis(12_600);
@@ -28,14 +32,14 @@ fn main() {
         let conf_d = dir.path().join(format!("conf-{entries}"));
         std::fs::create_dir(&conf_d).unwrap();
         let dropin = conf_d.join("50-pinned-images");
-        std::fs::write(&dropin, pinned_images(entries)).unwrap();
+        std::fs::write(&dropin, generate::openshift_dropin(entries)).unwrap();
         let empty = dir.path().join("empty.conf");
         std::fs::write(&empty, "").unwrap();
         let args = ["--config", path(&empty), "--config-dir", path(&conf_d), "config", "--json"];
         // A million references hold more pattern text than a set takes
         // (MAX_PATTERN_BYTES): the tool decodes and prints the whole list,
         // and exits 2 saying a runtime on the library refuses it.
-        let refused = entries * PATTERN.len() > crio_pin::MAX_PATTERN_BYTES;
+        let refused = entries * generate::openshift_reference(0).len() > crio_pin::MAX_PATTERN_BYTES;
         let status = if refused { 2 } else { 0 };
         let crio = crio_decode.as_ref().map(|go| best_of_three(go, &[path(&dropin)], 0));
         // Well under a second for what nodes carry; no slower than CRI-O.
@@ -102,46 +106,12 @@ fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 temporary path")
 }
 
-/// The references of the drop-in, before their digest.
-const PATTERN: &str = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:0000000000000000000000000000000000000000000000000000000000000000";
-
-/// A drop-in as OpenShift writes them: one quoted digest reference a line.
-fn pinned_images(entries: usize) -> String {
-    let mut text = String::from("[crio.image]\npinned_images = [\n");
-    for i in 0..entries {
-        text.push_str(&format!("  \"quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:{i:064x}\",\n"));
-    }
-    text.push_str("]\n");
-    text
-}
-
-/// 100,000 patterns (exact, prefix globs, keyword globs) and a crictl
-/// listing of 50,000 container images (none an OCI artifact), every third
+/// 100,000 patterns and a crictl listing of 50,000 images, every third
 /// one pinned by its exact pattern.
 fn explain_inputs(dir: &Path) -> (PathBuf, PathBuf) {
-    let mut patterns = String::new();
-    for i in 0..100_000 {
-        match i % 3 {
-            0 => patterns.push_str(&format!("registry.example/team-{i}/app:{i}\n")),
-            1 => patterns.push_str(&format!("registry.example/glob-{i}/*\n")),
-            _ => patterns.push_str(&format!("*keyword-{i}-x*\n")),
-        }
-    }
-    let images: Vec<String> = (0..50_000)
-        .map(|i| {
-            format!(
-                "{{\"id\":\"{:064x}\",\"repoTags\":[\"registry.example/team-{i}/app:{i}\"],\
-                 \"repoDigests\":[\"registry.example/team-{i}/app@sha256:{i:064x}\"],\"pinned\":{}}}",
-                // A config digest, not the manifest digest of the repoDigest
-                // (that would be an OCI artifact's id).
-                i as u64 + (1 << 40),
-                i % 3 == 0
-            )
-        })
-        .collect();
     let (p, j) = (dir.join("patterns.txt"), dir.join("images.json"));
-    std::fs::write(&p, patterns).unwrap();
-    std::fs::write(&j, format!("{{\"images\":[{}]}}", images.join(","))).unwrap();
+    std::fs::write(&p, generate::pattern_list(100_000)).unwrap();
+    std::fs::write(&j, generate::crictl_listing(50_000)).unwrap();
     (p, j)
 }
 

@@ -9,6 +9,7 @@ use crio_pin::Flags;
 
 use crate::config::Sources;
 use crate::error::InputError;
+use crate::lint::Severity;
 use crate::man;
 use crate::runtime::{self, Runtime};
 
@@ -47,7 +48,8 @@ pub struct SourceArgs {
     pub config_dir: Option<String>,
     /// Comma-separated patterns replacing the files' list, as CRI-O's flag
     /// (repeatable) [env: CONTAINER_PINNED_IMAGES]; with --runtime
-    /// cri-dockerd, its --pinned-images values, each one pattern as given
+    /// cri-dockerd, its --pinned-images values, split at commas as its
+    /// flag (a pflag StringSlice) splits them
     #[arg(long, value_name = "LIST", global = true)]
     pub pinned_images: Vec<String>,
     /// The pause image, which CRI-O appends as an exact pattern (CRI-O only)
@@ -73,8 +75,12 @@ pub struct SourceArgs {
     /// JSON output for scripts (always whole: never shortened)
     #[arg(long, global = true)]
     pub json: bool,
-    /// Show names, digests, ids, patterns and sources whole in tables (by
-    /// default they are shortened to fit 100 columns, as crictl shortens ids)
+    /// Show digests, ids and sources whole in tables, and each message on
+    /// one line. By default tables fit the width (COLUMNS, else the
+    /// terminal's, else 100): digests and ids are shortened as crictl
+    /// shortens them, sources lose their start, names and patterns are
+    /// never cut (a pattern that is the image's name is shown as = IMAGE);
+    /// messages wrap
     #[arg(long, global = true)]
     pub no_trunc: bool,
 }
@@ -208,10 +214,22 @@ pub enum Command {
     Lint {
         /// The output of `crictl images -o json` (or `-` for stdin): a pattern
         /// naming the canonical name (repo@digest) of an OCI artifact listed
-        /// there pins it however it was pulled, and is not noted as needing a
-        /// pull by digest (CRI-O only)
+        /// there pins it however it was pulled, and one naming a digest the
+        /// listing shows pulled by that digest pins it: neither is noted as
+        /// needing a pull by digest (CRI-O only)
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
+        /// List every finding: by default a note found on more than 3
+        /// patterns, or a warning on more than 10, is printed once, with
+        /// its count and examples (errors always each; JSON lists each)
+        #[arg(long, short = 'v')]
+        verbose: bool,
+        /// The least severity shown: error, warning or info (also: note);
+        /// error leaves out the configuration's warnings too. The summary
+        /// line still counts every finding, and errors always set the exit
+        /// status [default: info]
+        #[arg(long, value_enum, value_name = "LEVEL", hide_possible_values = true)]
+        severity: Option<Severity>,
     },
     /// For each image: pinned or not, by which pattern, from where (a refused
     /// list is explained by its valid patterns, with exit status 2)
@@ -229,7 +247,7 @@ pub enum Command {
         #[arg(long)]
         allow_undecided: bool,
     },
-    /// Which images gain or lose a pin with a change
+    /// Which images gain or lose a pin with a change (exit 1 when one loses it)
     ///
     /// Exactly one change is previewed: --dropin FILE (with --as NAME, the
     /// name it will have in the drop-in directory), --new-patterns FILE,
@@ -265,8 +283,10 @@ pub enum Command {
     },
     /// The list read from one runtime (--runtime, or --from) written for
     /// another: each pattern with how faithfully it carries over (exact,
-    /// wider, narrower, impossible), then the list as the target reads it
-    /// (exit 1 when a pin changes)
+    /// wider, narrower, different, undecided, impossible, or dropped: it
+    /// pinned nothing), then the list as the target reads it (exit 1 when a
+    /// pattern is anything but exact or dropped, or an image of --images
+    /// would change)
     #[command(after_help = man::exit_status_help("translate"))]
     Translate {
         /// The runtime the list is read from (default: --runtime's)

@@ -74,6 +74,8 @@ codes! {
             "containerd: 2.0 to 2.2 (or 2.3.0 to 2.3.4) would pin otherwise or refuse the files: they migrate and check configuration versions differently",
         UnpinnedSandbox = "unpinned-sandbox":
             "containerd: pinned_images.sandbox is empty: pods run the default pause image, which nothing then pins",
+        SplitValue = "split-value":
+            "cri-dockerd: a --pinned-images value with a comma: the flag is a comma-separated list (a pflag StringSlice, read as CSV), so each part is its own pattern",
     }
 }
 
@@ -113,8 +115,10 @@ codes! {
             "warning: cri-dockerd: a prefix ending inside a repository's name (nginx* pins nginx-exporter too): the bare repository (nginx) pins its tags and digests only",
         NotFamiliar = "not-familiar":
             "warning: cri-dockerd: a Docker Hub name as Docker never reports it (docker.io/library/nginx): Docker reports familiar names (nginx:1.25), so it pins nothing",
+        CommaList = "comma-list":
+            "warning: cri-dockerd: a value with a comma, which no image name has: as a --pinned-images value cri-dockerd splits it at its commas (a pflag StringSlice), so each part is a pattern",
         DigestNeedsDigestPull = "digest-needs-digest-pull":
-            "info: a digest pins an image only if it was pulled by that digest (an OCI artifact however it was pulled)",
+            "info: a digest pins an image only if it was pulled by that digest (an OCI artifact however it was pulled); not said of an image an --images listing shows pulled by it",
         ArtifactDigest = "artifact-digest":
             "info: the canonical name of an OCI artifact of the --images listing, which it pins however it was pulled",
     }

@@ -23,153 +23,28 @@ use std::rc::Rc;
 
 use crio_pin::pattern::canonical;
 use crio_pin::Flags;
-use serde::Serialize;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::codes::WarningCode;
 use crate::containerd;
 use crate::error::InputError;
+use crate::images::DEFAULT_PAUSE_IMAGE;
 use crate::input::{self, ReadError, Special};
+use crate::list::{tables_in, Lines};
+use crate::list::{Entry, Override};
+// (Re-exported: the commands name them as the readers' results.)
+pub use crate::list::{Resolved, Warning};
 use crate::runtime::Runtime;
 
 /// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
 /// CrioConfigDropInPath, DefaultPauseImage on CRI-O main, 1.37).
 pub const DEFAULT_CONFIG: &str = "/etc/crio/crio.conf";
 pub const DEFAULT_CONFIG_DIR: &str = "/etc/crio/crio.conf.d";
-pub const DEFAULT_PAUSE_IMAGE: &str = "registry.k8s.io/pause:3.10.1";
 
 /// What CRI-O itself would do with an input that stops it.
 pub const REFUSES: &str = "CRI-O would refuse to start with it, and a SIGHUP reload would be \
                            rejected (keeping the old list)";
-
-/// One pattern of the effective list.
-#[derive(Clone, Debug)]
-pub struct Entry {
-    pub text: Vec<u8>,
-    /// "FILE:LINE", "flag", "env", "pause_image" or "default" (containerd's
-    /// built-in sandbox image, which no file replaced).
-    pub source: String,
-    /// For the pause image: where its value was set ("FILE:LINE",
-    /// "default", "flag" or "env").
-    pub defined_at: Option<String>,
-    /// The file and line its text was written at (for the pause image,
-    /// where its value was set), when it was written in a file. (The name
-    /// is shared by the entries of one file: a million-entry list makes
-    /// no million copies of it.)
-    pub at: Option<(Rc<str>, usize)>,
-    /// containerd: the key of `pinned_images` whose value this is.
-    pub key: Option<String>,
-}
-
-impl Entry {
-    pub fn display(&self) -> String {
-        String::from_utf8_lossy(&self.text).into_owned()
-    }
-
-    /// A pattern written at FILE:LINE.
-    pub fn in_file(text: Vec<u8>, file: &Rc<str>, line: usize) -> Entry {
-        Entry { text, source: format!("{file}:{line}"), defined_at: None, at: Some((Rc::clone(file), line)), key: None }
-    }
-
-    /// The image pods run, which a new list keeps: CRI-O's pause image,
-    /// containerd's key sandbox (its default when no file sets it).
-    pub fn is_pause_image(&self) -> bool {
-        self.source == "pause_image" || self.key.as_deref() == Some("sandbox")
-    }
-
-    /// "file", "flag", "env", "pause_image" or "default": what `source`
-    /// is, without parsing it.
-    pub fn source_kind(&self) -> &'static str {
-        match self.source.as_str() {
-            "flag" => "flag",
-            "env" => "env",
-            "pause_image" => "pause_image",
-            "default" => "default",
-            _ => "file",
-        }
-    }
-
-    pub fn file(&self) -> Option<&str> {
-        self.at.as_ref().map(|(file, _)| &**file)
-    }
-
-    pub fn line(&self) -> Option<usize> {
-        self.at.as_ref().map(|&(_, line)| line)
-    }
-
-    pub fn origin(&self) -> Origin {
-        Origin {
-            source: self.source.clone(),
-            source_kind: self.source_kind(),
-            file: self.file().map(str::to_string),
-            line: self.line(),
-            key: self.key.clone(),
-        }
-    }
-}
-
-/// Where a pattern came from, as the JSON objects that name a pattern by
-/// its origin write it (flattened into them: `source`, `source_kind`,
-/// then `file` and `line` when it was written in a file, and `key` for
-/// containerd's).
-#[derive(Clone, Debug, Serialize)]
-pub struct Origin {
-    /// "FILE:LINE", "flag", "env", "pause_image" or "default".
-    pub source: String,
-    /// "file", "flag", "env", "pause_image" or "default".
-    pub source_kind: &'static str,
-    /// Where the pattern was written (the pause image: where it was set).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    /// containerd: its key in `pinned_images`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-}
-
-/// (Fields in alphabetical order: the order of their JSON keys, as in
-/// every other JSON object the tool writes.)
-#[derive(Clone, Debug, Serialize)]
-pub struct Warning {
-    pub code: WarningCode,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    pub message: String,
-}
-
-impl Warning {
-    fn new(code: WarningCode, message: String) -> Warning {
-        Warning { code, message, file: None, line: None }
-    }
-
-    /// About one file.
-    fn file(code: WarningCode, file: &str, message: String) -> Warning {
-        Warning { code, message, file: Some(file.to_string()), line: None }
-    }
-
-    /// About one line of a file.
-    fn at(code: WarningCode, file: &str, line: usize, message: String) -> Warning {
-        Warning { code, message, file: Some(file.to_string()), line: Some(line) }
-    }
-}
-
-/// A list replaced by a later one (an `overridden-list` warning): the
-/// patterns it had that the later one does not, which a running CRI-O
-/// that has not reloaded may still pin by.
-#[derive(Clone, Debug)]
-pub struct Override {
-    /// Its warning, an index into `Resolved::warnings`.
-    pub warning: usize,
-    /// What replaced the list ("FILE:LINE", a flag or a variable), and
-    /// where the replaced list was set.
-    pub by: String,
-    pub replaced: String,
-    pub dropped: Vec<Entry>,
-}
 
 /// The pattern sources, as given on the command line (flags beat the
 /// environment, as in CRI-O).
@@ -187,27 +62,12 @@ pub struct Sources {
     pub extra_dropin: Option<(String, String)>,
 }
 
-#[derive(Debug, Default)]
-pub struct Resolved {
-    pub entries: Vec<Entry>,
-    pub warnings: Vec<Warning>,
-    /// Files read, in CRI-O's order.
-    pub files: Vec<String>,
-    /// The list a SIGHUP reload loads instead, when a flag or the
-    /// environment replaced the files' list or pause image: CRI-O re-reads
-    /// only the files (the files' list without its empty patterns, which
-    /// ReloadPinnedImages drops, then the files' pause image).
-    pub reload: Option<Vec<Entry>>,
-    /// The lists replaced by later ones, with their dropped patterns.
-    pub overrides: Vec<Override>,
-}
-
 pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
     match (&sources.patterns, sources.runtime) {
         (Some(path), _) => pattern_file(path),
         (None, Runtime::Crio) => crio_config(sources),
         (None, Runtime::Containerd | Runtime::ContainerdNormalized) => containerd_config(sources.config.as_deref()),
-        (None, Runtime::CriDockerd) => Ok(cri_dockerd_flags(&sources.pinned_images)),
+        (None, Runtime::CriDockerd) => cri_dockerd_flags(&sources.pinned_images),
     }
 }
 
@@ -228,20 +88,42 @@ fn containerd_config(config: Option<&str>) -> Result<Resolved, InputError> {
     Ok(Resolved { entries, warnings: read.warnings, files: read.files, ..Resolved::default() })
 }
 
-/// cri-dockerd's `--pinned-images`: each value one pattern, as given (the
-/// library trims it as cri-dockerd does).
-fn cri_dockerd_flags(values: &[String]) -> Resolved {
-    let entries = values
-        .iter()
-        .map(|v| Entry {
-            text: v.as_bytes().to_vec(),
+/// cri-dockerd's `--pinned-images`: each value split as cri-dockerd's
+/// flag splits it (a comma-separated list: `runtimes::cri_dockerd`), each
+/// part one pattern (the library trims it as cri-dockerd does).
+fn cri_dockerd_flags(values: &[String]) -> Result<Resolved, InputError> {
+    let mut resolved = Resolved::default();
+    for value in values {
+        let parts = crate::runtimes::cri_dockerd::split_flag_value(value).map_err(|why| {
+            InputError(format!(
+                "--pinned-images {}: cri-dockerd reads the value as a comma-separated list (CSV) and refuses it \
+                 ({why}): quote a part that holds a comma or a quote (\"a,b\"), doubling its quotes",
+                crate::show::quote(value)
+            ))
+        })?;
+        if parts.len() > 1 {
+            let quoted: Vec<String> = parts.iter().map(|p| crate::show::quote(p)).collect();
+            resolved.warnings.push(Warning::new(
+                WarningCode::SplitValue,
+                format!(
+                    "--pinned-images {}: cri-dockerd splits the value at its commas (the flag is a pflag \
+                     StringSlice), so it pins by the {} patterns {}; give each as its own --pinned-images if \
+                     that is meant",
+                    crate::show::quote(value),
+                    parts.len(),
+                    quoted.join(", ")
+                ),
+            ));
+        }
+        resolved.entries.extend(parts.into_iter().map(|part| Entry {
+            text: part.into_bytes(),
             source: "flag".to_string(),
             defined_at: None,
             at: None,
             key: None,
-        })
-        .collect();
-    Resolved { entries, ..Resolved::default() }
+        }));
+    }
+    Ok(resolved)
 }
 
 /// `--patterns FILE`: one pattern a line, `#` comments and blank lines
@@ -327,8 +209,9 @@ struct FileSettings {
     pause: Option<(String, usize)>,
 }
 
-fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
-    let mut out = Resolved::default();
+/// The files CRI-O reads, in its order (the main file, then the drop-ins),
+/// and how many of them are main files.
+fn crio_files(sources: &Sources, out: &mut Resolved) -> Result<(Vec<(String, PathBuf)>, usize), InputError> {
     let (config, config_explicit) = match (&sources.config, env("CONTAINER_CONFIG")?) {
         (Some(c), _) => (c.clone(), true),
         (None, Some(c)) => (c, true),
@@ -374,12 +257,24 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         ));
     }
     files.extend(dropins);
+    Ok((files, main_files))
+}
 
+/// (image, where it was set, the file and line it was set at)
+type PauseSetting = (String, String, Option<(Rc<str>, usize)>);
+
+/// Each file decoded over the ones before: the list the last one to set it
+/// gives (the lists it replaced said in `out`) and the file that set it,
+/// and the pause image.
+fn read_crio_files(
+    files: &[(String, PathBuf)],
+    main_files: usize,
+    out: &mut Resolved,
+) -> Result<(Vec<Entry>, Option<String>, PauseSetting), InputError> {
     let mut list: Vec<Entry> = Vec::new();
     let mut list_from: Option<String> = None;
     // (image, where it was set, the file and line it was set at)
-    let mut pause: (String, String, Option<(Rc<str>, usize)>) =
-        (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string(), None);
+    let mut pause: PauseSetting = (DEFAULT_PAUSE_IMAGE.to_string(), "default".to_string(), None);
     for (i, (shown, read_from)) in files.iter().enumerate() {
         if let Some(kind) = leftover(shown).filter(|_| i >= main_files) {
             out.warnings.push(Warning::file(
@@ -398,7 +293,7 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
             if let Some(from) = &list_from {
                 if !list.is_empty() {
                     let by = Replacer { what: format!("{shown}:{line}"), at: Some((shown.as_str(), line)) };
-                    overridden(&mut out, &list, &new, from, by);
+                    overridden(out, &list, &new, from, by);
                 }
             }
             list = new;
@@ -409,22 +304,32 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
         }
         out.files.push(shown.clone());
     }
+    Ok((list, list_from, pause))
+}
 
+/// `--pinned-images` or CONTAINER_PINNED_IMAGES, which replace the files'
+/// list: the files' list when they do.
+fn replace_by_flag(
+    sources: &Sources,
+    list: &mut Vec<Entry>,
+    list_from: Option<&str>,
+    out: &mut Resolved,
+) -> Result<Option<Vec<Entry>>, InputError> {
     let (flag_list, flag_source) = if !sources.pinned_images.is_empty() {
         (Some(split_list(sources.pinned_images.iter().map(String::as_str))), "flag")
     } else {
         (env("CONTAINER_PINNED_IMAGES")?.map(|v| split_list([v.as_str()])), "env")
     };
-    let replaced = flag_list.is_some();
-    let files_list = if replaced { list.clone() } else { Vec::new() };
-    if let Some(flag_list) = flag_list {
+    let Some(flag_list) = flag_list else { return Ok(None) };
+    let files_list = list.clone();
+    {
         let new: Vec<Entry> = flag_list
             .into_iter()
             .map(|text| Entry { text, source: flag_source.to_string(), defined_at: None, at: None, key: None })
             .collect();
         let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
-        if let (Some(from), false) = (&list_from, list.is_empty()) {
-            overridden(&mut out, &list, &new, from, Replacer { what: what.to_string(), at: None });
+        if let (Some(from), false) = (list_from, list.is_empty()) {
+            overridden(out, list, &new, from, Replacer { what: what.to_string(), at: None });
         }
         out.warnings.push(Warning::new(
             WarningCode::FlagLostOnReload,
@@ -434,9 +339,19 @@ fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
                 list.len()
             ),
         ));
-        list = new;
+        *list = new;
     }
+    Ok(Some(files_list))
+}
 
+fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
+    let mut out = Resolved::default();
+    let (files, main_files) = crio_files(sources, &mut out)?;
+    let (mut list, list_from, mut pause) = read_crio_files(&files, main_files, &mut out)?;
+    // The files' list, when a flag or the environment replaced it.
+    let replaced_files_list = replace_by_flag(sources, &mut list, list_from.as_deref(), &mut out)?;
+    let replaced = replaced_files_list.is_some();
+    let files_list = replaced_files_list.unwrap_or_default();
     let files_pause = pause.clone();
     if let Some(image) = &sources.pause_image {
         pause = (image.clone(), "flag".to_string(), None);
@@ -609,35 +524,6 @@ fn walk(dir: &Path, key: &mut Vec<OsString>, found: &mut Vec<(Vec<OsString>, Pat
         key.pop();
     }
     Ok(())
-}
-
-/// Where each line of a file starts, found once: the line of an offset is
-/// then a binary search, whatever the number of entries. (Both runtimes'
-/// readers use it.)
-pub struct Lines<'t> {
-    text: &'t str,
-    starts: Vec<usize>,
-}
-
-impl<'t> Lines<'t> {
-    pub fn new(text: &'t str) -> Lines<'t> {
-        Lines { text, starts: std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect() }
-    }
-
-    /// 1-based line of a byte offset.
-    pub fn line(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&start| start <= offset)
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let line = self.line(offset);
-        (line, self.text[self.starts[line - 1]..offset].chars().count() + 1)
-    }
 }
 
 /// Go's strings.EqualFold, which CRI-O's TOML decoder uses to match keys
@@ -838,21 +724,5 @@ fn ignored_keys(
             ignored_keys(t, path, decoded, file, lines, warnings);
             path.pop();
         }
-    }
-}
-
-/// The tables a TOML value holds, where keys may hide: the value itself,
-/// or each table of an array of tables.
-pub fn tables_in<'v, 'de>(value: &'v DeValue<'de>) -> Vec<&'v DeTable<'de>> {
-    match value {
-        DeValue::Table(t) => vec![t],
-        DeValue::Array(items) => items
-            .iter()
-            .filter_map(|item| match item.get_ref() {
-                DeValue::Table(t) => Some(t),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
     }
 }

@@ -32,6 +32,10 @@ use crate::error::InputError;
 use crate::runtime::Runtime;
 use crate::show;
 
+/// CRI-O's default pause image: the name it pins when no pause_image is
+/// set (and what a bad one should become).
+pub const DEFAULT_PAUSE_IMAGE: &str = "registry.k8s.io/pause:3.10.1";
+
 /// One image and its names.
 #[derive(Clone, Debug)]
 pub struct Image {
@@ -100,6 +104,17 @@ pub fn read(path: &str, runtime: Runtime) -> Result<Vec<Image>, InputError> {
 /// A crictl listing, its array of images, or names one a line. No image
 /// name starts with `{` or `[` (containers/image takes no IPv6 registry).
 pub fn parse(path: &str, bytes: &[u8], runtime: Runtime) -> Result<Vec<Image>, InputError> {
+    // crictl always prints a document ({"images": []} for a node without
+    // images): nothing at all means the command that wrote it failed, and a
+    // check must not pass on it.
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        let what = if path == "-" { "standard input" } else { path };
+        let nothing = if bytes.is_empty() { "nothing (zero bytes)" } else { "only whitespace" };
+        return Err(InputError(format!(
+            "{what} has {nothing}: the command that produced it printed nothing, which crictl never does \
+             (a node without images is {{\"images\": []}}); check that `crictl images -o json` ran and succeeded"
+        )));
+    }
     let json_error = |e: serde_json::Error| {
         InputError(format!("{path}:{}:{}: {e}; --images takes {EXPECTED}", e.line(), e.column()))
     };
@@ -126,6 +141,13 @@ pub fn parse(path: &str, bytes: &[u8], runtime: Runtime) -> Result<Vec<Image>, I
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if is_crictl_table_header(line) {
+            return Err(InputError(format!(
+                "{path}:{}: this looks like `crictl images` without `-o json` (a table: IMAGE  TAG  IMAGE ID  \
+                 SIZE), which does not say how an image was pulled; give the output of `crictl images -o json`",
+                i + 1
+            )));
+        }
         images.push(plain(line, runtime).map_err(|why| {
             InputError(format!(
                 "{path}:{}: {} is not an image name ({why}); --images takes {EXPECTED}",
@@ -135,6 +157,13 @@ pub fn parse(path: &str, bytes: &[u8], runtime: Runtime) -> Result<Vec<Image>, I
         })?);
     }
     Ok(images)
+}
+
+/// The header of `crictl images`' table (`IMAGE  TAG  IMAGE ID  SIZE`,
+/// with `--digests` a DIGEST column): no image name has blanks.
+fn is_crictl_table_header(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("IMAGE") && words.next() == Some("TAG")
 }
 
 /// A name given by the user, in the form the runtime would store it (see
@@ -247,9 +276,9 @@ pub fn qualify(name: &str) -> Result<String, String> {
     Ok(reference.whole())
 }
 
-/// The repository of a name CRI-O formed: everything before `@digest`, or
-/// before the `:tag` that follows the last `/`.
-fn repository(name: &str) -> &str {
+/// The repository of a name: everything before `@digest`, or before the
+/// `:tag` that follows the last `/`.
+pub fn repository(name: &str) -> &str {
     if let Some((repo, _)) = name.split_once('@') {
         return repo;
     }

@@ -3,7 +3,9 @@
 //! what a change would do. Reads configuration, never writes it.
 //!
 //! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
-//! disagreement or undecided image); 2 the input cannot be used (usage,
+//! disagreement or undecided image, an image that loses its pin in `diff`,
+//! a pattern `translate` cannot carry over exactly); 2 the input cannot be
+//! used (usage,
 //! unreadable or malformed files, a configuration the runtime would
 //! refuse).
 //!
@@ -11,19 +13,24 @@
 //! command is a module of `commands`, writing out is `output`.
 
 mod args;
+mod causes;
 mod codes;
 mod commands;
 mod config;
 mod containerd;
 mod error;
+mod findings;
+mod go_filepath;
 mod images;
 mod input;
 mod lint;
+mod list;
 mod man;
 mod matching;
 mod output;
 mod refused;
 mod runtime;
+mod runtimes;
 mod show;
 mod translate;
 
@@ -36,7 +43,10 @@ fn main() -> ExitCode {
     let sources = &cli.sources;
     let outcome = match &cli.command {
         Command::Config => commands::config::run(sources),
-        Command::Lint { images } => commands::lint::run(sources, images.as_deref()),
+        Command::Lint { images, verbose, severity } => {
+            let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
+            commands::lint::run(sources, images.as_deref(), shown)
+        }
         Command::Explain { images, check, allow_undecided } => {
             commands::explain::run(sources, images, *check, *allow_undecided)
         }

@@ -42,12 +42,21 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             ),
         ],
         "translate" => &[
-            (0, "every pattern carries over exactly, and no image of --images would change"),
-            (1, "a pattern is wider, narrower or impossible in the target's terms, or an image's pin would change"),
+            (
+                0,
+                "every pattern carries over exactly or is dropped (it pinned nothing under the source's rules), \
+                 and no image of --images would change",
+            ),
+            (
+                1,
+                "a pattern is wider, narrower, different, undecided or impossible in the target's terms (whether \
+                 or not an image of --images is affected), or an image's pin would change",
+            ),
             (2, "unusable input, or a list its runtime refuses"),
         ],
         "diff" => &[
-            (0, "the change is previewed"),
+            (0, "no image loses its pin (images that gain one are shown, and do not fail)"),
+            (1, "an image loses its pin"),
             (
                 2,
                 "unusable input, no change or more than one, or a list the runtime refuses, before or after the \
@@ -56,7 +65,11 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
         ],
         _ => &[
             (0, "fine"),
-            (1, "findings: a lint error, an explain --check disagreement or undecided image"),
+            (
+                1,
+                "findings: a lint error, an explain --check disagreement or undecided image, an image that loses \
+                 its pin in diff, a pattern translate cannot carry over exactly",
+            ),
             (
                 2,
                 "unusable input: usage (an option of another runtime than --runtime's), unreadable or malformed \
@@ -94,7 +107,13 @@ fn code_sections(command: &str) -> Vec<CodeSection> {
             ),
         ],
         "lint" => vec![
-            ("FINDINGS", "Printed as SEVERITY[CODE]: pattern INDEX ...; JSON findings[].code.", lint()),
+            (
+                "FINDINGS",
+                "Printed as SEVERITY[CODE]: pattern INDEX ...; a note found on more than 3 patterns, or a \
+                 warning on more than 10, once, then SEVERITY[CODE]: the same on N more pattern(s), with examples \
+                 (--verbose prints each, errors are always each; JSON findings[].code lists each).",
+                lint(),
+            ),
             ("WARNINGS", "The configuration's warnings, as config prints them; JSON warnings[].code.", warnings()),
         ],
         "explain" => vec![
@@ -234,7 +253,12 @@ fn synopsis(top: &Command, sub: Option<&Command>) -> Vec<Inline> {
             continue;
         }
         line.push(roman(" "));
-        line.extend(optional(with_dependents(arg), matches!(arg.get_action(), ArgAction::Append)));
+        let option = with_dependents(arg);
+        line.extend(if arg.is_required_set() {
+            option
+        } else {
+            optional(option, matches!(arg.get_action(), ArgAction::Append))
+        });
     }
     for arg in own.iter().filter(|a| a.is_positional()) {
         line.push(roman(" "));
@@ -271,8 +295,39 @@ fn page(top: &Command, sub: Option<&Command>, source: &str) -> std::io::Result<(
     for (code, what) in exit_statuses(command) {
         roff.control("TP", []).text([bold(code.to_string())]).text([roman(*what)]);
     }
-    if sub.is_some() {
-        roff.control("SH", ["SEE ALSO"]).text([bold("crio-pin"), roman("(1)")]);
+    roff.control("SH", ["SEE ALSO"]);
+    match sub {
+        Some(_) => {
+            roff.text([bold("crio-pin"), roman("(1)")]);
+        }
+        None => {
+            let mut pages = Vec::new();
+            for (i, s) in top.get_subcommands().filter(|s| !s.is_hide_set()).enumerate() {
+                if i > 0 {
+                    pages.push(roman(", "));
+                }
+                pages.extend([bold(format!("crio-pin-{}", s.get_name())), roman("(1)")]);
+            }
+            roff.text(pages);
+            roff.control("PP", []).text([
+                roman("The library the tool is built on: "),
+                bold("crio_pin.h"),
+                roman(" (the C API, each function's contract), "),
+                bold("pkg-config crio_pin"),
+                roman("; the Go package "),
+                bold("criopin"),
+                roman(" ("),
+                bold("go doc"),
+                roman("); the Rust crate "),
+                bold("crio-pin"),
+                roman(" ("),
+                bold("cargo doc"),
+                roman(
+                    "). In the source: docs/runtimes.md (each runtime's rules), docs/json.md (the JSON output), \
+                       docs/cri-o.md (CRI-O on the library).",
+                ),
+            ]);
+        }
     }
     if cmd.get_version().is_some() {
         out.extend(roff.render().into_bytes());

@@ -5,12 +5,12 @@
 use crio_pin::Flags;
 use serde::Serialize;
 
-use crate::codes::CauseCode;
-use crate::config::{Entry, Origin, Resolved};
+pub use crate::causes::Cause;
+use crate::causes::{decide, Causes};
 use crate::images::{Image, Name};
-use crate::refused::{self, Compiled, List, Refused};
+use crate::list::{Entry, Origin, Resolved};
+use crate::refused::{Compiled, Refused};
 use crate::runtime::Runtime;
-use crate::show;
 
 #[derive(Serialize)]
 pub struct DependsOnPull {
@@ -73,21 +73,6 @@ pub struct Explained {
     pub artifact: Option<&'static str>,
 }
 
-/// A likely cause of disagreements with the runtime, stated once with the
-/// images it can explain. (Keys in alphabetical order.)
-#[derive(Serialize)]
-pub struct Cause {
-    pub code: CauseCode,
-    /// Where the cause is (an `overridden-list`: the replacing list's key).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-    /// The disagreeing images it can explain: indexes into `images`.
-    pub images: Vec<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    pub message: String,
-}
-
 pub struct Report {
     pub images: Vec<Explained>,
     /// The likely causes of the disagreements, each once.
@@ -100,18 +85,6 @@ pub struct Report {
     pub refused: Vec<Refused>,
     /// How many patterns the set holds.
     pub valid_patterns: usize,
-}
-
-/// The lowest pattern index over the names the runtime matches, as
-/// CRI-O's loop finds a match, and the name it matched.
-fn decide<'a>(compiled: &Compiled, image: &'a Image) -> Option<(usize, &'a Name)> {
-    image
-        .names
-        .iter()
-        .filter(|n| n.stored)
-        .filter_map(|n| compiled.set.match_index(n.text.as_bytes()).map(|i| (i, n)))
-        .min_by_key(|(i, _)| *i)
-        .map(|(i, n)| (compiled.list_index(i), n))
 }
 
 pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags: Flags) -> Report {
@@ -151,7 +124,9 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
             });
             if check == Some("disagree") {
                 disagreements += 1;
-                causes.add(at, image, image.runtime_pinned == Some(true), decided.map(|(_, n)| n));
+                let runtime_pins = image.runtime_pinned == Some(true);
+                // The runtime's own likely causes (`crate::runtimes`).
+                Runtime::of(flags).model().likely_causes(&mut causes, at, image, runtime_pins, decided.map(|(_, n)| n));
             }
             let entry = decided.map(|(i, _)| &entries[i]);
             Explained {
@@ -198,207 +173,6 @@ fn listed_names(image: &Image) -> Vec<String> {
     image.names.iter().filter(|n| !n.is_id).map(|n| n.text.clone()).collect()
 }
 
-/// The likely reasons the running runtime pins differently from the
-/// files, gathered over the disagreeing images: each cause once, with the
-/// images it can explain.
-struct Causes<'r> {
-    resolved: &'r Resolved,
-    flags: Flags,
-    /// containerd: the list compiled under the other rules (released or
-    /// normalised), when first needed (None: it cannot be compiled).
-    other_rules: Option<Option<Compiled>>,
-    /// The dropped patterns of each replaced list, compiled when first
-    /// needed (None: they cannot be compiled, so any image may be theirs).
-    dropped: Vec<Option<Option<Compiled>>>,
-    /// Each cause found, with which one of its code it is (a replaced
-    /// list's index; 0 for the others).
-    found: Vec<(usize, Cause)>,
-}
-
-impl<'r> Causes<'r> {
-    fn new(resolved: &'r Resolved, flags: Flags) -> Causes<'r> {
-        Causes {
-            resolved,
-            flags,
-            other_rules: None,
-            dropped: resolved.overrides.iter().map(|_| None).collect(),
-            found: Vec::new(),
-        }
-    }
-
-    fn push(&mut self, code: CauseCode, which: usize, image: usize, message: impl FnOnce() -> String) {
-        self.push_at(code, which, image, None, message);
-    }
-
-    fn push_at(
-        &mut self,
-        code: CauseCode,
-        which: usize,
-        image: usize,
-        at: Option<(String, usize)>,
-        message: impl FnOnce() -> String,
-    ) {
-        match self.found.iter_mut().find(|(w, c)| c.code == code && *w == which) {
-            Some((_, found)) => found.images.push(image),
-            None => {
-                let (file, line) = at.map_or((None, None), |(f, l)| (Some(f), Some(l)));
-                self.found.push((which, Cause { code, file, images: vec![image], line, message: message() }));
-            }
-        }
-    }
-
-    /// The causes that can explain the disagreement of image `at`.
-    fn add(&mut self, at: usize, image: &Image, runtime_pins: bool, decided_by: Option<&Name>) {
-        match Runtime::of(self.flags) {
-            Runtime::Crio => self.add_crio(at, image, runtime_pins, decided_by),
-            Runtime::CriDockerd => self.add_cri_dockerd(at, image, runtime_pins),
-            containerd => self.add_containerd(at, image, runtime_pins, containerd),
-        }
-    }
-
-    /// containerd reads its configuration only at start, labels an image
-    /// pinned when it pulls it or at start-up, and never removes the label.
-    fn add_containerd(&mut self, at: usize, image: &Image, runtime_pins: bool, runtime: Runtime) {
-        if !runtime_pins {
-            // (A restart never unpins: the label stays, below.)
-            self.push(CauseCode::NotRestarted, 0, at, || {
-                "containerd reads its configuration only when it starts, and labels an image pinned when it \
-                 pulls it or at start-up: the files changed since it started (systemctl restart containerd)"
-                    .to_string()
-            });
-        } else {
-            self.push(CauseCode::StickyLabel, 0, at, || {
-                "containerd never removes the pinned label of an image record (io.cri-containerd.pinned): an \
-                 image pinned once stays pinned after its value leaves the configuration, until the image is \
-                 removed (crictl rmi) and pulled again"
-                    .to_string()
-            });
-        }
-        // Only when the other rules give the runtime's answer.
-        let (other, how) = match runtime {
-            Runtime::Containerd => (
-                Runtime::ContainerdNormalized,
-                "normalises the values (a build with one of its fix PRs): --runtime containerd-normalized \
-                 reads the list so",
-            ),
-            _ => (
-                Runtime::Containerd,
-                "compares the values as written (2.x as released): --runtime containerd reads the list so",
-            ),
-        };
-        let resolved = self.resolved;
-        let entries = &resolved.entries;
-        let compiled = self
-            .other_rules
-            .get_or_insert_with(|| refused::compile_valid(entries, other.flags(), List::Effective).ok());
-        if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
-            self.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
-        }
-        self.push(CauseCode::OtherSources, 0, at, || {
-            "containerd runs with another --config than read here (or a version that reads the files \
-             otherwise: see the version-dependent warnings of `crio-pin config`)"
-                .to_string()
-        });
-    }
-
-    /// cri-dockerd reads its flags only at start, and pins by more than
-    /// --pinned-images.
-    fn add_cri_dockerd(&mut self, at: usize, image: &Image, runtime_pins: bool) {
-        self.push(CauseCode::NotRestarted, 0, at, || {
-            "cri-dockerd reads --pinned-images only when it starts: its flags changed since (systemctl \
-             restart cri-docker)"
-                .to_string()
-        });
-        if runtime_pins {
-            if image.names.iter().any(|n| n.is_tag) {
-                self.push(CauseCode::SandboxImage, 0, at, || {
-                    "cri-dockerd pins its sandbox image (--pod-infra-container-image) by repoTag, whatever \
-                     --pinned-images says: add it to the list read here to see it"
-                        .to_string()
-                });
-            }
-            self.push(CauseCode::LabelSelector, 0, at, || {
-                "cri-dockerd runs with --pinned-image-labels, which pin images by their labels: this tool \
-                 reads no labels"
-                    .to_string()
-            });
-        }
-        self.push(CauseCode::OtherSources, 0, at, || {
-            "cri-dockerd runs with other --pinned-images than given here".to_string()
-        });
-    }
-
-    /// CRI-O's causes.
-    fn add_crio(&mut self, at: usize, image: &Image, runtime_pins: bool, decided_by: Option<&Name>) {
-        if runtime_pins && image.artifact.is_some() {
-            self.push(CauseCode::ArtifactStore, 0, at, || {
-                "the artifact is in one of CRI-O's additional artifact stores, which are read-only: CRI-O \
-                 pins every artifact there whatever the list"
-                    .to_string()
-            });
-        }
-        self.push(CauseCode::NotReloaded, 0, at, || {
-            "the running CRI-O has an older list: the files changed after it read them, and no reload \
-             was sent (SIGHUP: systemctl reload crio)"
-                .to_string()
-        });
-        if runtime_pins {
-            // Only a replaced list that would pin this image can explain it.
-            for (o, over) in self.resolved.overrides.iter().enumerate() {
-                let flags = self.flags;
-                let compiled = self.dropped[o]
-                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective).ok());
-                let by = match compiled {
-                    Some(set) => match decide(set, image) {
-                        Some((i, _)) => Some(&over.dropped[i]),
-                        None => continue,
-                    },
-                    None => None,
-                };
-                let warning = &self.resolved.warnings[over.warning];
-                let at_file = warning.file.clone().zip(warning.line);
-                let pattern = match by {
-                    Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
-                    None => "pattern".to_string(),
-                };
-                let message = format!(
-                    "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
-                     image: a running CRI-O that has not reloaded since (or runs without the replacement) \
-                     still pins by it; to keep it, repeat it in the later list",
-                    over.by, over.replaced
-                );
-                self.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
-            }
-        } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none()) {
-            // A repoTag is always stored; a digest or a name given by hand may
-            // not be. (An artifact's canonical name is always matched.)
-            self.push(CauseCode::NameNotStored, 0, at, || {
-                "the name that pins it is not stored: CRI-O matches only the names in its storage (a \
-                 repoDigest is stored only for a pull by digest)"
-                    .to_string()
-            });
-        }
-        self.push(CauseCode::ReloadRejected, 0, at, || {
-            "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload \
-             configuration\"; a runtime that keeps the old list on a bad reload may still log \
-             \"Configuration reload completed\" and dump the rejected list)"
-                .to_string()
-        });
-        self.push(CauseCode::OtherSources, 0, at, || {
-            "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir \
-             than read here"
-                .to_string()
-        });
-    }
-
-    /// The causes in the manual's order of their codes.
-    fn finish(mut self) -> Vec<Cause> {
-        let rank = |c: CauseCode| CauseCode::ALL.iter().position(|&k| k == c);
-        self.found.sort_by_key(|(which, c)| (rank(c.code), *which));
-        self.found.into_iter().map(|(_, cause)| cause).collect()
-    }
-}
-
 #[derive(Serialize)]
 pub struct Change {
     pub id: Option<String>,
@@ -417,7 +191,7 @@ pub struct Diff {
     pub gained: Vec<Change>,
     pub lost: Vec<Change>,
     /// Warnings that only the changed configuration has.
-    pub new_warnings: Vec<crate::config::Warning>,
+    pub new_warnings: Vec<crate::list::Warning>,
 }
 
 pub fn diff(

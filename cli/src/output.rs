@@ -1,16 +1,22 @@
 //! Output for people (tables, warnings) and for scripts (JSON).
 //!
-//! Tables fit `WIDTH` columns unless `--no-trunc`: digests are shortened as
-//! crictl and docker shorten them (`sha256:0a49ab780118…`, longer where
-//! two digests of the table share those 12 characters), then the widest
-//! columns give up width down to a floor, each as suits it: an image name
-//! or a pattern loses its middle (its registry and its tag or digest
-//! stay), a source its start (its file name and line stay). Where that is
-//! not enough, the columns that can be left out are (explain's ID, then
-//! SOURCE), and a note says so. JSON is always whole.
+//! Tables are shaped as crictl and docker shape theirs: digests are
+//! shortened (`sha256:0a49ab780118…`, longer where two digests of the
+//! table share those 12 characters) and ids are cut to 13 characters, but
+//! an image name, a pattern or a key is never cut, so that what a table
+//! shows can be copied. To fit the width (`width`), a source loses its
+//! start (its file name and line stay); where that is not enough, the
+//! columns that can be left out are (explain's ID, then SOURCE), and a
+//! note says so; a table of long names may still be wider. A pattern that
+//! is the image's name beside it is shown as `= IMAGE` (translate: the
+//! same text, `= FROM`). Messages (warnings, findings, notes) wrap at the
+//! same width, never inside a word: a digest reference wider than the line
+//! stands whole on a line of its own. `--no-trunc` shows everything whole,
+//! each message on one line; JSON is always whole.
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use crate::config::Warning;
 use crate::refused::Refused;
@@ -34,8 +40,31 @@ pub fn finish(outcome: Outcome) -> ExitCode {
     ExitCode::from(outcome.code)
 }
 
-/// What tables fit by default.
-pub const WIDTH: usize = 100;
+/// The width when standard output is no terminal and `COLUMNS` is not set.
+pub const DEFAULT_WIDTH: usize = 100;
+
+/// Narrower than this, wrapping would say less, not more.
+const MIN_WIDTH: usize = 40;
+
+/// The width tables and messages fit: `COLUMNS` when it is a number, else
+/// the width of the terminal standard output is, else `DEFAULT_WIDTH`.
+pub fn width() -> usize {
+    static WIDTH: OnceLock<usize> = OnceLock::new();
+    *WIDTH.get_or_init(|| {
+        let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
+        let terminal = || terminal_width(libc::STDOUT_FILENO);
+        columns.filter(|&w| w > 0).or_else(terminal).unwrap_or(DEFAULT_WIDTH).max(MIN_WIDTH)
+    })
+}
+
+/// The columns of the terminal `fd` is, if it is one.
+fn terminal_width(fd: libc::c_int) -> Option<usize> {
+    let mut size = libc::winsize { ws_row: 0, ws_col: 0, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: TIOCGWINSZ writes one `winsize` into `size`, which lives
+    // through the call; on a descriptor that is no terminal it fails.
+    let done = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
+    (done == 0 && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
 
 /// How many hex characters of a digest a table shows at least.
 const DIGEST_SHOWN: usize = 12;
@@ -45,21 +74,20 @@ const ELLIPSIS: char = '…';
 /// How a column gives up width when the table is too wide.
 #[derive(Clone, Copy, Debug)]
 pub enum Fit {
-    /// Never cut (short values: yes/no, indexes, ids).
-    Fixed,
-    /// Cut in the middle, keeping its start and end: image names, patterns.
-    /// Cut first down to `soft` characters, then, if the table is still too
-    /// wide, down to `min`.
-    Middle { soft: usize, min: usize },
-    /// Cut at the start, keeping its end: sources (FILE:LINE).
+    /// Never cut: image names, patterns, keys (whose digests are
+    /// shortened), and short values.
+    Whole,
+    /// Cut at the start, keeping its end: sources (FILE:LINE). Cut first
+    /// down to `soft` characters, then, if the table is still too wide,
+    /// down to `min`.
     Start { soft: usize, min: usize },
 }
 
 impl Fit {
     fn floors(self) -> Option<(usize, usize)> {
         match self {
-            Fit::Fixed => None,
-            Fit::Middle { soft, min } | Fit::Start { soft, min } => Some((soft, min)),
+            Fit::Whole => None,
+            Fit::Start { soft, min } => Some((soft, min)),
         }
     }
 }
@@ -73,13 +101,9 @@ pub struct Column<'a> {
 }
 
 impl<'a> Column<'a> {
-    pub fn fixed(header: &'a str) -> Column<'a> {
-        Column { header, fit: Fit::Fixed, optional: 0 }
-    }
-
-    /// An image name or a pattern, cut to `soft` characters, `min` at most.
-    pub fn name(header: &'a str, soft: usize, min: usize) -> Column<'a> {
-        Column { header, fit: Fit::Middle { soft, min }, optional: 0 }
+    /// A column never cut.
+    pub fn whole(header: &'a str) -> Column<'a> {
+        Column { header, fit: Fit::Whole, optional: 0 }
     }
 
     /// A source: FILE:LINE, flag, env, pause_image.
@@ -93,27 +117,56 @@ impl<'a> Column<'a> {
     }
 }
 
-fn width(text: &str) -> usize {
+/// A table's pattern cell, `#N "PATTERN"` (a containerd key before it);
+/// `#N = IMAGE` when the pattern is the name in the row's IMAGE column
+/// (a digest reference need not fill the line twice), unless `full`.
+pub fn pattern_cell(index: usize, key: Option<&str>, pattern: &str, image: &str, full: bool) -> String {
+    match key {
+        None if !full && pattern == image => format!("#{index} = IMAGE"),
+        _ => format!("#{index} {}", show::pattern(key, pattern)),
+    }
+}
+
+fn text_width(text: &str) -> usize {
     text.chars().count()
 }
 
 /// Rows as aligned columns (the last column is not padded), fitted to
-/// `WIDTH` columns unless `full`.
+/// `width()` columns unless `full`.
 pub fn table(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>], full: bool) {
+    table_within(out, columns, rows, (!full).then(width));
+}
+
+/// A table fitted to `within` columns, or whole (None).
+fn table_within(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>], within: Option<usize>) {
     let mut rows = rows.to_vec();
-    if !full {
+    if within.is_some() {
         shorten_digests(&mut rows);
     }
     let natural: Vec<usize> = columns
         .iter()
         .enumerate()
-        .map(|(i, c)| rows.iter().map(|r| r.get(i).map_or(0, |cell| width(cell))).fold(width(c.header), usize::max))
+        .map(|(i, c)| {
+            rows.iter().map(|r| r.get(i).map_or(0, |cell| text_width(cell))).fold(text_width(c.header), usize::max)
+        })
+        .collect();
+    // A source keeps its file name and line ("…/99-local.conf:5") at least.
+    let floors: Vec<Option<(usize, usize)>> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (soft, min) = c.fit.floors()?;
+            let name = |cell: &String| cell.rsplit_once('/').map_or(0, |(_, name)| text_width(name) + 2);
+            let name = rows.iter().filter_map(|r| r.get(i)).map(name).max().unwrap_or(0);
+            Some((soft.max(name), min.max(name)))
+        })
         .collect();
     let mut shown: Vec<bool> = vec![true; columns.len()];
     let mut widths = natural.clone();
-    if !full {
+    if let Some(within) = within {
         // Cut to the soft floors, then to the minimums; then leave out the
-        // first optional columns and cut again; and so on.
+        // first optional columns and cut again; and so on. A table whose
+        // whole columns alone are too wide is left so.
         let levels = columns.iter().map(|c| c.optional).max().unwrap_or(0);
         'fitted: for level in 0..=levels {
             for (s, c) in shown.iter_mut().zip(columns) {
@@ -121,8 +174,8 @@ pub fn table(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>], fu
             }
             for pass in 0..2 {
                 widths = natural.clone();
-                let soft = fit(columns, &shown, &mut widths, 0);
-                if soft || (pass == 1 && fit(columns, &shown, &mut widths, 1)) {
+                let soft = fit(&floors, &shown, &mut widths, 0, within);
+                if soft || (pass == 1 && fit(&floors, &shown, &mut widths, 1, within)) {
                     break 'fitted;
                 }
             }
@@ -140,7 +193,7 @@ pub fn table(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>], fu
         for (n, &(i, cell)) in cells.iter().enumerate() {
             s.push_str(cell);
             if n < last {
-                s.push_str(&" ".repeat(widths[i].saturating_sub(width(cell)) + 2));
+                s.push_str(&" ".repeat(widths[i].saturating_sub(text_width(cell)) + 2));
             }
         }
         out.extend_from_slice(s.trim_end().as_bytes());
@@ -151,26 +204,26 @@ pub fn table(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>], fu
         line(row.iter().map(String::as_str).collect());
     }
     let left_out: Vec<&str> = columns.iter().zip(&shown).filter(|(_, &s)| !s).map(|(c, _)| c.header).collect();
-    if !left_out.is_empty() {
+    if let (false, Some(within)) = (left_out.is_empty(), within) {
         let _ = writeln!(
             out,
-            "note: {} left out to fit {WIDTH} columns; --no-trunc shows every column, whole",
+            "note: {} left out to fit {within} columns; --no-trunc shows every column, whole",
             left_out.join(" and ")
         );
     }
 }
 
-/// Narrows the shown cuttable columns until the table fits: the one
-/// furthest above its floor first (pass 0: the soft floors, 1: the
+/// Narrows the shown cuttable columns (those with `floors`) until the
+/// table fits `within`: the one furthest above its floor first (pass 0: the soft floors, 1: the
 /// minimums). Whether it fits.
-fn fit(columns: &[Column<'_>], shown: &[bool], widths: &mut [usize], pass: usize) -> bool {
+fn fit(floors: &[Option<(usize, usize)>], shown: &[bool], widths: &mut [usize], pass: usize, within: usize) -> bool {
     let total = |widths: &[usize]| {
         let shown_widths = widths.iter().zip(shown).filter(|(_, &s)| s).map(|(w, _)| w);
         shown_widths.clone().sum::<usize>() + 2 * (shown_widths.count().saturating_sub(1))
     };
-    let floor = |c: &Column<'_>| c.fit.floors().map(|(soft, min)| if pass == 0 { soft } else { min.min(soft) });
-    while total(widths) > WIDTH {
-        let widest = columns
+    let floor = |f: &Option<(usize, usize)>| f.map(|(soft, min)| if pass == 0 { soft } else { min.min(soft) });
+    while total(widths) > within {
+        let widest = floors
             .iter()
             .zip(widths.iter())
             .enumerate()
@@ -187,13 +240,13 @@ fn fit(columns: &[Column<'_>], shown: &[bool], widths: &mut [usize], pass: usize
 
 /// `cell` cut to `w` characters as its column is cut.
 fn cut(cell: &str, fit: Fit, w: usize) -> String {
-    let n = width(cell);
+    let n = text_width(cell);
     if n <= w || w == 0 {
         return cell.to_string();
     }
     let chars: Vec<char> = cell.chars().collect();
     match fit {
-        Fit::Fixed => cell.to_string(),
+        Fit::Whole => cell.to_string(),
         Fit::Start { .. } => {
             // From a '/' when one is near: "…/99-local.conf:5".
             let mut tail = &chars[n - (w - 1)..];
@@ -201,12 +254,6 @@ fn cut(cell: &str, fit: Fit, w: usize) -> String {
                 tail = &tail[slash..];
             }
             std::iter::once(ELLIPSIS).chain(tail.iter().copied()).collect()
-        }
-        Fit::Middle { .. } => {
-            // More of the end, which tells a tag or digest.
-            let head = (w - 1) * 2 / 5;
-            let tail = w - 1 - head;
-            chars[..head].iter().chain(std::iter::once(&ELLIPSIS)).chain(&chars[n - tail..]).collect()
         }
     }
 }
@@ -266,10 +313,50 @@ fn digest_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-pub fn print_warnings(out: &mut Vec<u8>, warnings: &[Warning]) {
+/// The configuration's warnings, each wrapped unless `full`.
+pub fn print_warnings(out: &mut Vec<u8>, warnings: &[Warning], full: bool) {
     for w in warnings {
-        let _ = writeln!(out, "warning[{}]: {}", w.code, show::escape(&w.message));
+        say(out, &format!("warning[{}]: {}", w.code, show::escape(&w.message)), full);
     }
+}
+
+/// A message (a warning, a finding, a note: one line of text), wrapped at
+/// `width()` unless `full`. Its digests stay whole: a message may say what
+/// to write, and that must be copyable.
+pub fn say(out: &mut Vec<u8>, message: &str, full: bool) {
+    let within = if full { usize::MAX } else { width() };
+    wrap(out, message, within);
+}
+
+/// How far a wrapped message's later lines are indented.
+const INDENT: &str = "  ";
+
+/// `text` in lines of at most `within` columns, broken at spaces; the
+/// later lines indented. A word wider than the line is kept whole on its
+/// own line: a name is never broken.
+fn wrap(out: &mut Vec<u8>, text: &str, within: usize) {
+    let mut line = String::new();
+    let mut line_width = 0;
+    let mut has_word = false;
+    for word in text.split(' ') {
+        let w = text_width(word);
+        if has_word && line_width + 1 + w > within {
+            out.extend_from_slice(line.trim_end().as_bytes());
+            out.push(b'\n');
+            line = INDENT.to_string();
+            line_width = INDENT.len();
+            has_word = false;
+        }
+        if has_word {
+            line.push(' ');
+            line_width += 1;
+        }
+        line.push_str(word);
+        line_width += w;
+        has_word = true;
+    }
+    out.extend_from_slice(line.trim_end().as_bytes());
+    out.push(b'\n');
 }
 
 pub fn write_json(out: &mut Vec<u8>, value: &impl serde::Serialize) {
@@ -307,24 +394,85 @@ mod tests {
 
     #[test]
     fn cells_are_cut_as_their_column_is() {
-        let fit = Fit::Middle { soft: 10, min: 10 };
-        assert_eq!(cut("registry.example/team/app:2.0", fit, 11), "regi…pp:2.0");
-        assert_eq!(cut("short", fit, 11), "short");
+        assert_eq!(cut("registry.example/team/app:2.0", Fit::Whole, 11), "registry.example/team/app:2.0");
         assert_eq!(cut("node/crio.conf.d/99-local.conf:5", Fit::Start { soft: 1, min: 1 }, 16), "…99-local.conf:5");
         assert_eq!(cut("node/crio.conf.d/99-local.conf:5", Fit::Start { soft: 1, min: 1 }, 20), "…/99-local.conf:5");
     }
 
     #[test]
-    fn a_table_fits_unless_full() {
-        let long = "x".repeat(90);
-        let rows = vec![vec!["yes".to_string(), long.clone(), format!("dir/{long}:1")]];
-        let columns = [Column::fixed("PINNED"), Column::name("IMAGE", 48, 36), Column::source("SOURCE")];
+    fn a_table_fits_by_its_sources_never_by_its_names() {
+        let long = "x".repeat(60);
+        let digest = format!("q.io/a@sha256:{}", "0a49ab780118".to_string() + &"1".repeat(52));
+        let rows = vec![
+            vec!["yes".to_string(), long.clone(), format!("{long}/99-local.conf:1")],
+            vec!["no".to_string(), digest.clone(), "flag".to_string()],
+        ];
+        let columns = [Column::whole("PINNED"), Column::whole("IMAGE"), Column::source("SOURCE")];
         let mut out = Vec::new();
-        table(&mut out, &columns, &rows, false);
+        table_within(&mut out, &columns, &rows, Some(100));
         let text = String::from_utf8(out).unwrap();
-        assert!(text.lines().all(|l| width(l) <= WIDTH), "{text}");
+        assert!(text.lines().all(|l| text_width(l) <= 100), "{text}");
+        assert!(text.contains(&long) && text.contains("q.io/a@sha256:0a49ab780118…"), "{text}");
+        assert!(text.contains("  …x") && text.contains("/99-local.conf:1\n"), "the source keeps its end: {text}");
+        // Too narrow for the names: they stay whole, the table is wider.
         let mut out = Vec::new();
-        table(&mut out, &columns, &rows, true);
+        table_within(&mut out, &columns, &rows, Some(40));
         assert!(String::from_utf8(out).unwrap().contains(&long));
+        let mut out = Vec::new();
+        table_within(&mut out, &columns, &rows, None);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(&digest) && text.contains(&format!("{long}/99-local.conf:1")), "{text}");
+    }
+
+    #[test]
+    fn the_width_is_the_terminal_s() {
+        let (mut leader, mut follower) = (-1, -1);
+        let size = libc::winsize { ws_row: 24, ws_col: 77, ws_xpixel: 0, ws_ypixel: 0 };
+        // SAFETY: openpty writes two descriptors into the variables, and
+        // reads the window size it is given; both are closed below.
+        let opened =
+            unsafe { libc::openpty(&mut leader, &mut follower, std::ptr::null_mut(), std::ptr::null(), &size) };
+        assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+        assert_eq!(terminal_width(follower), Some(77));
+        // SAFETY: the descriptors openpty gave, closed once.
+        unsafe {
+            libc::close(follower);
+            libc::close(leader);
+        }
+        // A file is no terminal.
+        let file = std::fs::File::open("/dev/null").unwrap();
+        assert_eq!(terminal_width(std::os::fd::AsRawFd::as_raw_fd(&file)), None);
+    }
+
+    #[test]
+    fn a_pattern_that_is_the_image_s_name_is_not_shown_twice() {
+        let image = "registry.k8s.io/pause:3.10";
+        assert_eq!(pattern_cell(3, None, image, image, false), "#3 = IMAGE");
+        assert_eq!(pattern_cell(3, None, image, image, true), "#3 \"registry.k8s.io/pause:3.10\"");
+        assert_eq!(pattern_cell(0, None, "registry.k8s.io/*", image, false), "#0 \"registry.k8s.io/*\"");
+        // Another case is another text: shown.
+        assert_eq!(
+            pattern_cell(1, None, "Registry.k8s.io/pause:3.10", image, false),
+            "#1 \"Registry.k8s.io/pause:3.10\""
+        );
+        // A containerd key is said with its value.
+        assert_eq!(
+            pattern_cell(6, Some("sandbox"), image, image, false),
+            "#6 sandbox = \"registry.k8s.io/pause:3.10\""
+        );
+    }
+
+    #[test]
+    fn messages_wrap_at_spaces_and_never_break_a_word() {
+        let wrapped = |text: &str, within| {
+            let mut out = Vec::new();
+            wrap(&mut out, text, within);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(wrapped("warning[x]: one two three", 100), "warning[x]: one two three\n");
+        assert_eq!(wrapped("warning[x]: one two three", 16), "warning[x]: one\n  two three\n");
+        let long = "q.io/".to_string() + &"a".repeat(30);
+        assert_eq!(wrapped(&format!("note: {long} is long"), 20), format!("note:\n  {long}\n  is long\n"));
+        assert_eq!(wrapped(&long, 20), format!("{long}\n"));
     }
 }

@@ -19,8 +19,8 @@ use crio_pin::{CompileError, ErrorKind, Flags, PinSet};
 use serde::Serialize;
 
 use crate::codes::LintCode;
-use crate::config::Entry;
 use crate::error::InputError;
+use crate::list::Entry;
 use crate::runtime::Runtime;
 use crate::show;
 
@@ -307,7 +307,7 @@ pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
              rejects that reload (\"Unable to reload configuration\") and keeps its configuration, the \
              pinned list included; write a reference such as {}",
             show::quote(&entry.display()),
-            show::quote(crate::config::DEFAULT_PAUSE_IMAGE)
+            show::quote(crate::images::DEFAULT_PAUSE_IMAGE)
         ),
         pattern: entry.display(),
         source: entry.source.clone(),
@@ -320,7 +320,7 @@ pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
 /// one a SIGHUP reload would load instead (when a flag or the environment
 /// replaced the files' list or pause image), without repeating a pattern
 /// refused in both.
-pub fn check_lists(resolved: &crate::config::Resolved, flags: Flags) -> Result<Vec<Refused>, InputError> {
+pub fn check_lists(resolved: &crate::list::Resolved, flags: Flags) -> Result<Vec<Refused>, InputError> {
     let mut out = refused_patterns(&resolved.entries, flags, List::Effective)?;
     if let Some(reload) = &resolved.reload {
         for r in refused_patterns(reload, flags, List::AfterReload)? {

@@ -1,66 +1,90 @@
 //! `translate`: one runtime's pinned list written in another runtime's
 //! terms, entry by entry, and how faithfully each entry carries over.
 //!
-//! Each entry is classified by the source runtime's rules (the library's
-//! `Pattern::parse` under its flags), then written with the target's means:
+//! Two steps. First each entry is written with the target's means
+//! ([`write`]): an exact name in the form the target stores it (Docker
+//! reports Docker Hub names short, `nginx:1`; CRI-O and containerd store
+//! `docker.io/library/nginx:1`), a prefix as a prefix, a keyword as a
+//! keyword, a bare repository as its tags and digests; what the target
+//! cannot write is `impossible`. Then the label is derived from the
+//! runtimes' models, not from a table of pairs ([`judge`]): the entry and
+//! what was written are run, each under its runtime's rules (the library's
+//! `PinSet` with the runtime's flags), over images built from the texts
+//! involved, each image with the names each runtime stores for it
+//! (`crate::runtimes`):
 //!
-//! | source \ target | CRI-O | containerd | containerd normalised | cri-dockerd |
-//! |---|---|---|---|---|
-//! | exact `t` | `t` (no literal trailing `*` in CRI-O) | `t` | `t` normalised (wider when that differs) | Docker's short form of `t` |
-//! | glob, anywhere (CRI-O) | itself | impossible | impossible | anchored prefix (narrower) |
-//! | prefix, anchored (cri-dockerd) | glob, anywhere (wider) | impossible | impossible | itself |
-//! | keyword (CRI-O) | itself | impossible | impossible | impossible |
-//! | bare repository (cri-dockerd) | `r:*`, `r@*`, normalised (wider: globs match anywhere) | impossible | impossible | itself |
-//! | blank (cri-dockerd) | dropped | dropped | dropped | itself |
+//! - `exact`: every such image is pinned by both or by neither;
+//! - `wider` / `narrower`: the target pins a strict superset / subset, with
+//!   an image that differs;
+//! - `different`: each pins images the other does not, with one of each;
+//! - `undecided`: the answers differ only for images whose pin depends on
+//!   how they were pulled (CRI-O keeps a tagged image's digest only after a
+//!   pull by that digest: the word `explain` uses);
+//! - `dropped`: the entry pins nothing under the source, so nothing is
+//!   written (with the name it was probably meant to be).
 //!
-//! Names cross forms too: Docker (cri-dockerd) reports Docker Hub names
-//! short (`nginx:1`), CRI-O and containerd store them normalised
-//! (`docker.io/library/nginx:1`); an exact name is written in the form the
-//! target stores, and one the source never stores (it pins nothing there)
-//! is dropped, saying so.
-//!
-//! Case is the one difference every entry shares: CRI-O ignores it, the
-//! others do not. It is said once, for the whole list ([`case_note`]),
-//! rather than on each entry. Nothing is guessed silently: an entry that
-//! cannot be written exactly says how its pins change, and `--images`
-//! runs both lists over a node's images to show every difference.
+//! The images are those the entry and its translation name (each pull of
+//! them, the names one character longer, one path component deeper, or
+//! behind another registry), spelled as written and in lower case. Case is
+//! the one difference every entry shares between CRI-O (which ignores it)
+//! and the others: it is said once, for the whole list ([`case_note`]),
+//! rather than on each entry. A property test checks every label against
+//! the library's oracles of the runtimes' rules, in all twelve directions.
 
-use crate::images::{familiar, normalized};
-use crio_pin::{Flags, Pattern};
+use crio_pin::{Flags, Pattern, PinSet};
 use serde::Serialize;
 
+use crate::images::normalized;
 use crate::runtime::Runtime;
+use crate::runtimes::{pinned, Pinned, RegistryImage};
+use crate::show::quote;
 
 /// How faithfully a translated entry pins what the original pinned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fidelity {
-    /// The same names.
+    /// The same images.
     Exact,
-    /// Every name the original pinned, and others.
+    /// Every image the original pinned, and others.
     Wider,
-    /// Only some of the names the original pinned.
+    /// Only some of the images the original pinned.
     Narrower,
+    /// Some images the original did not pin, and not some it did.
+    Different,
+    /// The same or not, depending on how an image was pulled.
+    Undecided,
     /// The target has no way to write it: left out.
     Impossible,
-    /// It pinned nothing (a blank entry): left out.
+    /// It pinned nothing under the source: left out.
     Dropped,
 }
 
 impl Fidelity {
+    pub const ALL: [Fidelity; 7] = [
+        Fidelity::Exact,
+        Fidelity::Wider,
+        Fidelity::Narrower,
+        Fidelity::Different,
+        Fidelity::Undecided,
+        Fidelity::Impossible,
+        Fidelity::Dropped,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Fidelity::Exact => "exact",
             Fidelity::Wider => "wider",
             Fidelity::Narrower => "narrower",
+            Fidelity::Different => "different",
+            Fidelity::Undecided => "undecided",
             Fidelity::Impossible => "impossible",
             Fidelity::Dropped => "dropped",
         }
     }
 
-    /// Whether the translation changes what the entry pins.
+    /// Whether the translation changes (or may change) what the entry pins.
     pub fn changes_pins(self) -> bool {
-        matches!(self, Fidelity::Wider | Fidelity::Narrower | Fidelity::Impossible)
+        !matches!(self, Fidelity::Exact | Fidelity::Dropped)
     }
 }
 
@@ -72,244 +96,267 @@ pub struct Translated {
     pub fidelity: Fidelity,
     /// What changes, when something does.
     pub why: Option<String>,
-}
-
-impl Translated {
-    fn exact(pattern: String) -> Translated {
-        Translated { patterns: vec![pattern], fidelity: Fidelity::Exact, why: None }
-    }
-
-    fn changed(patterns: Vec<String>, fidelity: Fidelity, why: String) -> Translated {
-        Translated { patterns, fidelity, why: Some(why) }
-    }
-
-    fn impossible(why: String) -> Translated {
-        Translated { patterns: Vec::new(), fidelity: Fidelity::Impossible, why: Some(why) }
-    }
-}
-
-/// Whether CRI-O would read `text` as the exact name it is (not a glob, a
-/// keyword or the refused lone `*`).
-fn crio_reads_as_exact(text: &str) -> bool {
-    matches!(Pattern::parse(text, Flags::CRIO), Ok(Pattern::Exact(_)))
+    /// The images whose pin differs, as the label states it: one pinned
+    /// only by the target, one only by the source (for the proofs).
+    pub gained: Option<RegistryImage>,
+    pub lost: Option<RegistryImage>,
 }
 
 /// `text`, an entry of `from`'s list, in `to`'s terms.
 pub fn translate(text: &str, from: Runtime, to: Runtime) -> Translated {
-    if from == Runtime::Containerd && to != Runtime::Containerd && crate::images::is_image_id(text) {
-        return Translated::impossible(format!(
+    let written = write(text, from, to);
+    judge(text, from, written, to)
+}
+
+/// The patterns that write `text` (an entry of `from`'s list) in `to`'s
+/// terms, or why `to` cannot.
+pub fn write(text: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, String> {
+    if from == to {
+        return Ok(vec![text.to_owned()]);
+    }
+    if from == Runtime::Containerd && crate::images::is_image_id(text) {
+        return Err(format!(
             "an image ID: containerd pins the image by its ID record; {} compares names only (pin the image's \
              names instead)",
             to.name()
         ));
     }
-    with_case(translate_kind(text, from, to), from, to)
-}
-
-/// An exact translation whose letters' case decides what it pins under
-/// one runtime and not the other.
-fn with_case(t: Translated, from: Runtime, to: Runtime) -> Translated {
-    let folds = |r: Runtime| !r.flags().contains(Flags::CASE_SENSITIVE);
-    let [pattern] = &t.patterns[..] else { return t };
-    if t.fidelity != Fidelity::Exact || folds(from) == folds(to) || !pattern.chars().any(char::is_uppercase) {
-        return t;
-    }
-    let lower = crate::show::quote(&pattern.to_lowercase());
-    if folds(to) {
-        let why = format!("{} ignores case: it also pins {lower}, which {} does not", to.name(), from.name());
-        Translated::changed(t.patterns, Fidelity::Wider, why)
-    } else {
-        let why = format!("{} compares case: it no longer pins {lower}, which {} did", to.name(), from.name());
-        Translated::changed(t.patterns, Fidelity::Narrower, why)
+    match Pattern::parse(text, from.flags()) {
+        Err(kind) => Err(format!("{} refuses it ({kind:?}): fix it first", from.name())),
+        Ok(Pattern::Blank) => Err("blank".into()),
+        Ok(Pattern::Exact(t)) => write_exact(t, from, to),
+        Ok(Pattern::Glob(prefix)) => to.model().write_prefix(prefix, from.flags().contains(Flags::ANCHOR_GLOBS)),
+        Ok(Pattern::Keyword(word)) => to.model().write_keyword(word),
+        Ok(Pattern::Repository(r)) => write_repository(r, to),
     }
 }
 
-fn translate_kind(text: &str, from: Runtime, to: Runtime) -> Translated {
-    let pattern = match Pattern::parse(text, from.flags()) {
-        Ok(pattern) => pattern,
-        Err(kind) => {
-            return Translated::impossible(format!("{} refuses it ({kind:?}): fix it first", from.name()));
+/// An exact name: the images it names (normalised), each in the form `to`
+/// stores it; one that names no image is written as it is.
+fn write_exact(t: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = Vec::new();
+    for image in named_images(t, from) {
+        let name = to.model().stored_form(&image).to_owned();
+        if !names.contains(&name) {
+            names.push(name);
         }
-    };
-    // containerd's normalised rules compare the value's normalised form.
-    let normalized_owned;
-    let pattern = match pattern {
-        Pattern::Exact(t) if from == Runtime::ContainerdNormalized => match normalized(t) {
-            Ok(n) => {
-                normalized_owned = n;
-                Pattern::Exact(&normalized_owned)
-            }
-            Err(why) => return Translated::impossible(format!("not an image reference ({why}): it pins nothing")),
-        },
-        other => other,
-    };
-    // Docker (cri-dockerd) reports Docker Hub names in their short form;
-    // CRI-O and containerd store them normalised: an exact name crosses
-    // between the two forms.
-    let crossing = (from == Runtime::CriDockerd) != (to == Runtime::CriDockerd);
-    let crossed_owned;
-    let pattern = match pattern {
-        Pattern::Exact(t) if crossing => match cross_exact(t, from, to) {
-            Ok(crossed) => {
-                crossed_owned = crossed;
-                Pattern::Exact(&crossed_owned)
-            }
-            Err(translated) => return translated,
-        },
-        Pattern::Repository(r) if crossing => match normalized(r) {
-            // Normalised names always have a tag or digest.
-            Ok(n) => {
-                let repository = n.strip_suffix(":latest").unwrap_or(&n).to_owned();
-                return repository_elsewhere(&repository, to);
-            }
-            Err(why) => return Translated::impossible(format!("not a repository ({why})")),
-        },
-        Pattern::Glob(prefix) if crossing && to == Runtime::CriDockerd => {
-            match familiar(prefix).filter(|short| !short.is_empty()) {
-                Some(short) if short != prefix => {
-                    return Translated::changed(
-                        vec![format!("{short}*")],
-                        Fidelity::Narrower,
-                        format!(
-                            "Docker reports Docker Hub names in short form: the prefix becomes {}, matched only at \
-                             the start of the name",
-                            crate::show::quote(short)
-                        ),
-                    );
-                }
-                _ => pattern,
-            }
+    }
+    if names.is_empty() {
+        names.push(t.to_owned());
+    }
+    for name in &names {
+        if !to.model().writes_exactly(name) {
+            return Err(format!(
+                "{} reads {} as a wildcard (or trims it): it has no way to write this name",
+                to.name(),
+                quote(name)
+            ));
         }
-        other => other,
-    };
-    match (pattern, to) {
-        (Pattern::Blank, Runtime::CriDockerd) => Translated::exact(text.to_owned()),
-        (Pattern::Blank, _) => {
-            Translated { patterns: Vec::new(), fidelity: Fidelity::Dropped, why: Some("blank: it pins nothing".into()) }
-        }
-        (Pattern::Exact(t), Runtime::Crio) => {
-            if crio_reads_as_exact(t) {
-                Translated::exact(t.to_owned())
-            } else {
-                Translated::impossible(
-                    "CRI-O reads a trailing '*', a \"*word*\" or a lone '*' as a wildcard: it has no way to write \
-                     this name"
-                        .into(),
-                )
-            }
-        }
-        (Pattern::Exact(t), Runtime::Containerd) => Translated::exact(t.to_owned()),
-        (Pattern::Exact(t), Runtime::ContainerdNormalized) => match normalized(t) {
-            Ok(n) => {
-                if n == t {
-                    Translated::exact(n)
-                } else {
-                    let why = format!("normalised, it also pins {}", crate::show::quote(&n));
-                    Translated::changed(vec![n], Fidelity::Wider, why)
-                }
-            }
-            Err(why) => Translated::impossible(format!(
-                "not an image reference ({why}): containerd's normalised rules refuse it, and it pins no name \
-                 containerd stores"
-            )),
-        },
-        (Pattern::Exact(t), Runtime::CriDockerd) => match Pattern::parse(t, Flags::CRI_DOCKERD) {
-            Ok(Pattern::Exact(same)) if same == t => Translated::exact(t.to_owned()),
-            Ok(Pattern::Repository(_)) => Translated::changed(
-                vec![t.to_owned()],
-                Fidelity::Wider,
-                "without a tag or digest, cri-dockerd reads it as the whole repository: every tag and digest".into(),
-            ),
-            _ => Translated::impossible(
-                "cri-dockerd trims white space and reads a trailing '*' as a prefix: it has no way to write this \
-                 name"
-                    .into(),
-            ),
-        },
-        (Pattern::Glob(prefix), to) => {
-            let anchored = from.flags().contains(Flags::ANCHOR_GLOBS);
-            match to {
-                Runtime::Crio if prefix.starts_with('*') => Translated::impossible(
-                    "CRI-O reads \"*word*\" as a keyword (anywhere in the name): it has no prefix that starts with \
-                     '*'"
-                    .into(),
-                ),
-                // cri-dockerd's lone '*' pins every name: CRI-O's "**".
-                Runtime::Crio if anchored && prefix.is_empty() => Translated::exact("**".to_owned()),
-                Runtime::Crio if anchored => Translated::changed(
-                    vec![format!("{prefix}*")],
-                    Fidelity::Wider,
-                    format!(
-                        "CRI-O's glob matches {} anywhere in the name, not only at its start",
-                        crate::show::quote(prefix)
-                    ),
-                ),
-                Runtime::Crio => Translated::exact(format!("{prefix}*")),
-                Runtime::CriDockerd if anchored => Translated::exact(format!("{prefix}*")),
-                Runtime::CriDockerd => Translated::changed(
-                    vec![format!("{prefix}*")],
-                    Fidelity::Narrower,
-                    format!(
-                        "cri-dockerd's prefix matches {} only at the start of the name",
-                        crate::show::quote(prefix)
-                    ),
-                ),
-                _ => Translated::impossible(format!("{} has no wildcard", to.name())),
-            }
-        }
-        (Pattern::Keyword(_), Runtime::Crio) => Translated::exact(text.to_owned()),
-        // "**" pins every name: cri-dockerd's lone '*'.
-        (Pattern::Keyword(""), Runtime::CriDockerd) => Translated::exact("*".to_owned()),
-        (Pattern::Keyword(_), _) => Translated::impossible(format!("{} has no keyword (\"*word*\")", to.name())),
-        (Pattern::Repository(r), Runtime::CriDockerd) => Translated::exact(r.to_owned()),
-        (Pattern::Repository(r), to) => repository_elsewhere(r, to),
+    }
+    Ok(names)
+}
+
+/// The images (normalised references) whose stored name under `from` is
+/// `t`. Docker's familiar form is ambiguous: `quay.io/a:1` is the name of
+/// both quay.io/a:1 and docker.io/quay.io/a:1.
+fn named_images(t: &str, from: Runtime) -> Vec<String> {
+    let t = t.trim();
+    let mut candidates = vec![normalized(t)];
+    if from == Runtime::CriDockerd {
+        candidates.push(normalized(&format!("docker.io/{t}")));
+    }
+    let images = candidates.into_iter().filter_map(Result::ok);
+    match from {
+        Runtime::CriDockerd => images.filter(|r| from.model().stored_form(r) == t).collect(),
+        _ => images.collect(),
     }
 }
 
-/// A bare repository (every tag and digest of it) in a runtime that has
-/// no such match.
-fn repository_elsewhere(r: &str, to: Runtime) -> Translated {
-    match to {
-        Runtime::Crio => Translated::changed(
-            vec![format!("{r}:*"), format!("{r}@*")],
-            Fidelity::Wider,
-            format!(
-                "CRI-O has no repository match: its globs {} and {} match anywhere in the name (e.g. mirror/{r}:1)",
-                crate::show::quote(&format!("{r}:*")),
-                crate::show::quote(&format!("{r}@*"))
-            ),
+/// A bare repository (cri-dockerd: every tag and digest of it), as the
+/// normalised name of its `latest` image without the tag.
+fn write_repository(r: &str, to: Runtime) -> Result<Vec<String>, String> {
+    let n = normalized(r).map_err(|why| format!("not a repository ({why})"))?;
+    to.model().write_repository(n.strip_suffix(":latest").unwrap_or(&n))
+}
+
+/// How a pin can differ for one image, from the source's answer to the
+/// target's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Same,
+    Gained,
+    Lost,
+    /// Differs for some pulls only.
+    DependsOnPull,
+}
+
+fn change(source: Pinned, target: Pinned) -> Change {
+    match (source, target) {
+        (s, t) if s == t => Change::Same,
+        (Pinned::No, Pinned::Yes) => Change::Gained,
+        (Pinned::Yes, Pinned::No) => Change::Lost,
+        _ => Change::DependsOnPull,
+    }
+}
+
+/// The label of `written` (the translation of `text` from `from` to `to`),
+/// from what each pins over the images the texts name.
+pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to: Runtime) -> Translated {
+    let translated =
+        |patterns, fidelity, why: String| Translated { patterns, fidelity, why: Some(why), gained: None, lost: None };
+    let Ok(source) = PinSet::compile([text], from.flags()) else {
+        let why = written.err().unwrap_or_else(|| format!("{} refuses it", from.name()));
+        return translated(Vec::new(), Fidelity::Impossible, why);
+    };
+    let patterns = written.as_ref().map_or(&[][..], Vec::as_slice);
+    // A list the target refuses pins nothing there.
+    let target = PinSet::compile(patterns, to.flags());
+    let images = witnesses(text.trim(), patterns);
+    let answers: Vec<(Pinned, Pinned)> = images
+        .iter()
+        .map(|i| (pinned(&source, from, i), target.as_ref().map_or(Pinned::No, |set| pinned(set, to, i))))
+        .collect();
+    if answers.iter().all(|(s, _)| *s == Pinned::No) {
+        return translated(Vec::new(), Fidelity::Dropped, dropped_why(text, from));
+    }
+    let written = match (written, target) {
+        (Ok(patterns), Ok(_)) => patterns,
+        (Err(why), _) => return translated(Vec::new(), Fidelity::Impossible, why),
+        (_, Err(e)) => return translated(Vec::new(), Fidelity::Impossible, format!("{} refuses it: {e}", to.name())),
+    };
+    let first = |c: Change| answers.iter().position(|&(s, t)| change(s, t) == c).map(|i| images[i].clone());
+    let (gained, lost, depends) = (first(Change::Gained), first(Change::Lost), first(Change::DependsOnPull));
+    let first_pull =
+        |pairs: [(Pinned, Pinned); 2]| answers.iter().position(|a| pairs.contains(a)).map(|i| images[i].clone());
+    let pull_gained = first_pull([(Pinned::IfPulledByDigest, Pinned::Yes), (Pinned::No, Pinned::IfPulledByDigest)]);
+    let pull_lost = first_pull([(Pinned::Yes, Pinned::IfPulledByDigest), (Pinned::IfPulledByDigest, Pinned::No)]);
+    let fidelity = match (&gained, &lost) {
+        (None, None) if depends.is_none() => Fidelity::Exact,
+        (None, None) => Fidelity::Undecided,
+        (Some(_), None) if pull_lost.is_none() => Fidelity::Wider,
+        (None, Some(_)) if pull_gained.is_none() => Fidelity::Narrower,
+        _ => Fidelity::Different,
+    };
+    // An image that differs for some pulls shows a change when no image
+    // shows it for every pull.
+    let (gained, lost) = match fidelity {
+        Fidelity::Different => (gained.or(pull_gained), lost.or(pull_lost)),
+        _ => (gained, lost),
+    };
+    let why = changed_why(fidelity, from, to, gained.as_ref(), lost.as_ref(), depends.as_ref());
+    Translated { patterns: written, fidelity, why, gained, lost }
+}
+
+/// What changes, naming the images that show it.
+fn changed_why(
+    fidelity: Fidelity,
+    from: Runtime,
+    to: Runtime,
+    gained: Option<&RegistryImage>,
+    lost: Option<&RegistryImage>,
+    depends: Option<&RegistryImage>,
+) -> Option<String> {
+    let gains = gained.map(|i| format!("{} also pins {}, which {} did not", to.name(), quote(i.name()), from.name()));
+    let losses = lost.map(|i| format!("{} no longer pins {}, which {} did", to.name(), quote(i.name()), from.name()));
+    let pull = depends.map(|i| {
+        format!(
+            "whether {} is pinned depends on how it was pulled: {} keeps a tagged image's digest only after a pull \
+             by that digest",
+            quote(i.name()),
+            Runtime::Crio.name()
+        )
+    });
+    let parts: Vec<String> = match fidelity {
+        Fidelity::Exact => return None,
+        Fidelity::Undecided => pull.into_iter().collect(),
+        _ => gains.into_iter().chain(losses).chain(pull).collect(),
+    };
+    Some(parts.join("; "))
+}
+
+/// Why an entry pins nothing under `from`, and what it probably meant.
+fn dropped_why(text: &str, from: Runtime) -> String {
+    let meant = normalized(text.trim()).ok().map(|n| from.model().stored_form(&n).to_owned());
+    match meant.filter(|m| m != text) {
+        Some(meant) => format!(
+            "{} pins nothing by it: it stores that image as {}, which it was probably meant to be",
+            from.name(),
+            quote(&meant)
         ),
-        _ => Translated::impossible(format!("{} has no wildcard: it cannot pin every tag of a repository", to.name())),
+        None => format!("{} pins nothing by it", from.name()),
     }
 }
 
-/// An exact name of `from` as `to` stores the same image: Docker's short
-/// form for cri-dockerd, the normalised form for the others. Err: the
-/// entry's translation when it has none (it pins nothing where it is, or
-/// it is an image ID).
-fn cross_exact(t: &str, from: Runtime, to: Runtime) -> Result<String, Translated> {
-    if from != Runtime::CriDockerd && crate::images::is_image_id(t) {
-        return Err(Translated::impossible("an image ID: cri-dockerd compares names only".into()));
+/// The images the texts name: each as each pull gives it, the same names
+/// one character longer, one path component deeper, with another tag, or
+/// behind another registry; as written and in lower case.
+fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
+    let mut references = std::collections::BTreeSet::new();
+    let mut images: Vec<RegistryImage> = Vec::new();
+    for t in std::iter::once(text).chain(written.iter().map(String::as_str)) {
+        if crate::images::is_image_id(t) {
+            let mut image = RegistryImage::pulled_as("registry.example/app:1");
+            image.id = Some(t.to_owned());
+            images.push(image);
+        }
+        let core = t.trim().trim_matches('*');
+        for base in [core.to_owned(), core.to_lowercase()] {
+            for name in spellings(&base) {
+                if let Ok(reference) = normalized(&name) {
+                    references.insert(reference);
+                }
+            }
+        }
     }
-    let full = match normalized(t) {
-        Ok(n) => n,
-        Err(why) => return Err(Translated::impossible(format!("not an image reference ({why})"))),
-    };
-    let short = familiar(&full).unwrap_or(&full).to_owned();
-    let (stored_where, stored) =
-        if from == Runtime::CriDockerd { (&short, "Docker reports") } else { (&full, "it stores") };
-    if stored_where != t {
-        return Err(Translated {
-            patterns: Vec::new(),
-            fidelity: Fidelity::Dropped,
-            why: Some(format!(
-                "{} never matches it: {stored} this image as {}, so it pins nothing there",
-                from.name(),
-                crate::show::quote(stored_where)
-            )),
-        });
+    images.extend(references.iter().flat_map(|r| pulls(r)));
+    images
+}
+
+/// Names a pattern built on `base` (an entry without its `*`s, perhaps
+/// cut anywhere) may match: `base` after what may come before it (a host,
+/// a path component, a tag's or digest's start, another registry: CRI-O's
+/// globs and keywords match anywhere; Docker's familiar `quay.io/a` is
+/// also `docker.io/quay.io/a`), then after what may follow it (a
+/// character, a component, a tag, the rest of a digest).
+fn spellings(base: &str) -> Vec<String> {
+    let before = ["", "x", "x/", "x:", "x@", "x@sha256:", "docker.io/", "mirror.example/"];
+    let after = ["", "x", "x:1", "/x:1", "x/x:1", "1", ":1", ":x", "-x:1", ".x/x:1", ":1/x:1"];
+    let mut names = Vec::new();
+    for b in before {
+        for a in after {
+            names.push(complete_digest(&format!("{b}{base}{a}")));
+        }
     }
-    Ok(if to == Runtime::CriDockerd { short } else { full })
+    names
+}
+
+/// `name` with the digest it starts (after its `@`) completed to a whole
+/// sha256 digest.
+fn complete_digest(name: &str) -> String {
+    let Some((repo, digest)) = name.rsplit_once('@') else { return name.to_owned() };
+    let hex = if "sha256:".starts_with(digest) { "" } else { digest.strip_prefix("sha256:").unwrap_or(digest) };
+    if hex.len() >= 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return name.to_owned();
+    }
+    let fill = hex.chars().last().unwrap_or('0').to_string();
+    format!("{repo}@sha256:{hex}{}", fill.repeat(64 - hex.len()))
+}
+
+/// The images a pull of `reference` may give: by tag, by digest, both; and
+/// the same repository with another tag.
+fn pulls(reference: &str) -> Vec<RegistryImage> {
+    let repo = crate::images::repository(reference);
+    let mut images = vec![RegistryImage::pulled_as(reference)];
+    if reference.contains('@') {
+        let mut tagged = RegistryImage::pulled_as(&format!("{repo}:1"));
+        tagged.digests = vec![reference.to_owned()];
+        images.push(tagged);
+    } else {
+        images.push(RegistryImage::pulled_as(&format!("{repo}:other")));
+        let digest = RegistryImage::pulled_as(reference).digests[0].clone();
+        images.push(RegistryImage::pulled_as(&digest));
+    }
+    images
 }
 
 /// What the change of case rules does to every entry, when it does.
@@ -333,6 +380,9 @@ pub fn case_note(from: Runtime, to: Runtime) -> Option<String> {
 }
 
 #[cfg(test)]
+mod proof;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -352,9 +402,11 @@ mod tests {
             t("docker.io/library/nginx:1", Containerd, Crio),
             (pats(&["docker.io/library/nginx:1"]), Fidelity::Exact)
         );
-        assert_eq!(t("quay.io/*", Containerd, Crio).1, Fidelity::Impossible);
-        assert_eq!(t("*pause", Containerd, Crio), (pats(&["*pause"]), Fidelity::Exact));
-        assert_eq!(t("*", Containerd, Crio).1, Fidelity::Impossible);
+        // containerd compares values as written: a '*' is a character, and no
+        // stored name has it.
+        assert_eq!(t("quay.io/*", Containerd, Crio).1, Fidelity::Dropped);
+        assert_eq!(t("*pause", Containerd, Crio).1, Fidelity::Dropped);
+        assert_eq!(t("*", Containerd, Crio).1, Fidelity::Dropped);
     }
 
     #[test]
@@ -377,10 +429,16 @@ mod tests {
         assert_eq!(t("quay.io/a", CriDockerd, Crio), (pats(&["quay.io/a:*", "quay.io/a@*"]), Fidelity::Wider));
         // Docker's short names are CRI-O's long ones, and the reverse.
         assert_eq!(t("redis:7", CriDockerd, Crio), (pats(&["docker.io/library/redis:7"]), Fidelity::Exact));
-        assert_eq!(t("docker.io/library/redis:7", CriDockerd, Crio).1, Fidelity::Dropped);
+        // Docker's familiar docker.io/library/redis:7 is the repository
+        // docker.io/library/redis on Docker Hub.
+        assert_eq!(
+            t("docker.io/library/redis:7", CriDockerd, Crio),
+            (pats(&["docker.io/docker.io/library/redis:7"]), Fidelity::Exact)
+        );
         assert_eq!(t("quay.io/*", CriDockerd, Crio), (pats(&["quay.io/*"]), Fidelity::Wider));
         assert_eq!(t("*", CriDockerd, Crio), (pats(&["**"]), Fidelity::Exact));
-        assert_eq!(t("*pause*", CriDockerd, Crio).1, Fidelity::Impossible);
+        // The prefix "*pause": no name Docker reports starts with '*'.
+        assert_eq!(t("*pause*", CriDockerd, Crio).1, Fidelity::Dropped);
         assert_eq!(t("  ", CriDockerd, Crio).1, Fidelity::Dropped);
         assert_eq!(t(" nginx:1 ", CriDockerd, Crio), (pats(&["docker.io/library/nginx:1"]), Fidelity::Exact));
     }
@@ -392,15 +450,17 @@ mod tests {
         assert_eq!(t("*etcd*", Crio, CriDockerd).1, Fidelity::Impossible);
         assert_eq!(t("quay.io/*", Crio, CriDockerd), (pats(&["quay.io/*"]), Fidelity::Narrower));
         assert_eq!(t("docker.io/library/nginx:1", Crio, CriDockerd), (pats(&["nginx:1"]), Fidelity::Exact));
-        assert_eq!(t("quay.io/a:1", Crio, CriDockerd), (pats(&["quay.io/a:1"]), Fidelity::Exact));
+        // Docker's familiar quay.io/a:1 is also docker.io/quay.io/a:1.
+        assert_eq!(t("quay.io/a:1", Crio, CriDockerd), (pats(&["quay.io/a:1"]), Fidelity::Wider));
+        assert_eq!(t("registry.k8s.io/pause:3.10", Crio, Containerd).1, Fidelity::Exact);
         // CRI-O stores normalised names: a short one pins nothing there.
         assert_eq!(t("nginx:1", Crio, CriDockerd).1, Fidelity::Dropped);
-        assert_eq!(t("docker.io/library/nginx*", Crio, CriDockerd), (pats(&["nginx*"]), Fidelity::Narrower));
+        // CRI-O's glob also matches behind a mirror; cri-dockerd's prefix also
+        // matches docker.io/nginx/x (Docker's nginx/x).
+        assert_eq!(t("docker.io/library/nginx*", Crio, CriDockerd), (pats(&["nginx*"]), Fidelity::Different));
         assert_eq!(t(&format!("sha256:{}", "a".repeat(64)), Runtime::Containerd, CriDockerd).1, Fidelity::Impossible);
-        assert_eq!(
-            t("nginx", Crio, ContainerdNormalized),
-            (pats(&["docker.io/library/nginx:latest"]), Fidelity::Wider)
-        );
+        // CRI-O stores qualified names: "nginx" pins nothing there.
+        assert_eq!(t("nginx", Crio, ContainerdNormalized).1, Fidelity::Dropped);
         assert_eq!(t("**", Crio, Crio).1, Fidelity::Exact);
         assert_eq!(t("**", Crio, CriDockerd), (pats(&["*"]), Fidelity::Exact));
     }

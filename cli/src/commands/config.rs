@@ -2,8 +2,6 @@
 //! source, and the configuration's warnings; exit status 2 when a list
 //! the runtime may switch to is refused.
 
-use std::io::Write;
-
 use crate::args::SourceArgs;
 use crate::config::{self, Resolved};
 use crate::error::InputError;
@@ -89,14 +87,14 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
         (runtime, false) => format!("files read, in {}'s order", runtime.name()),
     };
     if resolved.files.is_empty() {
-        let _ = writeln!(out, "files read: none");
+        output::say(out, "files read: none", how.full);
     } else {
-        let _ = writeln!(out, "{order}: {}", show::escape(&resolved.files.join(", ")));
+        output::say(out, &format!("{order}: {}", show::escape(&resolved.files.join(", "))), how.full);
     }
     // containerd's keys, in a column of their own.
     let keyed = resolved.entries.iter().any(|e| e.key.is_some());
     if resolved.entries.is_empty() {
-        let _ = writeln!(out, "no patterns: nothing is pinned");
+        output::say(out, "no patterns: nothing is pinned", how.full);
     } else {
         let rows: Vec<Vec<String>> = resolved
             .entries
@@ -115,34 +113,40 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
                 row
             })
             .collect();
-        let mut columns = vec![Column::fixed("#")];
+        let mut columns = vec![Column::whole("#")];
         if keyed {
-            columns.push(Column::name("KEY", 16, 8));
+            columns.push(Column::whole("KEY"));
         }
-        columns.extend([Column::name("PATTERN", 48, 32), Column::source("SOURCE")]);
+        columns.extend([Column::whole("PATTERN"), Column::source("SOURCE")]);
         output::table(out, &columns, &rows, how.full);
     }
     for e in resolved.entries.iter().filter(|e| e.source_kind() == "default") {
-        let _ = writeln!(
+        output::say(
             out,
-            "note: {} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so \
-             containerd pins it (and pods run it)",
-            show::quote(&e.display()),
-            e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
+            &format!(
+                "note: {} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so \
+                 containerd pins it (and pods run it)",
+                show::quote(&e.display()),
+                e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
+            ),
+            how.full,
         );
     }
-    output::print_warnings(out, &resolved.warnings);
+    output::print_warnings(out, &resolved.warnings, how.full);
     for e in errors {
         let list = if e.list == List::AfterReload.as_str() { ", in the list a SIGHUP reload loads" } else { "" };
-        let _ = writeln!(
+        output::say(
             out,
-            "error[{}]: pattern {} {} ({}){list}: the list is refused (standard error says why, and what \
-             {} does with it)",
-            e.code,
-            e.index,
-            show::pattern(e.key.as_deref(), &e.pattern),
-            show::escape(&e.source),
-            how.runtime.refuser()
+            &format!(
+                "error[{}]: pattern {} {} ({}){list}: the list is refused (standard error says why, and what \
+                 {} does with it)",
+                e.code,
+                e.index,
+                show::pattern(e.key.as_deref(), &e.pattern),
+                show::escape(&e.source),
+                how.runtime.refuser()
+            ),
+            how.full,
         );
     }
 }

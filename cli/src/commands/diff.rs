@@ -1,7 +1,7 @@
 //! `crio-pin diff`: which images gain or lose a pin with one change: a
-//! drop-in about to be written, a new list, or a mode.
-
-use std::io::Write;
+//! drop-in about to be written, a new list, or a mode. Exit status 1 when
+//! an image loses its pin (gains alone exit 0), so that a script can gate
+//! a change on "no pin lost" as it would on `git diff --exit-code`.
 
 use crio_pin::Flags;
 
@@ -92,7 +92,8 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<
     } else {
         print(&mut out, &diff, args.no_trunc);
     }
-    Ok(Outcome { out, refused: Vec::new(), code: 0 })
+    // As diff(1) signals a difference; a gain alone is no loss.
+    Ok(Outcome { out, refused: Vec::new(), code: u8::from(!diff.lost.is_empty()) })
 }
 
 /// `--as NAME`, the drop-in's name inside the drop-in directory. CRI-O
@@ -113,7 +114,7 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
     for (title, changes, how) in
         [("gain a pin", &diff.gained, "pinned by"), ("lose their pin", &diff.lost, "was pinned by")]
     {
-        let _ = writeln!(out, "{} image(s) {title}", changes.len());
+        output::say(out, &format!("{} image(s) {title}", changes.len()), full);
         if !changes.is_empty() {
             let rows: Vec<Vec<String>> = changes
                 .iter()
@@ -125,26 +126,29 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
                     };
                     vec![
                         show::name(image).into_owned(),
-                        format!("#{} {}", c.pattern_index, show::pattern(c.origin.key.as_deref(), &c.pattern)),
+                        output::pattern_cell(c.pattern_index, c.origin.key.as_deref(), &c.pattern, image, full),
                         show::escape(&c.origin.source).into_owned(),
                     ]
                 })
                 .collect();
             let how = how.to_uppercase();
-            let columns = [Column::name("IMAGE", 40, 36), Column::name(&how, 40, 28), Column::source("SOURCE")];
+            let columns = [Column::whole("IMAGE"), Column::whole(&how), Column::source("SOURCE").optional(1)];
             output::table(out, &columns, &rows, full);
         }
     }
     for c in diff.gained.iter().chain(&diff.lost) {
         if let Some(why) = c.artifact {
-            let _ = writeln!(
+            output::say(
                 out,
-                "note: {} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a pattern \
-                 matches its reference (the repoTag) or its canonical name (the repoDigest), however it \
-                 was pulled",
-                show::name(&c.decided_by)
+                &format!(
+                    "note: {} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a pattern \
+                     matches its reference (the repoTag) or its canonical name (the repoDigest), however it \
+                     was pulled",
+                    show::name(&c.decided_by)
+                ),
+                full,
             );
         }
     }
-    output::print_warnings(out, &diff.new_warnings);
+    output::print_warnings(out, &diff.new_warnings, full);
 }

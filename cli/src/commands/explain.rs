@@ -69,9 +69,12 @@ fn short_id(id: &Option<String>, full: bool) -> String {
 /// that decided, unless that is containerd's image ID (the ID column has
 /// it) and the image has a name.
 fn shown_name(e: &Explained) -> String {
+    show::name(name_shown(e)).into_owned()
+}
+
+fn name_shown(e: &Explained) -> &str {
     let decided = e.decided_by.as_ref().filter(|d| e.names.contains(d));
-    let name = decided.or(e.names.first()).or(e.decided_by.as_ref()).map_or("", String::as_str);
-    show::name(name).into_owned()
+    decided.or(e.names.first()).or(e.decided_by.as_ref()).map_or("", String::as_str)
 }
 
 fn yes_no(b: Option<bool>) -> String {
@@ -93,18 +96,24 @@ fn answer(e: &Explained) -> String {
 
 fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: Runtime) {
     let has_runtime = report.images.iter().any(|e| e.runtime_pinned.is_some());
-    let has_ids = report.images.iter().any(|e| e.id.is_some());
-    let mut columns = vec![Column::fixed("PINNED")];
-    if has_ids {
-        columns.push(Column::fixed("ID").optional(1));
+    print_table(out, report, full, has_runtime);
+    for e in &report.images {
+        print_notes(out, e, runtime, full);
     }
-    columns.extend([
-        Column::name("IMAGE", 48, 38),
-        Column::name("PATTERN", 32, 28),
-        Column::source("SOURCE").optional(2),
-    ]);
+    print_summary(out, report, check, has_runtime, runtime, full);
+}
+
+/// One row per image: whether it is pinned, by which pattern, and what the
+/// runtime said.
+fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool) {
+    let has_ids = report.images.iter().any(|e| e.id.is_some());
+    let mut columns = vec![Column::whole("PINNED")];
+    if has_ids {
+        columns.push(Column::whole("ID").optional(1));
+    }
+    columns.extend([Column::whole("IMAGE"), Column::whole("PATTERN"), Column::source("SOURCE").optional(2)]);
     if has_runtime {
-        columns.push(Column::fixed("RUNTIME"));
+        columns.push(Column::whole("RUNTIME"));
     }
     let rows: Vec<Vec<String>> = report
         .images
@@ -116,7 +125,7 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
             }
             row.push(shown_name(e));
             row.push(match (e.pattern_index, &e.pattern) {
-                (Some(i), Some(p)) => format!("#{i} {}", show::pattern(e.key.as_deref(), p)),
+                (Some(i), Some(p)) => output::pattern_cell(i, e.key.as_deref(), p, name_shown(e), full),
                 _ => "-".into(),
             });
             row.push(e.source.as_deref().map_or("-".into(), |s| show::escape(s).into_owned()));
@@ -134,84 +143,113 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
     if !rows.is_empty() {
         output::table(out, &columns, &rows, full);
     }
-    for e in &report.images {
-        let name = shown_name(e);
-        // A name quoted in the table holds blanks or invisible characters
-        // (escaped): a pattern pins it only if it holds them too.
-        if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
-            let _ = writeln!(
-                out,
+}
+
+/// What the table cannot say about one image: odd names, artifacts, names
+/// given by hand, pins that depend on the pull, disagreements.
+fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
+    let name = shown_name(e);
+    // A name quoted in the table holds blanks or invisible characters
+    // (escaped): a pattern pins it only if it holds them too.
+    if let Some(odd) = e.names.iter().find(|n| show::name(n) != n.as_str()) {
+        output::say(
+            out,
+            &format!(
                 "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
                  pins it only if it holds them too",
                 show::name(odd)
-            );
-        }
-        if let Some(why) = e.artifact {
-            let _ = writeln!(
-                out,
+            ),
+            full,
+        );
+    }
+    if let Some(why) = e.artifact {
+        output::say(
+            out,
+            &format!(
                 "note: {name} is taken for an OCI artifact ({why}): CRI-O pins an artifact when a \
                  pattern matches its reference (the repoTag) or its canonical name (the repoDigest), \
                  however it was pulled"
-            );
-        }
-        if let Some(given) = &e.given {
-            let stored = show::quote(e.names.first().map_or("", String::as_str));
-            let how = match runtime {
-                Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
-                Runtime::CriDockerd => {
-                    format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
-                }
-                _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
-            };
-            let _ = writeln!(out, "note: {} {how}: that is the name explained, and the one to pin", show::quote(given));
-        }
-        if let Some(why) = &e.refused_name {
-            let _ = writeln!(
-                out,
+            ),
+            full,
+        );
+    }
+    if let Some(given) = &e.given {
+        let stored = show::quote(e.names.first().map_or("", String::as_str));
+        let how = match runtime {
+            Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
+            Runtime::CriDockerd => {
+                format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
+            }
+            _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
+        };
+        output::say(
+            out,
+            &format!("note: {} {how}: that is the name explained, and the one to pin", show::quote(given)),
+            full,
+        );
+    }
+    if let Some(why) = &e.refused_name {
+        output::say(
+            out,
+            &format!(
                 "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
                  node has it; it is explained as given",
                 runtime.puller()
-            );
-        }
-        for d in &e.depends_on_pull {
-            let _ = writeln!(
-                out,
+            ),
+            full,
+        );
+    }
+    for d in &e.depends_on_pull {
+        output::say(
+            out,
+            &format!(
                 "note: {name}: pattern #{} {} names the digest {}; CRI-O stores that name only \
                  if the image was pulled by it (crictl computes it for an image pulled by tag), \
                  so whether it pins this image depends on how the image was pulled",
                 d.pattern_index,
                 show::quote(&d.pattern),
                 show::quote(&d.name)
-            );
-        }
-        if e.check == Some("undecided") {
-            // (Only CRI-O stores some of the names it lists.)
-            let running = if e.runtime_pinned == Some(true) {
-                "the running CRI-O pins it, as it would after a pull by that digest"
-            } else {
-                "the running CRI-O does not pin it, as it would after a pull by tag only"
-            };
-            let _ = writeln!(
-                out,
+            ),
+            full,
+        );
+    }
+    if e.check == Some("undecided") {
+        // (Only CRI-O stores some of the names it lists.)
+        let running = if e.runtime_pinned == Some(true) {
+            "the running CRI-O pins it, as it would after a pull by that digest"
+        } else {
+            "the running CRI-O does not pin it, as it would after a pull by tag only"
+        };
+        output::say(
+            out,
+            &format!(
                 "UNDECIDED: {name}: pinned only if it was pulled by the digest above, which a listing \
                  cannot tell (crictl shows a repoDigest however the image was pulled); {running}, or \
                  it runs another list. To decide it, pin its tag too, or drop the digest pattern; \
                  --allow-undecided accepts it"
-            );
-        }
-        if e.check == Some("disagree") {
-            let (pins, config) =
-                if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
-            let _ = writeln!(
-                out,
+            ),
+            full,
+        );
+    }
+    if e.check == Some("disagree") {
+        let (pins, config) =
+            if e.runtime_pinned == Some(true) { ("pins", "does not pin") } else { ("does not pin", "pins") };
+        output::say(
+            out,
+            &format!(
                 "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
                  {config} it",
                 runtime.name()
-            );
-        }
+            ),
+            full,
+        );
     }
+}
+
+/// The likely causes of the disagreements, and the counts.
+fn print_summary(out: &mut Vec<u8>, report: &Report, check: bool, has_runtime: bool, runtime: Runtime, full: bool) {
     if !report.causes.is_empty() {
-        let _ = writeln!(out, "Likely causes, each with the disagreements it can explain:");
+        output::say(out, "Likely causes, each with the disagreements it can explain:", full);
         for c in &report.causes {
             let _ = writeln!(out, "  - {}", show::escape(&c.message));
             let explains = if c.images.len() == report.disagreements {
@@ -231,24 +269,30 @@ fn print(out: &mut Vec<u8>, report: &Report, check: bool, full: bool, runtime: R
             Runtime::Crio => "stock CRI-O",
             other => other.refuser(),
         };
-        let _ = writeln!(
+        output::say(
             out,
-            "REFUSED: the list read here is refused ({} pattern(s); standard error says why, and what \
-             {who} and a runtime built on the crio-pin library do with it). The list in force is \
-             the one the runtime had before, which this tool cannot know{column}. PINNED and PATTERN \
-             show what the list's other {} pattern(s) would pin.",
-            report.refused.len(),
-            report.valid_patterns
+            &format!(
+                "REFUSED: the list read here is refused ({} pattern(s); standard error says why, and what \
+                 {who} and a runtime built on the crio-pin library do with it). The list in force is \
+                 the one the runtime had before, which this tool cannot know{column}. PINNED and PATTERN \
+                 show what the list's other {} pattern(s) would pin.",
+                report.refused.len(),
+                report.valid_patterns
+            ),
+            full,
         );
         let _ =
             writeln!(out, "{images} image(s), {pinned} pinned by the valid patterns{undecided}; the list is refused");
     } else if check || has_runtime {
-        let _ = writeln!(
+        output::say(
             out,
-            "{images} image(s), {pinned} pinned{undecided}; {} disagreement(s) with the runtime",
-            report.disagreements
+            &format!(
+                "{images} image(s), {pinned} pinned{undecided}; {} disagreement(s) with the runtime",
+                report.disagreements
+            ),
+            full,
         );
     } else {
-        let _ = writeln!(out, "{images} image(s), {pinned} pinned{undecided}");
+        output::say(out, &format!("{images} image(s), {pinned} pinned{undecided}"), full);
     }
 }

@@ -2,10 +2,14 @@
 //! mistakes, of the list in force and (CRI-O) of the list a SIGHUP reload
 //! loads; exit status 1 on an error.
 
-use std::io::Write;
+use std::collections::{HashMap, HashSet};
+
+use crio_pin::pattern::canonical;
+use crio_pin::Flags;
 
 use crate::args::SourceArgs;
-use crate::config::{self, Resolved};
+use crate::codes::LintCode;
+use crate::config::{self, Resolved, Warning};
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
 use crate::output::{self, write_json, Outcome};
@@ -13,12 +17,36 @@ use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::{images, show};
 
-pub fn run(args: &SourceArgs, images: Option<&str>) -> Result<Outcome, InputError> {
+/// What the text shows of the findings.
+#[derive(Clone, Copy)]
+pub struct Shown {
+    /// Every finding, not a summary of the codes found many times.
+    pub verbose: bool,
+    /// The least severity shown (`--severity`; text and JSON).
+    pub least: Severity,
+}
+
+/// How many findings of one code are printed each before the rest are
+/// counted: a note gives the same advice every time; a warning usually
+/// says what to write for its pattern, so more are printed; every error
+/// is.
+fn printed_each(severity: Severity) -> usize {
+    match severity {
+        Severity::Info => 3,
+        Severity::Warning => 10,
+        Severity::Error => usize::MAX,
+    }
+}
+
+/// How many more patterns a summarised code names as examples.
+const EXAMPLES: usize = 2;
+
+pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let resolved = config::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
-    let artifacts = match images {
+    let listing = match images {
         Some(_) if runtime != Runtime::Crio => {
             return Err(InputError(format!(
                 "lint --images tells OCI artifacts, which only CRI-O pins by their canonical name: it has no use \
@@ -26,9 +54,10 @@ pub fn run(args: &SourceArgs, images: Option<&str>) -> Result<Outcome, InputErro
                 runtime.option()
             )))
         }
-        Some(path) => Some(lint::Artifacts::new(&images::read(path, runtime)?, flags)),
+        Some(path) => Some(images::read(path, runtime)?),
         None => None,
     };
+    let artifacts = listing.as_deref().map(|l| lint::Artifacts::new(l, flags));
     let mut findings = lint::lint(&resolved.entries, flags, List::Effective, artifacts.as_ref());
     if let Some(reload) = &resolved.reload {
         let again = lint::lint(reload, flags, List::AfterReload, artifacts.as_ref());
@@ -43,23 +72,48 @@ pub fn run(args: &SourceArgs, images: Option<&str>) -> Result<Outcome, InputErro
             .collect();
         findings.extend(new);
     }
-    let counts = LintCounts::new(&resolved, &findings);
+    let answered = listing.as_deref().map_or(0, |l| quiet_answered(&mut findings, l, flags));
+    let counts = LintCounts::new(&resolved, &findings, answered);
+    findings.retain(|f| f.severity <= shown.least);
+    // The configuration's warnings are warnings too.
+    let warnings = if shown.least >= Severity::Warning { &resolved.warnings[..] } else { &[] };
     if args.json {
         let json = serde_json::json!({
             "counts": counts,
             "findings": findings,
-            "warnings": resolved.warnings,
+            "warnings": warnings,
         });
         write_json(&mut out, &json);
     } else {
-        print(&mut out, &resolved, &findings, &counts);
+        print(&mut out, warnings, &findings, &counts, shown, args.no_trunc);
     }
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(counts.errors > 0) })
 }
 
-/// What `lint` printed, counted: its summary line and JSON `counts`.
+/// Drops the `digest-needs-digest-pull` notes the listing answers: the
+/// image was pulled by that digest (CRI-O stores the name, crictl shows
+/// no tag of its repository), so the pattern pins it. How many.
+fn quiet_answered(findings: &mut Vec<Finding>, listing: &[images::Image], flags: Flags) -> usize {
+    let pulled_by_digest: HashSet<Vec<u8>> = listing
+        .iter()
+        .filter(|i| i.artifact.is_none())
+        .flat_map(|i| i.names.iter().filter(|n| n.stored && !n.is_tag && !n.is_id))
+        .map(|n| canonical(n.text.as_bytes(), flags))
+        .collect();
+    let before = findings.len();
+    findings.retain(|f| {
+        f.code != LintCode::DigestNeedsDigestPull || !pulled_by_digest.contains(&canonical(f.pattern.as_bytes(), flags))
+    });
+    before - findings.len()
+}
+
+/// What `lint` found, counted: its summary line and JSON `counts` (every
+/// finding, whatever `--severity` shows).
 #[derive(serde::Serialize)]
 struct LintCounts {
+    /// `digest-needs-digest-pull` notes the `--images` listing answers
+    /// (the images were pulled by those digests): not findings.
+    answered_by_listing: usize,
     /// Configuration warnings (`warnings`), printed after the findings.
     configuration_warnings: usize,
     errors: usize,
@@ -73,9 +127,10 @@ struct LintCounts {
 }
 
 impl LintCounts {
-    fn new(resolved: &Resolved, findings: &[Finding]) -> LintCounts {
+    fn new(resolved: &Resolved, findings: &[Finding], answered: usize) -> LintCounts {
         let count = |s| findings.iter().filter(|f| f.severity == s).count();
         LintCounts {
+            answered_by_listing: answered,
             configuration_warnings: resolved.warnings.len(),
             errors: count(Severity::Error),
             notes: count(Severity::Info),
@@ -86,28 +141,65 @@ impl LintCounts {
     }
 }
 
-fn print(out: &mut Vec<u8>, resolved: &Resolved, findings: &[Finding], counts: &LintCounts) {
+fn print(out: &mut Vec<u8>, warnings: &[Warning], findings: &[Finding], counts: &LintCounts, shown: Shown, full: bool) {
+    let mut found: HashMap<(Severity, LintCode), Vec<&Finding>> = HashMap::new();
     for f in findings {
+        found.entry((f.severity, f.code)).or_default().push(f);
+    }
+    let pattern = |f: &Finding| {
         let list = if f.list == List::AfterReload.as_str() { ", in the list a SIGHUP reload loads" } else { "" };
-        let _ = writeln!(
-            out,
-            "{}[{}]: pattern {} {} ({}{list}): {}",
-            f.severity.as_str(),
-            f.code,
+        format!(
+            "{} {} ({}{list})",
             f.index,
             show::pattern(f.origin.key.as_deref(), &f.pattern),
-            show::escape(&f.origin.source),
-            show::escape(&f.message)
-        );
+            show::escape(&f.origin.source)
+        )
+    };
+    for f in findings {
+        let same = &found[&(f.severity, f.code)];
+        let summarised = !shown.verbose && same.len() > printed_each(f.severity);
+        if summarised && !std::ptr::eq(same[0], f) {
+            continue;
+        }
+        let head = format!("{}[{}]", f.severity.as_str(), f.code);
+        output::say(out, &format!("{head}: pattern {}: {}", pattern(f), show::escape(&f.message)), full);
+        if summarised {
+            let examples: Vec<String> = same[1..=EXAMPLES]
+                .iter()
+                .map(|f| format!("pattern {} ({})", f.index, show::escape(&f.origin.source)))
+                .collect();
+            let more = same.len() - 1;
+            output::say(
+                out,
+                &format!(
+                    "{head}: the same on {more} more pattern(s), e.g. {}; --verbose lists each",
+                    examples.join(", ")
+                ),
+                full,
+            );
+        }
     }
-    output::print_warnings(out, &resolved.warnings);
+    output::print_warnings(out, warnings, full);
     let reload = match counts.reload_patterns {
         Some(n) => format!(", and {n} in the files' list a SIGHUP reload loads"),
         None => String::new(),
     };
-    let _ = writeln!(
+    let hidden = match shown.least {
+        Severity::Info => String::new(),
+        Severity::Warning => " (notes not shown: --severity warning)".to_string(),
+        Severity::Error => " (warnings, notes and configuration warnings not shown: --severity error)".to_string(),
+    };
+    let answered = match counts.answered_by_listing {
+        0 => String::new(),
+        n => format!(", {n} answered by the --images listing (pulled by those digests)"),
+    };
+    output::say(
         out,
-        "{} pattern(s){reload}: {} error(s), {} warning(s), {} note(s); {} configuration warning(s)",
-        counts.patterns, counts.errors, counts.warnings, counts.notes, counts.configuration_warnings
+        &format!(
+            "{} pattern(s){reload}: {} error(s), {} warning(s), {} note(s){answered}{hidden}; {} configuration \
+             warning(s)",
+            counts.patterns, counts.errors, counts.warnings, counts.notes, counts.configuration_warnings
+        ),
+        full,
     );
 }

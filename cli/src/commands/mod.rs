@@ -34,8 +34,9 @@ pub fn load_images(args: &ImageArgs, runtime: Runtime) -> Result<Vec<images::Ima
     if let Some(path) = &args.images {
         list.extend(images::read(path, runtime)?);
     }
-    // An empty listing (`{"images": []}`, an empty file) is a node with no
-    // images: a valid answer. Only no input at all is an error.
+    // An empty listing (`{"images": []}`, names all commented out) is a
+    // node with no images: a valid answer. No input at all is an error, and
+    // so is an empty file (`images::parse`).
     if args.names.is_empty() && args.images.is_none() {
         return Err(InputError(format!("no images: give names, or --images FILE ({})", images::EXPECTED)));
     }

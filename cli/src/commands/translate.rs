@@ -2,25 +2,56 @@
 //! (`--runtime`, or `--from`) written for another, each entry with how
 //! faithfully it carries over (`crate::translate`), then the list as the
 //! target reads it; with `--images`, both lists run over a node's images
-//! to show every image whose pin would change. Exit status 1 when a pin
-//! changes (an entry that is wider, narrower or impossible, or an image
-//! that differs), 0 when the translation is exact.
+//! to show every image whose pin would change. Exit status 1 when an
+//! entry changes what it pins (`Fidelity::changes_pins`: anything but
+//! exact or dropped), whatever the images, or an image of `--images`
+//! differs; 0 when every entry is exact or dropped (it pinned nothing).
 
 use std::io::Write;
 
 use serde::Serialize;
 
 use crate::args::SourceArgs;
-use crate::config::{self, Entry, Origin};
+use crate::config;
 use crate::error::InputError;
-use crate::images::{self, Image};
+use crate::images;
+use crate::list::{Entry, Origin};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
+use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{case_note, translate, Fidelity, Translated};
 
 pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
+    let source = source_runtime(args, from)?;
+    let resolved = config::resolve(&args.sources(source))?;
+    // A list its runtime refuses has no meaning to carry over.
+    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
+    let entries: Vec<(&Entry, Translated)> =
+        resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
+    let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
+    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
+    let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
+    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
+    let note = case_note(source, to);
+    let written = written_list(&entries, to);
+
+    let mut out = Vec::new();
+    let view =
+        View { source, to, entries: &entries, checked: checked.as_ref(), note: note.as_deref(), written: &written };
+    if args.json {
+        write_json(&mut out, &view.json());
+    } else {
+        view.text(&mut out, args.no_trunc);
+    }
+    let code = if changed == 0 && differ == 0 { 0 } else { 1 };
+    Ok(Outcome { out, refused: Vec::new(), code })
+}
+
+/// The runtime the list is read from: `--from` or `--runtime`, by its own
+/// rules only.
+fn source_runtime(args: &SourceArgs, from: Option<Runtime>) -> Result<Runtime, InputError> {
     let source = match (from, args.runtime) {
         (Some(f), Some(r)) if f != r => {
             return Err(InputError(format!(
@@ -39,24 +70,27 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                 .into(),
         ));
     }
-    let resolved = config::resolve(&args.sources(source))?;
-    // A list its runtime refuses has no meaning to carry over.
-    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
-    let entries: Vec<(&Entry, Translated)> =
-        resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
-    let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
-    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
-    let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
-    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
-    let note = case_note(source, to);
-    let written = written_list(&entries, to);
+    Ok(source)
+}
 
-    let mut out = Vec::new();
-    if args.json {
-        let json = TranslateJson {
-            case_note: note.as_deref(),
-            config: &written,
-            entries: entries
+/// What `translate` prints: the entries, their labels, the check over
+/// the images, and the list written.
+struct View<'a> {
+    source: Runtime,
+    to: Runtime,
+    entries: &'a [(&'a Entry, Translated)],
+    checked: Option<&'a Checked>,
+    note: Option<&'a str>,
+    written: &'a str,
+}
+
+impl<'a> View<'a> {
+    fn json(&self) -> TranslateJson<'a> {
+        TranslateJson {
+            case_note: self.note,
+            config: self.written,
+            entries: self
+                .entries
                 .iter()
                 .enumerate()
                 .map(|(index, (e, t))| EntryJson {
@@ -68,18 +102,24 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
                     why: t.why.as_deref(),
                 })
                 .collect(),
-            from: source.option(),
-            images: checked.as_ref(),
-            to: to.option(),
-        };
-        write_json(&mut out, &json);
-    } else {
+            from: self.source.option(),
+            images: self.checked,
+            to: self.to.option(),
+        }
+    }
+
+    fn text(&self, out: &mut Vec<u8>, no_trunc: bool) {
+        let (source, to, entries, note) = (self.source, self.to, self.entries, &self.note);
+        let differ = self.checked.map_or(0, |c| c.differ.len());
         let rows: Vec<Vec<String>> = entries
             .iter()
             .enumerate()
             .map(|(i, (e, t))| {
                 let to_text = if t.patterns.is_empty() {
                     "-".to_owned()
+                } else if !no_trunc && t.patterns == [e.display()] {
+                    // The same text: a long reference need not fill the line twice.
+                    "= FROM".to_owned()
                 } else {
                     t.patterns.iter().map(|p| show::quote(p)).collect::<Vec<_>>().join(" ")
                 };
@@ -93,41 +133,51 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             })
             .collect();
         let columns = [
-            Column::fixed("#"),
-            Column::name("FROM", 40, 16),
-            Column::name("TO", 40, 16),
-            Column::fixed("FIDELITY"),
-            Column::source("SOURCE"),
+            Column::whole("#"),
+            Column::whole("FROM"),
+            Column::whole("TO"),
+            Column::whole("FIDELITY"),
+            Column::source("SOURCE").optional(1),
         ];
-        let _ = writeln!(out, "{} -> {}", source.name(), to.name());
-        output::table(&mut out, &columns, &rows, args.no_trunc);
+        output::say(out, &format!("{} -> {}", source.name(), to.name()), no_trunc);
+        output::table(out, &columns, &rows, no_trunc);
         for (i, (_, t)) in entries.iter().enumerate() {
             if let (Some(why), true) = (&t.why, t.fidelity != Fidelity::Exact) {
-                let _ = writeln!(out, "note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why));
+                output::say(out, &format!("note: #{i} {}: {}", t.fidelity.as_str(), show::escape(why)), no_trunc);
             }
         }
         if let Some(note) = &note {
-            let _ = writeln!(out, "note: {note}");
+            output::say(out, &format!("note: {note}"), no_trunc);
         }
-        let counts: Vec<String> =
-            [Fidelity::Exact, Fidelity::Wider, Fidelity::Narrower, Fidelity::Impossible, Fidelity::Dropped]
-                .iter()
-                .filter_map(|&f| {
-                    let n = entries.iter().filter(|(_, t)| t.fidelity == f).count();
-                    (n > 0).then(|| format!("{n} {}", f.as_str()))
-                })
-                .collect();
-        let _ = writeln!(out, "{} pattern(s): {}", entries.len(), counts.join(", "));
-        if let Some(c) = &checked {
-            let _ = writeln!(
+        if to.is_containerd() {
+            output::say(
                 out,
-                "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
-                c.checked,
-                show::escape(&c.listing),
-                c.pinned_before,
-                source.name(),
-                c.pinned_after,
-                to.name()
+                "note: the containerd file below is version 3, for a main config.toml of version 3 (a version-2 \
+                 one must not import it: see its comment)",
+                no_trunc,
+            );
+        }
+        let counts: Vec<String> = Fidelity::ALL
+            .iter()
+            .filter_map(|&f| {
+                let n = entries.iter().filter(|(_, t)| t.fidelity == f).count();
+                (n > 0).then(|| format!("{n} {}", f.as_str()))
+            })
+            .collect();
+        output::say(out, &format!("{} pattern(s): {}", entries.len(), counts.join(", ")), no_trunc);
+        if let Some(c) = self.checked {
+            output::say(
+                out,
+                &format!(
+                    "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
+                    c.checked,
+                    show::escape(&c.listing),
+                    c.pinned_before,
+                    source.name(),
+                    c.pinned_after,
+                    to.name()
+                ),
+                no_trunc,
             );
             for d in &c.differ {
                 let _ = writeln!(
@@ -142,83 +192,40 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
             }
         }
         let _ = writeln!(out);
-        let _ = write!(out, "{written}");
+        let _ = write!(out, "{}", self.written);
     }
-    let code = if changed == 0 && differ == 0 { 0 } else { 1 };
-    Ok(Outcome { out, refused: Vec::new(), code })
 }
 
 /// The translated list as the target reads it: a CRI-O drop-in, a
-/// containerd configuration, or cri-dockerd's values (one a line, for
-/// `--pinned-images` or `--patterns`).
+/// containerd configuration, or cri-dockerd's values (the runtime's model
+/// writes it).
 fn written_list(entries: &[(&Entry, Translated)], to: Runtime) -> String {
-    let toml = |s: &str| toml::Value::String(s.to_owned()).to_string();
-    let mut out = String::new();
-    let each = || entries.iter().flat_map(|(e, t)| t.patterns.iter().map(move |p| (*e, p)));
-    match to {
-        Runtime::Crio => {
-            out.push_str(
-                "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
-                 # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
-            );
-            for (e, p) in each() {
-                out.push_str(&format!("    {},  # {}\n", toml(p), show::escape(&e.source)));
-            }
-            out.push_str("]\n");
-        }
-        Runtime::Containerd | Runtime::ContainerdNormalized => {
-            out.push_str(
-                "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
-                 version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
-            );
-            for (i, (e, p)) in each().enumerate() {
-                let key = match (&e.key, e.is_pause_image()) {
-                    (Some(key), _) => key.clone(),
-                    (None, true) => "sandbox".to_owned(),
-                    (None, false) => format!("pin-{i}"),
-                };
-                out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml(p), show::escape(&e.source)));
-            }
-        }
-        Runtime::CriDockerd => {
-            out.push_str("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
-            for (_, p) in each() {
-                out.push_str(p);
-                out.push('\n');
-            }
-        }
-    }
-    out
+    let patterns: Vec<(&Entry, &str)> =
+        entries.iter().flat_map(|(e, t)| t.patterns.iter().map(move |p| (*e, p.as_str()))).collect();
+    to.model().write_list(&patterns)
 }
 
-/// A TOML key: bare when it can be, quoted otherwise.
-fn toml_key(key: &str) -> String {
-    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-        key.to_owned()
-    } else {
-        toml::Value::String(key.to_owned()).to_string()
-    }
-}
-
-/// Both lists over a listing's images, each runtime with the names it
-/// matches.
+/// Both lists over a listing's images, each judged in the names its own
+/// runtime stores for the image (a listing names an image in its runtime's
+/// form; the image is the same).
 fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Runtime) -> Result<Checked, InputError> {
     let before = refused::compile(entries, from.flags(), List::Effective)?;
     let after = crio_pin::PinSet::compile(target, to.flags())
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
-    let (from_images, to_images) = (images::read(path, from)?, images::read(path, to)?);
-    let pinned = |set: &crio_pin::PinSet, image: &Image| {
-        image.names.iter().filter(|n| n.stored).any(|n| set.is_match(n.text.as_bytes()))
-    };
-    let mut checked = Checked { listing: path.to_owned(), checked: from_images.len(), ..Checked::default() };
-    for (a, b) in from_images.iter().zip(&to_images) {
-        let (was, is) = (pinned(&before, a), pinned(&after, b));
+    let listed = images::read(path, from)?;
+    let mut checked = Checked { listing: path.to_owned(), checked: listed.len(), ..Checked::default() };
+    for image in &listed {
+        let names: Vec<&str> = image.names.iter().filter(|n| !n.is_id).map(|n| n.text.as_str()).collect();
+        let registry_image = RegistryImage::from_names(names.iter().copied(), image.id.as_deref());
+        // A pin that depends on the pull counts as a pin: never lose one silently.
+        let was = pinned(&before, from, &registry_image) != Pinned::No;
+        let is = pinned(&after, to, &registry_image) != Pinned::No;
         checked.pinned_before += usize::from(was);
         checked.pinned_after += usize::from(is);
         if was != is {
             checked.differ.push(Differ {
-                id: a.id.clone(),
-                names: a.names.iter().filter(|n| !n.is_id).map(|n| n.text.clone()).collect(),
+                id: image.id.clone(),
+                names: names.iter().map(|n| n.to_string()).collect(),
                 pinned_after: is,
                 pinned_before: was,
             });

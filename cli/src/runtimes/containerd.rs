@@ -1,0 +1,225 @@
+//! containerd in the tool (its configuration reader is crate::containerd):
+//! the names of an image, and its lint rules. Its names: a record for each
+//! name a pull stores
+//! (the tag, the repository@digest) and one for the image ID `sha256:…`,
+//! every one compared with the configured values (image_pull.go:
+//! getLabels, UpdateImage), whatever the pull.
+
+use super::{Held, Model, RegistryImage, StoredName};
+use crate::causes::{decide, Causes};
+use crate::codes::CauseCode;
+use crate::codes::LintCode;
+use crate::findings::{not_utf8, Add, Compared, Rules, Severity};
+use crate::images;
+use crate::images::{Image, Name};
+use crate::list::toml_string;
+use crate::list::Entry;
+use crate::refused;
+use crate::refused::List;
+use crate::runtime::Runtime;
+use crate::show;
+
+pub struct Containerd;
+
+impl Model for Containerd {
+    fn name(&self) -> &'static str {
+        "containerd"
+    }
+
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
+        let names = image.tags.iter().chain(&image.digests).chain(&image.id);
+        names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()
+    }
+
+    /// containerd reads its configuration only at start, labels an image
+    /// pinned when it pulls it or at start-up, and never removes the label.
+    fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
+        let runtime = Runtime::of(causes.flags);
+        if !runtime_pins {
+            // (A restart never unpins: the label stays, below.)
+            causes.push(CauseCode::NotRestarted, 0, at, || {
+                "containerd reads its configuration only when it starts, and labels an image pinned when it \
+                 pulls it or at start-up: the files changed since it started (systemctl restart containerd)"
+                    .to_string()
+            });
+        } else {
+            causes.push(CauseCode::StickyLabel, 0, at, || {
+                "containerd never removes the pinned label of an image record (io.cri-containerd.pinned): an \
+                 image pinned once stays pinned after its value leaves the configuration, until the image is \
+                 removed (crictl rmi) and pulled again"
+                    .to_string()
+            });
+        }
+        // Only when the other rules give the runtime's answer.
+        let (other, how) = match runtime {
+            Runtime::Containerd => (
+                Runtime::ContainerdNormalized,
+                "normalises the values (a build with one of its fix PRs): --runtime containerd-normalized \
+                 reads the list so",
+            ),
+            _ => (
+                Runtime::Containerd,
+                "compares the values as written (2.x as released): --runtime containerd reads the list so",
+            ),
+        };
+        let resolved = causes.resolved;
+        let entries = &resolved.entries;
+        let compiled = causes
+            .other_rules
+            .get_or_insert_with(|| refused::compile_valid(entries, other.flags(), List::Effective).ok());
+        if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
+            causes.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
+        }
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "containerd runs with another --config than read here (or a version that reads the files \
+             otherwise: see the version-dependent warnings of `crio-pin config`)"
+                .to_string()
+        });
+    }
+
+    /// A containerd configuration of version 3, each pattern under its key.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
+             # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
+             # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
+             # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
+             # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
+             version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
+        );
+        for (i, (e, p)) in patterns.iter().enumerate() {
+            let key = match (&e.key, e.is_pause_image()) {
+                (Some(key), _) => key.clone(),
+                (None, true) => "sandbox".to_owned(),
+                (None, false) => format!("pin-{i}"),
+            };
+            out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml_string(p), show::escape(&e.source)));
+        }
+        out
+    }
+}
+
+/// containerd's `pinned_images`: each value is compared with the names
+/// containerd stores for an image (its repoTag and repoDigest, normalised
+/// as `ParseDockerRef` writes them, and its ID `sha256:…`), as written
+/// (2.x as released) or normalised first (`ContainerdNormalized`: its fix
+/// PRs, where a value that is no reference never pins and the library
+/// refuses it).
+pub struct ContainerdRules {
+    /// The fix PRs' rules: values normalised before they are compared.
+    pub normalized: bool,
+}
+
+impl Rules for ContainerdRules {
+    fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let normalized_rules = self.normalized;
+        let runtime = if normalized_rules { Runtime::ContainerdNormalized } else { Runtime::Containerd };
+        let text = match std::str::from_utf8(&entry.text) {
+            Ok(text) => text,
+            Err(e) => {
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), runtime), None);
+                return None;
+            }
+        };
+        let stored = if images::is_image_id(text) { Ok(text.to_string()) } else { images::normalized(text) };
+        let stored = match stored {
+            Ok(stored) => stored,
+            Err(why) => {
+                let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
+                let hint = if let Some(id) = &bare_id {
+                    format!("; containerd names an image's ID record {}", show::quote(id))
+                } else if text.contains('*') {
+                    "; containerd has no wildcards (a '*' is compared as a character): name each image in full"
+                        .to_string()
+                } else {
+                    String::new()
+                };
+                let (severity, does) = if normalized_rules {
+                    (
+                        Severity::Error,
+                        "containerd's fix PRs never pin it (they skip it without a word), and the library \
+                     refuses the list",
+                    )
+                } else {
+                    (Severity::Warning, "containerd stores no name like it, so this pins nothing")
+                };
+                add(
+                    severity,
+                    LintCode::NotAReference,
+                    format!("not an image reference ({why}): {does}{hint}"),
+                    bare_id,
+                );
+                return None;
+            }
+        };
+        // containerd keeps a host as written: a name pulled by the
+        // lower-case host, as references are written, never equals it.
+        let host = stored.split('/').next().unwrap_or_default();
+        if host.bytes().any(|b| b.is_ascii_uppercase()) {
+            let (first, rest) = text.split_once('/').unwrap_or((text, ""));
+            let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
+            let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
+            add(
+                Severity::Warning,
+                LintCode::NotNormalized,
+                format!(
+                    "the registry host {} has upper case: containerd keeps a host as it is written, so this \
+                 equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
+                 otherwise{instead}",
+                    show::quote(host),
+                    show::quote(&stored)
+                ),
+                lower,
+            );
+        } else if stored != text {
+            let how = if text.contains('@') && stored.len() < text.len() {
+                "an image pulled by tag and digest is stored by digest only, "
+            } else {
+                ""
+            };
+            let (severity, message) = if normalized_rules {
+                (
+                    Severity::Info,
+                    format!(
+                        "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
+                     compares the value as written and pins nothing with it: write {} to pin under both",
+                        show::quote(&stored),
+                        show::quote(&stored)
+                    ),
+                )
+            } else {
+                (
+                    Severity::Warning,
+                    format!(
+                        "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
+                     compares the value as written; write that instead",
+                        show::quote(&stored)
+                    ),
+                )
+            };
+            add(severity, LintCode::NotNormalized, message, Some(stored.clone()));
+        }
+        // containerd as released compares the values as written; its fix
+        // PRs, normalised.
+        let compared = if normalized_rules { stored } else { text.to_string() };
+        Some(Compared { key: compared.into_bytes(), pattern: None })
+    }
+
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        let how = if self.normalized { " once normalised" } else { "" };
+        format!(
+            "the same value{how} as pattern {first} ({}): one of them is enough",
+            show::pattern(entries[first].key.as_deref(), &entries[first].display())
+        )
+    }
+}
+
+/// A TOML key: bare when it can be, quoted otherwise.
+fn toml_key(key: &str) -> String {
+    if !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        key.to_owned()
+    } else {
+        toml_string(key)
+    }
+}

@@ -1,0 +1,335 @@
+//! cri-dockerd in the tool: the names of an image, how its flag splits a
+//! value, and its lint rules. Its names: the RepoTags and RepoDigests Docker
+//! reports, in Docker's familiar form (`nginx:1`, `bitnami/etcd:3.5`: no
+//! `docker.io/`, no `library/` before a one-part path), every one of them
+//! whatever the pull.
+
+use super::{Held, Model, RegistryImage, StoredName};
+use crate::causes::Causes;
+use crate::codes::CauseCode;
+use crate::codes::LintCode;
+use crate::findings::{not_utf8, Add, Compared, Containment, Rules, Severity};
+use crate::images;
+use crate::images::{Image, Name};
+use crate::list::Entry;
+use crate::refused::List;
+use crate::runtime::Runtime;
+use crate::show;
+use crio_pin::pattern::Pattern;
+use crio_pin::Flags;
+
+pub struct CriDockerd;
+
+impl Model for CriDockerd {
+    fn name(&self) -> &'static str {
+        "cri-dockerd"
+    }
+
+    fn writes_exactly(&self, name: &str) -> bool {
+        matches!(Pattern::parse(name, Flags::CRI_DOCKERD), Ok(Pattern::Exact(_) | Pattern::Repository(_)))
+    }
+
+    fn write_prefix(&self, prefix: &str, _anchored: bool) -> Result<Vec<String>, String> {
+        // Docker reports Docker Hub names in their short form.
+        let short = self.stored_form(prefix);
+        Ok(vec![format!("{}*", if short.is_empty() { prefix } else { short })])
+    }
+
+    fn write_keyword(&self, word: &str) -> Result<Vec<String>, String> {
+        // "**" pins every name: cri-dockerd's lone '*'.
+        match word {
+            "" => Ok(vec!["*".to_owned()]),
+            _ => Err("cri-dockerd has no keyword (\"*word*\")".into()),
+        }
+    }
+
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
+        let names = image.tags.iter().chain(&image.digests);
+        names.map(|n| StoredName { text: self.stored_form(n).to_owned(), held: Held::Always }).collect()
+    }
+
+    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
+        crate::images::familiar(reference).unwrap_or(reference)
+    }
+
+    /// cri-dockerd reads its flags only at start, and pins by more than
+    /// --pinned-images.
+    fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
+        causes.push(CauseCode::NotRestarted, 0, at, || {
+            "cri-dockerd reads --pinned-images only when it starts: its flags changed since (systemctl \
+             restart cri-docker)"
+                .to_string()
+        });
+        if runtime_pins {
+            if image.names.iter().any(|n| n.is_tag) {
+                causes.push(CauseCode::SandboxImage, 0, at, || {
+                    "cri-dockerd pins its sandbox image (--pod-infra-container-image) by repoTag, whatever \
+                     --pinned-images says: add it to the list read here to see it"
+                        .to_string()
+                });
+            }
+            causes.push(CauseCode::LabelSelector, 0, at, || {
+                "cri-dockerd runs with --pinned-image-labels, which pin images by their labels: this tool \
+                 reads no labels"
+                    .to_string()
+            });
+        }
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "cri-dockerd runs with other --pinned-images than given here".to_string()
+        });
+    }
+
+    /// cri-dockerd's values, one a line.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out =
+            String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
+        for (_, p) in patterns {
+            out.push_str(p);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// The patterns cri-dockerd reads from one `--pinned-images` value. The flag
+/// is declared with pflag's `StringSliceVar` (config/options.go,
+/// `AddFlags`, in the branch of PR 571 that adds it), which reads each value
+/// as one line of CSV (`readAsCSV`, Go's encoding/csv): split at commas, a
+/// field may be quoted (`"a,b"` is one part, `""` in it a quote), a quote
+/// inside an unquoted field is an error that stops cri-dockerd, and only the
+/// first line counts. The empty value is no pattern at all. Each part is
+/// then trimmed by the matcher (`newPinnedImageMatcher`), not here.
+pub fn split_flag_value(value: &str) -> Result<Vec<String>, String> {
+    if value.is_empty() {
+        return Ok(Vec::new());
+    }
+    let line = value.split('\n').next().unwrap_or_default();
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let mut parts = Vec::new();
+    let mut rest = line;
+    loop {
+        let (part, after) = match rest.strip_prefix('"') {
+            Some(quoted) => quoted_field(quoted)?,
+            None => {
+                let end = rest.find(',').unwrap_or(rest.len());
+                if rest[..end].contains('"') {
+                    return Err("bare \" in non-quoted-field".into());
+                }
+                (rest[..end].to_owned(), &rest[end..])
+            }
+        };
+        parts.push(part);
+        match after.strip_prefix(',') {
+            Some(next) => rest = next,
+            None => return Ok(parts),
+        }
+    }
+}
+
+/// A quoted CSV field (after its opening quote): its text, and what follows
+/// its closing quote.
+fn quoted_field(mut rest: &str) -> Result<(String, &str), String> {
+    let mut text = String::new();
+    loop {
+        let Some(at) = rest.find('"') else { return Err("extraneous or missing \" in quoted-field".into()) };
+        text.push_str(&rest[..at]);
+        rest = &rest[at + 1..];
+        match rest.strip_prefix('"') {
+            Some(after) => {
+                text.push('"');
+                rest = after;
+            }
+            None if rest.is_empty() || rest.starts_with(',') => return Ok((text, rest)),
+            None => return Err("extraneous or missing \" in quoted-field".into()),
+        }
+    }
+}
+
+/// cri-dockerd's `--pinned-images` (PR #571): each value trimmed, then a
+/// trailing `*` makes an anchored prefix, a tag or digest an exact name,
+/// anything else a bare repository; compared with the familiar names
+/// Docker reports (`nginx:1.25`), case-sensitively.
+pub struct CriDockerdRules;
+
+impl Rules for CriDockerdRules {
+    fn containment(&self, entries: &[Entry]) -> Option<Containment> {
+        let parsed: Vec<Option<Pattern<'_>>> = entries
+            .iter()
+            .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok()))
+            .collect();
+        Some(Containment::build_cri_dockerd(&parsed))
+    }
+
+    fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let parsed = std::str::from_utf8(&entry.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok());
+        let Some(pattern) = parsed else {
+            if let Err(e) = std::str::from_utf8(&entry.text) {
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), Runtime::CriDockerd), None);
+            }
+            return None;
+        };
+        let literal = pattern.text();
+        match pattern {
+            Pattern::Blank => {
+                add(
+                    Severity::Warning,
+                    LintCode::Empty,
+                    "a blank value, which cri-dockerd ignores (it trims every value): remove it".to_string(),
+                    None,
+                );
+                return None;
+            }
+            Pattern::Glob("") => add(
+                Severity::Warning,
+                LintCode::PinsEverything,
+                "\"*\" is the prefix of every name: it pins every image on the node, untagged ones too, and \
+             the kubelet's garbage collection will never free disk space"
+                    .to_string(),
+                None,
+            ),
+            _ => {}
+        }
+        cri_dockerd_text_findings(literal, add);
+        cri_dockerd_name_findings(pattern, add);
+        // As cri-dockerd reads them: trimmed; a prefix is not the same
+        // pattern as its text alone.
+        let kind = match pattern {
+            Pattern::Glob(_) => 1,
+            Pattern::Repository(_) => 2,
+            _ => 0,
+        };
+        let key = [&[kind][..], literal.as_bytes()].concat();
+        Some(Compared { key, pattern: Some(pattern) })
+    }
+
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        format!(
+            "same pattern as {first} ({}) once cri-dockerd trims it; remove one",
+            show::quote(&entries[first].display())
+        )
+    }
+}
+
+/// cri-dockerd: characters no name Docker reports has (a comma, a '*'
+/// that is not the trailing one, whitespace inside).
+pub fn cri_dockerd_text_findings(literal: &str, add: &mut Add<'_>) {
+    if literal.contains(',') {
+        let parts = crate::runtimes::cri_dockerd::split_flag_value(literal);
+        let what = match &parts {
+            Ok(parts) => {
+                let quoted: Vec<String> = parts.iter().map(|p| show::quote(p.trim())).collect();
+                format!("cri-dockerd splits it into the {} patterns {}", parts.len(), quoted.join(", "))
+            }
+            Err(why) => format!("cri-dockerd refuses to start on it ({why})"),
+        };
+        add(
+            Severity::Warning,
+            LintCode::CommaList,
+            format!(
+                "a comma: no image name has one, so as one pattern this pins nothing; cri-dockerd's \
+             --pinned-images is a comma-separated list (a pflag StringSlice, read as CSV), and given as \
+             a flag value {what}: write each part as its own value"
+            ),
+            None,
+        );
+    }
+    if let Some(at) = literal.find('*') {
+        add(
+            Severity::Warning,
+            LintCode::LiteralStar,
+            format!(
+                "the '*' at byte {at} of {} is a literal character: cri-dockerd has no keyword or suffix \
+             match (only one trailing '*' is a wildcard, a prefix), and no name Docker reports \
+             contains a '*'",
+                show::quote(literal)
+            ),
+            None,
+        );
+    } else if let Some((at, ch)) = literal.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
+        add(
+            Severity::Warning,
+            LintCode::Whitespace,
+            format!(
+                "{ch:?} (U+{:04X}) at byte {at} of {}: cri-dockerd trims only a value's ends, and no name \
+             Docker reports holds whitespace or control characters, so this pins nothing it was \
+             meant to: remove it",
+                u32::from(ch),
+                show::quote(literal)
+            ),
+            None,
+        );
+    }
+}
+
+/// cri-dockerd: names it compares otherwise than they read (a prefix that
+/// reaches past a repository, a Docker Hub name Docker never reports).
+pub fn cri_dockerd_name_findings(pattern: Pattern<'_>, add: &mut Add<'_>) {
+    let literal = pattern.text();
+    if let Pattern::Glob(prefix) = pattern {
+        // A prefix that ends inside a repository's name: `nginx*` pins
+        // `nginx-exporter` too. (One that ends at a '/', '-', ':', …,
+        // or in a tag, reads as meant.)
+        let last = prefix.rsplit('/').next().unwrap_or_default();
+        let cut_in_name = prefix.ends_with(|c: char| c.is_ascii_alphanumeric())
+            && !last.contains(':')
+            && !prefix.contains('@')
+            && !prefix.contains('*');
+        if cut_in_name {
+            // (As Docker reports it: see not-familiar below.)
+            let repository = images::familiar(prefix).filter(|f| !f.is_empty()).unwrap_or(prefix);
+            add(
+                Severity::Warning,
+                LintCode::RepositoryPrefix,
+                format!(
+                    "a prefix: this pins every name that starts with {}, e.g. {} too, not only the \
+                 repository {}; write the bare repository {} to pin its every tag and digest",
+                    show::quote(prefix),
+                    show::quote(&format!("{prefix}-exporter:1")),
+                    show::quote(prefix),
+                    show::quote(repository)
+                ),
+                Some(repository.to_string()),
+            );
+        }
+    }
+    if let Some(short) = images::familiar(literal) {
+        let glob = matches!(pattern, Pattern::Glob(_));
+        let instead = match (short, glob) {
+            ("", _) => None,
+            (short, true) => Some(format!("{short}*")),
+            (short, false) => Some(short.to_string()),
+        };
+        let write = instead.as_ref().map(|i| format!("; write {}", show::quote(i))).unwrap_or_default();
+        add(
+            Severity::Warning,
+            LintCode::NotFamiliar,
+            format!(
+                "pins nothing: Docker reports an image of Docker Hub by its familiar name, without \
+             docker.io/ (and library/ before a one-part name: nginx:1.25, bitnami/etcd:3.5), and \
+             cri-dockerd compares with those names{write}"
+            ),
+            instead,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_value_splits_as_pflag_reads_a_string_slice() {
+        let split = |v: &str| split_flag_value(v);
+        assert_eq!(split("nginx,registry.k8s.io/pause:3.10").unwrap(), ["nginx", "registry.k8s.io/pause:3.10"]);
+        assert_eq!(split("nginx").unwrap(), ["nginx"]);
+        assert_eq!(split("").unwrap(), Vec::<String>::new());
+        assert_eq!(split("a,,b").unwrap(), ["a", "", "b"]);
+        assert_eq!(split(" a , b").unwrap(), [" a ", " b"]);
+        assert_eq!(split("\"a,b\",c").unwrap(), ["a,b", "c"]);
+        assert_eq!(split("\"say \"\"hi\"\"\"").unwrap(), ["say \"hi\""]);
+        assert_eq!(split("a\nb,c").unwrap(), ["a"]);
+        assert!(split("a\"b").is_err());
+        assert!(split("\"a\"b").is_err());
+        assert!(split("\"a").is_err());
+    }
+}

@@ -1,0 +1,410 @@
+//! CRI-O in the tool: the names of an image in its storage, and its lint
+//! rules.
+//!
+//! Its names: the references in its storage only. A live
+//! CRI-O v1.37 showed (tests/data/crio-listings): a pull by tag stores
+//! `repo:tag` only, and the repoDigest crictl prints for it is computed; a
+//! pull by digest stores `repo@sha256:…`; a pull both ways stores both. So
+//! the digest of a repository that also has a tag is held only if the image
+//! was pulled by it.
+
+use super::{Held, Model, RegistryImage, StoredName};
+use crate::causes::{decide, Causes};
+use crate::codes::CauseCode;
+use crate::codes::LintCode;
+use crate::findings::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
+use crate::images::{self, repository};
+use crate::images::{Image, Name};
+use crate::list::toml_string;
+use crate::list::Entry;
+use crate::refused::{self, List};
+use crate::runtime::Runtime;
+use crate::show;
+use crio_pin::pattern::{canonical, ErrorKind, Pattern};
+use crio_pin::Flags;
+use oci_spec::distribution::Reference;
+
+pub struct Crio;
+
+impl Model for Crio {
+    fn name(&self) -> &'static str {
+        "CRI-O"
+    }
+
+    fn writes_exactly(&self, name: &str) -> bool {
+        matches!(Pattern::parse(name, Flags::CRIO), Ok(Pattern::Exact(_)))
+    }
+
+    fn write_prefix(&self, prefix: &str, anchored: bool) -> Result<Vec<String>, String> {
+        if prefix.starts_with('*') {
+            return Err(
+                "CRI-O reads \"*word*\" as a keyword (anywhere in the name): it has no prefix that starts with '*'"
+                    .into(),
+            );
+        }
+        // cri-dockerd's lone '*' pins every name: CRI-O's "**".
+        Ok(vec![if anchored && prefix.is_empty() { "**".to_owned() } else { format!("{prefix}*") }])
+    }
+
+    fn write_keyword(&self, word: &str) -> Result<Vec<String>, String> {
+        Ok(vec![format!("*{word}*")])
+    }
+
+    fn write_repository(&self, repository: &str) -> Result<Vec<String>, String> {
+        Ok(vec![format!("{repository}:*"), format!("{repository}@*")])
+    }
+
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
+        let tags = image.tags.iter().map(|t| StoredName { text: t.clone(), held: Held::Always });
+        let digests = image.digests.iter().map(|d| {
+            let tagged = image.tags.iter().any(|t| repository(t) == repository(d));
+            StoredName { text: d.clone(), held: if tagged { Held::IfPulledByDigest } else { Held::Always } }
+        });
+        tags.chain(digests).collect()
+    }
+
+    /// CRI-O's causes.
+    fn likely_causes(
+        &self,
+        causes: &mut Causes<'_>,
+        at: usize,
+        image: &Image,
+        runtime_pins: bool,
+        decided_by: Option<&Name>,
+    ) {
+        if runtime_pins && image.artifact.is_some() {
+            causes.push(CauseCode::ArtifactStore, 0, at, || {
+                "the artifact is in one of CRI-O's additional artifact stores, which are read-only: CRI-O \
+                 pins every artifact there whatever the list"
+                    .to_string()
+            });
+        }
+        causes.push(CauseCode::NotReloaded, 0, at, || {
+            "the running CRI-O has an older list: the files changed after it read them, and no reload \
+             was sent (SIGHUP: systemctl reload crio)"
+                .to_string()
+        });
+        if runtime_pins {
+            // Only a replaced list that would pin this image can explain it.
+            for (o, over) in causes.resolved.overrides.iter().enumerate() {
+                let flags = causes.flags;
+                let compiled = causes.dropped[o]
+                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective).ok());
+                let by = match compiled {
+                    Some(set) => match decide(set, image) {
+                        Some((i, _)) => Some(&over.dropped[i]),
+                        None => continue,
+                    },
+                    None => None,
+                };
+                let warning = &causes.resolved.warnings[over.warning];
+                let at_file = warning.file.clone().zip(warning.line);
+                let pattern = match by {
+                    Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
+                    None => "pattern".to_string(),
+                };
+                let message = format!(
+                    "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
+                     image: a running CRI-O that has not reloaded since (or runs without the replacement) \
+                     still pins by it; to keep it, repeat it in the later list",
+                    over.by, over.replaced
+                );
+                causes.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
+            }
+        } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none()) {
+            // A repoTag is always stored; a digest or a name given by hand may
+            // not be. (An artifact's canonical name is always matched.)
+            causes.push(CauseCode::NameNotStored, 0, at, || {
+                "the name that pins it is not stored: CRI-O matches only the names in its storage (a \
+                 repoDigest is stored only for a pull by digest)"
+                    .to_string()
+            });
+        }
+        causes.push(CauseCode::ReloadRejected, 0, at, || {
+            "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload \
+             configuration\"; a runtime that keeps the old list on a bad reload may still log \
+             \"Configuration reload completed\" and dump the rejected list)"
+                .to_string()
+        });
+        causes.push(CauseCode::OtherSources, 0, at, || {
+            "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir \
+             than read here"
+                .to_string()
+        });
+    }
+
+    /// A CRI-O drop-in: its list replaces the lists of the files before it.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
+             # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
+        );
+        for (e, p) in patterns {
+            out.push_str(&format!("    {},  # {}\n", toml_string(p), show::escape(&e.source)));
+        }
+        out.push_str("]\n");
+        out
+    }
+}
+
+/// CRI-O's rules: its globs and keywords, the library's verdict on each
+/// pattern's form, and the names CRI-O stores.
+pub struct CrioRules<'a> {
+    pub flags: Flags,
+    pub artifacts: Option<&'a Artifacts>,
+}
+
+impl Rules for CrioRules<'_> {
+    fn containment(&self, entries: &[Entry]) -> Option<Containment> {
+        let parsed: Vec<Option<Pattern<'_>>> = entries
+            .iter()
+            .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::DEFAULT).ok()))
+            .collect();
+        Some(Containment::build(&parsed, self.flags))
+    }
+
+    fn entry<'e>(&self, entry: &'e Entry, list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
+        let flags = self.flags;
+        let anchored = flags.contains(Flags::ANCHOR_GLOBS);
+        // Every finding about the pattern's form is the library's verdict
+        // on it, asked once: the tool checks no rule of its own.
+        let refusal = verdict(&entry.text);
+        match refusal {
+            Some(ErrorKind::NotUtf8 { valid_up_to }) => {
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(valid_up_to, Runtime::Crio), None);
+                return None;
+            }
+            Some(ErrorKind::LoneStar) => {
+                add(
+                    Severity::Error,
+                    LintCode::LoneStar,
+                    format!(
+                        "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
+                        refused::stock_crio_lone_star(list),
+                        refused::library_refuses(list)
+                    ),
+                    Some("**".to_string()),
+                );
+                return None;
+            }
+            _ => {}
+        }
+        // Not reached otherwise: the library took the text as UTF-8, and
+        // refuses nothing else by default.
+        let text = std::str::from_utf8(&entry.text).ok()?;
+        let pattern = Pattern::parse(text, Flags::DEFAULT).ok()?;
+        crio_form_findings(text, refusal, flags, add);
+        match pattern {
+            Pattern::Keyword("") => add(
+                Severity::Warning,
+                LintCode::PinsEverything,
+                "\"**\" pins every image on the node: the kubelet's garbage collection will \
+             never free disk space"
+                    .to_string(),
+                None,
+            ),
+            Pattern::Glob(prefix) if !anchored => add(
+                Severity::Warning,
+                LintCode::UnanchoredGlob,
+                format!(
+                    "CRI-O does not anchor globs: this pins every name that contains {} \
+                 anywhere, e.g. {} (crio-pin --anchor-globs shows the anchored reading)",
+                    show::quote(prefix),
+                    show::quote(&format!("evil.example/{prefix}x"))
+                ),
+                None,
+            ),
+            _ => {}
+        }
+        Some(Compared { key: canonical(&entry.text, flags), pattern: Some(pattern) })
+    }
+
+    fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
+        format!(
+            "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
+            show::quote(&entries[first].display()),
+            if self.flags.contains(Flags::CASE_SENSITIVE) { "" } else { " (ignoring case)" }
+        )
+    }
+
+    fn after(&self, index: usize, entry: &Entry, list: List, add: &mut Add<'_>) {
+        let flags = self.flags;
+        let Ok(text) = std::str::from_utf8(&entry.text) else { return };
+        let Ok(pattern) = Pattern::parse(text, Flags::DEFAULT) else { return };
+        let well_formed = verdict(&entry.text).is_none();
+        if entry.source == "pause_image" && list == List::AfterReload {
+            if let Some(bad) = refused::bad_reload_pause(entry, index) {
+                add(
+                    Severity::Error,
+                    LintCode::BadPauseImage,
+                    bad.message,
+                    Some(crate::images::DEFAULT_PAUSE_IMAGE.to_string()),
+                );
+                return;
+            }
+        }
+        if let (Pattern::Exact(_), true) = (pattern, well_formed) {
+            let artifact = self.artifacts.map(|a| a.0.get(&canonical(text.as_bytes(), flags)));
+            reference_findings(text, flags.contains(Flags::CASE_SENSITIVE), artifact, add);
+        }
+    }
+}
+
+/// The findings about a pattern's form that CRI-O takes and the library's
+/// strict mode refuses (errors under --strict); whether there were none.
+pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, add: &mut Add<'_>) -> bool {
+    // Under --strict the library refuses these; by default CRI-O takes them.
+    let strict_severity = if flags.contains(Flags::STRICT) { Severity::Error } else { Severity::Warning };
+    let mut well_formed = true;
+    match refusal {
+        Some(ErrorKind::Empty) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::Empty,
+                "the empty pattern pins only an image with an empty name, which does not exist; \
+                 remove it"
+                    .to_string(),
+                None,
+            );
+        }
+        Some(ErrorKind::Whitespace { at, ch }) => {
+            well_formed = false;
+            let trailing_cr = if ch == '\r' && at + 1 == text.len() {
+                " (a trailing \\r: the file was probably saved with CRLF line endings)"
+            } else {
+                ""
+            };
+            add(
+                strict_severity,
+                LintCode::Whitespace,
+                format!(
+                    "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
+                     image names never contain whitespace or control characters, so this pins \
+                     nothing it was meant to: remove it",
+                    u32::from(ch)
+                ),
+                Some(without_whitespace(text)),
+            );
+        }
+        Some(ErrorKind::LeadingStar { .. }) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::LiteralStar,
+                format!(
+                    "a '*' only at the start is a literal character: this pins only a name \
+                     that really is {}; CRI-O has no suffix match, write {} to pin names \
+                     containing {}",
+                    show::quote(text),
+                    show::quote(&format!("{text}*")),
+                    show::quote(&text[1..])
+                ),
+                Some(format!("{text}*")),
+            );
+        }
+        Some(ErrorKind::InnerStar { at }) => {
+            well_formed = false;
+            add(
+                strict_severity,
+                LintCode::LiteralStar,
+                format!(
+                    "the '*' at byte {at} is a literal character (only a trailing '*', or the \
+                     stars around \"*word*\", are wildcards): no image name contains it"
+                ),
+                None,
+            );
+        }
+        _ => {}
+    }
+    well_formed
+}
+
+/// Checks an exact pattern against the names CRI-O stores: fully
+/// qualified (`docker.io/library/nginx:latest`), with a tag or a digest.
+/// `artifact`: None without a listing, else the artifact of the listing
+/// whose canonical name the pattern is, if any.
+pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
+    // Matching ignores case unless --case-sensitive, the reference grammar does not.
+    let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
+    let reference = match subject.parse::<Reference>() {
+        Ok(r) => r,
+        Err(e) => {
+            let why = images::qualify(&subject).err().unwrap_or_else(|| e.to_string());
+            add(
+                Severity::Warning,
+                LintCode::NotAReference,
+                format!("not an image reference ({why}): no name CRI-O stores looks like this, it pins nothing"),
+                None,
+            );
+            return;
+        }
+    };
+    let repository = format!("{}/{}", reference.registry(), reference.repository());
+    // The parser fills in ":latest" when neither a tag nor a digest is given.
+    let untagged = reference.digest().is_none() && reference.tag() == Some("latest") && !subject.ends_with(":latest");
+    if untagged {
+        add(
+            Severity::Warning,
+            LintCode::NoTagOrDigest,
+            format!(
+                "pins nothing: CRI-O stores names with a tag or a digest; write {} for one tag, \
+                 or the glob {} for every tag (globs are not anchored)",
+                show::quote(&format!("{repository}:TAG")),
+                show::quote(&format!("{repository}:*"))
+            ),
+            Some(format!("{repository}:*")),
+        );
+        return;
+    }
+    let whole = reference.whole();
+    if whole != subject {
+        // The name as CRI-O stores it keeps the case of the tag.
+        let stored = images::qualify(text).ok().filter(|q| q.eq_ignore_ascii_case(&whole)).unwrap_or(whole);
+        add(
+            Severity::Warning,
+            LintCode::NotFullyQualified,
+            format!(
+                "pins nothing: CRI-O compares with the fully qualified names it stores, here {}; \
+                 write that instead",
+                show::quote(&stored)
+            ),
+            Some(stored),
+        );
+    }
+    if let Some(digest) = reference.digest() {
+        if let Some(Some(name)) = artifact {
+            add(
+                Severity::Info,
+                LintCode::ArtifactDigest,
+                format!(
+                    "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
+                     matches an artifact's canonical name (repository@manifest digest) as well as its \
+                     reference (taken for an artifact: its {})",
+                    show::quote(name),
+                    images::ARTIFACT_WHY
+                ),
+                None,
+            );
+            return;
+        }
+        let artifacts = if artifact.is_some() {
+            " (no OCI artifact of the --images listing has this canonical name)"
+        } else {
+            ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
+             artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
+             json) to tell"
+        };
+        add(
+            Severity::Info,
+            LintCode::DigestNeedsDigestPull,
+            format!(
+                "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
+                 digest name only for a pull by digest, and the repoDigest crictl shows for an \
+                 image pulled by tag is computed, not stored; to pin it whichever way it was \
+                 pulled, also pin its tag{artifacts}"
+            ),
+            None,
+        );
+    }
+}

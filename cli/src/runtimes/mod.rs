@@ -1,0 +1,244 @@
+//! What each runtime stores and matches for an image: one module per
+//! runtime behind [`Model`], so that a command asks "which names does this
+//! runtime compare for this image?" without branching on the runtime.
+//!
+//! An image is described once, as a registry knows it ([`RegistryImage`]:
+//! its references normalised, its ID); each runtime's module says which of
+//! its names that runtime stores, in which form (Docker's familiar `nginx:1`
+//! or the qualified `docker.io/library/nginx:1`), and which of them exist
+//! only for some pulls (CRI-O keeps `repo@digest` of a tagged image only
+//! when it was pulled by that digest). Whether a list pins the image is then
+//! the library's `PinSet`, under the runtime's flags, over those names: the
+//! same decision `explain` makes, and the one `translate` labels from.
+
+pub mod containerd;
+pub mod cri_dockerd;
+pub mod crio;
+
+use crio_pin::{Flags, PinSet};
+
+use crate::causes::Causes;
+use crate::findings::{Artifacts, Rules};
+use crate::images::{repository, Image, Name};
+use crate::list::Entry;
+use crate::runtime::Runtime;
+
+/// An image as a registry knows it, whatever runtime pulled it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RegistryImage {
+    /// Its tagged references, normalised (`docker.io/library/nginx:1`).
+    pub tags: Vec<String>,
+    /// Its digested references, normalised (`quay.io/a/b@sha256:…`).
+    pub digests: Vec<String>,
+    /// Its image ID (`sha256:…`), the record name containerd also keeps.
+    pub id: Option<String>,
+}
+
+/// Whether a runtime keeps a name of an image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// Whatever the pull.
+    Always,
+    /// Only when the image was pulled by this digest.
+    IfPulledByDigest,
+}
+
+/// A name a runtime compares its list with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredName {
+    pub text: String,
+    pub held: Held,
+}
+
+/// Whether a list pins an image under a runtime's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pinned {
+    Yes,
+    No,
+    /// Pinned only if the image was pulled by a digest the list names (the
+    /// word `explain` uses is "undecided").
+    IfPulledByDigest,
+}
+
+/// One runtime's knowledge of the names of images.
+pub trait Model {
+    /// The names the runtime compares its list with, for `image`.
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName>;
+
+    /// The likely causes of a disagreement between the running runtime and
+    /// the list read here about image `at` (`explain --check`), added to
+    /// `causes`: `runtime_pins` is what the runtime said, `decided_by` the
+    /// name by which the list pins it.
+    fn likely_causes(
+        &self,
+        causes: &mut Causes<'_>,
+        at: usize,
+        image: &Image,
+        runtime_pins: bool,
+        decided_by: Option<&Name>,
+    );
+
+    /// The runtime, as messages name it.
+    fn name(&self) -> &'static str;
+
+    /// Whether this runtime reads `name` as that exact name.
+    fn writes_exactly(&self, name: &str) -> bool {
+        !name.is_empty()
+    }
+
+    /// A prefix in this runtime's terms (`anchored`: matched only at the
+    /// start of a name, cri-dockerd's; else anywhere, CRI-O's globs).
+    fn write_prefix(&self, _prefix: &str, _anchored: bool) -> Result<Vec<String>, String> {
+        Err(format!("{} has no wildcard", self.name()))
+    }
+
+    /// CRI-O's keyword `*word*` in this runtime's terms.
+    fn write_keyword(&self, _word: &str) -> Result<Vec<String>, String> {
+        Err(format!("{} has no keyword (\"*word*\")", self.name()))
+    }
+
+    /// Every tag and digest of a repository (normalised) in this runtime's
+    /// terms.
+    fn write_repository(&self, _repository: &str) -> Result<Vec<String>, String> {
+        Err(format!("{} has no wildcard: it cannot pin every tag of a repository", self.name()))
+    }
+
+    /// A list written as this runtime reads it, each pattern with the entry
+    /// it translates.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String;
+
+    /// A normalised reference (`docker.io/library/nginx:1`) in the form this
+    /// runtime stores and reports it.
+    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
+        reference
+    }
+}
+
+impl Runtime {
+    /// What this runtime stores for an image.
+    pub fn model(self) -> &'static dyn Model {
+        match self {
+            Runtime::Crio => &crio::Crio,
+            Runtime::Containerd | Runtime::ContainerdNormalized => &containerd::Containerd,
+            Runtime::CriDockerd => &cri_dockerd::CriDockerd,
+        }
+    }
+}
+
+/// The lint rules of the runtime whose flags `flags` are (CRI-O's with its
+/// modes); `artifacts`: CRI-O's OCI artifacts of an `--images` listing.
+pub fn lint_rules(flags: Flags, artifacts: Option<&Artifacts>) -> Box<dyn Rules + '_> {
+    match Runtime::of(flags) {
+        Runtime::Crio => Box::new(crio::CrioRules { flags, artifacts }),
+        containerd @ (Runtime::Containerd | Runtime::ContainerdNormalized) => {
+            Box::new(containerd::ContainerdRules { normalized: containerd == Runtime::ContainerdNormalized })
+        }
+        Runtime::CriDockerd => Box::new(cri_dockerd::CriDockerdRules),
+    }
+}
+
+/// Whether `set`, compiled with `runtime`'s flags, pins `image`.
+pub fn pinned(set: &PinSet, runtime: Runtime, image: &RegistryImage) -> Pinned {
+    pinning_name(set, runtime, image).map_or(Pinned::No, |(_, held)| match held {
+        Held::Always => Pinned::Yes,
+        Held::IfPulledByDigest => Pinned::IfPulledByDigest,
+    })
+}
+
+/// The name by which `set` pins `image` under `runtime` (one held whatever
+/// the pull, when there is one), and whether it is always held.
+pub fn pinning_name(set: &PinSet, runtime: Runtime, image: &RegistryImage) -> Option<(String, Held)> {
+    let names = runtime.model().stored_names(image);
+    let matching = |held: Held| names.iter().find(|n| n.held == held && set.is_match(n.text.as_bytes()));
+    matching(Held::Always).or_else(|| matching(Held::IfPulledByDigest)).map(|n| (n.text.clone(), n.held))
+}
+
+impl RegistryImage {
+    /// The image a listing describes by `names` (in whatever form the
+    /// listing's runtime reports them) and `id`: each name normalised as a
+    /// pull stores it; one that is no reference is kept as written.
+    pub fn from_names<'a>(names: impl IntoIterator<Item = &'a str>, id: Option<&str>) -> RegistryImage {
+        let mut image = RegistryImage { tags: Vec::new(), digests: Vec::new(), id: id.map(image_id) };
+        for name in names {
+            let normal = crate::images::normalized(name).unwrap_or_else(|_| name.to_owned());
+            let list = if normal.contains('@') { &mut image.digests } else { &mut image.tags };
+            if !list.contains(&normal) {
+                list.push(normal);
+            }
+        }
+        image
+    }
+
+    /// The image a pull of `reference` (normalised) gives: its tag, or its
+    /// digest alone.
+    pub fn pulled_as(reference: &str) -> RegistryImage {
+        let id = Some(image_id(&synthetic_hex(reference, 1)));
+        if reference.contains('@') {
+            RegistryImage { tags: Vec::new(), digests: vec![reference.to_owned()], id }
+        } else {
+            let digest = format!("{}@sha256:{}", repository(reference), synthetic_hex(reference, 0));
+            RegistryImage { tags: vec![reference.to_owned()], digests: vec![digest], id }
+        }
+    }
+
+    /// The name to show for it: its first tag, else its first digest.
+    pub fn name(&self) -> &str {
+        self.tags.first().or(self.digests.first()).or(self.id.as_ref()).map_or("", String::as_str)
+    }
+}
+
+/// An image ID as containerd names its record: `sha256:` and the hex.
+fn image_id(id: &str) -> String {
+    if id.contains(':') {
+        id.to_owned()
+    } else {
+        format!("sha256:{id}")
+    }
+}
+
+/// 64 hex digits that stand for a digest or ID no entry names: made from
+/// `text` so that different images get different ones.
+fn synthetic_hex(text: &str, salt: u64) -> String {
+    // FNV-1a, four lanes: stable across runs and builds.
+    (0..4u64)
+        .map(|lane| {
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ (salt * 4 + lane);
+            for b in text.bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            format!("{h:016x}")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_runtime_stores_its_own_names_of_an_image() {
+        let image = RegistryImage::pulled_as("docker.io/library/nginx:1");
+        let digest = image.digests[0].clone();
+        let texts = |r: Runtime| -> Vec<(String, Held)> {
+            r.model().stored_names(&image).into_iter().map(|n| (n.text, n.held)).collect()
+        };
+        let tag = ("docker.io/library/nginx:1".to_string(), Held::Always);
+        assert_eq!(texts(Runtime::Crio), [tag.clone(), (digest.clone(), Held::IfPulledByDigest)]);
+        let id = (image.id.clone().unwrap(), Held::Always);
+        assert_eq!(texts(Runtime::Containerd), [tag, (digest.clone(), Held::Always), id]);
+        let short_digest = digest.replace("docker.io/library/", "");
+        assert_eq!(texts(Runtime::CriDockerd), [("nginx:1".to_string(), Held::Always), (short_digest, Held::Always)]);
+        // Pulled by digest alone, CRI-O keeps the digest.
+        let by_digest = RegistryImage::pulled_as(&digest);
+        assert_eq!(Runtime::Crio.model().stored_names(&by_digest)[0].held, Held::Always);
+    }
+
+    #[test]
+    fn a_digest_pattern_pins_a_tagged_image_under_crio_only_if_pulled_by_it() {
+        let image = RegistryImage::pulled_as("quay.io/a/b:1");
+        let set = |r: Runtime| PinSet::compile(&image.digests, r.flags()).unwrap();
+        assert_eq!(pinned(&set(Runtime::Crio), Runtime::Crio, &image), Pinned::IfPulledByDigest);
+        assert_eq!(pinned(&set(Runtime::Containerd), Runtime::Containerd, &image), Pinned::Yes);
+        assert_eq!(pinned(&set(Runtime::CriDockerd), Runtime::CriDockerd, &image), Pinned::Yes);
+    }
+}

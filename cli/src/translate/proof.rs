@@ -1,0 +1,279 @@
+//! The proof of `translate`'s labels: generated lists in every runtime's
+//! syntax, each entry translated in all twelve directions, and every label
+//! checked against the library's oracles of the runtimes' rules
+//! (`crio_pin::reference`: CRI-O's loop, containerd's comparisons as
+//! released and as its fix PRs intend, cri-dockerd's matcher) over a
+//! universe of images, each with the names each runtime stores for it,
+//! built here from the image's parts, not by the tool's own model.
+//!
+//! The universe: every repository of a few hosts and paths (Docker Hub's
+//! short and long forms, paths that repeat a registry's name behind a
+//! mirror, one and two components), untagged or tagged, each tagged image
+//! pulled by tag only or by tag and digest. Names are in lower case (the
+//! case difference is the list-wide note, not a label: see the module).
+
+use std::collections::BTreeMap;
+
+use crio_pin::reference::containerd::ContainerdReference;
+use crio_pin::reference::cri_dockerd::CriDockerdReference;
+use crio_pin::reference::{docker_reference, ReferenceSet};
+use crio_pin::Flags;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+
+use super::{translate, Fidelity};
+use crate::runtime::Runtime;
+use crate::runtimes::RegistryImage;
+
+const RUNTIMES: [Runtime; 4] = [Runtime::Crio, Runtime::Containerd, Runtime::ContainerdNormalized, Runtime::CriDockerd];
+const HOSTS: [&str; 4] = ["docker.io", "quay.io", "mirror.example", "localhost:5000"];
+const PATHS: [&str; 8] = [
+    "nginx",
+    "nginx-x",
+    "nginx/nginx-ingress",
+    "library/nginx/x",
+    "team/app",
+    "docker.io/library/nginx",
+    "index.docker.io/library/nginx",
+    "quay.io/team/app",
+];
+const TAGS: [Option<&str>; 3] = [None, Some("1"), Some("latest")];
+
+fn digest(n: u8) -> String {
+    format!("sha256:{}", format!("{n:x}").repeat(64))
+}
+
+/// One image as pulled, with the names each runtime compares for it.
+#[derive(Debug)]
+struct Pulled {
+    /// Its repository, tag and pull, for messages.
+    what: String,
+    crio: Vec<String>,
+    containerd: Vec<String>,
+    cri_dockerd: Vec<String>,
+    /// The group of pulls of the same image (for `undecided`).
+    group: usize,
+}
+
+/// Docker's familiar form (reference.FamiliarString), as the oracle of the
+/// names Docker reports.
+fn familiar(name: &str) -> String {
+    let Some(rest) = name.strip_prefix("docker.io/") else { return name.to_owned() };
+    match rest.strip_prefix("library/") {
+        Some(path) if !path.split(['@', ':']).next().unwrap().contains('/') => path.to_owned(),
+        _ => rest.to_owned(),
+    }
+}
+
+/// The names of an image with these references, pulled by its tag (and
+/// by its digest when `by_digest`), as each runtime stores them.
+fn pulled(tag: Option<&str>, digest: &str, id: &str, by_digest: bool, group: usize) -> Pulled {
+    let digest_kept = by_digest || tag.is_none();
+    let crio: Vec<String> = tag.iter().map(|t| t.to_string()).chain(digest_kept.then(|| digest.to_owned())).collect();
+    let containerd: Vec<String> = tag.iter().map(|t| t.to_string()).chain([digest.to_owned(), id.to_owned()]).collect();
+    let cri_dockerd = tag.iter().map(|t| familiar(t)).chain([familiar(digest)]).collect();
+    let what = format!(
+        "{} pulled by {}",
+        tag.unwrap_or(digest),
+        if digest_kept && tag.is_some() {
+            "tag and digest"
+        } else if tag.is_some() {
+            "tag"
+        } else {
+            "digest"
+        }
+    );
+    Pulled { what, crio, containerd, cri_dockerd, group }
+}
+
+fn universe() -> Vec<Pulled> {
+    let mut images = Vec::new();
+    let mut group = 0;
+    for host in HOSTS {
+        for path in PATHS {
+            let repo = docker_reference::normalize(&format!("{host}/{path}")).unwrap();
+            let repo = repo.strip_suffix(":latest").unwrap().to_owned();
+            for tag in TAGS {
+                let d = digest(if tag == Some("latest") { 2 } else { 1 });
+                let id = format!("sha256:{:064x}", group + 1);
+                let tagged = tag.map(|t| format!("{repo}:{t}"));
+                let digested = format!("{repo}@{d}");
+                images.push(pulled(tagged.as_deref(), &digested, &id, false, group));
+                if tagged.is_some() {
+                    images.push(pulled(tagged.as_deref(), &digested, &id, true, group));
+                }
+                group += 1;
+            }
+        }
+    }
+    images
+}
+
+/// A runtime's oracle over one list.
+enum Oracle {
+    Crio(ReferenceSet),
+    Containerd(ContainerdReference),
+    CriDockerd(CriDockerdReference),
+}
+
+impl Oracle {
+    fn new(runtime: Runtime, list: &[String]) -> Oracle {
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        match runtime {
+            Runtime::Crio => Oracle::Crio(ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")),
+            Runtime::Containerd => Oracle::Containerd(ContainerdReference::compile(&bytes, false)),
+            Runtime::ContainerdNormalized => Oracle::Containerd(ContainerdReference::compile(&bytes, true)),
+            Runtime::CriDockerd => Oracle::CriDockerd(CriDockerdReference::compile(&bytes)),
+        }
+    }
+
+    fn pins(&self, image: &Pulled) -> bool {
+        match self {
+            Oracle::Crio(set) => image.crio.iter().any(|n| set.is_match(n.as_bytes())),
+            Oracle::Containerd(set) => image.containerd.iter().any(|n| set.pinned(n.as_bytes()).is_some()),
+            Oracle::CriDockerd(set) => image.cri_dockerd.iter().any(|n| set.pinned(n.as_bytes()).is_some()),
+        }
+    }
+}
+
+/// The pulls of an example image the tool gives (its references), for the
+/// oracles: by tag only, and by tag and digest.
+fn pulls_of(image: &RegistryImage) -> Vec<Pulled> {
+    let id = image.id.clone().unwrap_or_default();
+    let digest = image.digests.first().cloned().unwrap_or_default();
+    let tag = image.tags.first().map(String::as_str);
+    vec![pulled(tag, &digest, &id, false, 0), pulled(tag, &digest, &id, true, 0)]
+}
+
+/// An entry of `runtime`'s list, from the universe's vocabulary.
+fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
+    let host = proptest::sample::select(vec![
+        "",
+        "docker.io/",
+        "index.docker.io/",
+        "quay.io/",
+        "mirror.example/",
+        "localhost:5000/",
+    ]);
+    let path = proptest::sample::select(vec![
+        "nginx",
+        "library/nginx",
+        "nginx/nginx-ingress",
+        "team/app",
+        "n",
+        "library/n",
+        "nginx-x",
+        "library/nginx/x",
+        "docker.io/library/nginx",
+        "quay.io/team/app",
+    ]);
+    let suffix = proptest::sample::select(vec![
+        String::new(),
+        ":1".into(),
+        ":latest".into(),
+        format!("@{}", digest(1)),
+        format!(":1@{}", digest(1)),
+        format!("@{}", digest(2)),
+        ":other".into(),
+    ]);
+    let shape = 0..8u8;
+    let cut = 0..40usize;
+    let id = 1..100u64;
+    (host, path, suffix, shape, cut, id).prop_map(move |(host, path, suffix, shape, cut, id)| {
+        let name = format!("{host}{path}{suffix}");
+        let cut = cut.min(name.len());
+        match shape {
+            // A prefix (a glob, or cri-dockerd's prefix).
+            0 | 1 => format!("{}*", &name[..floor(&name, cut)]),
+            // A keyword (CRI-O), or a value with a '*' in it.
+            2 => format!("*{}*", &name[floor(&name, cut / 2)..floor(&name, cut)]),
+            3 if runtime == Runtime::Containerd => format!("sha256:{id:064x}"),
+            3 => ["*", "**", " nginx:1 ", "nginx", "  "][id as usize % 5].to_owned(),
+            _ => name,
+        }
+    })
+}
+
+fn floor(s: &str, i: usize) -> usize {
+    (0..=i.min(s.len())).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0)
+}
+
+/// A false label: the direction, the entry, what the tool said and the
+/// image that refutes it.
+fn refute(t: &super::Translated, source: &Oracle, target: &Oracle, universe: &[Pulled]) -> Option<String> {
+    let (s, g) = (|i: &Pulled| source.pins(i), |i: &Pulled| target.pins(i));
+    let any_image = |f: &dyn Fn(&Pulled) -> bool| universe.iter().find(|i| f(i)).map(|i| i.what.clone());
+    let shows = |example: &Option<RegistryImage>, want: (bool, bool)| match example {
+        Some(image) => pulls_of(image).iter().any(|i| (s(i), g(i)) == want),
+        None => false,
+    };
+    match t.fidelity {
+        Fidelity::Dropped => any_image(&|i| s(i)).map(|w| format!("the source pins {w}")),
+        Fidelity::Exact => any_image(&|i| s(i) != g(i)).map(|w| format!("they differ on {w}")),
+        Fidelity::Wider => any_image(&|i| s(i) && !g(i))
+            .map(|w| format!("the target does not pin {w}"))
+            .or_else(|| (!shows(&t.gained, (false, true))).then(|| format!("{:?} is not gained", t.gained))),
+        Fidelity::Narrower => any_image(&|i| !s(i) && g(i))
+            .map(|w| format!("the target also pins {w}"))
+            .or_else(|| (!shows(&t.lost, (true, false))).then(|| format!("{:?} is not lost", t.lost))),
+        Fidelity::Different => (!shows(&t.gained, (false, true)) || !shows(&t.lost, (true, false)))
+            .then(|| format!("{:?} / {:?} do not differ so", t.gained, t.lost)),
+        Fidelity::Undecided => universe
+            .iter()
+            .filter(|i| s(i) != g(i))
+            .find(|i| universe.iter().filter(|j| j.group == i.group).all(|j| s(j) != g(j)))
+            .map(|i| format!("every pull of {} differs", i.what)),
+        Fidelity::Impossible => (!t.patterns.is_empty()).then(|| "impossible, yet written".to_string()),
+    }
+}
+
+#[test]
+fn every_translate_label_holds_under_the_runtimes_oracles() {
+    // 8,400 entries of each runtime's list, each translated three ways:
+    // 100,800 labels in all, as `make test` runs it (release). An
+    // unoptimised build (cargo test) checks a tenth of them.
+    const PER_RUNTIME: usize = if cfg!(debug_assertions) { 840 } else { 8_400 };
+    let universe = universe();
+    let mut runner = TestRunner::deterministic();
+    let mut counts: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
+    let mut false_labels = Vec::new();
+    for from in RUNTIMES {
+        let strategy = entry(from);
+        let mut done = 0;
+        while done < PER_RUNTIME {
+            let text = strategy.new_tree(&mut runner).unwrap().current();
+            // Only lists the source runtime takes are translated.
+            if crio_pin::PinSet::compile([&text], from.flags()).is_err() {
+                continue;
+            }
+            done += 1;
+            let source = Oracle::new(from, std::slice::from_ref(&text));
+            for to in RUNTIMES.into_iter().filter(|&to| to != from) {
+                let t = translate(&text, from, to);
+                *counts.entry((from.option(), to.option(), t.fidelity.as_str())).or_default() += 1;
+                let target = Oracle::new(to, &t.patterns);
+                if let Some(why) = refute(&t, &source, &target, &universe) {
+                    false_labels.push(format!(
+                        "{} -> {}: {text:?} -> {:?} {}: {why}",
+                        from.option(),
+                        to.option(),
+                        t.patterns,
+                        t.fidelity.as_str()
+                    ));
+                }
+            }
+        }
+    }
+    for ((from, to, label), n) in &counts {
+        println!("{from:>21} -> {to:<21} {label:<10} {n:>6}");
+    }
+    let total: usize = counts.values().sum();
+    println!("{total} labels, {} false", false_labels.len());
+    assert_eq!(total, PER_RUNTIME * 12);
+    assert!(
+        false_labels.is_empty(),
+        "{} false labels, e.g.:\n{}",
+        false_labels.len(),
+        false_labels[..false_labels.len().min(20)].join("\n")
+    );
+}

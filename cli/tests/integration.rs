@@ -1,0 +1,23 @@
+//! The built `crio-pin` binary on the committed fixture trees (tests/data),
+//! compared with tests/expected/*.txt: one test binary, one module per
+//! command or topic (as ripgrep's tests are laid out), sharing `util`.
+//! `CRIO_PIN_BLESS=1 cargo test -p crio-pin-cli` rewrites the expected
+//! files; review the diff before committing it.
+
+mod util;
+
+mod artifacts;
+mod bad_config;
+mod config;
+mod diff;
+mod explain;
+mod files;
+mod images_input;
+mod json_schemas;
+mod large_input;
+mod lint;
+mod man_pages;
+mod output;
+mod refused_lists;
+mod runtimes;
+mod translate;

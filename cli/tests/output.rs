@@ -1,0 +1,183 @@
+//! What the tool prints: escaped names and tables that fit the terminal.
+
+use crate::util::*;
+
+/// Whether a printed text has a character that can drive a terminal or
+/// hide what follows (other than the newlines that end its lines).
+fn has_control(text: &str) -> Option<char> {
+    text.chars().find(|&c| {
+        (c.is_control() && c != '\n')
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    })
+}
+
+#[test]
+fn names_patterns_and_file_names_are_printed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf_d = dir.path().join("crio.conf.d");
+    std::fs::create_dir(&conf_d).unwrap();
+    let evil_file = "50-\u{1b}]0;owned\u{7}\u{202e}.conf";
+    write_file(
+        &conf_d,
+        evil_file,
+        "[crio.image]\npinned_images = [\"quay.io/\\u001b[2Jx:1\", \"*\\u202eevil\", \"registry.example/\\u009b31m*\"]\n",
+    );
+    let images = serde_json::json!({ "images": [
+        { "id": "a1", "repoTags": ["quay.io/\u{1b}[2Jx:1"], "repoDigests": [], "pinned": false },
+        { "id": "b2", "repoTags": [" docker.io/library/nginx:1 "], "repoDigests": [], "pinned": true },
+        { "id": "c3", "repoTags": ["registry.example/\u{9b}31m\u{2067}x:1"], "repoDigests": [], "pinned": true },
+    ]});
+    let images = write_file(dir.path(), "images.json", serde_json::to_vec(&images).unwrap());
+    let conf_d = conf_d.to_str().unwrap();
+    let missing = dir.path().join("no-\u{1b}[2J.json");
+    for args in [
+        vec!["config"],
+        vec!["lint"],
+        vec!["explain", "--images", &images, "--check"],
+        vec!["diff", "--images", &images, "--to-anchor-globs"],
+        vec!["diff", "--images", &images, "--new-patterns", &images],
+        vec!["explain", "--images", missing.to_str().unwrap()],
+    ] {
+        let mut all = vec!["--config", "", "--config-dir", conf_d];
+        all.extend(args);
+        // Shortened to fit or not, nothing escapes.
+        let out = run(&all);
+        for (what, text) in [("stdout", stdout(&out)), ("stderr", stderr(&out))] {
+            assert_eq!(has_control(&text), None, "{what} of {all:?}:\n{text}");
+        }
+        all.push("--no-trunc");
+        let out = run(&all);
+        for (what, text) in [("stdout", stdout(&out)), ("stderr", stderr(&out))] {
+            assert_eq!(has_control(&text), None, "{what} of {all:?}:\n{text}");
+        }
+        if all.contains(&"explain") && code(&out) != 2 {
+            // Blanks around a name are visible: the name is quoted.
+            assert!(stdout(&out).contains("\" docker.io/library/nginx:1 \""), "{}", stdout(&out));
+            // ... and said why.
+            assert!(
+                stdout(&out).contains(
+                    "note: \" docker.io/library/nginx:1 \" holds blanks or invisible characters (shown \
+                     quoted and escaped): a pattern pins it only if it holds them too"
+                ),
+                "{}",
+                stdout(&out)
+            );
+            assert!(stdout(&out).contains("50-\\u{1b}]0;owned\\u{7}\\u{202e}.conf"), "{}", stdout(&out));
+        }
+    }
+    // JSON keeps the exact strings (JSON escapes the control characters).
+    let v = json(&run(&["--config", "", "--config-dir", conf_d, "explain", "--images", &images, "--json"]));
+    assert_eq!(v["images"][0]["names"][0], "quay.io/\u{1b}[2Jx:1");
+    assert_eq!(v["images"][0]["pinned"], true);
+    assert_eq!(v["images"][1]["names"][0], " docker.io/library/nginx:1 ");
+}
+
+/// The table lines of a text output: cells separated by two blanks or more.
+fn table_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            let t = l.trim_start();
+            t.len() < l.len() + 1 && t.contains("  ") && !l.starts_with("  ")
+        })
+        .collect()
+}
+
+#[test]
+fn tables_shorten_digests_and_sources_never_names() {
+    let ocp = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa";
+    let runs = [
+        node(&["config"]),
+        node(&["explain", "--images", "node/images.json", "--check"]),
+        node(&["explain", "--images", "node/images.json"]),
+        node(&["explain", ocp, "nginx:1.25", "evil.example/registry.example/team/x:1"]),
+        listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]),
+        node(&["diff", "--images", "node/images.json", "--dropin", "changes/99-local.conf"]),
+        vec![
+            "-c",
+            "crio-listings/crio.conf",
+            "-d",
+            "crio-listings/A/crio.conf.d",
+            "diff",
+            "--images",
+            "crio-listings/A/list.json",
+            "--to-anchor-globs",
+        ],
+    ];
+    for args in runs {
+        let text = stdout(&run(&args));
+        let lines = table_lines(&text);
+        assert!(lines.len() >= 2, "{args:?}: no table in\n{text}");
+        for line in &lines {
+            assert!(!line.contains(&ocp[48..]), "{args:?}: a whole digest in a table:\n{line}");
+            // A cell is cut only where a digest is shortened ("sha256:" and
+            // 12 hex or more) or at a source's start ("…/FILE:LINE").
+            for (at, _) in line.match_indices('…') {
+                let before = &line[..at];
+                let digest = before
+                    .rsplit_once("sha256:")
+                    .is_some_and(|(_, hex)| hex.len() >= 12 && hex.bytes().all(|b| b.is_ascii_hexdigit()));
+                let source = before.ends_with("  ") && line[at..].starts_with("…/");
+                assert!(digest || source, "{args:?}: a cut name:\n{line}");
+            }
+        }
+        // Whole under --no-trunc; JSON always.
+        let full = stdout(&run(&[&args[..], &["--no-trunc"]].concat()));
+        if text.contains("@sha256:97a33066db11…") {
+            assert!(table_lines(&full).iter().any(|l| l.contains(ocp)), "{args:?}:\n{full}");
+        }
+        assert!(!full.contains('…') && !full.contains("left out to fit"), "{args:?}:\n{full}");
+    }
+    // The sample node's list fits 100 columns whole.
+    for args in [node(&["config"])] {
+        let text = stdout(&run(&args));
+        for line in table_lines(&text) {
+            assert!(line.chars().count() <= 100, "{args:?}: {} columns:\n{line}", line.chars().count());
+        }
+    }
+    // Shortened digests stay distinct: listing F has two images of one
+    // repository, and an artifact pinned by its canonical name.
+    let text = stdout(&run(&listing_f(&["explain", "--images", "crio-listings/F/list.json"])));
+    for digest in ["sha256:225baad58664…", "sha256:fb149aa86002…", "sha256:0a49ab780118…"] {
+        assert!(text.contains(digest), "{digest}:\n{text}");
+    }
+    // A column left out is said, and --no-trunc brings it back.
+    let text = stdout(&run(&node(&["explain", "--images", "node/images.json", "--check"])));
+    assert!(text.contains("note: ID and SOURCE left out to fit 100 columns; --no-trunc shows every column"), "{text}");
+    let full = stdout(&run(&node(&["explain", "--images", "node/images.json", "--check", "--no-trunc"])));
+    assert!(
+        full.starts_with("PINNED     ID  ")
+            && full.contains("6210c0bf05396716df932f0729df69de0533933e5ad9871fd07b61811c4c28df"),
+        "{full}"
+    );
+    let v = json(&run(&node(&["explain", "--images", "node/images.json", "--json"])));
+    assert_eq!(v["images"][1]["names"][0], ocp);
+}
+
+#[test]
+fn tables_and_messages_fit_columns_when_it_is_set() {
+    let args = node(&["config"]);
+    // A word wider than the line (a digest reference) stays whole on its own.
+    let ocp = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:97a33066db118ed7ccc7c801c34db23f7127e2f53f9aba02c1c98808b6505aaa";
+    let width = |text: &str| text.lines().filter(|l| !l.contains(ocp)).map(|l| l.chars().count()).max().unwrap_or(0);
+    // 100 columns when standard output is no terminal and COLUMNS is unset.
+    let text = stdout(&run(&args));
+    assert!(width(&text) <= 100 && width(&text) > 80, "{text}");
+    // Messages wrap at COLUMNS, later lines indented.
+    let narrow = stdout(&run_env(&args, &[("COLUMNS", "60")]));
+    for line in narrow.lines().filter(|l| !l.contains(ocp)) {
+        assert!(line.chars().count() <= 60 || table_lines(line).len() == 1, "{line}");
+    }
+    assert!(narrow.lines().any(|l| l == format!("  \"{ocp}\";")), "{narrow}");
+    let warnings = |text: &str| text.lines().filter(|l| l.starts_with("warning[")).count();
+    assert_eq!(warnings(&narrow), warnings(&text));
+    // A wide terminal: sources whole, each message on one line.
+    let wide = stdout(&run_env(&args, &[("COLUMNS", "400")]));
+    assert!(!wide.contains('…') || wide.contains("sha256:8f813c064dd4…"), "{wide}");
+    assert!(wide.lines().all(|l| !l.starts_with("  ")), "{wide}");
+    // --no-trunc: every message on one line, whatever the width.
+    let full = stdout(&run_env(&[&args[..], &["--no-trunc"]].concat(), &[("COLUMNS", "60")]));
+    assert!(full.lines().all(|l| !l.starts_with("  ")), "{full}");
+    // Not a number: the default.
+    assert_eq!(stdout(&run_env(&args, &[("COLUMNS", "wide")])), text);
+}

@@ -1,0 +1,156 @@
+//! `translate`: a list moved between runtimes, and what each entry's pin becomes.
+
+use crate::util::*;
+
+#[test]
+fn translate_containerd_to_crio_explains_every_image_whose_pin_changes() {
+    let out = golden(
+        "translate-containerd-to-crio",
+        &[
+            "--runtime",
+            "containerd",
+            "-c",
+            "containerd/config.toml",
+            "translate",
+            "--to",
+            "crio",
+            "--images",
+            "containerd/images.json",
+        ],
+        1,
+    );
+    assert_eq!(code(&out), 1);
+    // Each note whole on its line.
+    let whole = ["--runtime", "containerd", "-c", "containerd/config.toml", "translate", "--to", "crio"];
+    let text = stdout(&run(&[&whole[..], &["--images", "containerd/images.json", "--no-trunc"]].concat()));
+    assert!(text.contains("[crio.image]\npinned_images = ["), "{text}");
+    // The two images whose pin changes, each explained by its entry: an
+    // image ID CRI-O cannot match, an upper-case host CRI-O folds.
+    assert!(text.contains("2 differ"), "{text}");
+    assert!(text.contains("impossible: an image ID"), "{text}");
+    assert!(text.contains("wider: CRI-O also pins \"registry.k8s.io/kube-scheduler:v1.28.4\""), "{text}");
+    // A value containerd never matches pins nothing: dropped, with the
+    // stored name it was probably meant to be.
+    assert!(
+        text.contains(
+            "#7 dropped: containerd pins nothing by it: it stores that image as \"docker.io/library/nginx:1.25.3\""
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("\"nginx:1.25.3\",  #"), "{text}");
+}
+
+#[test]
+fn translate_cri_dockerd_to_crio_says_what_widens_and_which_images_change() {
+    let out = golden(
+        "translate-cri-dockerd-to-crio",
+        &[
+            "--runtime",
+            "cri-dockerd",
+            "--patterns",
+            "cri-dockerd/patterns.txt",
+            "translate",
+            "--to",
+            "crio",
+            "--images",
+            "cri-dockerd/images.json",
+        ],
+        1,
+    );
+    assert!(stdout(&out).contains("wider"), "{}", stdout(&out));
+    // --from is --runtime's other spelling, for this command.
+    let again = run(&[
+        "--patterns",
+        "cri-dockerd/patterns.txt",
+        "translate",
+        "--from",
+        "cri-dockerd",
+        "--to",
+        "crio",
+        "--images",
+        "cri-dockerd/images.json",
+    ]);
+    assert_eq!(stdout(&again), stdout(&out));
+}
+
+#[test]
+fn translate_crio_to_containerd_cannot_write_globs() {
+    let out = run(&[&NODE[..], &["translate", "--to", "containerd", "--json"]].concat());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let v = json(&out);
+    let impossible: Vec<&Value> =
+        v["entries"].as_array().unwrap().iter().filter(|e| e["fidelity"] == "impossible").collect();
+    assert!(!impossible.is_empty(), "{v}");
+    assert!(impossible.iter().all(|e| e["from"].as_str().unwrap().contains('*')), "{v}");
+    assert!(v["config"].as_str().unwrap().contains("[plugins.\"io.containerd.cri.v1.images\".pinned_images]"));
+}
+
+#[test]
+fn translate_refuses_two_sources_and_crio_modes() {
+    let out = run(&[
+        "--runtime",
+        "crio",
+        "--patterns",
+        "lint-patterns.txt",
+        "translate",
+        "--from",
+        "cri-dockerd",
+        "--to",
+        "crio",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("disagree"), "{}", stderr(&out));
+    let out = run(&["--patterns", "lint-patterns.txt", "--anchor-globs", "translate", "--to", "cri-dockerd"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("drop --anchor-globs"), "{}", stderr(&out));
+}
+
+#[test]
+fn translate_images_judges_each_list_in_its_own_runtimes_names() {
+    // CRI-O's listing names Docker Hub images in full; cri-dockerd's list
+    // names them as Docker reports them: the exact entry pins the same image.
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = write_file(dir.path(), "p.txt", "docker.io/library/nginx:1.25\nnginx:1.25\n");
+    let listing = write_file(
+        dir.path(),
+        "images.json",
+        format!(
+            "{{\"images\": [{{\"id\": \"{:064x}\", \"repoTags\": [\"docker.io/library/nginx:1.25\"], \"repoDigests\": \
+             [\"docker.io/library/nginx@sha256:{}\"]}}]}}",
+            7,
+            "1".repeat(64)
+        ),
+    );
+    let out = run(&["--patterns", &patterns, "translate", "--to", "cri-dockerd", "--images", &listing, "--json"]);
+    let v = json(&out);
+    assert_eq!(v["entries"][0]["fidelity"], "exact", "{v}");
+    assert_eq!(v["entries"][0]["to"][0], "nginx:1.25", "{v}");
+    // CRI-O never stores the short name: that entry pinned nothing.
+    assert_eq!(v["entries"][1]["fidelity"], "dropped", "{v}");
+    assert_eq!(v["images"]["pinned_before"], 1, "{v}");
+    assert_eq!(v["images"]["pinned_after"], 1, "{v}");
+    assert_eq!(v["images"]["differ"].as_array().unwrap().len(), 0, "{v}");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+fn translate_labels_what_depends_on_the_pull_and_what_changes_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let digest = format!("docker.io/library/nginx@sha256:{}", "a".repeat(64));
+    let patterns = write_file(dir.path(), "p.txt", format!("{digest}\ndocker.io/library/n*\n"));
+    let out = run(&["--patterns", &patterns, "translate", "--to", "cri-dockerd", "--json"]);
+    let v = json(&out);
+    // CRI-O pins a digest name only for an image pulled by that digest;
+    // cri-dockerd matches every image's RepoDigests.
+    assert_eq!(v["entries"][0]["fidelity"], "undecided", "{v}");
+    assert!(v["entries"][0]["why"].as_str().unwrap().contains("depends on how it was pulled"), "{v}");
+    // The short prefix pins docker.io/n/… that CRI-O's did not; CRI-O's glob
+    // pinned docker.io/library/n/… that Docker reports as library/n/….
+    assert_eq!(v["entries"][1]["fidelity"], "different", "{v}");
+    assert_eq!(code(&out), 1);
+    // containerd's file says which configuration version it is for.
+    let out = run(&["--patterns", &patterns, "translate", "--to", "containerd"]);
+    let text = stdout(&out);
+    assert!(text.contains("Written for a main config.toml of version 3"), "{text}");
+    assert!(text.contains("version = 3\n"), "{text}");
+}
