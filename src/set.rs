@@ -218,7 +218,7 @@ fn all_ascii(bytes: &[u8]) -> bool {
 /// The largest dense DFA table built, in bytes (4 bytes per byte class per
 /// trie node: about 160 bytes per byte of needle text that shares no
 /// prefix, for the corpus' 40 classes); larger needle sets get the sparse
-/// automaton (13 bytes per node, several times slower per byte).
+/// automaton (14 bytes per node, several times slower per byte).
 pub(crate) const DENSE_MAX_BYTES: usize = 32 << 20;
 
 /// The largest DFA table given a column per byte value (1 KiB a state),
