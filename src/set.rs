@@ -809,7 +809,7 @@ impl PinSet {
             return found;
         }
         let repository = repository_of(name);
-        lower(found, fold::with_canonical(repository, self.folds(), |r| dialect.repositories.get(r)))
+        lower(found, self.with_canonical(repository, |r| dialect.repositories.get(r)))
     }
 
     /// [`PinSet::lowest`] by the patterns of CRI-O's kinds, once the
@@ -817,7 +817,7 @@ impl PinSet {
     #[inline(always)]
     fn lowest_of(&self, name: &[u8], first: bool) -> Option<u32> {
         self.lowest_raw(name, first).unwrap_or_else(|Canonical| {
-            fold::with_canonical(name, self.folds(), |name| {
+            self.with_canonical(name, |name| {
                 let exact = self.exact.get(name);
                 self.needles.lowest(name, false, first, exact).expect("a canonical name is walked as it is").0
             })
@@ -958,6 +958,22 @@ impl PinSet {
 
     fn folds(&self) -> bool {
         !self.flags.contains(Flags::CASE_SENSITIVE)
+    }
+
+    /// Calls `f` with `name` as the set compares it: canonical under
+    /// CRI-O's regexps (Go reads each bad byte as U+FFFD), as it is where
+    /// the runtime compares bytes (containerd's `==`, cri-dockerd's
+    /// `strings.HasPrefix` and `==`: [`Flags::LITERAL`] or
+    /// [`Flags::CRI_DOCKERD_SYNTAX`] without case folding), so that pattern
+    /// `a\u{FFFD}` does not pin name `a\xff` there.
+    fn with_canonical<R>(&self, name: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
+        let compares_bytes = self.flags.contains(Flags::CASE_SENSITIVE)
+            && (self.flags.contains(Flags::LITERAL) || self.flags.contains(Flags::CRI_DOCKERD_SYNTAX));
+        if compares_bytes {
+            f(name)
+        } else {
+            fold::with_canonical(name, self.folds(), f)
+        }
     }
 }
 
