@@ -205,7 +205,7 @@ mod tests {
                 differ.push(c);
             }
         }
-        let expected: Vec<char> = chars().filter(|&c| crate::reference::in_unicode_16_fold_changes(c)).collect();
+        let expected: Vec<char> = chars().filter(|&c| crate::oracle::in_unicode_16_fold_changes(c)).collect();
         assert_eq!(differ, expected);
     }
 

@@ -47,7 +47,7 @@
 //!
 //! - [`pattern`]: what a pattern means, the flags, the errors.
 //! - `set`: where patterns become a [`PinSet`] (the fast engine).
-//! - `reference`: CRI-O's loop of one regex per pattern, for tests,
+//! - `oracle`: CRI-O's loop of one regex per pattern, for tests,
 //!   fuzzers and benchmarks (feature `testing`, not a stable API).
 //! - `ffi`: the C ABI (`include/crio_pin.h`), a thin layer over the above;
 //!   public to Rust only with feature `testing`, for the fuzzers and
@@ -72,7 +72,7 @@ pub mod normalize;
 pub mod pattern;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub mod reference;
+pub mod oracle;
 mod set;
 
 // The C entry points are `#[no_mangle]`: the cdylib and staticlib export them

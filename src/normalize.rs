@@ -21,7 +21,7 @@
 //! The parser is written from the grammar, by hand, with no allocation: it
 //! runs on every name matched under the flag. The tests check it against
 //! an independent regex transliteration of the grammar
-//! (`crate::reference::docker_reference`), itself checked against the Go
+//! (`crate::oracle::docker_reference`), itself checked against the Go
 //! library.
 //!
 //! [`Flags::NORMALIZE`]: crate::Flags::NORMALIZE

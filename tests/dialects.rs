@@ -1,14 +1,14 @@
 //! The other runtimes' rules, each against a reference written from that
-//! runtime's source (`crio_pin::reference::{containerd, cri_dockerd,
+//! runtime's source (`crio_pin::oracle::{containerd, cri_dockerd,
 //! docker_reference}`): the reference normalisation against the library's
 //! parser, then every dialect's flag set against its runtime's oracle, on
 //! generated entries and names built from the pieces real references are
 //! made of and the pieces that break them.
 
 use crio_pin::normalize::normalize;
-use crio_pin::reference::containerd::ContainerdReference;
-use crio_pin::reference::cri_dockerd::CriDockerdReference;
-use crio_pin::reference::docker_reference;
+use crio_pin::oracle::containerd::ContainerdReference;
+use crio_pin::oracle::cri_dockerd::CriDockerdReference;
+use crio_pin::oracle::docker_reference;
 use crio_pin::{ErrorKind, Flags, PinSet};
 use proptest::prelude::*;
 

@@ -5,7 +5,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use crio_pin::reference::{in_unicode_16_fold_changes, ReferenceSet};
+use crio_pin::oracle::{in_unicode_16_fold_changes, ReferenceSet};
 use crio_pin::{Flags, PinSet};
 use libfuzzer_sys::fuzz_target;
 
