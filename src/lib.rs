@@ -69,10 +69,10 @@
 
 mod fold;
 pub mod normalize;
-pub mod pattern;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod oracle;
+pub mod pattern;
 mod set;
 
 // The C entry points are `#[no_mangle]`: the cdylib and staticlib export them
