@@ -349,6 +349,16 @@ struct Needles {
     floor: u32,
 }
 
+/// What a search of the needles found in a name.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    /// The lowest index found (with `first`, any one), or none.
+    lowest: Option<u32>,
+    /// Whether every byte of the name was read: a raw name read to its end
+    /// is all ASCII, so its canonical form has its length.
+    read_all: bool,
+}
+
 /// No pattern index. The lowest index wins everywhere, so indexes combine
 /// with `min` and "none" is the largest value: it never wins. ([`lower`]
 /// is the same rule for `Option`s.)
@@ -463,27 +473,21 @@ impl Needles {
         Needles { empty, automaton, prefilter, floor }
     }
 
-    /// The lowest index among needles found in `name`, and `below`; with
-    /// `first`, any one index found (a yes/no answer). `raw`: `name` is as
-    /// given (fails if it must be canonicalised first), else canonical.
-    /// Also says whether every byte of `name` was read.
+    /// Searches `name` for the needles: the lowest index among those found
+    /// and `below`; with `first`, any one index found (a yes/no answer).
+    /// `raw`: `name` is as given (fails if it must be canonicalised first),
+    /// else canonical.
     #[inline(always)]
-    fn lowest(
-        &self,
-        name: &[u8],
-        raw: bool,
-        first: bool,
-        below: Option<u32>,
-    ) -> Result<(Option<u32>, bool), Canonical> {
+    fn search(&self, name: &[u8], raw: bool, first: bool, below: Option<u32>) -> Result<Found, Canonical> {
         let best = lower(below, self.empty);
         if best.is_some_and(|b| first || b <= self.floor) {
-            return Ok((best, false));
+            return Ok(Found { lowest: best, read_all: false });
         }
-        let Some(automaton) = &self.automaton else { return Ok((best, false)) };
+        let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
         if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
             // No needle in the name as it is; in its canonical form neither,
             // if it is all ASCII.
-            return if name.is_ascii() { Ok((best, true)) } else { Err(Canonical) };
+            return if name.is_ascii() { Ok(Found { lowest: best, read_all: true }) } else { Err(Canonical) };
         }
         match automaton {
             Automaton::Dense(dfa) => {
@@ -493,11 +497,11 @@ impl Needles {
                     best <= self.floor || (first && best != u32::MAX)
                 };
                 let read_all = if raw { dfa.walk_split(name, found) } else { dfa.walk(name, false, found) }?;
-                Ok((Some(best).filter(|&b| b != u32::MAX), read_all))
+                Ok(Found { lowest: Some(best).filter(|&b| b != u32::MAX), read_all })
             }
             Automaton::Sparse(sparse) => {
-                let (found, read_all) = sparse.lowest(name, raw, first, self.floor)?;
-                Ok((lower(best, found), read_all))
+                let found = sparse.search(name, raw, first, self.floor)?;
+                Ok(Found { lowest: lower(best, found.lowest), ..found })
             }
         }
     }
@@ -760,33 +764,34 @@ impl PinSet {
 
     /// Whether any pattern matches `name`: the image is pinned.
     pub fn is_match(&self, name: &[u8]) -> bool {
-        self.lowest(name, true).is_some()
+        self.lowest_pinning(name, true).is_some()
     }
 
     /// The lowest index of a pattern that matches `name`: the first regexp
     /// in CRI-O's loop that would match it.
     pub fn match_index(&self, name: &[u8]) -> Option<usize> {
-        self.lowest(name, false).map(|i| i as usize)
+        self.lowest_pinning(name, false).map(|i| i as usize)
     }
 
-    /// The lowest index pinning `name` (any index, with `first`).
+    /// The lowest index pinning `name` (any index, with `first`): turns
+    /// away names of lengths nothing matches, then applies the set's rules.
     #[inline(always)]
-    fn lowest(&self, name: &[u8], first: bool) -> Option<u32> {
+    fn lowest_pinning(&self, name: &[u8], first: bool) -> Option<u32> {
         // (Under a dialect the lengths are open: its names pass.)
         if self.lengths.rules_out(name) {
             return None;
         }
         match &self.dialect {
-            None => self.lowest_of(name, first),
-            Some(dialect) => self.lowest_in_dialect(dialect, name, first),
+            None => self.lowest_canonicalising(name, first),
+            Some(dialect) => self.lowest_normalized_or_by_repository(dialect, name, first),
         }
     }
 
-    /// [`PinSet::lowest`] under the other runtimes' rules: on the name
-    /// normalised (when it is a reference), then its repository among the
-    /// bare repositories.
+    /// [`PinSet::lowest_canonicalising`] under the other runtimes' rules,
+    /// which add normalising the name first (when it is a reference) and
+    /// then looking its repository up among the bare repositories.
     #[cold]
-    fn lowest_in_dialect(&self, dialect: &Dialect, name: &[u8], first: bool) -> Option<u32> {
+    fn lowest_normalized_or_by_repository(&self, dialect: &Dialect, name: &[u8], first: bool) -> Option<u32> {
         let mut buffer = [0u8; 512];
         let mut spilled = Vec::new();
         let name = match dialect.normalize.then(|| normalize(name).ok()).flatten() {
@@ -804,7 +809,7 @@ impl PinSet {
             }
             None => name,
         };
-        let found = self.lowest_of(name, first);
+        let found = self.lowest_canonicalising(name, first);
         if (first && found.is_some()) || dialect.repositories.is_empty() {
             return found;
         }
@@ -812,26 +817,28 @@ impl PinSet {
         lower(found, self.with_canonical(repository, |r| dialect.repositories.get(r)))
     }
 
-    /// [`PinSet::lowest`] by the patterns of CRI-O's kinds, once the
-    /// lengths let `name` through.
+    /// The lowest index among the exact patterns and the needles pinning
+    /// `name`: [`PinSet::lowest_as_given`], which adds canonicalising the
+    /// name first when it must be (a byte >= 0x80).
     #[inline(always)]
-    fn lowest_of(&self, name: &[u8], first: bool) -> Option<u32> {
-        self.lowest_raw(name, first).unwrap_or_else(|Canonical| {
+    fn lowest_canonicalising(&self, name: &[u8], first: bool) -> Option<u32> {
+        self.lowest_as_given(name, first).unwrap_or_else(|Canonical| {
             self.with_canonical(name, |name| {
                 let exact = self.exact.get(name);
-                self.needles.lowest(name, false, first, exact).expect("a canonical name is walked as it is").0
+                self.needles.search(name, false, first, exact).expect("a canonical name is walked as it is").lowest
             })
         })
     }
 
-    /// As [`PinSet::lowest`] without canonicalising `name`: fails if that
-    /// is needed (a byte >= 0x80).
+    /// The lowest index among the exact patterns and the needles pinning
+    /// `name` read as it is, without canonicalising it: fails if that is
+    /// needed (a byte >= 0x80).
     #[inline(always)]
-    fn lowest_raw(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
+    fn lowest_as_given(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
         // Needles first: a walk to the end proves the name all ASCII. (A
         // needle found in an ASCII prefix is found at the same place in the
         // canonical name, whatever follows.)
-        let (found, read_all) = self.needles.lowest(name, true, first, None)?;
+        let Found { lowest: found, read_all } = self.needles.search(name, true, first, None)?;
         if (first && found.is_some())
             || self.exact.is_empty()
             // An ASCII name's canonical form has its length.

@@ -43,7 +43,7 @@
 use std::ops::Range;
 
 use super::dfa::Canonical;
-use super::{Owner, NONE};
+use super::{Found, Owner, NONE};
 
 #[derive(Debug)]
 pub(super) struct Sparse {
@@ -386,17 +386,10 @@ impl Sparse {
         }
     }
 
-    /// The lowest index of a needle in `name` (raw: an ASCII name as
-    /// given; else a canonical name); with `first`, any index found. Stops
-    /// early at `floor`, the lowest index of all. Also says whether it
-    /// read every byte of `name`.
-    pub(super) fn lowest(
-        &self,
-        name: &[u8],
-        raw: bool,
-        first: bool,
-        floor: u32,
-    ) -> Result<(Option<u32>, bool), Canonical> {
+    /// Searches `name` (raw: an ASCII name as given; else a canonical
+    /// name) for the lowest index of a needle in it; with `first`, any
+    /// index found. Stops early at `floor`, the lowest index of all.
+    pub(super) fn search(&self, name: &[u8], raw: bool, first: bool, floor: u32) -> Result<Found, Canonical> {
         let mut best = NONE;
         if !self.at_start.is_empty() {
             let mut s = 0;
@@ -408,7 +401,7 @@ impl Sparse {
                 }
             }
             if best != NONE && (first || best <= floor) {
-                return Ok((Some(best), false));
+                return Ok(Found { lowest: Some(best), read_all: false });
             }
         }
         let mut s = 0;
@@ -418,11 +411,11 @@ impl Sparse {
             if index < best {
                 best = index;
                 if first || best <= floor {
-                    return Ok((Some(best), at + 1 == name.len()));
+                    return Ok(Found { lowest: Some(best), read_all: at + 1 == name.len() });
                 }
             }
         }
-        Ok((Some(best).filter(|&b| b != NONE), true))
+        Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all: true })
     }
 
     pub(super) fn memory_usage(&self) -> usize {
@@ -506,11 +499,11 @@ mod tests {
                 let want = by_definition(&needles, &owners, &name);
                 for (layout, sparse) in layouts.iter().zip(&automata) {
                     let ctx = || format!("round {round}, {layout:?}, {needles:?}, {name:?}");
-                    let (got, _) = sparse.lowest(&name, false, false, 0).unwrap();
+                    let got = sparse.search(&name, false, false, 0).unwrap().lowest;
                     assert_eq!(got, want, "{}", ctx());
-                    let (raw, _) = sparse.lowest(&name.to_ascii_lowercase(), true, false, 0).unwrap();
+                    let raw = sparse.search(&name.to_ascii_lowercase(), true, false, 0).unwrap().lowest;
                     assert_eq!(raw, want, "raw: {}", ctx());
-                    let (any, _) = sparse.lowest(&name, false, true, 0).unwrap();
+                    let any = sparse.search(&name, false, true, 0).unwrap().lowest;
                     assert_eq!(any.is_some(), want.is_some(), "first: {}", ctx());
                 }
             }
