@@ -36,6 +36,14 @@
 //!   byte: a second walk follows children from the root, without failure
 //!   links, and looks the states it passes up in `at_start`.
 //!
+//! - **Names walked in lanes.** A walk is a chain of dependent loads, so
+//!   a name of 64 bytes or more is cut in up to 4 pieces walked from the
+//!   root at once, their misses overlapping; each lane then walks on into
+//!   the next piece until it reaches the state that piece's lane reached at
+//!   the same byte. A name still deep in a needle after its first 16 bytes
+//!   is walked in one lane: there consecutive states are cheap, and lanes
+//!   would each wait on a miss.
+//!
 //! A sparse step costs a few dependent loads more than a dense one, and a
 //! failure step can repeat, but the failure links only ever shorten the
 //! state's path: a walk takes at most two steps a byte, amortised.
@@ -76,6 +84,9 @@ pub(super) struct Sparse {
     dense: Box<[(u32, u32)]>,
     /// How many states have a dense row: `dense.len() / stride`.
     dense_states: u32,
+    /// How many states are numbered breadth first (the rest along the
+    /// needles).
+    breadth_first: u32,
     /// Case folding: a raw name's ASCII letters are walked upper-cased.
     fold: bool,
 }
@@ -100,6 +111,15 @@ impl Layout {
 /// small share of what the sparse states cost.
 const DENSE_MAX_BYTES: usize = 32 << 20;
 const DENSE_BYTES_PER_STATE: usize = 12;
+
+/// Most lanes a name is walked in ([`Sparse::search_in_lanes`]), and the
+/// fewest bytes a lane gets.
+const LANES: usize = 4;
+const LANE_MIN_BYTES: usize = 16;
+
+/// Longest name walked in lanes (the states they reach are kept on the
+/// stack); longer ones, rare, in one.
+const LANED_MAX_BYTES: usize = 512;
 
 /// How many states ahead the failure links' pass fetches.
 const PREFETCH_AHEAD: usize = 16;
@@ -269,6 +289,7 @@ impl Sparse {
             stride,
             dense: vec![(0, NONE); dense_states * stride].into_boxed_slice(),
             dense_states: dense_states as u32,
+            breadth_first: breadth_first as u32,
             fold,
         };
         // Failure links level by level: a state's failure state is
@@ -404,14 +425,110 @@ impl Sparse {
                 return Ok(Found { lowest: Some(best), read_all: false });
             }
         }
+        let lanes = (name.len() / LANE_MIN_BYTES).clamp(1, LANES);
+        if lanes == 1 || name.len() > LANED_MAX_BYTES {
+            return self.search_one_lane(name, raw, first, floor, (0, 0), best);
+        }
+        // The first bytes in one lane: a name then deep in a needle (past
+        // the breadth-first states) is walked on in one, as the lanes would
+        // each wait on a miss while it reads consecutive states.
         let mut s = 0;
-        for (at, &byte) in name.iter().enumerate() {
+        for (at, &byte) in name[..LANE_MIN_BYTES].iter().enumerate() {
             let index;
             (s, index) = self.step(s, self.read(byte, raw)?);
             if index < best {
                 best = index;
                 if first || best <= floor {
                     return Ok(Found { lowest: Some(best), read_all: at + 1 == name.len() });
+                }
+            }
+        }
+        if s >= self.breadth_first {
+            return self.search_one_lane(name, raw, first, floor, (LANE_MIN_BYTES, s), best);
+        }
+        self.search_in_lanes(name, raw, first, floor, (LANE_MIN_BYTES, s), best)
+    }
+
+    /// [`Sparse::search`]'s walk in one lane, from `best` and state `s`
+    /// after `from` bytes.
+    fn search_one_lane(
+        &self,
+        name: &[u8],
+        raw: bool,
+        first: bool,
+        floor: u32,
+        (from, mut s): (usize, u32),
+        mut best: u32,
+    ) -> Result<Found, Canonical> {
+        for (at, &byte) in name.iter().enumerate().skip(from) {
+            let index;
+            (s, index) = self.step(s, self.read(byte, raw)?);
+            if index < best {
+                best = index;
+                if first || best <= floor {
+                    return Ok(Found { lowest: Some(best), read_all: at + 1 == name.len() });
+                }
+            }
+        }
+        Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all: true })
+    }
+
+    /// [`Sparse::search`]'s walk in lanes (one per [`LANE_MIN_BYTES`], at
+    /// most [`LANES`]): the name cut in as many pieces, each walked from the root at the same time, so that their
+    /// cache misses overlap (a walk is a chain of dependent loads). A lane
+    /// then walks on into the next piece until its state is the one that
+    /// piece's lane reached at the same byte, from where the two agree:
+    /// every lane reports only needles that occur, and the first lane and
+    /// those it hands over to read each byte in its true state.
+    fn search_in_lanes(
+        &self,
+        name: &[u8],
+        raw: bool,
+        first: bool,
+        floor: u32,
+        (from, from_state): (usize, u32),
+        mut best: u32,
+    ) -> Result<Found, Canonical> {
+        let lanes = (name.len() / LANE_MIN_BYTES).clamp(1, LANES);
+        let mut bounds = [name.len(); LANES + 1];
+        for (lane, bound) in bounds.iter_mut().enumerate().take(lanes) {
+            *bound = name.len() * lane / lanes;
+        }
+        // (The first lane goes on from where the first bytes left it.)
+        bounds[0] = from;
+        let start = |lane: usize| bounds[lane];
+        // The state of the lane that read each byte, after reading it.
+        let mut reached = [0u32; LANED_MAX_BYTES];
+        let mut state = [0u32; LANES];
+        state[0] = from_state;
+        let longest = (0..lanes).map(|lane| start(lane + 1) - start(lane)).max().unwrap_or(0);
+        for i in 0..longest {
+            for (lane, s) in state.iter_mut().enumerate().take(lanes) {
+                let at = start(lane) + i;
+                if at >= start(lane + 1) {
+                    continue;
+                }
+                let index;
+                (*s, index) = self.step(*s, self.read(name[at], raw)?);
+                reached[at] = *s;
+                best = best.min(index);
+            }
+            if best != NONE && (first || best <= floor) {
+                return Ok(Found { lowest: Some(best), read_all: false });
+            }
+        }
+        // (Every byte has been read: a raw name is all ASCII.)
+        for (lane, &end_state) in state.iter().enumerate().take(lanes - 1) {
+            let mut s = end_state;
+            for (at, &byte) in name.iter().enumerate().skip(start(lane + 1)) {
+                let index;
+                (s, index) = self.step(s, self.read(byte, raw)?);
+                best = best.min(index);
+                if best != NONE && (first || best <= floor) {
+                    return Ok(Found { lowest: Some(best), read_all: true });
+                }
+                if s == reached[at] {
+                    break;
                 }
             }
         }
@@ -495,7 +612,7 @@ mod tests {
             let automata: Vec<Sparse> =
                 layouts.iter().map(|&l| Sparse::build_laid_out(&needles, &owners, true, l)).collect();
             for _ in 0..50 {
-                let name: Vec<u8> = (0..next(40)).map(|_| b'A' + next(4) as u8).collect();
+                let name: Vec<u8> = (0..next(100)).map(|_| b'A' + next(4) as u8).collect();
                 let want = by_definition(&needles, &owners, &name);
                 for (layout, sparse) in layouts.iter().zip(&automata) {
                     let ctx = || format!("round {round}, {layout:?}, {needles:?}, {name:?}");
