@@ -37,7 +37,8 @@
 //!   links, and looks the states it passes up in `at_start`.
 //!
 //! - **Names walked in lanes.** A walk is a chain of dependent loads, so
-//!   a name of 64 bytes or more is cut in up to 4 pieces walked from the
+//!   a name of 32 bytes or more is cut in up to 4 pieces (16 bytes at
+//!   least each) walked from the
 //!   root at once, their misses overlapping; each lane then walks on into
 //!   the next piece until it reaches the state that piece's lane reached at
 //!   the same byte. A name still deep in a needle after its first 16 bytes
