@@ -1,8 +1,8 @@
 //! Which shape a set's automaton takes (the budget), and the knob the
 //! tests turn to build every shape of one list.
 
-use super::needles::Automaton;
-use super::PinSet;
+#[cfg(feature = "testing")]
+use super::{needles::Automaton, PinSet};
 #[cfg(feature = "testing")]
 use crate::pattern::{CompileError, Flags};
 
