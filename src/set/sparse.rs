@@ -14,7 +14,9 @@
 //!   are packed together; below them each state's block is followed by its
 //!   children's subtrees in turn (depth first), so a walk down a long needle
 //!   reads consecutive states, which the hardware prefetches, instead of
-//!   one level's worth of states apart.
+//!   one level's worth of states apart; past depth 256 (deeper than the
+//!   names the budget covers) breadth first again, so that the failure
+//!   links, computed level by level, read each level in order.
 //! - **Dense rows for the first levels.** States at most
 //!   [`Layout::dense_depth`] deep (within a budget) also get a row of
 //!   transitions by byte class with failures resolved, each entry with the
@@ -102,10 +104,13 @@ pub(super) struct Layout {
     breadth_first: usize,
     /// Deepest state given a dense row.
     dense_depth: usize,
+    /// Deepest state numbered depth first: past the longest name the
+    /// budget covers, a walk gains nothing from it.
+    depth_first_depth: usize,
 }
 
 impl Layout {
-    pub(super) const DEFAULT: Layout = Layout { breadth_first: 1 << 20, dense_depth: 3 };
+    pub(super) const DEFAULT: Layout = Layout { breadth_first: 1 << 20, dense_depth: 3, depth_first_depth: 256 };
 }
 
 /// Most bytes of dense rows ([`Sparse::dense`]), and most per state of the automaton: a
@@ -242,15 +247,31 @@ impl Sparse {
         let breadth_first = numbering.label.len();
         // Below, depth first: a state's children block, then each child's
         // subtree in turn, so that a walk down a needle reads its states in
-        // order (a chain of single children is numbered consecutively).
+        // order (a chain of single children is numbered consecutively), as
+        // deep as names go ([`Layout::depth_first_depth`]); deeper, breadth
+        // first again, as no budgeted name walks there and the failure
+        // links, computed level by level, then read each level in order.
         level.reverse();
         let mut stack = level;
         let mut block = Vec::new();
+        let mut deep = Vec::new();
         while let Some(p) = stack.pop() {
+            if p.depth >= layout.depth_first_depth {
+                deep.push(p);
+                continue;
+            }
             numbering.children_of(p, |child| block.push(child));
             stack.extend(block.drain(..).rev());
         }
         drop(stack);
+        let mut level = deep;
+        while !level.is_empty() {
+            let mut next_level = Vec::new();
+            for &p in &level {
+                numbering.children_of(p, |child| next_level.push(child));
+            }
+            level = next_level;
+        }
         let Numbering { first_child, child_count, label, ends, .. } = numbering;
         debug_assert_eq!(label.len(), states);
         let mut anywhere = vec![NONE; states];
@@ -582,11 +603,11 @@ mod tests {
         };
         let layouts = [
             Layout::DEFAULT,
-            Layout { breadth_first: 1, dense_depth: 0 },
-            Layout { breadth_first: 1, dense_depth: 5 },
-            Layout { breadth_first: 4, dense_depth: 1 },
-            Layout { breadth_first: 30, dense_depth: 2 },
-            Layout { breadth_first: usize::MAX, dense_depth: 64 },
+            Layout { breadth_first: 1, dense_depth: 0, depth_first_depth: usize::MAX },
+            Layout { breadth_first: 1, dense_depth: 5, depth_first_depth: 3 },
+            Layout { breadth_first: 4, dense_depth: 1, depth_first_depth: 12 },
+            Layout { breadth_first: 30, dense_depth: 2, depth_first_depth: 1 },
+            Layout { breadth_first: usize::MAX, dense_depth: 64, depth_first_depth: 256 },
         ];
         for round in 0..200 {
             let count = 1 + next(12) as usize;
