@@ -22,7 +22,7 @@ use std::os::raw::c_char;
 use std::time::Duration;
 
 use crio_pin::ffi;
-use crio_pin::reference::ReferenceSet;
+use crio_pin::oracle::ReferenceSet;
 use crio_pin::{Flags, PinSet};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 

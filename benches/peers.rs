@@ -6,9 +6,10 @@
 //!
 //! - **Hyperscan**: Debian's `libhyperscan-dev` (5.4), opened at run time
 //!   (`libhs.so.5`); missing, its column is skipped and the bench says so.
-//!   Each pattern becomes the regex CRI-O builds (`^…$` exact, unanchored
-//!   glob and keyword, every byte escaped), caseless, single-match, block
-//!   mode; a name is pinned when the scan reports any match. Its answers are
+//!   Each pattern becomes the regex CRI-O builds (exact `^…$`, which in
+//!   Go's syntax ends at the end of the text only: Hyperscan's `\z`, as its
+//!   `$` also matches before a final newline; unanchored glob and keyword,
+//!   every byte escaped), caseless, single-match, block mode; a name is pinned when the scan reports any match. Its answers are
 //!   checked against crio-pin's on every name before anything is timed.
 //! - **Simple floor**: lower-case the name (ASCII), FxHash it, probe one
 //!   `HashSet` of the lower-cased exact patterns.
@@ -125,7 +126,8 @@ impl Hyperscan {
             })
         };
         match Pattern::parse(pattern, Flags::DEFAULT).expect("the corpus parses") {
-            Pattern::Exact(text) => format!("^{}$", escape(text)),
+            // (Go's `$` without the `m` flag is the end of the text.)
+            Pattern::Exact(text) => format!("^{}\\z", escape(text)),
             Pattern::Glob(text) | Pattern::Keyword(text) => escape(text),
             Pattern::Repository(_) | Pattern::Blank => unreachable!("not a pattern of CRI-O's rules"),
         }

@@ -27,7 +27,7 @@ use std::sync::Barrier;
 use std::time::Instant;
 
 use corpus::List;
-use crio_pin::reference::ReferenceSet;
+use crio_pin::oracle::ReferenceSet;
 use crio_pin::{Flags, PinSet};
 use harness::{machine, target_for, targets, targets_file, CSet, Target, ALLOCS, LIVE, PEAK};
 

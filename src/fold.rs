@@ -139,7 +139,7 @@ fn ascii_upper<'b>(name: &[u8], buf: &'b mut [u8; STACK_NAME]) -> Option<&'b [u8
 mod tests {
     use super::*;
 
-    /// What `Lengths::rules_out` (set.rs) relies on to turn a name away by
+    /// What `Lengths::rules_out` (set/lengths.rs) relies on to turn a name away by
     /// its length alone: folding a rune never lengthens its encoding and
     /// shortens it at most from 3 bytes to 1, so a valid name's canonical
     /// form has between a third of its bytes and all of them.
@@ -205,7 +205,7 @@ mod tests {
                 differ.push(c);
             }
         }
-        let expected: Vec<char> = chars().filter(|&c| crate::reference::in_unicode_16_fold_changes(c)).collect();
+        let expected: Vec<char> = chars().filter(|&c| crate::oracle::in_unicode_16_fold_changes(c)).collect();
         assert_eq!(differ, expected);
     }
 

@@ -53,7 +53,7 @@
 //! - [`normalize`]: image references as the docker reference grammar
 //!   normalises them, for [`Flags::NORMALIZE`].
 //! - `set`: where patterns become a [`PinSet`] (the fast engine).
-//! - `reference`: CRI-O's loop of one regex per pattern, for tests,
+//! - `oracle`: CRI-O's loop of one regex per pattern, for tests,
 //!   fuzzers and benchmarks (feature `testing`, not a stable API).
 //! - `ffi`: the C ABI (`include/crio_pin.h`), a thin layer over the above;
 //!   public to Rust only with feature `testing`, for the fuzzers and
@@ -75,10 +75,10 @@
 
 mod fold;
 pub mod normalize;
-pub mod pattern;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub mod reference;
+pub mod oracle;
+pub mod pattern;
 mod set;
 
 // The C entry points are `#[no_mangle]`: the cdylib and staticlib export them

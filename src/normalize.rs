@@ -21,7 +21,7 @@
 //! The parser is written from the grammar, by hand, with no allocation: it
 //! runs on every name matched under the flag. The tests check it against
 //! an independent regex transliteration of the grammar
-//! (`crate::reference::docker_reference`), itself checked against the Go
+//! (`crate::oracle::docker_reference`), itself checked against the Go
 //! library.
 //!
 //! [`Flags::NORMALIZE`]: crate::Flags::NORMALIZE
@@ -181,7 +181,8 @@ fn is_host(host: &[u8]) -> bool {
             None => (host, &host[host.len()..]),
         }
     };
-    let port_ok = port.is_empty() || (port.len() > 1 && port[1..].iter().all(u8::is_ascii_digit));
+    // (After a bracketed address anything may follow: only `:digits` is a port.)
+    let port_ok = port.is_empty() || (port.len() > 1 && port[0] == b':' && port[1..].iter().all(u8::is_ascii_digit));
     let name_ok = if let Some(inner) = name.strip_prefix(b"[").and_then(|n| n.strip_suffix(b"]")) {
         !inner.is_empty() && inner.iter().all(|&b| b.is_ascii_hexdigit() || b == b':')
     } else {

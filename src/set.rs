@@ -7,9 +7,9 @@
 //! - exact patterns: a hash table from needle to the lowest pattern index
 //!   ([`exact`]), which an ASCII name is looked up in as it is;
 //! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
-//!   our own ([`dfa`]) whose byte classes (or, up to [`WIDE_MAX_BYTES`],
+//!   our own ([`dfa`]) whose byte classes (or, up to [`shape::WIDE_MAX_BYTES`],
 //!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
-//!   its two halves at once; past [`DENSE_MAX_BYTES`] of table, a sparse
+//!   its two halves at once; past [`shape::DENSE_MAX_BYTES`] of table, a sparse
 //!   automaton ([`sparse`]) whose memory and build time are linear in the
 //!   needle text, which bounds what any accepted list costs to compile
 //!   (the shape a list gets: [`Budget`]). Keywords, and globs as CRI-O
@@ -28,19 +28,41 @@
 //! loop that matches. The empty needle (`**`) matches every name and is kept
 //! beside the automaton rather than in it.
 //!
+//! One file a concern: [`intake`] (the list read and parsed within the
+//! limits), [`exact`] (the exact table), [`needles`] (glob and keyword
+//! needles gathered and searched), [`dfa`] and [`sparse`] (their two
+//! automata), [`prefilter`] (Teddy for a few needles), [`shape`] (which
+//! automaton a list gets, and the tests' knob), [`lengths`] (names turned
+//! away by length), [`dialect`] (the other runtimes' name-side work); this
+//! file holds [`PinSet`] and the order in which a name meets them.
+//!
 //! Nothing is cached or mutated while matching: a `PinSet` is immutable,
 //! `Send + Sync`, and shared by reference (or `Arc`) across threads.
 
 mod dfa;
+mod dialect;
 mod exact;
+mod intake;
+mod lengths;
+mod needles;
+mod prefilter;
+mod shape;
 mod sparse;
 
 use crate::fold;
 use crate::normalize::normalize;
-use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
-use dfa::{Canonical, Dfa};
+use crate::pattern::{CompileError, Flags, Pattern};
+use dfa::Canonical;
 use exact::ExactTable;
-use sparse::Sparse;
+
+use dialect::{repository_of, Dialect};
+use intake::each_pattern;
+pub(crate) use intake::{too_many_bytes, too_many_patterns};
+use lengths::Lengths;
+use needles::{Automaton, Found, Needle, NeedleList, Needles, Owner, NONE};
+use shape::Budget;
+#[cfg(feature = "testing")]
+pub use shape::{AutomatonShape, Shape};
 
 /// Most patterns one set may hold. Real lists hold up to tens of thousands;
 /// the bound keeps a runaway generator from exhausting the node's memory.
@@ -88,602 +110,12 @@ pub struct PinSet {
     dialect: Option<Box<Dialect>>,
 }
 
-/// The name-side work of the other runtimes' rules: normalising each name
-/// first, and looking its repository up among the bare repositories.
-#[derive(Debug)]
-struct Dialect {
-    normalize: bool,
-    repositories: ExactTable,
-}
-
-/// A name's repository as cri-dockerd takes it: the name without its
-/// digest (from the first `@`), then without a tag (a `:` after its last
-/// `/`), so that a registry's port stays.
-fn repository_of(name: &[u8]) -> &[u8] {
-    let name = name.iter().position(|&b| b == b'@').map_or(name, |at| &name[..at]);
-    let last = name.iter().rposition(|&b| b == b'/').map_or(0, |slash| slash + 1);
-    name[last..].iter().rposition(|&b| b == b':').map_or(name, |colon| &name[..last + colon])
-}
-
-/// Which name lengths can match at all: the lengths of the exact needles,
-/// and the shortest substring or prefix needle. An ASCII name's canonical
-/// form has its length, so most ASCII names of the wrong length are turned
-/// away before canonicalising (a list of exact names, such as CRI-O's
-/// default of only the pause image, then costs almost nothing per name).
-#[derive(Debug)]
-struct Lengths {
-    /// Bit n: an exact needle of n bytes (n < 256).
-    exact_short: [u64; 4],
-    /// Some exact needle has 256 bytes or more.
-    exact_long: bool,
-    /// The shortest substring or prefix needle, if any.
-    shortest_needle: Option<usize>,
-    /// The span of the exact needles' lengths (empty: MAX and 0).
-    shortest_exact: usize,
-    longest_exact: usize,
-}
-
-impl Default for Lengths {
-    fn default() -> Lengths {
-        Lengths {
-            exact_short: [0; 4],
-            exact_long: false,
-            shortest_needle: None,
-            shortest_exact: usize::MAX,
-            longest_exact: 0,
-        }
-    }
-}
-
-impl Lengths {
-    fn add_exact(&mut self, len: usize) {
-        self.shortest_exact = self.shortest_exact.min(len);
-        self.longest_exact = self.longest_exact.max(len);
-        match self.exact_short.get_mut(len / 64) {
-            Some(word) => *word |= 1 << (len % 64),
-            None => self.exact_long = true,
-        }
-    }
-
-    fn add_needle(&mut self, len: usize) {
-        self.shortest_needle = Some(self.shortest_needle.map_or(len, |s| s.min(len)));
-    }
-
-    /// Lengths that rule nothing out: under the other runtimes' rules a
-    /// name is normalised, or its repository looked up, so its own length
-    /// says nothing.
-    fn open() -> Lengths {
-        Lengths {
-            exact_short: [!0; 4],
-            exact_long: true,
-            shortest_needle: Some(0),
-            shortest_exact: 0,
-            longest_exact: usize::MAX,
-        }
-    }
-
-    /// Whether a name whose canonical form has `len` bytes may match.
-    fn may_match(&self, len: usize) -> bool {
-        self.exact_may_match(len) || self.shortest_needle.is_some_and(|s| len >= s)
-    }
-
-    /// Whether `name` certainly matches nothing, known without
-    /// canonicalising it. Its own length first; a name of another canonical
-    /// length must hold a byte >= 0x80, and its canonical form has at least
-    /// a third and at most three times its bytes (folding never lengthens a
-    /// valid rune and shortens one at most from 3 bytes to 1, see
-    /// `fold::tests`; a bad byte becomes U+FFFD, 3 bytes), so when no length
-    /// in that range can match the name is not read at all: at CRI-O's
-    /// default (the pause image alone) most names are turned away by their
-    /// length alone.
-    #[inline(always)]
-    fn rules_out(&self, name: &[u8]) -> bool {
-        let n = name.len();
-        !self.may_match(n) && (!self.may_match_within(n.div_ceil(3), n.saturating_mul(3)) || all_ascii(name))
-    }
-
-    /// Whether a name whose canonical form has `min..=max` bytes may match
-    /// (or may not: the exact lengths are taken as their whole span).
-    #[inline(always)]
-    fn may_match_within(&self, min: usize, max: usize) -> bool {
-        self.shortest_needle.is_some_and(|s| s <= max) || (self.shortest_exact <= max && self.longest_exact >= min)
-    }
-
-    /// Whether an exact needle has `len` bytes (or may: 256 and more).
-    fn exact_may_match(&self, len: usize) -> bool {
-        match self.exact_short.get(len / 64) {
-            Some(word) => word & (1 << (len % 64)) != 0,
-            None => self.exact_long,
-        }
-    }
-}
-
-/// Whether every byte of `bytes` is ASCII: one pass, OR-ing 8 bytes at a
-/// time (which the compiler turns into wider vector ORs), with no branch per
-/// word: for the lengths of image names, several times fewer instructions
-/// than `<[u8]>::is_ascii`, which exits at the first high byte.
-#[inline(always)]
-fn all_ascii(bytes: &[u8]) -> bool {
-    let mut chunks = bytes.chunks_exact(8);
-    let mut high = 0u64;
-    for chunk in &mut chunks {
-        high |= u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-    }
-    for &b in chunks.remainder() {
-        high |= u64::from(b);
-    }
-    high & 0x8080_8080_8080_8080 == 0
-}
-
-/// The largest dense DFA table built, in bytes (4 bytes per byte class per
-/// trie node: about 160 bytes per byte of needle text that shares no
-/// prefix, for the corpus' 40 classes); larger needle sets get the sparse
-/// automaton (13 bytes per node, several times slower per byte).
-pub(crate) const DENSE_MAX_BYTES: usize = 32 << 20;
-
-/// The largest DFA table given a column per byte value (1 KiB a state),
-/// which saves reading each byte's class: the corpus' 100 and 1,000
-/// patterns (374 and 1,860 states) get one, 10,000 do not.
-pub(crate) const WIDE_MAX_BYTES: usize = 2 << 20;
-
-/// What picks a set's shape: the largest dense table, the largest table
-/// given a column per byte, and whether a prefilter may be built.
-#[derive(Debug, Clone, Copy)]
-struct Budget {
-    dense_max: usize,
-    wide_max: usize,
-    prefilter: bool,
-}
-
-impl Budget {
-    const DEFAULT: Budget = Budget { dense_max: DENSE_MAX_BYTES, wide_max: WIDE_MAX_BYTES, prefilter: true };
-}
-
-/// The shapes a set's glob and keyword automaton can take. Which one a
-/// list gets depends on its size; the tests force each in turn
-/// ([`PinSet::compile_shaped`], feature `testing`, not a stable API) so
-/// that every shape answers the whole test suite.
-#[cfg(feature = "testing")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shape {
-    pub automaton: AutomatonShape,
-    /// The SIMD prefilter where the list allows one (up to 8 needles), or
-    /// none.
-    pub prefilter: bool,
-}
-
-/// See [`Shape`].
-#[cfg(feature = "testing")]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AutomatonShape {
-    /// The dense DFA with a column per byte value.
-    WideTable,
-    /// The dense DFA with byte classes.
-    ClassTable,
-    /// The sparse automaton (`set/sparse.rs`).
-    Sparse,
-}
-
-#[cfg(feature = "testing")]
-impl Shape {
-    /// Every shape, each with and without the prefilter.
-    pub const ALL: [Shape; 6] = {
-        const fn shape(automaton: AutomatonShape, prefilter: bool) -> Shape {
-            Shape { automaton, prefilter }
-        }
-        use AutomatonShape::*;
-        [
-            shape(WideTable, true),
-            shape(WideTable, false),
-            shape(ClassTable, true),
-            shape(ClassTable, false),
-            shape(Sparse, true),
-            shape(Sparse, false),
-        ]
-    };
-}
-
-#[cfg(feature = "testing")]
-impl PinSet {
-    /// As [`PinSet::compile`], in `shape` whatever the list's size (a
-    /// dense table still needs the needles to use at most 253 distinct
-    /// bytes: [`PinSet::shape`] says what was built).
-    pub fn compile_shaped<I>(patterns: I, flags: Flags, shape: Shape) -> Result<PinSet, CompileError>
-    where
-        I: IntoIterator,
-        I::Item: AsRef<[u8]>,
-    {
-        let (dense_max, wide_max) = match shape.automaton {
-            AutomatonShape::WideTable => (usize::MAX, usize::MAX),
-            AutomatonShape::ClassTable => (usize::MAX, 0),
-            AutomatonShape::Sparse => (0, 0),
-        };
-        PinSet::compile_with(patterns, flags, Budget { dense_max, wide_max, prefilter: shape.prefilter })
-    }
-
-    /// The list compiled in each of [`Shape::ALL`], each beside its shape.
-    /// Panics if a set is not of the shape asked for (the dense shapes can
-    /// always be built: canonical needles use fewer byte values than a
-    /// table has classes).
-    pub fn compile_every_shape<I>(patterns: I, flags: Flags) -> Result<Vec<(Shape, PinSet)>, CompileError>
-    where
-        I: IntoIterator + Clone,
-        I::Item: AsRef<[u8]>,
-    {
-        Shape::ALL
-            .iter()
-            .map(|&shape| {
-                let set = PinSet::compile_shaped(patterns.clone(), flags, shape)?;
-                if let Some(got) = set.shape() {
-                    assert_eq!(got.automaton, shape.automaton, "forced {shape:?}");
-                    assert!(shape.prefilter || !got.prefilter, "forced {shape:?}");
-                }
-                Ok((shape, set))
-            })
-            .collect()
-    }
-
-    /// The shape of the set's automaton; `None` when it has none (no glob
-    /// or keyword needle).
-    pub fn shape(&self) -> Option<Shape> {
-        let automaton = match self.needles.automaton.as_ref()? {
-            Automaton::Dense(dfa) if dfa.is_wide() => AutomatonShape::WideTable,
-            Automaton::Dense(_) => AutomatonShape::ClassTable,
-            Automaton::Sparse(_) => AutomatonShape::Sparse,
-        };
-        Some(Shape { automaton, prefilter: self.needles.prefilter.is_some() })
-    }
-}
-
-/// All glob and keyword needles, searched together in one pass.
-#[derive(Debug, Default)]
-struct Needles {
-    /// The lowest index of a pattern whose needle is empty: it matches
-    /// every name (`**`).
-    empty: Option<u32>,
-    automaton: Option<Automaton>,
-    /// For a few needles: a SIMD search for a short piece of each (in every
-    /// ASCII case), which rules most names out faster than a walk.
-    prefilter: Option<Prefilter>,
-    /// The lowest index of all: a search can stop once it finds it.
-    floor: u32,
-}
-
-/// No pattern index. The lowest index wins everywhere, so indexes combine
-/// with `min` and "none" is the largest value: it never wins. ([`lower`]
-/// is the same rule for `Option`s.)
-const NONE: u32 = u32::MAX;
-
-/// The patterns behind one distinct needle.
-#[derive(Debug, Clone, Copy)]
-struct Owner {
-    /// Lowest index of a pattern matching the needle anywhere (a keyword,
-    /// or a glob as CRI-O has it), or [`NONE`].
-    anywhere: u32,
-    /// Lowest index of a pattern matching it only at the start (an anchored
-    /// glob), or [`NONE`].
-    at_start: u32,
-}
-
-/// Canonical needles back to back in one buffer, each with the pattern it
-/// came from: a list of millions of patterns allocates nothing per pattern.
-#[derive(Debug, Default)]
-struct NeedleList {
-    text: Vec<u8>,
-    entries: Vec<Needle>,
-}
-
-/// One pattern's needle in a [`NeedleList`].
-#[derive(Debug, Clone, Copy)]
-struct Needle {
-    /// Its first 8 bytes, big-endian, zero-padded: needles sort by it
-    /// first, which spares most comparisons a read of the text.
-    head: u64,
-    offset: u32,
-    len: u32,
-    index: u32,
-    /// An anchored glob ([`Flags::ANCHOR_GLOBS`]).
-    anchored: bool,
-}
-
-impl NeedleList {
-    /// Adds the canonical form of `text`; returns its length.
-    fn push(&mut self, text: &[u8], fold: bool, index: u32, anchored: bool) -> usize {
-        let offset = self.text.len();
-        fold::canonicalize_into(text, fold, &mut self.text);
-        self.add(offset, index, anchored)
-    }
-
-    /// Adds `needle`, already canonical.
-    #[cfg(test)]
-    fn push_canonical(&mut self, needle: &[u8], index: u32, anchored: bool) {
-        let offset = self.text.len();
-        self.text.extend_from_slice(needle);
-        self.add(offset, index, anchored);
-    }
-
-    fn add(&mut self, offset: usize, index: u32, anchored: bool) -> usize {
-        // Canonical text is never longer than the pattern's (folding keeps
-        // or shortens a valid UTF-8 encoding), so MAX_PATTERN_BYTES bounds it.
-        let as_u32 = |n: usize| u32::try_from(n).expect("MAX_PATTERN_BYTES fits in u32");
-        let len = self.text.len() - offset;
-        let mut head = [0u8; 8];
-        let first = &self.text[offset..][..len.min(8)];
-        head[..first.len()].copy_from_slice(first);
-        let head = u64::from_be_bytes(head);
-        self.entries.push(Needle { head, offset: as_u32(offset), len: as_u32(len), index, anchored });
-        len
-    }
-
-    fn bytes(&self, needle: &Needle) -> &[u8] {
-        &self.text[needle.offset as usize..][..needle.len as usize]
-    }
-}
-
-/// The automaton of all needles (overlapping, unanchored semantics: every
-/// state knows the lowest index of the needles ending there).
-#[derive(Debug)]
-// (One per set: boxing the DFA would put an indirection on every walk.)
-#[allow(clippy::large_enum_variant)]
-enum Automaton {
-    Dense(Dfa),
-    Sparse(Sparse),
-}
-
-impl Needles {
-    /// The glob and keyword needles of `list`.
-    fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Needles {
-        // Sorted, equal needles are neighbours, lowest index first.
-        let mut entries = std::mem::take(&mut list.entries);
-        entries.sort_unstable_by(|a, b| {
-            a.head.cmp(&b.head).then_with(|| list.bytes(a).cmp(list.bytes(b))).then(a.index.cmp(&b.index))
-        });
-        let mut ordered: Vec<&[u8]> = Vec::new();
-        let mut owners: Vec<Owner> = Vec::new();
-        let mut empty = None;
-        for needle in &entries {
-            let bytes = list.bytes(needle);
-            if bytes.is_empty() {
-                // Only keywords can be empty (a lone `*` is an error).
-                empty = empty.or(Some(needle.index));
-                continue;
-            }
-            if ordered.last() != Some(&bytes) {
-                ordered.push(bytes);
-                owners.push(Owner { anywhere: NONE, at_start: NONE });
-            }
-            let owner = owners.last_mut().expect("pushed above");
-            let slot = if needle.anchored { &mut owner.at_start } else { &mut owner.anywhere };
-            *slot = (*slot).min(needle.index);
-        }
-        drop(entries);
-        let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
-        let automaton = (!ordered.is_empty()).then(|| Automaton::build(&ordered, &owners, fold, budget));
-        let prefilter = if budget.prefilter { Prefilter::build(&ordered, fold) } else { None };
-        Needles { empty, automaton, prefilter, floor }
-    }
-
-    /// The lowest index among needles found in `name`, and `below`; with
-    /// `first`, any one index found (a yes/no answer). `raw`: `name` is as
-    /// given (fails if it must be canonicalised first), else canonical.
-    /// Also says whether every byte of `name` was read.
-    #[inline(always)]
-    fn lowest(
-        &self,
-        name: &[u8],
-        raw: bool,
-        first: bool,
-        below: Option<u32>,
-    ) -> Result<(Option<u32>, bool), Canonical> {
-        let best = lower(below, self.empty);
-        if best.is_some_and(|b| first || b <= self.floor) {
-            return Ok((best, false));
-        }
-        let Some(automaton) = &self.automaton else { return Ok((best, false)) };
-        if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
-            // No needle in the name as it is; in its canonical form neither,
-            // if it is all ASCII.
-            return if name.is_ascii() { Ok((best, true)) } else { Err(Canonical) };
-        }
-        match automaton {
-            Automaton::Dense(dfa) => {
-                let mut best = best.unwrap_or(u32::MAX);
-                let found = |hit: &dfa::Hit, at: usize| {
-                    best = best.min(hit.index(at + 1));
-                    best <= self.floor || (first && best != u32::MAX)
-                };
-                let read_all = if raw { dfa.walk_split(name, found) } else { dfa.walk(name, false, found) }?;
-                Ok((Some(best).filter(|&b| b != u32::MAX), read_all))
-            }
-            Automaton::Sparse(sparse) => {
-                let (found, read_all) = sparse.lowest(name, raw, first, self.floor)?;
-                Ok((lower(best, found), read_all))
-            }
-        }
-    }
-
-    fn memory_usage(&self) -> usize {
-        let automaton = match &self.automaton {
-            Some(Automaton::Dense(a)) => a.memory_usage(),
-            Some(Automaton::Sparse(a)) => a.memory_usage(),
-            None => 0,
-        };
-        automaton + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
-    }
-}
-
-impl Automaton {
-    /// The dense DFA if its table fits in the budget, else the sparse
-    /// automaton (linear in the needle text). `needles`: distinct, sorted.
-    fn build(needles: &[&[u8]], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
-        match Dfa::build(needles, owners, fold, budget.dense_max, budget.wide_max) {
-            Some(dfa) => Automaton::Dense(dfa),
-            None => Automaton::Sparse(Sparse::build(needles, owners, fold)),
-        }
-    }
-}
-
-/// Most needles given a prefilter ([`Prefilter`]): each takes up to 8 of
-/// Teddy's 64 patterns (a 3-byte piece in every ASCII case; 4 bytes, 16
-/// patterns, for up to 4 needles).
-const PREFILTER_MAX_NEEDLES: usize = 8;
-
-/// Longest needle given a prefilter.
-const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
-
-/// A packed (Teddy) searcher for the last 3 or 4 bytes of each needle, in
-/// every ASCII case, and the needles to verify its candidates with: a name
-/// in which no candidate is a whole needle (compared ASCII case-insensitively)
-/// contains no needle, if it is all ASCII (its canonical form then differs
-/// only in case). The end of a needle is its most telling part: registries
-/// and organisations are shared by many names, a repository and tag by few.
-/// (Longer pieces, with their many case variants, made Teddy slower than the
-/// walk it saves.)
-#[derive(Debug)]
-struct Prefilter {
-    searcher: aho_corasick::packed::Searcher,
-    /// The canonical needles.
-    needles: Vec<Vec<u8>>,
-    /// The pieces' length (shorter needles are their own piece).
-    width: usize,
-    fold: bool,
-}
-
-impl Prefilter {
-    /// `None` for more than [`PREFILTER_MAX_NEEDLES`] needles, or where
-    /// Teddy is not available (no SIMD).
-    fn build(needles: &[&[u8]], fold: bool) -> Option<Prefilter> {
-        // (It keeps a copy of its needles: long ones would cost memory
-        // and gain nothing, as no image name holds them.)
-        if needles.len() > PREFILTER_MAX_NEEDLES || needles.iter().any(|n| n.len() > PREFILTER_MAX_NEEDLE_BYTES) {
-            return None;
-        }
-        let width = if needles.len() <= 4 { 4 } else { 3 };
-        let mut builder = aho_corasick::packed::Config::new().builder();
-        for needle in needles {
-            let piece = &needle[needle.len().saturating_sub(width)..];
-            let letters: Vec<usize> = (0..piece.len()).filter(|&i| fold && piece[i].is_ascii_alphabetic()).collect();
-            for mask in 0..1u32 << letters.len() {
-                let mut variant = piece.to_vec();
-                for (bit, &i) in letters.iter().enumerate() {
-                    if mask & (1 << bit) != 0 {
-                        variant[i] = variant[i].to_ascii_lowercase();
-                    }
-                }
-                builder.add(variant);
-            }
-        }
-        let searcher = builder.build()?;
-        Some(Prefilter { searcher, needles: needles.iter().map(|n| n.to_vec()).collect(), width, fold })
-    }
-
-    /// Whether some needle occurs in `name` as it is (ASCII case folded);
-    /// false says nothing about a name that is not all ASCII.
-    fn may_occur(&self, name: &[u8]) -> bool {
-        let mut from = 0;
-        while let Some(m) = self.searcher.find_in(name, aho_corasick::Span::from(from..name.len())) {
-            // Teddy reports one piece per start; pieces of several needles
-            // may start here (equal, or one a prefix of another): try all.
-            let at = m.start();
-            if self.needles.iter().any(|needle| self.ends_at(name, needle, at)) {
-                return true;
-            }
-            from = at + 1;
-        }
-        false
-    }
-
-    /// Whether `needle`'s piece starts at `at` in `name` and the whole
-    /// needle ends with it.
-    fn ends_at(&self, name: &[u8], needle: &[u8], at: usize) -> bool {
-        let piece = needle.len().min(self.width);
-        let end = at + piece;
-        let Some(start) = end.checked_sub(needle.len()) else { return false };
-        let Some(text) = name.get(start..end) else { return false };
-        if self.fold {
-            text.iter().zip(needle).all(|(&t, &n)| t.to_ascii_uppercase() == n)
-        } else {
-            text == needle
-        }
-    }
-
-    fn memory_usage(&self) -> usize {
-        self.searcher.memory_usage() + self.needles.iter().map(Vec::capacity).sum::<usize>()
-    }
-}
-
 /// The lower of two optional indexes.
 fn lower(a: Option<u32>, b: Option<u32>) -> Option<u32> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
-}
-
-/// Parses every pattern of the list as [`PinSet::compile`] does, in order,
-/// handing each to `each` with its index; fails at the first bad one, and
-/// at the first over the limits before reading it (so an oversized list
-/// costs nothing to refuse). Returns the number of patterns.
-fn each_pattern<I>(patterns: I, flags: Flags, mut each: impl FnMut(u32, Pattern<'_>)) -> Result<usize, CompileError>
-where
-    I: IntoIterator,
-    I::Item: AsRef<[u8]>,
-{
-    flags.check()?;
-    let mut len = 0;
-    let mut total_bytes = 0usize;
-    let mut normalized_text = Vec::new();
-    for (i, raw) in patterns.into_iter().enumerate() {
-        let raw = raw.as_ref();
-        if i >= MAX_PATTERNS {
-            return Err(too_many_patterns(i));
-        }
-        total_bytes = total_bytes.saturating_add(raw.len());
-        if total_bytes > MAX_PATTERN_BYTES {
-            return Err(too_many_bytes(i));
-        }
-        let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
-        let text = std::str::from_utf8(raw)
-            .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
-        let pattern = Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
-        match pattern {
-            Pattern::Exact(text) | Pattern::Repository(text) if flags.contains(Flags::NORMALIZE) => {
-                let normalized = normalize(text.as_bytes())
-                    .map_err(|why| CompileError::at(i, raw, ErrorKind::InvalidReference { why }))?;
-                normalized_text.clear();
-                normalized.write_to(&mut normalized_text);
-                // (ASCII: the grammar admits nothing else.)
-                let text = std::str::from_utf8(&normalized_text).expect("a reference is ASCII");
-                each(
-                    index,
-                    match pattern {
-                        // A bare repository gained `:latest`, which its
-                        // repository does not have.
-                        Pattern::Repository(_) => Pattern::Repository(&text[..text.len() - ":latest".len()]),
-                        _ => Pattern::Exact(text),
-                    },
-                );
-            }
-            _ => each(index, pattern),
-        }
-        len = i + 1;
-    }
-    Ok(len)
-}
-
-/// Pattern `index` is one more than [`MAX_PATTERNS`] allows.
-pub(crate) fn too_many_patterns(index: usize) -> CompileError {
-    CompileError::new(Some(index), ErrorKind::TooLarge { what: "the number of patterns", limit: MAX_PATTERNS })
-}
-
-/// Pattern `index` takes the list past [`MAX_PATTERN_BYTES`]. (The error
-/// does not quote it: through the C ABI, a length over the limit may lie,
-/// and is never read through.)
-pub(crate) fn too_many_bytes(index: usize) -> CompileError {
-    CompileError::new(
-        Some(index),
-        ErrorKind::TooLarge { what: "the total size of all patterns in bytes", limit: MAX_PATTERN_BYTES },
-    )
 }
 
 impl PinSet {
@@ -760,33 +192,34 @@ impl PinSet {
 
     /// Whether any pattern matches `name`: the image is pinned.
     pub fn is_match(&self, name: &[u8]) -> bool {
-        self.lowest(name, true).is_some()
+        self.lowest_pinning(name, true).is_some()
     }
 
     /// The lowest index of a pattern that matches `name`: the first regexp
     /// in CRI-O's loop that would match it.
     pub fn match_index(&self, name: &[u8]) -> Option<usize> {
-        self.lowest(name, false).map(|i| i as usize)
+        self.lowest_pinning(name, false).map(|i| i as usize)
     }
 
-    /// The lowest index pinning `name` (any index, with `first`).
+    /// The lowest index pinning `name` (any index, with `first`): turns
+    /// away names of lengths nothing matches, then applies the set's rules.
     #[inline(always)]
-    fn lowest(&self, name: &[u8], first: bool) -> Option<u32> {
+    fn lowest_pinning(&self, name: &[u8], first: bool) -> Option<u32> {
         // (Under a dialect the lengths are open: its names pass.)
         if self.lengths.rules_out(name) {
             return None;
         }
         match &self.dialect {
-            None => self.lowest_of(name, first),
-            Some(dialect) => self.lowest_in_dialect(dialect, name, first),
+            None => self.lowest_canonicalising(name, first),
+            Some(dialect) => self.lowest_normalized_or_by_repository(dialect, name, first),
         }
     }
 
-    /// [`PinSet::lowest`] under the other runtimes' rules: on the name
-    /// normalised (when it is a reference), then its repository among the
-    /// bare repositories.
+    /// [`PinSet::lowest_canonicalising`] under the other runtimes' rules,
+    /// which add normalising the name first (when it is a reference) and
+    /// then looking its repository up among the bare repositories.
     #[cold]
-    fn lowest_in_dialect(&self, dialect: &Dialect, name: &[u8], first: bool) -> Option<u32> {
+    fn lowest_normalized_or_by_repository(&self, dialect: &Dialect, name: &[u8], first: bool) -> Option<u32> {
         let mut buffer = [0u8; 512];
         let mut spilled = Vec::new();
         let name = match dialect.normalize.then(|| normalize(name).ok()).flatten() {
@@ -804,34 +237,36 @@ impl PinSet {
             }
             None => name,
         };
-        let found = self.lowest_of(name, first);
+        let found = self.lowest_canonicalising(name, first);
         if (first && found.is_some()) || dialect.repositories.is_empty() {
             return found;
         }
         let repository = repository_of(name);
-        lower(found, fold::with_canonical(repository, self.folds(), |r| dialect.repositories.get(r)))
+        lower(found, self.with_canonical(repository, |r| dialect.repositories.get(r)))
     }
 
-    /// [`PinSet::lowest`] by the patterns of CRI-O's kinds, once the
-    /// lengths let `name` through.
+    /// The lowest index among the exact patterns and the needles pinning
+    /// `name`: [`PinSet::lowest_as_given`], which adds canonicalising the
+    /// name first when it must be (a byte >= 0x80).
     #[inline(always)]
-    fn lowest_of(&self, name: &[u8], first: bool) -> Option<u32> {
-        self.lowest_raw(name, first).unwrap_or_else(|Canonical| {
-            fold::with_canonical(name, self.folds(), |name| {
+    fn lowest_canonicalising(&self, name: &[u8], first: bool) -> Option<u32> {
+        self.lowest_as_given(name, first).unwrap_or_else(|Canonical| {
+            self.with_canonical(name, |name| {
                 let exact = self.exact.get(name);
-                self.needles.lowest(name, false, first, exact).expect("a canonical name is walked as it is").0
+                self.needles.search(name, false, first, exact).expect("a canonical name is walked as it is").lowest
             })
         })
     }
 
-    /// As [`PinSet::lowest`] without canonicalising `name`: fails if that
-    /// is needed (a byte >= 0x80).
+    /// The lowest index among the exact patterns and the needles pinning
+    /// `name` read as it is, without canonicalising it: fails if that is
+    /// needed (a byte >= 0x80).
     #[inline(always)]
-    fn lowest_raw(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
+    fn lowest_as_given(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
         // Needles first: a walk to the end proves the name all ASCII. (A
         // needle found in an ASCII prefix is found at the same place in the
         // canonical name, whatever follows.)
-        let (found, read_all) = self.needles.lowest(name, true, first, None)?;
+        let Found { lowest: found, read_all } = self.needles.search(name, true, first, None)?;
         if (first && found.is_some())
             || self.exact.is_empty()
             // An ASCII name's canonical form has its length.
@@ -959,11 +394,28 @@ impl PinSet {
     fn folds(&self) -> bool {
         !self.flags.contains(Flags::CASE_SENSITIVE)
     }
+
+    /// Calls `f` with `name` as the set compares it: canonical under
+    /// CRI-O's regexps (Go reads each bad byte as U+FFFD), as it is where
+    /// the runtime compares bytes (containerd's `==`, cri-dockerd's
+    /// `strings.HasPrefix` and `==`: [`Flags::LITERAL`] or
+    /// [`Flags::CRI_DOCKERD_SYNTAX`] without case folding), so that pattern
+    /// `a\u{FFFD}` does not pin name `a\xff` there.
+    fn with_canonical<R>(&self, name: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
+        let compares_bytes = self.flags.contains(Flags::CASE_SENSITIVE)
+            && (self.flags.contains(Flags::LITERAL) || self.flags.contains(Flags::CRI_DOCKERD_SYNTAX));
+        if compares_bytes {
+            f(name)
+        } else {
+            fold::with_canonical(name, self.folds(), f)
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::ErrorKind;
 
     fn set(patterns: &[&str], flags: Flags) -> PinSet {
         PinSet::compile(patterns, flags).unwrap()

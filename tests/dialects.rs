@@ -1,14 +1,14 @@
 //! The other runtimes' rules, each against a reference written from that
-//! runtime's source (`crio_pin::reference::{containerd, cri_dockerd,
+//! runtime's source (`crio_pin::oracle::{containerd, cri_dockerd,
 //! docker_reference}`): the reference normalisation against the library's
 //! parser, then every dialect's flag set against its runtime's oracle, on
 //! generated entries and names built from the pieces real references are
 //! made of and the pieces that break them.
 
 use crio_pin::normalize::normalize;
-use crio_pin::reference::containerd::ContainerdReference;
-use crio_pin::reference::cri_dockerd::CriDockerdReference;
-use crio_pin::reference::docker_reference;
+use crio_pin::oracle::containerd::ContainerdReference;
+use crio_pin::oracle::cri_dockerd::CriDockerdReference;
+use crio_pin::oracle::docker_reference;
 use crio_pin::{ErrorKind, Flags, PinSet};
 use proptest::prelude::*;
 
@@ -47,6 +47,13 @@ const PATHS: &[&str] = &[
     "a.",
     "",
 ];
+/// Bracketed hosts followed by what is not a port: the grammar takes
+/// `[hex and colons]` then `:digits` only.
+const BRACKETED: &[&str] = &["[::1]x5000/", "[::1]5000/", "[::1]:/", "[::1]]/", "[::1]:5000x/", "[::1]:5000/"];
+
+/// Bytes that are not UTF-8, and the replacement character Go reads them
+/// as: runtimes that compare bytes tell them apart.
+const NOT_UTF8: &[&[u8]] = &[b"\xff", b"\xfe\xff", b"\xe2\x82", b"\xc3", b"\xef\xbf\xbd", b"\xed\xa0\x80"];
 const TAGS: &[&str] = &["", ":latest", ":1.2", ":", ":-x", ":V1", ":_x", ":a:b", ":3.10"];
 const HEX: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -125,6 +132,22 @@ fn normalize_agrees_on_every_combination_of_the_pieces() {
         accepted > total / 10,
         "only {accepted} of {total} combinations are references: the pieces test too little"
     );
+}
+
+/// What follows a bracketed host: a port (`:digits`) or nothing, else the
+/// text is no reference (NORMALIZE accepted `[::1]x5000/...` as a host).
+#[test]
+fn normalize_agrees_after_a_bracketed_host() {
+    for host in BRACKETED {
+        for path in PATHS {
+            for tag in TAGS {
+                let text = format!("{host}{path}{tag}");
+                assert_eq!(ours(&text), docker_reference::normalize(&text).map_err(drop), "{text:?}");
+            }
+        }
+    }
+    assert!(ours("[::1]x5000/a").is_err());
+    assert_eq!(ours("[::1]:5000/a").as_deref(), Ok("[::1]:5000/a:latest"));
 }
 
 // ---- The dialects against their runtimes ---------------------------------
@@ -332,4 +355,57 @@ fn dialect_sets_settle_no_name_by_length() {
         let one_by_one: Vec<u8> = names.iter().map(|n| u8::from(set.is_match(n))).collect();
         assert_eq!(results.to_vec(), one_by_one, "{flags:?}");
     }
+}
+
+/// containerd and cri-dockerd compare bytes (`==`, `strings.HasPrefix`):
+/// a name that is not UTF-8 matches only an entry with the same bytes,
+/// never one that holds U+FFFD where the name has a bad byte, as CRI-O's
+/// regexps would read it. Every entry shape against every name built from
+/// the same pieces with bad bytes in them, against each runtime's oracle.
+#[test]
+fn runtimes_that_compare_bytes_compare_bad_bytes_as_bytes() {
+    let stems: &[&[u8]] = &[b"a", b"docker.io/library/nginx:", b"quay.io/x@sha256:", b"nginx"];
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    for stem in stems {
+        for bad in NOT_UTF8 {
+            names.push([*stem, *bad].concat());
+            names.push([*bad, *stem].concat());
+            names.push([*stem, *bad, b"1".as_slice()].concat());
+        }
+    }
+    let entries: Vec<String> = names
+        .iter()
+        .flat_map(|name| {
+            let text = String::from_utf8_lossy(name).into_owned();
+            [text.clone(), format!("{text}*"), format!(" {text} "), format!("*{text}*")]
+        })
+        .chain(["a".to_owned(), "a*".to_owned(), "nginx".to_owned()])
+        .collect();
+    let mut pinned = 0;
+    for chunk in entries.chunks(7) {
+        let list: Vec<&[u8]> = chunk.iter().map(|e| e.as_bytes()).collect();
+        let containerd = PinSet::compile(&list, Flags::CONTAINERD).unwrap();
+        let cri_dockerd = PinSet::compile(&list, Flags::CRI_DOCKERD).unwrap();
+        let containerd_oracle = ContainerdReference::compile(&list, false);
+        let cri_dockerd_oracle = CriDockerdReference::compile(&list);
+        for name in names.iter().chain(entries.iter().map(|e| e.as_bytes().to_vec()).collect::<Vec<_>>().iter()) {
+            assert_eq!(
+                containerd.match_index(name),
+                containerd_oracle.pinned(name),
+                "containerd {name:x?} in {chunk:?}"
+            );
+            assert_eq!(
+                cri_dockerd.match_index(name),
+                cri_dockerd_oracle.pinned(name),
+                "cri-dockerd {name:x?} in {chunk:?}"
+            );
+            pinned += usize::from(cri_dockerd.is_match(name));
+        }
+    }
+    assert!(pinned > 0, "no name pinned: the cases test too little");
+    // The case the issue found: U+FFFD in the pattern, a bad byte in the name.
+    for flags in [Flags::CONTAINERD, Flags::CRI_DOCKERD] {
+        assert!(!PinSet::compile(["a\u{FFFD}"], flags).unwrap().is_match(b"a\xff"), "{flags:?}");
+    }
+    assert!(PinSet::compile(["a\u{FFFD}"], Flags::CRIO).unwrap().is_match(b"a\xff"), "CRI-O's regexps read U+FFFD");
 }

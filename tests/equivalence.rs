@@ -8,9 +8,9 @@
 //! metacharacters, stars in every position, duplicates, empty strings.
 //! Code points whose folding changed in Unicode 16 are left out: the
 //! reference's `regex` crate uses Unicode 16, Go (and the fast engine) 15
-//! (see `crio_pin::reference::UNICODE_16_FOLD_CHANGES`).
+//! (see `crio_pin::oracle::UNICODE_16_FOLD_CHANGES`).
 
-use crio_pin::reference::{in_unicode_16_fold_changes, ReferenceSet};
+use crio_pin::oracle::{in_unicode_16_fold_changes, ReferenceSet};
 use crio_pin::{Flags, PinSet};
 use proptest::prelude::*;
 

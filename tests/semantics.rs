@@ -4,9 +4,9 @@
 //! `ReferenceSet` (one regex per pattern, as CRI-O). The other tests here check what only the Rust API
 //! says: error kinds' messages, flags, `match_any`, `len`.
 
-use crio_pin::reference::containerd::ContainerdReference;
-use crio_pin::reference::cri_dockerd::CriDockerdReference;
-use crio_pin::reference::{docker_reference, in_unicode_16_fold_changes, ReferenceSet};
+use crio_pin::oracle::containerd::ContainerdReference;
+use crio_pin::oracle::cri_dockerd::CriDockerdReference;
+use crio_pin::oracle::{docker_reference, in_unicode_16_fold_changes, ReferenceSet};
 use crio_pin::{ErrorKind, Flags, PinSet, Shape};
 
 const TABLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/semantics.txt");

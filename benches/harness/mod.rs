@@ -107,8 +107,13 @@ impl CArgs {
 
     /// crio_pin_validate() of the patterns.
     pub fn validate(&self) -> bool {
+        self.validate_flagged(0)
+    }
+
+    /// crio_pin_validate() of the patterns under `flags`.
+    pub fn validate_flagged(&self, flags: u32) -> bool {
         // SAFETY: count pointers and lengths, valid for the call.
-        unsafe { ffi::crio_pin_validate(self.0.as_ptr(), self.1.as_ptr(), self.0.len(), 0, std::ptr::null_mut()) }
+        unsafe { ffi::crio_pin_validate(self.0.as_ptr(), self.1.as_ptr(), self.0.len(), flags, std::ptr::null_mut()) }
     }
 }
 
@@ -121,9 +126,15 @@ impl CSet {
     }
 
     pub fn compile_args(args: &CArgs) -> CSet {
+        CSet::compile_flagged(args, 0)
+    }
+
+    /// crio_pin_compile() under `flags` (CRIO_PIN_* bits).
+    pub fn compile_flagged(args: &CArgs, flags: u32) -> CSet {
         // SAFETY: count pointers and lengths, valid for the call.
-        let set =
-            unsafe { ffi::crio_pin_compile(args.0.as_ptr(), args.1.as_ptr(), args.0.len(), 0, std::ptr::null_mut()) };
+        let set = unsafe {
+            ffi::crio_pin_compile(args.0.as_ptr(), args.1.as_ptr(), args.0.len(), flags, std::ptr::null_mut())
+        };
         assert!(!set.is_null(), "the list compiles");
         CSet(set)
     }
@@ -174,6 +185,12 @@ pub fn machine() -> String {
 }
 
 impl CSet {
+    /// crio_pin_match() of `name`.
+    pub fn is_match(&self, name: &[u8]) -> bool {
+        // SAFETY: a live set; `name` is valid for its length.
+        unsafe { ffi::crio_pin_match(self.0, name.as_ptr().cast(), name.len()) }
+    }
+
     /// crio_pin_match_index() of `name`.
     pub fn match_index(&self, name: &[u8]) -> isize {
         // SAFETY: a live set; `name` is valid for its length.

@@ -164,7 +164,7 @@ func unknownFlagsError(f Flag) *CompileError {
 }
 
 // checkPattern is the library's validation of pattern i (src/pattern.rs and
-// src/set.rs: the same rules in the same order, so the same kind and index
+// src/set/intake.rs: the same rules in the same order, so the same kind and index
 // for a list): the size limits, UTF-8, the lone "*", then the Strict
 // rules. total is the size of patterns 0..i. The messages are this
 // package's own (see CompileError.Message).

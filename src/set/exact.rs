@@ -1,20 +1,44 @@
-//! The exact patterns: an open-addressing hash table over their canonical
-//! needles, which an ASCII name is looked up in as it is (no upper-casing
-//! copy first).
+//! The exact patterns: a bucketed hash table over their canonical needles,
+//! which an ASCII name is looked up in as it is (no upper-casing copy
+//! first), with a bound on the work of every lookup and insert whatever the
+//! keys.
 //!
-//! The hash reads eight bytes at a time with bit 0x20 set in every byte, so
-//! an ASCII letter hashes the same in either case: a raw ASCII name hashes
-//! as its canonical (upper-case) form does. Where the keys allow it, only
-//! the length, the first 8 and the last 16 bytes are hashed (image
-//! references differ in their ends: tags and digests; a 76-byte name then
-//! costs 3 hash steps instead of 10): a table takes that short hash only if
-//! at most [`MAX_SHARED`] keys share those bytes, so that a list of keys
-//! alike at both ends (hostile or not) cannot make the probe chains long;
-//! it hashes whole keys otherwise. Equality is then checked word by
-//! word, upper-casing the name's words on the fly. Slots hold 32 bits of the
-//! hash beside the entry number, so a name that matches nothing (the usual
-//! case) rarely reads past the slot array. The keys are stored back to back
-//! in one buffer: the exact patterns' canonical text.
+//! - **The hash keeps every bit the rule set keeps.** It reads eight bytes
+//!   at a time; under case folding it upper-cases an ASCII name's words on
+//!   the fly (a raw ASCII name then hashes as its canonical form does),
+//!   case-sensitive tables hash the bytes as they are. Nothing else is
+//!   folded, so keys that differ in any byte the rules tell apart (`@` and
+//!   `` ` ``, `a` and `A` under containerd's rules) hash apart.
+//! - **A seed no list's author can predict**: each table draws its two
+//!   64-bit keys from the standard library's per-process random source
+//!   ([`RandomState`]), so a list cannot be built to collide offline.
+//! - **Bounded probing by construction.** Slots come in buckets of 8, one
+//!   cache line (8 hash tags, then 8 entry numbers). A key goes to its home
+//!   bucket if it has room, else to its alternate bucket (other bits of the
+//!   hash), else to a sorted overflow list. A lookup reads the home bucket,
+//!   the alternate one only if home is full, and the overflow list only if
+//!   both are: at most 16 slots and 16 key comparisons (only where the
+//!   32-bit tag agrees) plus a binary search of the overflow list (at most
+//!   24 comparisons at [`super::MAX_PATTERNS`]). An insert costs the same,
+//!   and the overflow list is sorted once: compile is O(n log n) whatever
+//!   the keys, and a lookup O(key length). With a random seed and buckets
+//!   at most half full (Poisson(4)), 1 key in about 400 leaves its home
+//!   bucket and the overflow list stays empty in practice; keys that share
+//!   a full 64-bit hash (only if the hash were broken) cost the binary
+//!   search, not a scan.
+//! - **Ends-only hashing where the keys allow it.** Image references differ
+//!   in their ends (tags and digests): a table whose keys have at most
+//!   [`MAX_SHARED`] alike in length, first 8 and last 16 bytes hashes only
+//!   those (a 76-byte name then costs 3 hash steps instead of 10); it hashes
+//!   whole keys otherwise.
+//!
+//! Equality is checked word by word, upper-casing the name's words on the
+//! fly under folding. The keys are stored back to back in one buffer: the
+//! exact patterns' canonical text.
+
+use std::cmp::Ordering;
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
 
 use super::{Needle, NeedleList};
 
@@ -26,15 +50,46 @@ struct Entry {
     index: u32,
 }
 
-#[derive(Debug, Default)]
+/// Slots per bucket.
+const WIDTH: usize = 8;
+
+/// Eight slots, one cache line: per slot the hash's tag (0: empty; filled
+/// from the first slot on) and the entry number.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    tags: [u32; WIDTH],
+    entries: [u32; WIDTH],
+}
+
+impl Bucket {
+    /// Bit `i` set where slot `i`'s tag is `tag` (written so that the
+    /// compiler compares the 8 tags at once).
+    #[inline(always)]
+    fn matching(&self, tag: u32) -> u32 {
+        let mut bits = 0;
+        for (i, &t) in self.tags.iter().enumerate() {
+            bits |= u32::from(t == tag) << i;
+        }
+        bits
+    }
+
+    fn is_full(&self) -> bool {
+        self.tags[WIDTH - 1] != 0
+    }
+}
+
+#[derive(Debug)]
 pub(super) struct ExactTable {
     text: Vec<u8>,
     entries: Vec<Entry>,
-    /// Per slot: hash's high 32 bits << 32 | entry number + 1 (0: empty).
-    slots: Box<[u64]>,
+    buckets: Box<[Bucket]>,
+    /// Keys whose home and alternate buckets were both full, sorted by key.
+    overflow: Box<[Entry]>,
+    seeds: Seeds,
     /// Case folding: compare upper-casing the name.
     fold: bool,
-    /// Only the ends are hashed ([`hash_ends`]).
+    /// Only the ends are hashed ([`Seeds::hash_ends`]).
     ends: bool,
 }
 
@@ -42,8 +97,6 @@ pub(super) struct ExactTable {
 /// table that hashes only those.
 const MAX_SHARED: usize = 4;
 
-/// Bit 0x20 of every byte.
-const CASE_BITS: u64 = 0x2020_2020_2020_2020;
 const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
 
 #[inline(always)]
@@ -66,45 +119,6 @@ fn mix(a: u64, b: u64) -> u64 {
     (p as u64) ^ ((p >> 64) as u64)
 }
 
-const SEED: u64 = 0x243f_6a88_85a3_08d3;
-const K: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// The hash of `bytes` (case-insensitive for ASCII letters), and whether
-/// every byte is ASCII.
-#[inline(always)]
-fn hash(bytes: &[u8]) -> (u64, bool) {
-    let mut h = SEED ^ bytes.len() as u64;
-    let mut high = 0u64;
-    let whole = bytes.len() & !7;
-    let mut at = 0;
-    while at < whole {
-        let w = word(bytes, at);
-        high |= w;
-        h = mix(h ^ (w | CASE_BITS), K);
-        at += 8;
-    }
-    if whole < bytes.len() {
-        let w = tail(bytes);
-        high |= w;
-        h = mix(h ^ (w | CASE_BITS), K);
-    }
-    (h, high & HIGH_BITS == 0)
-}
-
-/// The hash of `bytes`' length, first 8 and last 16 bytes (overlapping in
-/// shorter ones), case-insensitive for ASCII letters.
-#[inline(always)]
-fn hash_ends(bytes: &[u8]) -> u64 {
-    let n = bytes.len();
-    let h = SEED ^ n as u64;
-    if n < 8 {
-        return mix(h ^ (tail(bytes) | CASE_BITS), K);
-    }
-    let h = mix(h ^ (word(bytes, 0) | CASE_BITS), K);
-    let h = if n >= 16 { mix(h ^ (word(bytes, n - 16) | CASE_BITS), K) } else { h };
-    mix(h ^ (word(bytes, n - 8) | CASE_BITS), K)
-}
-
 /// The upper-case form of 8 ASCII bytes (see `fold::ascii_upper`).
 #[inline(always)]
 fn upper(w: u64) -> u64 {
@@ -113,75 +127,194 @@ fn upper(w: u64) -> u64 {
     w ^ (((ge_a ^ gt_z) & HIGH_BITS) >> 2)
 }
 
+/// A table's random hash keys.
+#[derive(Debug, Clone, Copy)]
+struct Seeds {
+    start: u64,
+    /// Odd: the multiplier of every step.
+    step: u64,
+}
+
+impl Seeds {
+    fn random() -> Seeds {
+        let state = RandomState::new();
+        Seeds { start: state.hash_one(0x5eed_u64), step: state.hash_one(0x57e9_u64) | 1 }
+    }
+
+    #[inline(always)]
+    fn step(&self, h: u64, w: u64) -> u64 {
+        mix(h ^ w, self.step)
+    }
+
+    /// The hash of `bytes` with each word passed through `canon` (ASCII
+    /// upper-casing under folding, else nothing), and whether every byte
+    /// is ASCII.
+    #[inline(always)]
+    fn hash(&self, bytes: &[u8], canon: impl Fn(u64) -> u64) -> (u64, bool) {
+        let mut h = self.start ^ bytes.len() as u64;
+        let mut high = 0u64;
+        let whole = bytes.len() & !7;
+        let mut at = 0;
+        while at < whole {
+            let w = word(bytes, at);
+            high |= w;
+            h = self.step(h, canon(w));
+            at += 8;
+        }
+        if whole < bytes.len() {
+            let w = tail(bytes);
+            high |= w;
+            h = self.step(h, canon(w));
+        }
+        (h, high & HIGH_BITS == 0)
+    }
+
+    /// The hash of `bytes`' length, first 8 and last 16 bytes (overlapping
+    /// in shorter ones), each word through `canon`.
+    #[inline(always)]
+    fn hash_ends(&self, bytes: &[u8], canon: impl Fn(u64) -> u64) -> u64 {
+        let n = bytes.len();
+        let h = self.start ^ n as u64;
+        if n < 8 {
+            return self.step(h, canon(tail(bytes)));
+        }
+        let h = self.step(h, canon(word(bytes, 0)));
+        let h = if n >= 16 { self.step(h, canon(word(bytes, n - 16))) } else { h };
+        self.step(h, canon(word(bytes, n - 8)))
+    }
+}
+
+/// What a lookup or insert read: the bound the module doc states, counted
+/// (the tests check it on key sets built to collide).
+#[cfg(test)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Cost {
+    slots: usize,
+    comparisons: usize,
+}
+
+/// Counts a lookup's work where the tests ask for it; nothing otherwise.
+trait Tally {
+    fn slots(&mut self, n: usize);
+    fn comparison(&mut self);
+}
+
+impl Tally for () {
+    #[inline(always)]
+    fn slots(&mut self, _: usize) {}
+    #[inline(always)]
+    fn comparison(&mut self) {}
+}
+
+#[cfg(test)]
+impl Tally for Cost {
+    fn slots(&mut self, n: usize) {
+        self.slots += n;
+    }
+    fn comparison(&mut self) {
+        self.comparisons += 1;
+    }
+}
+
+/// Where a key goes: its home bucket, and the alternate one.
+#[inline(always)]
+fn buckets_of(h: u64, mask: usize) -> (usize, usize) {
+    (h as usize & mask, h.rotate_left(24) as usize & mask)
+}
+
+/// The tag of a hash: its high 32 bits, never 0 (0 marks an empty slot).
+#[inline(always)]
+fn tag_of(h: u64) -> u32 {
+    (h >> 32) as u32 | 1
+}
+
 impl ExactTable {
     /// The exact needles of `list` (indexes ascending), whose text the
     /// table keeps.
     pub(super) fn build(list: NeedleList, fold: bool) -> ExactTable {
+        ExactTable::build_seeded(list, fold, Seeds::random(), &mut ())
+    }
+
+    /// `tally` counts each insert's work (a lookup, then at most 16 slots).
+    fn build_seeded(list: NeedleList, fold: bool, seeds: Seeds, tally: &mut impl Tally) -> ExactTable {
         let NeedleList { text, entries: needles } = list;
         let key = |n: &Needle| &text[n.offset as usize..][..n.len as usize];
-        // Load at most 3/4 (linear probing stays short), at least 1 empty slot.
-        let capacity = if needles.is_empty() { 0 } else { (needles.len() * 4 / 3 + 1).next_power_of_two() };
+        // At most 4 keys a bucket on average: half full.
+        let count = if needles.is_empty() { 0 } else { needles.len().div_ceil(WIDTH / 2).next_power_of_two() };
         // Keys alike at both ends hash alike: counted by sorting those
         // hashes (8 bytes a key; a collision of different ends only makes
         // the count safer).
-        let mut ends_hashes: Vec<u64> = needles.iter().map(|n| hash_ends(key(n))).collect();
+        let mut ends_hashes: Vec<u64> = needles.iter().map(|n| seeds.hash_ends(key(n), |w| w)).collect();
         ends_hashes.sort_unstable();
         let ends = ends_hashes.chunk_by(|a, b| a == b).all(|run| run.len() <= MAX_SHARED);
         drop(ends_hashes);
         let mut table = ExactTable {
             text: Vec::new(),
             entries: Vec::with_capacity(needles.len()),
-            slots: vec![0; capacity].into_boxed_slice(),
+            buckets: vec![Bucket::default(); count].into_boxed_slice(),
+            overflow: Box::default(),
+            seeds,
             fold,
             ends,
         };
+        let mut overflow: Vec<Entry> = Vec::new();
         for needle in &needles {
             let bytes = key(needle);
-            let h = table.hash(bytes);
-            let mask = capacity - 1;
-            let mut slot = (h as usize) & mask;
-            loop {
-                let s = table.slots[slot];
-                if s == 0 {
-                    table.entries.push(Entry { offset: needle.offset, len: needle.len, index: needle.index });
-                    table.slots[slot] = (h >> 32) << 32 | table.entries.len() as u64;
-                    break;
-                }
-                // A duplicate keeps the first (lowest) index.
-                if s >> 32 == h >> 32 && Self::key_in(&text, table.entry(s)) == bytes {
-                    break;
-                }
-                slot = (slot + 1) & mask;
+            let h = table.hash_canonical(bytes);
+            // A duplicate keeps the first (lowest) index: it was filed first.
+            let equal = |e: Entry| Self::key_in(&text, e) == bytes;
+            if table.find_in_buckets(h, equal, tally).is_some() {
+                continue;
             }
+            let entry = Entry { offset: needle.offset, len: needle.len, index: needle.index };
+            if !table.place(h, table.entries.len() as u32, tally) {
+                // (Duplicates among these are dropped once sorted.)
+                overflow.push(entry);
+                continue;
+            }
+            table.entries.push(entry);
         }
+        // By key, then index: the first of equal keys is the lowest.
+        overflow
+            .sort_unstable_by(|a, b| Self::key_in(&text, *a).cmp(Self::key_in(&text, *b)).then(a.index.cmp(&b.index)));
+        overflow.dedup_by(|b, a| Self::key_in(&text, *a) == Self::key_in(&text, *b));
+        table.overflow = overflow.into_boxed_slice();
         table.text = text;
         table.entries.shrink_to_fit();
         table
+    }
+
+    /// Files entry number `entry` under `h` in its home or alternate bucket;
+    /// false if both are full.
+    fn place(&mut self, h: u64, entry: u32, tally: &mut impl Tally) -> bool {
+        let (home, alternate) = buckets_of(h, self.buckets.len() - 1);
+        for b in [home, alternate] {
+            let bucket = &mut self.buckets[b];
+            tally.slots(WIDTH);
+            if let Some(free) = bucket.tags.iter().position(|&t| t == 0) {
+                bucket.tags[free] = tag_of(h);
+                bucket.entries[free] = entry;
+                return true;
+            }
+        }
+        false
     }
 
     fn key_in(text: &[u8], e: Entry) -> &[u8] {
         &text[e.offset as usize..(e.offset + e.len) as usize]
     }
 
-    fn entry(&self, slot: u64) -> Entry {
-        self.entries[(slot as u32 - 1) as usize]
-    }
-
-    fn key(&self, slot: u64) -> &[u8] {
-        Self::key_in(&self.text, self.entry(slot))
-    }
-
     pub(super) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.overflow.is_empty()
     }
 
-    /// The hash this table files `bytes` under.
+    /// The hash this table files canonical `bytes` under.
     #[inline(always)]
-    fn hash(&self, bytes: &[u8]) -> u64 {
+    fn hash_canonical(&self, bytes: &[u8]) -> u64 {
         if self.ends {
-            hash_ends(bytes)
+            self.seeds.hash_ends(bytes, |w| w)
         } else {
-            hash(bytes).0
+            self.seeds.hash(bytes, |w| w).0
         }
     }
 
@@ -191,46 +324,113 @@ impl ExactTable {
     /// a call it cost 12–22 instructions a name, more than a hash step.)
     #[inline(always)]
     pub(super) fn get_raw(&self, name: &[u8], ascii: bool) -> Result<Option<u32>, super::dfa::Canonical> {
+        self.get_raw_tallied(name, ascii, &mut ())
+    }
+
+    #[inline(always)]
+    fn get_raw_tallied(
+        &self,
+        name: &[u8],
+        ascii: bool,
+        tally: &mut impl Tally,
+    ) -> Result<Option<u32>, super::dfa::Canonical> {
+        if self.buckets.is_empty() {
+            return Ok(None);
+        }
+        let fold = self.fold;
+        let canon = |w: u64| if fold { upper(w) } else { w };
         let h = if self.ends {
             if !ascii && !name.is_ascii() {
                 return Err(super::dfa::Canonical);
             }
-            hash_ends(name)
+            self.seeds.hash_ends(name, canon)
         } else {
-            let (h, is_ascii) = hash(name);
+            let (h, is_ascii) = self.seeds.hash(name, canon);
             if !is_ascii {
                 return Err(super::dfa::Canonical);
             }
             h
         };
-        Ok(self.find(h, |key| self.equal_raw(key, name)))
+        Ok(self.find(
+            h,
+            |key| self.equal_raw(key, name),
+            |key| {
+                if fold {
+                    key.iter().copied().cmp(name.iter().map(u8::to_ascii_uppercase))
+                } else {
+                    key.cmp(name)
+                }
+            },
+            tally,
+        ))
     }
 
     /// The index pinning a canonical name.
     pub(super) fn get(&self, canonical: &[u8]) -> Option<u32> {
-        if self.is_empty() {
-            return None;
-        }
-        self.find(self.hash(canonical), |key| key == canonical)
+        self.get_tallied(canonical, &mut ())
     }
 
-    #[inline(always)]
-    fn find(&self, h: u64, equal: impl Fn(&[u8]) -> bool) -> Option<u32> {
-        let mask = self.slots.len().wrapping_sub(1);
-        if self.slots.is_empty() {
+    fn get_tallied(&self, canonical: &[u8], tally: &mut impl Tally) -> Option<u32> {
+        if self.buckets.is_empty() {
             return None;
         }
-        let mut slot = (h as usize) & mask;
-        loop {
-            let s = self.slots[slot];
-            if s == 0 {
+        self.find(self.hash_canonical(canonical), |key| key == canonical, |key| key.cmp(canonical), tally)
+    }
+
+    /// The entry filed under `h` whose key is `equal`: home bucket,
+    /// alternate bucket if home is full, then the overflow list (by
+    /// `order`, the key's order against the name's) if both are.
+    #[inline(always)]
+    fn find(
+        &self,
+        h: u64,
+        equal: impl Fn(&[u8]) -> bool,
+        order: impl Fn(&[u8]) -> Ordering,
+        tally: &mut impl Tally,
+    ) -> Option<u32> {
+        let equal = |e: Entry| equal(Self::key_in(&self.text, e));
+        match self.find_in_buckets(h, equal, tally) {
+            Some(entry) => Some(self.entries[entry as usize].index),
+            None if self.overflow.is_empty() => None,
+            None => {
+                let (home, alternate) = buckets_of(h, self.buckets.len() - 1);
+                if !self.buckets[home].is_full() || !self.buckets[alternate].is_full() {
+                    return None;
+                }
+                self.overflow
+                    .binary_search_by(|&e| {
+                        tally.comparison();
+                        order(Self::key_in(&self.text, e))
+                    })
+                    .ok()
+                    .map(|k| self.overflow[k].index)
+            }
+        }
+    }
+
+    /// The entry number filed under `h` in its buckets whose entry is
+    /// `equal`.
+    #[inline(always)]
+    fn find_in_buckets(&self, h: u64, equal: impl Fn(Entry) -> bool, tally: &mut impl Tally) -> Option<u32> {
+        let (home, alternate) = buckets_of(h, self.buckets.len() - 1);
+        let tag = tag_of(h);
+        for b in [home, alternate] {
+            let bucket = &self.buckets[b];
+            tally.slots(WIDTH);
+            let mut hits = bucket.matching(tag);
+            while hits != 0 {
+                let entry = bucket.entries[hits.trailing_zeros() as usize];
+                tally.comparison();
+                if equal(self.entries[entry as usize]) {
+                    return Some(entry);
+                }
+                hits &= hits - 1;
+            }
+            if !bucket.is_full() {
                 return None;
             }
-            if s >> 32 == h >> 32 && equal(self.key(s)) {
-                return Some(self.entry(s).index);
-            }
-            slot = (slot + 1) & mask;
         }
+        None
     }
 
     /// Whether an ASCII `name` equals `key` after canonicalising.
@@ -254,7 +454,9 @@ impl ExactTable {
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        self.text.capacity() + self.entries.capacity() * std::mem::size_of::<Entry>() + self.slots.len() * 8
+        self.text.capacity()
+            + (self.entries.capacity() + self.overflow.len()) * size_of::<Entry>()
+            + self.buckets.len() * size_of::<Bucket>()
     }
 }
 
@@ -262,22 +464,28 @@ impl ExactTable {
 mod tests {
     use super::*;
 
-    /// A table of canonical `keys` (indexes ascending).
-    fn table(keys: Vec<(Vec<u8>, u32)>, fold: bool) -> ExactTable {
+    /// A list of canonical `keys` (indexes ascending).
+    fn list(keys: &[(Vec<u8>, u32)]) -> NeedleList {
         let mut list = NeedleList::default();
         for (key, index) in keys {
-            list.push_canonical(&key, index, false);
+            list.push_canonical(key, *index, false);
         }
-        ExactTable::build(list, fold)
+        list
+    }
+
+    fn table(keys: Vec<(Vec<u8>, u32)>, fold: bool) -> ExactTable {
+        ExactTable::build(list(&keys), fold)
     }
 
     #[test]
     fn ascii_names_hash_and_compare_as_their_canonical_form() {
+        let seeds = Seeds::random();
         let all: Vec<u8> = (0u8..0x80).collect();
         for len in 0..all.len() {
             let name = &all[..len];
             let canonical = name.to_ascii_uppercase();
-            assert_eq!(hash(name), hash(&canonical), "{name:x?}");
+            assert_eq!(seeds.hash(name, upper), seeds.hash(&canonical, |w| w), "{name:x?}");
+            assert_eq!(seeds.hash_ends(name, upper), seeds.hash_ends(&canonical, |w| w), "{name:x?}");
             let t = table(vec![(canonical.clone(), 7)], true);
             assert_eq!(t.get_raw(name, false).unwrap(), Some(7), "{name:x?}");
             assert_eq!(t.get(&canonical), Some(7));
@@ -304,7 +512,7 @@ mod tests {
     }
 
     /// Keys alike in length, first 8 and last 16 bytes would share one
-    /// probe chain under the short hash: such a table hashes whole keys.
+    /// hash under the short hash: such a table hashes whole keys.
     #[test]
     fn keys_alike_at_both_ends_get_the_whole_hash() {
         let digests: Vec<(Vec<u8>, u32)> =
@@ -332,5 +540,105 @@ mod tests {
         let t = table(vec![(b"Quay".to_vec(), 0)], false);
         assert_eq!(t.get_raw(b"Quay", false).unwrap(), Some(0));
         assert_eq!(t.get_raw(b"QUAY", false).unwrap(), None);
+    }
+
+    /// The most a lookup of a name reads in a table of `n` keys: two
+    /// buckets, a comparison per tag that agrees, then a binary search of
+    /// the overflow list.
+    fn lookup_bound(t: &ExactTable) -> Cost {
+        // (`binary_search_by` compares up to once more than log2(n), rounded up.)
+        let search = (usize::BITS - t.overflow.len().leading_zeros()) as usize + 1;
+        Cost { slots: 2 * WIDTH, comparisons: 2 * WIDTH + search }
+    }
+
+    /// Looks every key up (and a miss beside each), checking the answer and
+    /// that no lookup costs more than [`lookup_bound`]; returns the most
+    /// any lookup cost.
+    fn check_bounded(t: &ExactTable, keys: &[(Vec<u8>, u32)], fold: bool) -> Cost {
+        let bound = lookup_bound(t);
+        let mut most = Cost::default();
+        for (key, index) in keys {
+            let mut miss = key.clone();
+            miss.push(b'#');
+            let raw = if fold { key.to_ascii_lowercase() } else { key.clone() };
+            for (name, want, raw) in [(key, Some(*index), false), (&raw, Some(*index), true), (&miss, None, false)] {
+                let mut cost = Cost::default();
+                let got = if raw {
+                    t.get_raw_tallied(name, false, &mut cost).unwrap()
+                } else {
+                    t.get_tallied(name, &mut cost)
+                };
+                assert_eq!(got, want, "{name:x?}");
+                assert!(cost.slots <= bound.slots && cost.comparisons <= bound.comparisons, "{name:x?}: {cost:?}");
+                most = Cost { slots: most.slots.max(cost.slots), comparisons: most.comparisons.max(cost.comparisons) };
+            }
+        }
+        most
+    }
+
+    /// `bits` positions, each one of a pair of bytes; `pick` chooses.
+    fn pair_keys(prefix: &[u8], bits: u32, pair: impl Fn(u32, bool) -> u8) -> Vec<(Vec<u8>, u32)> {
+        (0..1u32 << bits)
+            .map(|i| {
+                let mut key = prefix.to_vec();
+                key.extend((0..bits).map(|bit| pair(bit, i >> bit & 1 == 1)));
+                (key, i)
+            })
+            .collect()
+    }
+
+    /// Keys that differ only in bit 0x20 of some bytes (`@`/`` ` ``,
+    /// `[`/`{`, `\`/`|`, `]`/`}`, `^`/`~`, all distinct under folding), and
+    /// tag-case variants in a case-sensitive table (containerd's rules):
+    /// the hash tells them apart, every lookup and insert stays within the
+    /// bound, and compile does too.
+    #[test]
+    fn keys_built_to_collide_cost_a_bounded_lookup() {
+        const PAIRS: [(u8, u8); 5] = [(b'@', b'`'), (b'[', b'{'), (b'\\', b'|'), (b']', b'}'), (b'^', b'~')];
+        let case_bits = pair_keys(b"REGISTRY.EXAMPLE/A", 14, |bit, odd| {
+            let (a, b) = PAIRS[bit as usize % PAIRS.len()];
+            if odd {
+                b
+            } else {
+                a
+            }
+        });
+        let tag_case = pair_keys(b"docker.io/library/nginx:v", 14, |bit, upper| {
+            let c = b'a' + (bit % 3) as u8;
+            if upper {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            }
+        });
+        for (keys, fold) in [(&case_bits, true), (&tag_case, false)] {
+            let mut build = Cost::default();
+            let t = ExactTable::build_seeded(list(keys), fold, Seeds::random(), &mut build);
+            // Each insert: a lookup in two buckets, then a free slot in one.
+            let n = keys.len();
+            assert!(build.slots <= n * 4 * WIDTH && build.comparisons <= n * 2 * WIDTH, "{build:?}");
+            // A random hash spreads them: hardly any shares a tag.
+            assert!(build.comparisons <= n / 100, "{build:?} for {n} keys");
+            let most = check_bounded(&t, keys, fold);
+            assert!(most.comparisons <= 2 + lookup_bound(&t).comparisons - 2 * WIDTH, "{most:?}");
+        }
+    }
+
+    /// The bound holds whatever the hash does: with a hash that files
+    /// every key under one value (as if its seed had been guessed and
+    /// broken), every key but 8 goes to the overflow list, and every
+    /// lookup still costs at most 16 slots and 8 + log2(n) comparisons.
+    #[test]
+    fn a_broken_hash_costs_a_binary_search_not_a_scan() {
+        let keys: Vec<(Vec<u8>, u32)> = (0..5000u32).map(|i| (format!("QUAY.IO/{i}").into_bytes(), i)).collect();
+        let mut with_dupes = keys.clone();
+        with_dupes.push((b"QUAY.IO/4999".to_vec(), 9000));
+        let constant = Seeds { start: 0, step: 0 };
+        assert_eq!(constant.hash(b"A", |w| w).0, constant.hash(b"B", |w| w).0);
+        let mut build = Cost::default();
+        let t = ExactTable::build_seeded(list(&with_dupes), true, constant, &mut build);
+        assert_eq!(t.overflow.len(), keys.len() - WIDTH, "one bucket full, the rest overflow, duplicate dropped");
+        assert!(build.slots <= with_dupes.len() * 4 * WIDTH && build.comparisons <= with_dupes.len() * 2 * WIDTH);
+        check_bounded(&t, &keys, true);
     }
 }

@@ -1,7 +1,7 @@
 //! The proof of `translate`'s labels: generated lists in every runtime's
 //! syntax, each entry translated in all twelve directions, and every label
 //! checked against the library's oracles of the runtimes' rules
-//! (`crio_pin::reference`: CRI-O's loop, containerd's comparisons as
+//! (`crio_pin::oracle`: CRI-O's loop, containerd's comparisons as
 //! released and as its fix PRs intend, cri-dockerd's matcher) over a
 //! universe of images, each with the names each runtime stores for it,
 //! built here from the image's parts, not by the tool's own model.
@@ -14,9 +14,9 @@
 
 use std::collections::BTreeMap;
 
-use crio_pin::reference::containerd::ContainerdReference;
-use crio_pin::reference::cri_dockerd::CriDockerdReference;
-use crio_pin::reference::{docker_reference, ReferenceSet};
+use crio_pin::oracle::containerd::ContainerdReference;
+use crio_pin::oracle::cri_dockerd::CriDockerdReference;
+use crio_pin::oracle::{docker_reference, ReferenceSet};
 use crio_pin::Flags;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;

@@ -42,14 +42,14 @@
 //!
 //! cri-dockerd tells a label selector from an image pattern by the flag it
 //! comes from, not by its syntax.
-//! [`compile_with_labels`](crate::reference::cri_dockerd::CriDockerdReference::compile_with_labels)
+//! [`compile_with_labels`](crate::oracle::cri_dockerd::CriDockerdReference::compile_with_labels)
 //! takes them as a second list: each is trimmed, ignored when empty, and
 //! split at its first `=` into a key and, if there was an `=`, a value. They
 //! select images by their labels, so they never match a name here; their
 //! indices follow the image patterns'.
 //!
 //! cri-dockerd keeps the patterns in sets and only asks "any?";
-//! [`pinned`](crate::reference::cri_dockerd::CriDockerdReference::pinned)
+//! [`pinned`](crate::oracle::cri_dockerd::CriDockerdReference::pinned)
 //! reports the lowest index in the caller's order.
 
 /// What one configured value means.

@@ -14,7 +14,7 @@
 //! no normalisation, no trimming, case-sensitive, byte for byte. The names
 //! compared are the image references containerd stores. A CRI pull stores the
 //! name normalised by `ParseDockerRef` (see
-//! [`docker_reference`](crate::reference::docker_reference)), for example
+//! [`docker_reference`](crate::oracle::docker_reference)), for example
 //! `docker.io/library/nginx:latest`, plus `name@digest` and the image
 //! ID `sha256:<hex>`; the pull compares the configured values with the
 //! normalised pull name and, on a match, labels all three references. On
@@ -48,7 +48,7 @@
 //!   the current configuration only.
 //! - Order: `pinned_images` is a TOML table read into a Go map, so containerd
 //!   has no order and only asks "any entry?".
-//!   [`pinned`](crate::reference::containerd::ContainerdReference::pinned)
+//!   [`pinned`](crate::oracle::containerd::ContainerdReference::pinned)
 //!   reports the lowest index in the order the caller gave.
 //! - The map's keys (`sandbox` and any other name) play no part in matching.
 

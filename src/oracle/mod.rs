@@ -1,4 +1,4 @@
-//! The reference engine: CRI-O's algorithm, transliterated. One regex per
+//! The test oracle: CRI-O's algorithm, transliterated. One regex per
 //! pattern, tried in order for every name.
 //!
 //! It exists to be obviously right, not fast: the tests and the fuzzers
@@ -63,8 +63,8 @@ impl ReferenceSet {
     {
         assert!(
             Flags::CRIO_OPTIONS.contains(flags),
-            "the CRI-O reference knows CRI-O's rules only, not {flags:?}: compare other runtimes' \
-             rules with crio_pin::reference::{{containerd, cri_dockerd}}"
+            "the CRI-O oracle knows CRI-O's rules only, not {flags:?}: compare other runtimes' \
+             rules with crio_pin::oracle::{{containerd, cri_dockerd}}"
         );
         let mut regexes = Vec::new();
         for (i, raw) in patterns.into_iter().enumerate() {

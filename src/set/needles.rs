@@ -1,0 +1,201 @@
+//! The glob and keyword needles: gathered canonical, deduplicated to their
+//! lowest indexes, and searched together in one pass.
+
+use super::dfa::{self, Canonical, Dfa};
+use super::lower;
+use super::prefilter::Prefilter;
+use super::shape::Budget;
+use super::sparse::Sparse;
+use crate::fold;
+
+/// All glob and keyword needles, searched together in one pass.
+#[derive(Debug, Default)]
+pub(super) struct Needles {
+    /// The lowest index of a pattern whose needle is empty: it matches
+    /// every name (`**`).
+    pub(super) empty: Option<u32>,
+    pub(super) automaton: Option<Automaton>,
+    /// For a few needles: a SIMD search for a short piece of each (in every
+    /// ASCII case), which rules most names out faster than a walk.
+    pub(super) prefilter: Option<Prefilter>,
+    /// The lowest index of all: a search can stop once it finds it.
+    pub(super) floor: u32,
+}
+
+/// What a search of the needles found in a name.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Found {
+    /// The lowest index found (with `first`, any one), or none.
+    pub(super) lowest: Option<u32>,
+    /// Whether every byte of the name was read: a raw name read to its end
+    /// is all ASCII, so its canonical form has its length.
+    pub(super) read_all: bool,
+}
+
+/// No pattern index. The lowest index wins everywhere, so indexes combine
+/// with `min` and "none" is the largest value: it never wins. ([`lower`]
+/// is the same rule for `Option`s.)
+pub(super) const NONE: u32 = u32::MAX;
+
+/// The patterns behind one distinct needle.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Owner {
+    /// Lowest index of a pattern matching the needle anywhere (a keyword,
+    /// or a glob as CRI-O has it), or [`NONE`].
+    pub(super) anywhere: u32,
+    /// Lowest index of a pattern matching it only at the start (an anchored
+    /// glob), or [`NONE`].
+    pub(super) at_start: u32,
+}
+
+/// Canonical needles back to back in one buffer, each with the pattern it
+/// came from: a list of millions of patterns allocates nothing per pattern.
+#[derive(Debug, Default)]
+pub(super) struct NeedleList {
+    pub(super) text: Vec<u8>,
+    pub(super) entries: Vec<Needle>,
+}
+
+/// One pattern's needle in a [`NeedleList`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Needle {
+    /// Its first 8 bytes, big-endian, zero-padded: needles sort by it
+    /// first, which spares most comparisons a read of the text.
+    pub(super) head: u64,
+    pub(super) offset: u32,
+    pub(super) len: u32,
+    pub(super) index: u32,
+    /// An anchored glob ([`Flags::ANCHOR_GLOBS`]).
+    pub(super) anchored: bool,
+}
+
+impl NeedleList {
+    /// Adds the canonical form of `text`; returns its length.
+    pub(super) fn push(&mut self, text: &[u8], fold: bool, index: u32, anchored: bool) -> usize {
+        let offset = self.text.len();
+        fold::canonicalize_into(text, fold, &mut self.text);
+        self.add(offset, index, anchored)
+    }
+
+    /// Adds `needle`, already canonical.
+    #[cfg(test)]
+    pub(super) fn push_canonical(&mut self, needle: &[u8], index: u32, anchored: bool) {
+        let offset = self.text.len();
+        self.text.extend_from_slice(needle);
+        self.add(offset, index, anchored);
+    }
+
+    pub(super) fn add(&mut self, offset: usize, index: u32, anchored: bool) -> usize {
+        // Canonical text is never longer than the pattern's (folding keeps
+        // or shortens a valid UTF-8 encoding), so MAX_PATTERN_BYTES bounds it.
+        let as_u32 = |n: usize| u32::try_from(n).expect("MAX_PATTERN_BYTES fits in u32");
+        let len = self.text.len() - offset;
+        let mut head = [0u8; 8];
+        let first = &self.text[offset..][..len.min(8)];
+        head[..first.len()].copy_from_slice(first);
+        let head = u64::from_be_bytes(head);
+        self.entries.push(Needle { head, offset: as_u32(offset), len: as_u32(len), index, anchored });
+        len
+    }
+
+    pub(super) fn bytes(&self, needle: &Needle) -> &[u8] {
+        &self.text[needle.offset as usize..][..needle.len as usize]
+    }
+}
+
+/// The automaton of all needles (overlapping, unanchored semantics: every
+/// state knows the lowest index of the needles ending there).
+#[derive(Debug)]
+// (One per set: boxing the DFA would put an indirection on every walk.)
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Automaton {
+    Dense(Dfa),
+    Sparse(Sparse),
+}
+
+impl Needles {
+    /// The glob and keyword needles of `list`.
+    pub(super) fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Needles {
+        // Sorted, equal needles are neighbours, lowest index first.
+        let mut entries = std::mem::take(&mut list.entries);
+        entries.sort_unstable_by(|a, b| {
+            a.head.cmp(&b.head).then_with(|| list.bytes(a).cmp(list.bytes(b))).then(a.index.cmp(&b.index))
+        });
+        let mut ordered: Vec<&[u8]> = Vec::new();
+        let mut owners: Vec<Owner> = Vec::new();
+        let mut empty = None;
+        for needle in &entries {
+            let bytes = list.bytes(needle);
+            if bytes.is_empty() {
+                // Only keywords can be empty (a lone `*` is an error).
+                empty = empty.or(Some(needle.index));
+                continue;
+            }
+            if ordered.last() != Some(&bytes) {
+                ordered.push(bytes);
+                owners.push(Owner { anywhere: NONE, at_start: NONE });
+            }
+            let owner = owners.last_mut().expect("pushed above");
+            let slot = if needle.anchored { &mut owner.at_start } else { &mut owner.anywhere };
+            *slot = (*slot).min(needle.index);
+        }
+        drop(entries);
+        let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
+        let automaton = (!ordered.is_empty()).then(|| Automaton::build(&ordered, &owners, fold, budget));
+        let prefilter = if budget.prefilter { Prefilter::build(&ordered, fold) } else { None };
+        Needles { empty, automaton, prefilter, floor }
+    }
+
+    /// Searches `name` for the needles: the lowest index among those found
+    /// and `below`; with `first`, any one index found (a yes/no answer).
+    /// `raw`: `name` is as given (fails if it must be canonicalised first),
+    /// else canonical.
+    #[inline(always)]
+    pub(super) fn search(&self, name: &[u8], raw: bool, first: bool, below: Option<u32>) -> Result<Found, Canonical> {
+        let best = lower(below, self.empty);
+        if best.is_some_and(|b| first || b <= self.floor) {
+            return Ok(Found { lowest: best, read_all: false });
+        }
+        let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
+        if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
+            // No needle in the name as it is; in its canonical form neither,
+            // if it is all ASCII.
+            return if name.is_ascii() { Ok(Found { lowest: best, read_all: true }) } else { Err(Canonical) };
+        }
+        match automaton {
+            Automaton::Dense(dfa) => {
+                let mut best = best.unwrap_or(u32::MAX);
+                let found = |hit: &dfa::Hit, at: usize| {
+                    best = best.min(hit.index(at + 1));
+                    best <= self.floor || (first && best != u32::MAX)
+                };
+                let read_all = if raw { dfa.walk_split(name, found) } else { dfa.walk(name, false, found) }?;
+                Ok(Found { lowest: Some(best).filter(|&b| b != u32::MAX), read_all })
+            }
+            Automaton::Sparse(sparse) => {
+                let found = sparse.search(name, raw, first, self.floor)?;
+                Ok(Found { lowest: lower(best, found.lowest), ..found })
+            }
+        }
+    }
+
+    pub(super) fn memory_usage(&self) -> usize {
+        let automaton = match &self.automaton {
+            Some(Automaton::Dense(a)) => a.memory_usage(),
+            Some(Automaton::Sparse(a)) => a.memory_usage(),
+            None => 0,
+        };
+        automaton + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
+    }
+}
+
+impl Automaton {
+    /// The dense DFA if its table fits in the budget, else the sparse
+    /// automaton (linear in the needle text). `needles`: distinct, sorted.
+    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
+        match Dfa::build(needles, owners, fold, budget.dense_max, budget.wide_max) {
+            Some(dfa) => Automaton::Dense(dfa),
+            None => Automaton::Sparse(Sparse::build(needles, owners, fold)),
+        }
+    }
+}
