@@ -175,10 +175,14 @@ func checkValidate(t testing.TB, patterns []string, flags criopin.Flag, compileE
 	}
 }
 
-// namesPattern: the message of an error that blames a pattern starts by
+// namesPattern: the message of an error that blames no pattern names none;
+// that of an error that blames a pattern starts by
 // naming it, "pattern N (...)"; the pure-Go backend quotes it as
 // strconv.Quote does, cut after 120 bytes on a character boundary.
 func namesPattern(e *criopin.CompileError) bool {
+	if e.Index < 0 {
+		return e.Pattern == "" && !strings.HasPrefix(e.Message, "pattern ")
+	}
 	prefix := fmt.Sprintf("pattern %d (", e.Index)
 	if !strings.HasPrefix(e.Message, prefix) {
 		return false
@@ -200,6 +204,7 @@ var sentinels = map[criopin.ErrorKind]error{
 	criopin.KindLoneStar: criopin.ErrLoneStar, criopin.KindStrictEmpty: criopin.ErrStrict,
 	criopin.KindStrictWhitespace: criopin.ErrStrict, criopin.KindStrictLeadingStar: criopin.ErrStrict,
 	criopin.KindStrictInnerStar: criopin.ErrStrict, criopin.KindTooLarge: criopin.ErrTooLarge,
+	criopin.KindConflictingFlags: criopin.ErrConflictingFlags, criopin.KindInvalidReference: criopin.ErrInvalidReference,
 }
 
 func equalBools(a, b []bool) bool {
