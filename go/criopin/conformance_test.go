@@ -94,7 +94,7 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 		var cerr *criopin.CompileError
 		if err == nil {
 			set.Close()
-			t.Errorf("Compile(%q, %v) succeeded; CRI-O rejects it: %v", patterns, flags, rerr)
+			t.Errorf("Compile(%q, %v) succeeded; the pure-Go rules reject it: %v", patterns, flags, rerr)
 			return 0, 0
 		}
 		if !errors.As(err, &cerr) {
@@ -112,7 +112,7 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 		return 0, 0
 	}
 	if err != nil {
-		t.Errorf("Compile(%q, %v): %v; CRI-O compiles this list", patterns, flags, err)
+		t.Errorf("Compile(%q, %v): %v; the pure-Go rules compile this list", patterns, flags, err)
 		return 0, 0
 	}
 	defer set.Close()
@@ -129,7 +129,7 @@ func checkList(t testing.TB, patterns []string, flags criopin.Flag, names []stri
 			pinned++
 		}
 		if got := set.MatchIndex(name); got != want {
-			t.Errorf("MatchIndex(%q) = %d, want %d (CRI-O's regexp %d)\n  patterns %q, flags %v\n  regexps %v",
+			t.Errorf("MatchIndex(%q) = %d, want %d (the pure-Go rules: %d)\n  patterns %q, flags %v\n  regexps %v",
 				name, got, want, want, patterns, flags, r.Regexps())
 		}
 		if got := set.Match(name); got != (want >= 0) {

@@ -18,7 +18,7 @@ import (
 	"github.com/crio-pin/crio-pin/go/criopin"
 )
 
-var diffLists = flag.Int("difflists", 60, "TestDifferential: lists per flag combination")
+var diffLists = flag.Int("difflists", 150, "TestDifferential: lists per flag combination")
 
 // TestDifferential: every flag combination (the named sets among them:
 // Crio, Containerd, ContainerdNormalized, CriDockerd, the conflicting

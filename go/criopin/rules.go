@@ -1,6 +1,10 @@
 package criopin
 
 import (
+	// The digest algorithms the grammar names and the library takes:
+	// go-digest refuses an algorithm whose hash is not linked in.
+	_ "crypto/sha256"
+	_ "crypto/sha512"
 	"strconv"
 	"strings"
 	"unicode"
