@@ -23,9 +23,12 @@ import (
 
 var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|purego)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
 
-// floorLine is a BenchmarkFloor result; native reports ns/image (its op is
-// a chunk of images).
-var floorLine = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|matchany|native|emptycall)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(?:.*?([\d.]+) ns/image)?`)
+// floorLine is a BenchmarkFloor result: crio's ns/op, or floor's metrics
+// (part-ns/image).
+var (
+	floorLine   = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|floor)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
+	floorMetric = regexp.MustCompile(`([\d.]+) (matchany|native|emptycall)-ns/image`)
+)
 
 // key is a call on a list: its size in patterns, or a name (openshift).
 type key struct {
@@ -124,19 +127,22 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		if m := floorLine.FindStringSubmatch(sc.Text()); m != nil {
-			v, err := strconv.ParseFloat(m[3], 64)
-			if m[4] != "" {
-				v, err = strconv.ParseFloat(m[4], 64)
-			}
-			if err != nil {
-				return err
-			}
 			if floor[m[1]] == nil {
 				floor[m[1]] = map[string]float64{}
 				floorLists = append(floorLists, m[1])
 			}
-			if old, ok := floor[m[1]][m[2]]; !ok || v < old {
-				floor[m[1]][m[2]] = v
+			parts := [][]string{{"", m[3], "crio"}}
+			if m[2] == "floor" {
+				parts = floorMetric.FindAllStringSubmatch(m[4], -1)
+			}
+			for _, part := range parts {
+				v, err := strconv.ParseFloat(part[1], 64)
+				if err != nil {
+					return err
+				}
+				if old, ok := floor[m[1]][part[2]]; !ok || v < old {
+					floor[m[1]][part[2]] = v
+				}
 			}
 			continue
 		}
@@ -166,7 +172,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if len(sizes) == 0 {
+	if len(sizes) == 0 && len(floorLists) == 0 {
 		return fmt.Errorf("no benchmark results on standard input")
 	}
 	slices.SortFunc(sizes, listOrder)
