@@ -27,7 +27,7 @@ var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|purego)(?:-\d+)?\
 // (part-ns/image).
 var (
 	floorLine   = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|floor)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
-	floorMetric = regexp.MustCompile(`([\d.]+) (matchany|native|emptycall)-ns/image`)
+	floorMetric = regexp.MustCompile(`([\d.]+) (matchany|native|emptycall|crio)-ns/image`)
 )
 
 // key is a call on a list: its size in patterns, or a name (openshift).
