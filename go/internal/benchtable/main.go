@@ -197,7 +197,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 			if t, ok := targets[key{b, n}]; ok {
 				target = fmt.Sprintf(">= %gx", t)
 				if ratio < t {
-					target += " (missed)"
+					target += " MISSED"
 					missed = append(missed, fmt.Sprintf("%s on list %s: %s < %gx", b, n, times(ratio), t))
 				}
 			}
