@@ -1,7 +1,11 @@
 # libcrio_pin: build, install, demo, test.
 #
-#   make demo      build, stage-install, run the C and Go examples on bundled data
-#   make test      every test: Rust (unit, property, header drift), fold-table
+#   make demo      build quietly, stage-install, then a tour in numbered sections:
+#                  the C and Go examples, the crio-pin tool on sample nodes of
+#                  each runtime (make demo-cli: the tool's part alone)
+#   make test      every test, stage by stage, each announced and timed
+#                  (about 8 minutes on 2 idle cores): Rust (unit, property,
+#                  header drift), the documentation's paths, fold-table
 #                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan /
 #                  static / ThreadSanitizer, FFI tests under Miri, fuzz
 #                  targets on their corpus (nightly parts say when skipped),
@@ -25,7 +29,8 @@
 #   make dist      build/dist/crio-pin-VERSION.tar.gz: sources and vendored
 #                  crates, builds offline (make test checks it)
 #   make rpm / make deb  distribution packages from that tarball, into
-#                  build/packages/{rpm,deb}, their contents checked
+#                  build/packages/{rpm,deb}, their contents checked (stages
+#                  announced and timed, a line a minute while packages build)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
 #   make fold-table  regenerate src/fold_table.rs from the installed Go
 
@@ -60,9 +65,9 @@ STAGED  := $(MAKE) --no-print-directory PKG_CONFIG_PATH=$(STAGE_PC) -C
 
 export CARGO_TERM_COLOR ?= never
 
-.PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-tools test-rust test-cli \
+.PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-tools test-docs test-rust test-cli \
         test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
-        test-offline dist test-dist rpm deb \
+        test-offline dist test-dist rpm deb package-rpm package-deb \
         bench bench-quick \
         header fold-table clean
 
@@ -135,37 +140,96 @@ stage: build
 	@$(MAKE) -s --no-print-directory install PREFIX=$(STAGE) DESTDIR=
 	@echo "staged: $(STAGE)"
 
+# The build first, quietly (its output in build/demo-build.log, shown when
+# it fails), then the tour: numbered sections, each saying why it is there,
+# the commands shown as a reader would type them, then what to try next.
 demo:
 	@sh tools/check-tools.sh demo
-	@$(MAKE) --no-print-directory stage
-	$(STAGED) examples/c run
-	$(STAGED) go demo
-	@$(MAKE) --no-print-directory demo-cli-run
+	@mkdir -p build
+	@echo "make demo: building the library, the crio-pin tool and the C and Go examples"
+	@echo "(about 4 minutes the first time; output in build/demo-build.log)"
+	@start=$$(date +%s); \
+	{ $(MAKE) --no-print-directory stage && $(STAGED) examples/c crio-pin-check && \
+	  $(STAGED) examples/go build; } > build/demo-build.log 2>&1 || { \
+	    tail -n 40 build/demo-build.log; echo "make demo: the build failed (log: build/demo-build.log)" >&2; exit 1; }; \
+	echo "built in $$(( $$(date +%s) - start )) s; installed into build/stage"
+	@echo
+	@$(STAGED) examples/c run SECTION=1
+	@echo
+	@$(STAGED) go demo SECTION=3
+	@echo
+	@$(MAKE) --no-print-directory demo-cli-run SECTION=6
+	@echo
+	@echo "== What you saw"
+	@echo "   1-2  libcrio_pin from C: CRI-O's answers in one pass, the opt-in modes, refused lists"
+	@echo "   3-5  from Go: a drop-in for CRI-O with SIGHUP reloads, both backends agreeing,"
+	@echo "        listings never torn by a reload"
+	@echo "   6-7  crio-pin on a CRI-O node: a list silently replaced, three traps, a drop-in's"
+	@echo "        effect before it ships"
+	@echo "   8-9  one list under three runtimes' rules; containerd's and cri-dockerd's traps,"
+	@echo "        a list carried from one runtime to another"
+	@echo "== Next"
+	@echo "   on a node:  crio-pin config; crio-pin lint;"
+	@echo "               crictl images -o json | crio-pin explain --images - --check"
+	@echo "   read:       README.md (where to start), docs/tool.md and man crio-pin, docs/runtimes.md,"
+	@echo "               docs/c.md, go/README.md, docs/cri-o.md"
+	@echo "   check:      make test (the whole suite, about 8 minutes on 2 idle cores)"
 
-# crio-pin on a sample node: an OpenShift drop-in overridden by a local one.
-CRIO_PIN := $(STAGE)/bin/crio-pin --config examples/crio/crio.conf --config-dir examples/crio/crio.conf.d
+# crio-pin on a sample node: an OpenShift drop-in overridden by a local
+# one; then one list under each runtime's rules; then a containerd and a
+# cri-dockerd node. Each command is shown as typed, with the staged tool
+# on PATH; the CRI-O node's files come from CRI-O's own variables.
 demo-cli: stage
 	@$(MAKE) --no-print-directory demo-cli-run
 
-demo-cli-run:
-	$(CRIO_PIN) config
-	$(CRIO_PIN) lint
-	$(CRIO_PIN) explain --images examples/data/node-images.txt
-	$(CRIO_PIN) diff --images examples/data/node-images.txt --dropin examples/crio/proposed/99-local.conf
-	@# One list under each runtime's rules, over the same node's images.
-	@for runtime in crio containerd cri-dockerd; do \
-	    echo "+ crio-pin --runtime $$runtime --patterns examples/data/one-list.txt explain --images examples/data/node-images.txt"; \
-	    $(STAGE)/bin/crio-pin --runtime $$runtime --patterns examples/data/one-list.txt explain \
-	        --images examples/data/node-images.txt || exit 1; done
-	@# A containerd node: its configuration's traps, then its list as a CRI-O
-	@# drop-in, checked over the node's images; a cri-dockerd list's traps.
-	$(STAGE)/bin/crio-pin --runtime containerd --config examples/containerd/config.toml lint
-	$(STAGE)/bin/crio-pin --runtime containerd --config examples/containerd/config.toml translate --to crio \
-	    --images examples/data/node-images.txt
-	$(STAGE)/bin/crio-pin --runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint
+SECTION ?= 6
+CRIO_NODE := CONTAINER_CONFIG=examples/crio/crio.conf CONTAINER_CONFIG_DIR=examples/crio/crio.conf.d
+# $(call tool,ARGS[,ENV]): show `crio-pin ARGS`, run it. tool_1 also takes
+# exit status 1 (findings: a diff or translation that changes pins) as the
+# answer shown, not as a failure.
+tool = @sh tools/show-command.sh "crio-pin $(1)"; $(2) PATH="$(STAGE)/bin:$$PATH" crio-pin $(1)
+tool_1 = $(call tool,$(1),$(2)) || [ $$? -eq 1 ]
+IMAGES := --images examples/data/node-images.txt
 
-test: check-tools test-tools test-rust test-cli test-fold-table stage test-abi test-c test-go test-tsan test-miri \
-      test-fuzz test-dist
+ONE_LIST := --patterns examples/data/one-list.txt explain $(IMAGES)
+
+demo-cli-run:
+	@echo "== $(SECTION). crio-pin on a CRI-O node: which list is in force, and its traps"
+	@echo "   Why: drop-ins replace the list without a word; a local file here dropped OpenShift's pins."
+	@echo "\$$ export $(CRIO_NODE)"
+	$(call tool,config,$(CRIO_NODE))
+	$(call tool,lint,$(CRIO_NODE))
+	@echo
+	@echo "== $$(($(SECTION) + 1)). What the node's images get, and what a proposed drop-in would change"
+	@echo "   Why: see every pin and its pattern before a change ships, not after an image is collected."
+	$(call tool,explain $(IMAGES),$(CRIO_NODE))
+	$(call tool_1,diff $(IMAGES) --dropin examples/crio/proposed/99-local.conf,$(CRIO_NODE))
+	@echo
+	@echo "== $$(($(SECTION) + 2)). One list, three runtimes' rules, the same node's images"
+	@echo "   Why: the same five lines pin different images under CRI-O, containerd and cri-dockerd."
+	@for runtime in crio containerd cri-dockerd; do \
+	    sh tools/show-command.sh "crio-pin --runtime $$runtime $(ONE_LIST)"; \
+	    $(STAGE)/bin/crio-pin --runtime $$runtime $(ONE_LIST) || exit 1; \
+	    $(STAGE)/bin/crio-pin --runtime $$runtime $(ONE_LIST) --json | grep -o '"pinned": *true' | wc -l \
+	        > build/demo-pinned-$$runtime || exit 1; done
+	@echo "one list (examples/data/one-list.txt), images pinned of $$(grep -c . examples/data/node-images.txt):" \
+	    "CRI-O $$(cat build/demo-pinned-crio), containerd $$(cat build/demo-pinned-containerd)," \
+	    "cri-dockerd $$(cat build/demo-pinned-cri-dockerd)"
+	@echo
+	@echo "== $$(($(SECTION) + 3)). A containerd node and a cri-dockerd list: their own traps, a list carried over"
+	@echo "   Why: each runtime fails silently in its own way; translate says what a move would change."
+	$(call tool,--runtime containerd --config examples/containerd/config.toml lint)
+	$(call tool_1,--runtime containerd --config examples/containerd/config.toml translate --to crio $(IMAGES))
+	$(call tool,--runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint)
+
+
+# The stages of make test, in order, each announced and timed
+# (tools/stages.sh); every one is also a target of its own.
+TEST_STAGES := check-tools test-tools test-docs test-rust test-cli test-fold-table stage test-abi test-c test-go \
+               test-tsan test-miri test-fuzz test-dist
+
+test:
+	@MAKE="$(MAKE)" sh tools/stages.sh "make test" $(TEST_STAGES)
 	@echo "make test: all suites passed"
 
 check-tools:
@@ -177,6 +241,12 @@ check-tools:
 test-tools:
 	@sh tools/check-tools-test.sh
 	@sh tools/versions.sh check
+
+# Every repository path README.md and docs/*.md name exists (and the check
+# itself fails on a missing one).
+test-docs:
+	@sh tools/check-docs.sh --self-test
+	@sh tools/check-docs.sh
 
 test-rust:
 	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the
@@ -267,13 +337,16 @@ test-dist: dist
 # The packaging tools are checked before the minute the tarball takes.
 rpm:
 	@sh tools/check-tools.sh rpm
-	@$(MAKE) --no-print-directory dist
-	@sh tools/package.sh rpm $(VERSION)
+	@MAKE="$(MAKE)" sh tools/stages.sh "make rpm" dist package-rpm
 
 deb:
 	@sh tools/check-tools.sh deb
-	@$(MAKE) --no-print-directory dist
-	@sh tools/package.sh deb $(VERSION)
+	@MAKE="$(MAKE)" sh tools/stages.sh "make deb" dist package-deb
+
+# The packages from the tarball make dist wrote (make rpm / make deb run
+# both).
+package-rpm package-deb:
+	@sh tools/package.sh $(@:package-%=%) $(VERSION)
 
 # Leaves fuzz/artifacts (inputs that made a target fail) alone.
 clean:

@@ -233,8 +233,8 @@ extern "C" {
 
  Cost: every list within the limits compiles; the worst take a few
  seconds and under 1 GiB while compiling, and the set holds at most 13
- bytes per byte of glob and keyword text (README, "Limits and compile
- cost").
+ bytes per byte of glob and keyword text (docs/reliability.md, "Limits
+ and compile cost").
 
  Safety: Non-NULL pointers must point to what is described above.
  */
@@ -395,7 +395,8 @@ ptrdiff_t crio_pin_error_pattern_index(const struct crio_pin_error *error);
 /*
  Frees an error. NULL is a no-op.
 
- Safety: `error` is NULL or a live error from crio_pin_compile(), freed once.
+ Safety: `error` is NULL or a live error from crio_pin_compile() or
+ crio_pin_validate(), freed once.
  */
 void crio_pin_error_free(struct crio_pin_error *error);
 

@@ -331,8 +331,8 @@ unsafe fn match_name<T>(
 ///
 /// Cost: every list within the limits compiles; the worst take a few
 /// seconds and under 1 GiB while compiling, and the set holds at most 13
-/// bytes per byte of glob and keyword text (README, "Limits and compile
-/// cost").
+/// bytes per byte of glob and keyword text (docs/reliability.md, "Limits
+/// and compile cost").
 ///
 /// # Safety
 /// Non-NULL pointers must point to what is described above.
@@ -758,7 +758,8 @@ pub unsafe extern "C" fn crio_pin_error_pattern_index(error: *const crio_pin_err
 /// Frees an error. NULL is a no-op.
 ///
 /// # Safety
-/// `error` is NULL or a live error from crio_pin_compile(), freed once.
+/// `error` is NULL or a live error from crio_pin_compile() or
+/// crio_pin_validate(), freed once.
 #[no_mangle]
 pub unsafe extern "C" fn crio_pin_error_free(error: *mut crio_pin_error) {
     boundary(

@@ -29,8 +29,12 @@
 //!   byte, as in Go.
 //! - The lone pattern `*`, which crashes CRI-O, is an error.
 //!
-//! [`Flags`] opt into saner modes: anchored globs, case-sensitive
-//! comparison, and strict rejection of likely mistakes.
+//! [`Flags`] opt into saner modes (anchored globs, case-sensitive
+//! comparison, strict rejection of likely mistakes) and into the other
+//! runtimes' rules: literal patterns, cri-dockerd's syntax, normalised
+//! references ([`normalize`]), and one named set per runtime
+//! ([`Flags::CONTAINERD`], [`Flags::CONTAINERD_NORMALIZED`],
+//! [`Flags::CRI_DOCKERD`]; docs/runtimes.md has them side by side).
 //!
 //! # Canonical form
 //!
@@ -46,6 +50,8 @@
 //! # Layout
 //!
 //! - [`pattern`]: what a pattern means, the flags, the errors.
+//! - [`normalize`]: image references as the docker reference grammar
+//!   normalises them, for [`Flags::NORMALIZE`].
 //! - `set`: where patterns become a [`PinSet`] (the fast engine).
 //! - `reference`: CRI-O's loop of one regex per pattern, for tests,
 //!   fuzzers and benchmarks (feature `testing`, not a stable API).

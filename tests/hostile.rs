@@ -1,5 +1,5 @@
-//! Hostile and extreme inputs, each with its documented outcome (README,
-//! "Reliability"). None may crash, hang or give a wrong answer.
+//! Hostile and extreme inputs, each with its documented outcome
+//! (docs/reliability.md, "Hostile and extreme inputs"). None may crash, hang or give a wrong answer.
 
 use crio_pin::reference::{in_unicode_16_fold_changes, ReferenceSet};
 use crio_pin::{ErrorKind, Flags, PinSet, MAX_PATTERN_BYTES};

@@ -31,6 +31,30 @@ package_name() {
     esac
 }
 
+# logged LOG COMMAND...: runs COMMAND with its output in LOG, and every
+# minute says it is still running and what the log last showed (a package
+# build takes minutes, most of them in cargo and the tests).
+logged() {
+    log=$1
+    shift
+    rm -f "$log.status"
+    ( set +e; "$@" > "$log" 2>&1; echo $? > "$log.status" ) &
+    begun=$(date +%s)
+    ticks=0
+    while [ ! -s "$log.status" ]; do
+        sleep 1
+        ticks=$((ticks + 1))
+        if [ $((ticks % 60)) = 0 ]; then
+            last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | cut -c 1-60)
+            echo "  ... $(( ($(date +%s) - begun) / 60 )) min, $(wc -l < "$log") lines logged; last: $last"
+        fi
+    done
+    wait
+    status=$(cat "$log.status")
+    rm -f "$log.status"
+    return "$status"
+}
+
 start=$(date +%s)
 case $format in
 rpm)
@@ -40,8 +64,9 @@ rpm)
     # Debian's rpm has no find-debuginfo: no -debuginfo packages here (a
     # Fedora build makes them as usual). --nodeps: the toolchain is not
     # installed as RPMs on this machine.
-    rpmbuild -bb --nodeps --define "_topdir $work" --define "debug_package %{nil}" \
-        packaging/rpm/crio-pin.spec > "$work/rpmbuild.log" 2>&1 || {
+    echo "rpmbuild: building and testing the packages offline (log: build/packages/rpm-build/rpmbuild.log)"
+    logged "$work/rpmbuild.log" rpmbuild -bb --nodeps --define "_topdir $work" --define "debug_package %{nil}" \
+        packaging/rpm/crio-pin.spec || {
         tail -n 40 "$work/rpmbuild.log"; echo "make rpm: rpmbuild failed (log: $work/rpmbuild.log)" >&2; exit 1; }
     find "$work/RPMS" -name '*.rpm' -exec cp {} "$out/" \;
     ;;
@@ -54,7 +79,8 @@ deb)
     cp -r "$src/packaging/debian" "$src/debian"
     # -d: the Rust toolchain is not a Debian package here (Debian 12's is
     # too old), so build dependencies are not checked.
-    (cd "$src" && dpkg-buildpackage -us -uc -b -d) > "$work/dpkg-buildpackage.log" 2>&1 || {
+    echo "dpkg-buildpackage: building and testing the packages offline (log: build/packages/deb-build/dpkg-buildpackage.log)"
+    logged "$work/dpkg-buildpackage.log" sh -c 'cd "$1" && dpkg-buildpackage -us -uc -b -d' sh "$src" || {
         tail -n 40 "$work/dpkg-buildpackage.log"
         echo "make deb: dpkg-buildpackage failed (log: $work/dpkg-buildpackage.log)" >&2; exit 1; }
     cp "$work"/*.deb "$out/"

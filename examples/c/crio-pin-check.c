@@ -6,9 +6,10 @@
  *
  * Patterns come from the arguments or, with -p, from a file (one per line;
  * blank lines and lines starting with '#' are skipped). Image names come
- * from stdin or, with -n, from a file, one per line. For each name it prints
- * whether it is pinned and by which pattern (the first in the list that
- * matches, as CRI-O would find it). Exit status: 0 on success, 1 when the
+ * from stdin or, with -n, from a file, one per line. It prints the patterns,
+ * numbered, then for each name whether it is pinned and by which pattern
+ * (the first in the list that matches, as CRI-O would find it); digests are
+ * shortened to 12 hex digits, as crictl shows them. Exit status: 0 on success, 1 when the
  * patterns do not compile, 2 on usage or I/O errors.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -81,6 +82,20 @@ static int read_file(const char *path, struct lines *out, int skip_comments) {
     return rc;
 }
 
+/* Prints text with each sha256 digest shortened to its first 12 hex digits,
+ * as crictl and docker show them, so that a line fits a terminal. */
+static void print_shown(const char *text) {
+    const char *at = text;
+    while ((at = strstr(at, "sha256:")) != NULL) {
+        at += strlen("sha256:");
+        if (strspn(at, "0123456789abcdef") < 64) continue;
+        fwrite(text, 1, (size_t)(at - text) + 12, stdout);
+        fputs("...", stdout);
+        text = at += 64;
+    }
+    fputs(text, stdout);
+}
+
 static void usage(FILE *to) {
     fprintf(to,
         "usage: crio-pin-check [--anchor-globs] [--case-sensitive] [--strict]\n"
@@ -130,6 +145,13 @@ int main(int argc, char **argv) {
         goto out;
     }
 
+    printf("patterns, in CRI-O's order:\n");
+    for (size_t i = 0; i < patterns.count; i++) {
+        printf("  #%-3zu ", i);
+        print_shown(patterns.items[i]);
+        putchar('\n');
+    }
+    printf("images:\n");
     size_t pinned = 0;
     for (size_t i = 0; i < names.count; i++) {
         ptrdiff_t by = crio_pin_match_index(set, names.items[i], names.lengths[i]);
@@ -139,13 +161,15 @@ int main(int argc, char **argv) {
             pinned++;
             fprintf(stderr, "crio-pin-check: matching %s failed; counting it as pinned\n",
                     names.items[i]);
-            printf("PINNED      %-72s (match failed)\n", names.items[i]);
+            printf("  PINNED failed  ");
         } else if (by >= 0) {
             pinned++;
-            printf("PINNED      %-72s by #%td %s\n", names.items[i], by, patterns.items[by]);
+            printf("  PINNED by #%-3td ", by);
         } else {
-            printf("not pinned  %s\n", names.items[i]);
+            printf("  not pinned     ");
         }
+        print_shown(names.items[i]);
+        putchar('\n');
     }
     printf("\n%zu of %zu images pinned by %zu patterns (libcrio_pin %s)\n", pinned, names.count,
            crio_pin_len(set), crio_pin_version());

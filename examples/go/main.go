@@ -128,7 +128,7 @@ func main() {
 		<-hup
 		if err := cfg.load(file); err != nil {
 			// On reload a bad list is rejected and the old one stays.
-			fmt.Printf("reload rejected, keeping the %d patterns in effect:\n  %v\n", len(cfg.list), err)
+			fmt.Printf("reload rejected, keeping the %d patterns in effect:\n  %v\n", len(cfg.list), wrap(err.Error(), 96, "\n    "))
 			var cerr *criopin.CompileError
 			if errors.As(err, &cerr) {
 				fmt.Printf("  to blame: pinned_images[%d] = %q (%v)\n", cerr.Index, cerr.Pattern, cerr.Kind)
@@ -161,7 +161,7 @@ func (c *config) load(file string) error {
 		return fmt.Errorf("%s: %w", file, err)
 	}
 	c.list = patterns
-	fmt.Printf("pinned_images: %d patterns from %s + pause image %s\n", len(patterns)-1, file, c.pause)
+	fmt.Printf("pinned_images: %d patterns from %s\n  + pause image %s\n", len(patterns)-1, file, c.pause)
 	return nil
 }
 
@@ -269,7 +269,7 @@ func countTorn(cfg *config, svc *imageService, store *artifactStore, file string
 		}
 		return -1 // some by one list, some by the other
 	}
-	fmt.Printf("%d listings (images, then artifacts), each while another goroutine reloads between %d and %d patterns:\n",
+	fmt.Printf("%d listings (images, then artifacts), while a goroutine reloads %d and %d patterns:\n",
 		n, len(lists[0]), len(lists[1]))
 	for _, snapshot := range []bool{false, true} {
 		var stop atomic.Bool
@@ -371,6 +371,24 @@ func short(name string) string {
 		return name[:57] + "..."
 	}
 	return name
+}
+
+// wrap breaks text at spaces into lines of at most width bytes (a longer
+// word stays whole), joined by sep: messages fit a terminal.
+func wrap(text string, width int, sep string) string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	return strings.Join(append(lines, line), sep)
 }
 
 func fail(err error) {

@@ -294,8 +294,9 @@ func Compile(patterns []string, flags ...Flag) (*Set, error) {
 // Cost: one pass over the patterns and no allocation unless the list is
 // invalid. With the library it copies the patterns into C memory, as
 // Compile does, but builds no matcher: a small fraction of Compile's
-// time (measured in go/README.md, "Benchmarks"). With the pure-Go backend
-// it runs the checks Compile runs, without building CRI-O's regexps.
+// time (measured in the repository's docs/BENCHMARKS.md, "Compile and
+// Validate"). With the pure-Go backend it runs the checks Compile runs,
+// without building CRI-O's regexps.
 func Validate(patterns []string, flags ...Flag) error {
 	var f Flag
 	for _, flag := range flags {

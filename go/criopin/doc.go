@@ -48,7 +48,8 @@
 //     library with it.
 //
 // The measured figures of both, and of Compile and Validate, are in the
-// module's README.md, "Benchmarks" (`make bench` measures them).
+// repository's docs/BENCHMARKS.md, "Through cgo" (`make bench-go`
+// measures them).
 //
 // # Other runtimes' rules
 //
