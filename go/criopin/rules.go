@@ -146,8 +146,9 @@ func repositoryOf(name string) string {
 }
 
 // byteLoop matches patterns read by containerd's or cri-dockerd's syntax
-// in list order, comparing names as bytes (see comparesBytes), folding case
-// as (?i) folds it unless CaseSensitive.
+// (exact names, prefixes, bare repositories and blanks: no keywords) in
+// list order, comparing names as bytes (see comparesBytes), folding case
+// as (?i) folds it unless CaseSensitive; blanks pin nothing.
 type byteLoop struct {
 	patterns     []parsedPattern
 	fold, anchor bool
@@ -166,8 +167,6 @@ func (l *byteLoop) matchIndex(name string) int {
 			} else {
 				hit = l.contains(name, p.text)
 			}
-		case keywordPattern:
-			hit = l.contains(name, p.text)
 		case repositoryPattern:
 			repository := repositoryOf(name)
 			n, ok := l.prefix(repository, p.text)
