@@ -103,6 +103,26 @@ func TestNormalizeAsDistribution(t *testing.T) {
 			checkList(t, []string{r}, f, names)
 		}
 	}
+	// Random strings of the grammar's pieces: each a pattern (the same
+	// refusal) and a name (the same normalised form, or none).
+	rng := rand.New(rand.NewPCG(*genSeed, 0x7e5))
+	pieces := []string{"a", "b", "z", "0", "9", "a", "b", "A", ".", "_", "__", "-", "--", ":", "/", "/", "@", "[", "]",
+		"::1", ":5000", "5000", "localhost", "docker.io", "index.docker.io", "library", "sha256:" + hex, "sha512:" + hex + hex}
+	refused := 0
+	for range 20_000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		if n, _ := checkList(t, []string{text}, criopin.ContainerdNormalized, []string{text, "docker.io/library/" + text}); n == 0 {
+			refused++
+		}
+		if t.Failed() {
+			return
+		}
+	}
+	t.Logf("20,000 random strings of the grammar's pieces, %d of them refused as references by both", refused)
 }
 
 // refGenerator makes lists and names of image references and the strings
