@@ -3,20 +3,47 @@
 package criopin
 
 /*
+#include <stdint.h>
 #include <stdlib.h>
 #include <crio_pin.h>
+
+// The matching calls take the set as an integer: cgo checks a pointer
+// argument to an incomplete struct for Go pointers on every call (it
+// cannot see inside; crio_pin_set is C memory), a few nanoseconds a call.
+static inline bool criopin_match(uintptr_t set, const char *name, size_t length) {
+	return crio_pin_match((const crio_pin_set *)set, name, length);
+}
+static inline ptrdiff_t criopin_match_index(uintptr_t set, const char *name, size_t length) {
+	return crio_pin_match_index((const crio_pin_set *)set, name, length);
+}
+// Two names in one cgo call without packing them (an image pulled by tag
+// and by digest, an artifact's two names): crio_pin_match_any answers as
+// crio_pin_match of each.
+static inline bool criopin_match_two(uintptr_t set, const char *a, size_t a_length, const char *b, size_t b_length) {
+	return crio_pin_match((const crio_pin_set *)set, a, a_length) ||
+	       crio_pin_match((const crio_pin_set *)set, b, b_length);
+}
+static inline bool criopin_match_any(uintptr_t set, const char *names, const size_t *lengths, size_t count) {
+	return crio_pin_match_any((const crio_pin_set *)set, names, lengths, count);
+}
+static inline size_t criopin_match_each(uintptr_t set, const char *names, const size_t *lengths, size_t count,
+		uint8_t *results) {
+	return crio_pin_match_each((const crio_pin_set *)set, names, lengths, count, results);
+}
 
 // The matching functions keep no pointer to their arguments and never call
 // back into Go: the compiler may leave the names on the stack, and the
 // calls skip the preparations for callbacks.
-#cgo noescape crio_pin_match
-#cgo noescape crio_pin_match_index
-#cgo noescape crio_pin_match_any
-#cgo noescape crio_pin_match_each
-#cgo nocallback crio_pin_match
-#cgo nocallback crio_pin_match_index
-#cgo nocallback crio_pin_match_any
-#cgo nocallback crio_pin_match_each
+#cgo noescape criopin_match
+#cgo noescape criopin_match_index
+#cgo noescape criopin_match_two
+#cgo noescape criopin_match_any
+#cgo noescape criopin_match_each
+#cgo nocallback criopin_match
+#cgo nocallback criopin_match_index
+#cgo nocallback criopin_match_two
+#cgo nocallback criopin_match_any
+#cgo nocallback criopin_match_each
 #cgo nocallback crio_pin_clone
 #cgo nocallback crio_pin_free
 // crio_pin_validate keeps nothing either (it writes *error_out and
@@ -122,6 +149,9 @@ func isASCII(s string) bool {
 }
 
 func (e engine) isZero() bool { return e.ptr == nil }
+
+// handle is the set as the matching calls take it (C memory, no Go pointer).
+func (e engine) handle() C.uintptr_t { return C.uintptr_t(uintptr(unsafe.Pointer(e.ptr))) }
 
 func (e engine) free() { C.crio_pin_free(e.ptr) }
 
@@ -238,7 +268,7 @@ func (e engine) match(name string) bool {
 		return false
 	}
 	p, n := cstr(name)
-	return bool(C.crio_pin_match(e.ptr, p, n))
+	return bool(C.criopin_match(e.handle(), p, n))
 }
 
 func (e engine) matchIndex(name string) int {
@@ -246,7 +276,7 @@ func (e engine) matchIndex(name string) int {
 		return -1
 	}
 	p, n := cstr(name)
-	return indexResult(int64(C.crio_pin_match_index(e.ptr, p, n)))
+	return indexResult(int64(C.criopin_match_index(e.handle(), p, n)))
 }
 
 // indexResult checks crio_pin_match_index's answer.
@@ -271,19 +301,24 @@ func internalError(fn, got string) string {
 
 func (e engine) matchAny(names []string) bool {
 	// Only names the length table does not settle need the library; one
-	// such name is asked alone, without packing.
-	unsettled, last := 0, ""
+	// or two such names are asked without packing.
+	unsettled, first, second := 0, "", ""
 	for _, n := range names {
 		if !e.settled(n) {
-			unsettled, last = unsettled+1, n
+			unsettled++
+			first, second = second, n
 		}
 	}
 	switch unsettled {
 	case 0:
 		return false
 	case 1:
-		p, n := cstr(last)
-		return bool(C.crio_pin_match(e.ptr, p, n))
+		p, n := cstr(second)
+		return bool(C.criopin_match(e.handle(), p, n))
+	case 2:
+		p, n := cstr(first)
+		q, m := cstr(second)
+		return bool(C.criopin_match_two(e.handle(), p, n, q, m))
 	}
 	// The names of one image fit on the stack (the C function keeps no
 	// pointer: #cgo noescape); larger batches use a pooled buffer.
@@ -300,11 +335,11 @@ func (e engine) matchAny(names []string) bool {
 			for _, n := range names {
 				at += copy(buf[at:], n)
 			}
-			return bool(C.crio_pin_match_any(e.ptr, (*C.char)(unsafe.Pointer(&buf[0])), &lens[0], C.size_t(len(names))))
+			return bool(C.criopin_match_any(e.handle(), (*C.char)(unsafe.Pointer(&buf[0])), &lens[0], C.size_t(len(names))))
 		}
 	}
 	sc := pack(names)
-	r := C.crio_pin_match_any(e.ptr, sc.data(), sc.lengths(), C.size_t(len(names)))
+	r := C.criopin_match_any(e.handle(), sc.data(), sc.lengths(), C.size_t(len(names)))
 	sc.put()
 	return bool(r)
 }
@@ -319,7 +354,7 @@ const (
 // matchEach writes into results (len(names) of them, at least one).
 func (e engine) matchEach(results []bool, names []string) {
 	sc := pack(names)
-	r := C.crio_pin_match_each(e.ptr, sc.data(), sc.lengths(), C.size_t(len(names)),
+	r := C.criopin_match_each(e.handle(), sc.data(), sc.lengths(), C.size_t(len(names)),
 		(*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(results))))
 	sc.put()
 	eachResult(uint64(r), len(names))

@@ -58,9 +58,6 @@ const (
 	CriDockerd = CriDockerdSyntax | AnchorGlobs | CaseSensitive
 
 	allFlags = AnchorGlobs | CaseSensitive | Strict | Literal | CriDockerdSyntax | Normalize
-	// runtimeFlags are the other runtimes' rules, which only the library
-	// implements (the pure-Go backend has CRI-O's loop).
-	runtimeFlags = Literal | CriDockerdSyntax | Normalize
 )
 
 // String names the flags set in f, such as "AnchorGlobs|Strict".

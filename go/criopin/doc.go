@@ -43,8 +43,9 @@
 //   - "go-regexp" (build tag criopin_purego, or CGO_ENABLED=0): CRI-O's
 //     own construction, one Go regexp per pattern tried in list order, so
 //     it costs what CRI-O costs today: the time per name grows with every
-//     pattern. It needs no C library and no C compiler. The tests hold it
-//     as the ground truth for the library.
+//     pattern; the other runtimes' rules in plain Go, pattern by pattern.
+//     It needs no C library and no C compiler. The tests compare the
+//     library with it.
 //
 // The measured figures of both, and of Compile and Validate, are in the
 // repository's docs/BENCHMARKS.md, "Through cgo" (`make bench-go`
@@ -55,9 +56,12 @@
 // [Containerd], [ContainerdNormalized] and [CriDockerd] are the flag sets
 // that read a list as containerd 2.x and cri-dockerd read theirs
 // ([Literal], [CriDockerdSyntax], [Normalize]; the rules side by side in
-// the repository's docs/runtimes.md). Only the library has them: the
-// pure-Go backend refuses these flags with [KindUnknownFlags] rather than
-// read a list by other rules than those asked for.
+// the repository's docs/runtimes.md). Both backends have them, with the
+// same answers and errors: under [Literal] and [CriDockerdSyntax] names
+// compare as bytes, as those runtimes compare Go strings (an invalid UTF-8
+// byte is no character there), and [Normalize] reads references as
+// github.com/distribution/reference v0.6.0 does (the pure-Go backend calls
+// its ParseDockerRef; the library follows the same grammar).
 //
 // # Build tags
 //

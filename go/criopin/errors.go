@@ -165,34 +165,36 @@ func unknownFlagsError(f Flag) *CompileError {
 
 // checkPattern is the library's validation of pattern i (src/pattern.rs and
 // src/set/intake.rs: the same rules in the same order, so the same kind and index
-// for a list): the size limits, UTF-8, the lone "*", then the Strict
-// rules. total is the size of patterns 0..i. The messages are this
-// package's own (see CompileError.Message).
-func checkPattern(i int, p string, total int, flags Flag) *CompileError {
+// for a list): the size limits, UTF-8, the syntax (the lone "*"), then the
+// Strict rules; it returns the pattern as the syntax reads it. total is the
+// size of patterns 0..i. The messages are this package's own (see
+// CompileError.Message).
+func checkPattern(i int, p string, total int, flags Flag) (parsedPattern, *CompileError) {
 	tooLarge := func(what string, limit int) *CompileError {
 		// The pattern is not quoted: it may be megabytes long.
 		return &CompileError{Kind: KindTooLarge, Index: i, Pattern: p, Message: "pattern " + strconv.Itoa(i) +
 			": too large: " + what + " may be at most " + strconv.Itoa(limit) + "; split the list or shorten the pattern"}
 	}
 	if i >= maxPatterns {
-		return tooLarge("the number of patterns", maxPatterns)
+		return parsedPattern{}, tooLarge("the number of patterns", maxPatterns)
 	}
 	if total > maxPatternBytes {
-		return tooLarge("the total size of all patterns in bytes", maxPatternBytes)
+		return parsedPattern{}, tooLarge("the total size of all patterns in bytes", maxPatternBytes)
 	}
-	at := func(kind ErrorKind, msg string) *CompileError {
-		return &CompileError{Kind: kind, Index: i, Pattern: p,
+	at := func(kind ErrorKind, msg string) (parsedPattern, *CompileError) {
+		return parsedPattern{}, &CompileError{Kind: kind, Index: i, Pattern: p,
 			Message: "pattern " + strconv.Itoa(i) + " (" + quote(p) + "): " + msg}
 	}
 	if !utf8.ValidString(p) { // the fast check first: most patterns are ASCII
 		return at(KindInvalidUTF8, "not valid UTF-8 (bad byte at offset "+strconv.Itoa(invalidUTF8At(p))+
 			"); patterns are text: fix the encoding of the configuration")
 	}
-	if p == "*" {
+	parsed, ok := parsePattern(p, flags)
+	if !ok {
 		return at(KindLoneStar, `a lone '*' is not a valid pattern; write "**" to pin every image`)
 	}
 	if flags&Strict == 0 {
-		return nil
+		return parsed, nil
 	}
 	if p == "" {
 		return at(KindStrictEmpty, "empty pattern (it pins only an image with an empty name); remove it")
@@ -208,29 +210,26 @@ func checkPattern(i int, p string, total int, flags Flag) *CompileError {
 				"remove it (look for stray spaces, tabs or newlines)")
 		}
 	}
-	// The wildcard stars stripped, any star left is a literal character.
-	keyword := len(p) >= 2 && p[0] == '*' && p[len(p)-1] == '*'
-	text, offset := p, 0
-	switch {
-	case keyword:
-		text, offset = p[1:len(p)-1], 1
-	case strings.HasSuffix(p, "*"):
-		text = p[:len(p)-1]
-	}
-	star := strings.IndexByte(text, '*')
+	// The wildcard stars are gone from the text: any star left is a
+	// literal character. (Strict has refused whitespace, so the text of a
+	// trimmed syntax starts where the pattern does.)
+	star := strings.IndexByte(parsed.text, '*')
 	if star < 0 {
-		return nil
+		return parsed, nil
 	}
-	if !keyword && text == p && star == 0 && !strings.Contains(p[1:], "*") {
-		word, anyCase := p[1:], ""
+	if parsed.kind == exactPattern && star == 0 && !strings.Contains(parsed.text[1:], "*") {
+		word, anyCase := parsed.text[1:], ""
 		if flags&CaseSensitive == 0 {
 			anyCase = " (in any case)"
 		}
 		return at(KindStrictLeadingStar, "a '*' only at the start is a literal character, so this pins "+
-			"only the name "+quote(p)+" itself"+anyCase+"; write "+quote("*"+word+"*")+
+			"only the name "+quote(parsed.text)+" itself"+anyCase+"; write "+quote("*"+word+"*")+
 			" to pin names containing "+quote(word)+" (CRI-O has no suffix match)")
 	}
-	return at(KindStrictInnerStar, "the '*' at byte "+strconv.Itoa(star+offset)+" is a literal character "+
+	if parsed.kind == keywordPattern {
+		star++ // the keyword's leading star
+	}
+	return at(KindStrictInnerStar, "the '*' at byte "+strconv.Itoa(star)+" is a literal character "+
 		`(only a trailing '*', or the leading '*' of "*word*", is a wildcard); remove it, or split the `+
 		`pattern into a "prefix*" glob or a "*word*" keyword`)
 }

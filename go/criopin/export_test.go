@@ -8,27 +8,33 @@ func LiveSets() int64 { return liveSets.Load() }
 // SemanticsVersion is the library version the pure-Go backend follows.
 const SemanticsVersion = semanticsVersion
 
-// Reference is CRI-O's loop of Go regexps (the pure-Go backend's engine),
-// the ground truth the tests compare each backend with.
-type Reference struct{ loop *regexpLoop }
+// Reference is the pure-Go backend's matcher (CRI-O's loop of Go regexps,
+// and the other runtimes' rules in Go), which the tests compare each
+// backend with: in a cgo build, the library with the pure-Go rules.
+type Reference struct{ m *goMatcher }
 
-// CompileReference builds CRI-O's regexps for patterns, or the error the
-// library must give (the same kind and index; the message is the pure-Go
-// backend's).
+// CompileReference builds the pure-Go matcher for patterns, or the error
+// the library must give (the same kind and index; the message is the
+// pure-Go backend's).
 func CompileReference(patterns []string, flags Flag) (*Reference, *CompileError) {
 	if err := unknownFlagsError(flags); err != nil {
 		return nil, err
 	}
-	loop, err := compileRegexpLoop(patterns, flags)
+	m, err := compileGoMatcher(patterns, flags)
 	if err != nil {
-		err.Pattern = patterns[err.Index]
-		return nil, err
+		return nil, blame(err, patterns)
 	}
-	return &Reference{loop}, nil
+	return &Reference{m}, nil
 }
 
-// MatchIndex is the index of the first regexp that matches name, or -1.
-func (r *Reference) MatchIndex(name string) int { return r.loop.matchIndex(name) }
+// MatchIndex is the index of the first pattern that pins name, or -1.
+func (r *Reference) MatchIndex(name string) int { return r.m.matchIndex(name) }
 
-// Regexps are CRI-O's regexps, in list order.
-func (r *Reference) Regexps() []*regexp.Regexp { return r.loop.regexps }
+// Regexps are CRI-O's regexps, in list order (none under the other
+// runtimes' syntaxes).
+func (r *Reference) Regexps() []*regexp.Regexp {
+	if r.m.crio == nil {
+		return nil
+	}
+	return r.m.crio.regexps
+}

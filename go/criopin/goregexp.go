@@ -1,66 +1,47 @@
 package criopin
 
-import (
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // regexpLoop is CRI-O's own matcher, in Go: one regexp per pattern, built
 // as CRI-O's CompileRegexpsForPinnedImages builds it, tried in list order
-// as its FilterPinnedImage does. It is the pure-Go backend (build tag
-// criopin_purego, or cgo disabled) and, in the tests of the cgo backend,
-// the reference the library is compared with. This is the package's one
-// copy of CRI-O's construction.
+// as its FilterPinnedImage does. It is the pure-Go backend's matcher for
+// CRI-O's syntax (goMatcher) and, in the tests of the cgo backend, the
+// reference the library is compared with. This is the package's one copy
+// of CRI-O's construction (its classification of a pattern is
+// parsePattern's).
 type regexpLoop struct {
 	regexps []*regexp.Regexp // immutable, safe for concurrent use
 }
 
-// compileRegexpLoop validates patterns by the library's rules (the same
-// kind and index of error) and builds CRI-O's regexps. flags are known
-// bits.
-func compileRegexpLoop(patterns []string, flags Flag) (*regexpLoop, *CompileError) {
-	if err := validatePatterns(patterns, flags); err != nil {
-		return nil, err
-	}
+// compileRegexpLoop builds CRI-O's regexps for patterns read by CRI-O's
+// syntax (parsePattern, eachPattern).
+func compileRegexpLoop(patterns []parsedPattern, flags Flag) *regexpLoop {
 	loop := &regexpLoop{regexps: make([]*regexp.Regexp, 0, len(patterns))}
 	for _, p := range patterns {
 		loop.regexps = append(loop.regexps, crioRegexp(p, flags))
 	}
-	return loop, nil
+	return loop
 }
 
-// validatePatterns is the library's validation of a list (see
-// checkPattern): the first pattern that fails, in list order, is the error.
-func validatePatterns(patterns []string, flags Flag) *CompileError {
-	total := 0
-	for i, p := range patterns {
-		total += len(p)
-		if err := checkPattern(i, p, total, flags); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// crioRegexp is CRI-O's regexp for one valid pattern. The flags depart from
+// crioRegexp is CRI-O's regexp for one pattern. The flags depart from
 // CRI-O as the library's do: AnchorGlobs puts "^" before a glob,
 // CaseSensitive drops "(?i)".
-func crioRegexp(p string, flags Flag) *regexp.Regexp {
+func crioRegexp(p parsedPattern, flags Flag) *regexp.Regexp {
 	fold := "(?i)"
 	if flags&CaseSensitive != 0 {
 		fold = ""
 	}
-	switch {
-	case strings.HasPrefix(p, "*") && strings.HasSuffix(p, "*"): // keyword ("**" pins all)
-		return regexp.MustCompile(fold + regexp.QuoteMeta(p[1:len(p)-1]))
-	case strings.HasSuffix(p, "*"): // glob: not anchored, as CRI-O
+	switch p.kind {
+	case keywordPattern: // "*word*" ("**" pins all)
+		return regexp.MustCompile(fold + regexp.QuoteMeta(p.text))
+	case globPattern: // "prefix*": not anchored, as CRI-O
 		anchor := ""
 		if flags&AnchorGlobs != 0 {
 			anchor = "^"
 		}
-		return regexp.MustCompile(fold + anchor + regexp.QuoteMeta(p[:len(p)-1]) + ".*")
+		return regexp.MustCompile(fold + anchor + regexp.QuoteMeta(p.text) + ".*")
 	default: // exact
-		return regexp.MustCompile(fold + "^" + regexp.QuoteMeta(p) + "$")
+		return regexp.MustCompile(fold + "^" + regexp.QuoteMeta(p.text) + "$")
 	}
 }
 
@@ -72,13 +53,4 @@ func (l *regexpLoop) matchIndex(name string) int {
 		}
 	}
 	return -1
-}
-
-func (l *regexpLoop) matchAny(names []string) bool {
-	for _, name := range names {
-		if l.matchIndex(name) >= 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -23,6 +23,13 @@ import (
 
 var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|purego)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
 
+// floorLine is a BenchmarkFloor result: crio's ns/op, or floor's metrics
+// (part-ns/image).
+var (
+	floorLine   = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|floor)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
+	floorMetric = regexp.MustCompile(`([\d.]+) (matchany|native|emptycall|crio)-ns/image`)
+)
+
 // key is a call on a list: its size in patterns, or a name (openshift).
 type key struct {
 	bench string
@@ -65,6 +72,10 @@ func main() {
 // list size or a list's name.
 var targetRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*≥\s*([\d.]+)\s*\|$`)
 
+// overheadRow is a bound on the floor table's overhead, in ns an image:
+// | overhead | list or all | ≤ N ns |.
+var overheadRow = regexp.MustCompile(`^\|\s*overhead\s*\|\s*(\w+)\s*\|\s*≤\s*([\d.]+)\s*ns\s*\|$`)
+
 // parseTargets reads the ratio each call should reach at each list size.
 func parseTargets(doc string) (map[key]float64, error) {
 	_, section, ok := strings.Cut(doc, "\n## Go targets\n")
@@ -74,6 +85,14 @@ func parseTargets(doc string) (map[key]float64, error) {
 	section, _, _ = strings.Cut(section, "\n## ")
 	targets := map[key]float64{}
 	for _, row := range strings.Split(section, "\n") {
+		if m := overheadRow.FindStringSubmatch(strings.TrimSpace(row)); m != nil {
+			bound, err := strconv.ParseFloat(m[2], 64)
+			if err != nil {
+				return nil, fmt.Errorf("target %q: %v", row, err)
+			}
+			targets[key{"overhead", m[1]}] = bound
+			continue
+		}
 		m := targetRow.FindStringSubmatch(strings.TrimSpace(row))
 		if m == nil {
 			continue
@@ -103,8 +122,30 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	ns := map[key]map[string]float64{}
 	var sizes []string
 	benches := []string{"Match", "MatchAny", "MatchEach"}
+	floor := map[string]map[string]float64{}
+	var floorLists []string
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
+		if m := floorLine.FindStringSubmatch(sc.Text()); m != nil {
+			if floor[m[1]] == nil {
+				floor[m[1]] = map[string]float64{}
+				floorLists = append(floorLists, m[1])
+			}
+			parts := [][]string{{"", m[3], "crio"}}
+			if m[2] == "floor" {
+				parts = floorMetric.FindAllStringSubmatch(m[4], -1)
+			}
+			for _, part := range parts {
+				v, err := strconv.ParseFloat(part[1], 64)
+				if err != nil {
+					return err
+				}
+				if old, ok := floor[m[1]][part[2]]; !ok || v < old {
+					floor[m[1]][part[2]] = v
+				}
+			}
+			continue
+		}
 		m := line.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
@@ -131,7 +172,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if len(sizes) == 0 {
+	if len(sizes) == 0 && len(floorLists) == 0 {
 		return fmt.Errorf("no benchmark results on standard input")
 	}
 	slices.SortFunc(sizes, listOrder)
@@ -156,7 +197,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 			if t, ok := targets[key{b, n}]; ok {
 				target = fmt.Sprintf(">= %gx", t)
 				if ratio < t {
-					target += " (missed)"
+					target += " MISSED"
 					missed = append(missed, fmt.Sprintf("%s on list %s: %s < %gx", b, n, times(ratio), t))
 				}
 			}
@@ -167,6 +208,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", n, b, duration(g), pure, duration(l), times(ratio), target)
 		}
 	}
+	missed = append(missed, floorTable(out, floor, floorLists, targets)...)
 	fmt.Fprintln(out)
 	if len(missed) == 0 {
 		fmt.Fprintln(out, "Every ratio meets its target.")
@@ -177,6 +219,56 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 		}
 	}
 	return nil
+}
+
+// floorTable prints, per list, MatchAny per image beside its floor (the
+// library's native answer + an empty cgo call) and CRI-O's loop, and
+// returns the targets missed.
+func floorTable(out io.Writer, floor map[string]map[string]float64, lists []string, targets map[key]float64) []string {
+	if len(lists) == 0 {
+		return nil
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "MatchAny per image at its floor (BenchmarkFloor; one stored name an image, a few images with two):")
+	fmt.Fprintln(out, "native = the library's answer called from C; floor = native + an empty cgo call; overhead =")
+	fmt.Fprintln(out, "MatchAny - floor (below 0: names the length table settles in Go, with no call); ratio = CRI-O's loop / MatchAny.")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| list | CRI-O's loop | MatchAny | native | empty call | floor | overhead | target | ratio | target |")
+	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	var missed []string
+	for _, l := range lists {
+		r := floor[l]
+		crio, okC := r["crio"]
+		matchAny, okA := r["matchany"]
+		native, okN := r["native"]
+		call, okE := r["emptycall"]
+		if !okC || !okA || !okN || !okE || matchAny == 0 {
+			missed = append(missed, fmt.Sprintf("floor of list %s: not every part was measured", l))
+			continue
+		}
+		overhead, ratio := matchAny-(native+call), crio/matchAny
+		overheadTarget, ratioTarget := "", ""
+		if bound, ok := targets[key{"overhead", l}]; ok || targets[key{"overhead", "all"}] > 0 {
+			if !ok {
+				bound = targets[key{"overhead", "all"}]
+			}
+			overheadTarget = fmt.Sprintf("<= %g ns", bound)
+			if overhead > bound {
+				overheadTarget += " MISSED"
+				missed = append(missed, fmt.Sprintf("overhead on list %s: %.1f ns > %g ns", l, overhead, bound))
+			}
+		}
+		if t, ok := targets[key{"Floor", l}]; ok {
+			ratioTarget = fmt.Sprintf(">= %gx", t)
+			if ratio < t {
+				ratioTarget += " MISSED"
+				missed = append(missed, fmt.Sprintf("MatchAny on list %s: %s < %gx", l, times(ratio), t))
+			}
+		}
+		fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %.1f ns | %s | %s | %s |\n", l, duration(crio), duration(matchAny),
+			duration(native), duration(call), duration(native+call), overhead, overheadTarget, times(ratio), ratioTarget)
+	}
+	return missed
 }
 
 // times formats a ratio.

@@ -1,0 +1,279 @@
+package criopin
+
+import (
+	// The digest algorithms the grammar names and the library takes:
+	// go-digest refuses an algorithm whose hash is not linked in.
+	_ "crypto/sha256"
+	_ "crypto/sha512"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/distribution/reference"
+)
+
+// The pure-Go backend's rules for every flag: how a pattern is read under
+// each syntax, normalisation, and the other runtimes' byte comparisons.
+// They are the library's (src/pattern.rs, src/set.rs, src/normalize.rs),
+// written once more in Go for builds without it; the cgo backend has none
+// of this and asks the library, and the tests compare the two (TestSemanticsTable,
+// TestDifferential).
+
+// patternKind is what a pattern asks of a name (src/pattern.rs, Pattern).
+type patternKind uint8
+
+const (
+	exactPattern      patternKind = iota // the whole name equals the text
+	globPattern                          // "prefix*": the name contains the text (starts with it, AnchorGlobs)
+	keywordPattern                       // "*word*": the name contains the text
+	repositoryPattern                    // cri-dockerd's bare repository: the name's repository equals the text
+	blankPattern                         // cri-dockerd's blank entry: pins nothing
+)
+
+// parsedPattern is a pattern as its syntax reads it: its kind and the text
+// a name is compared with (stars removed; normalised under Normalize).
+type parsedPattern struct {
+	kind patternKind
+	text string
+}
+
+// parsePattern reads a valid UTF-8 pattern under flags' syntax; false for
+// the lone "*" of CRI-O's syntax (on which CRI-O panics).
+func parsePattern(p string, flags Flag) (parsedPattern, bool) {
+	switch {
+	case flags&Literal != 0: // containerd compares its values with ==
+		return parsedPattern{exactPattern, p}, true
+	case flags&CriDockerdSyntax != 0:
+		return criDockerdPattern(p), true
+	case len(p) >= 2 && p[0] == '*' && p[len(p)-1] == '*': // "**" is the keyword ""
+		return parsedPattern{keywordPattern, p[1 : len(p)-1]}, true
+	case p == "*":
+		return parsedPattern{}, false
+	case strings.HasSuffix(p, "*"):
+		return parsedPattern{globPattern, p[:len(p)-1]}, true
+	}
+	return parsedPattern{exactPattern, p}, true
+}
+
+// criDockerdPattern is cri-dockerd's reading of a --pinned-images value:
+// trimmed; blank pins nothing; one trailing '*' makes a prefix; a digest,
+// or a tag (a ':' after the last '/'), makes an exact name; anything else
+// is a bare repository.
+func criDockerdPattern(p string) parsedPattern {
+	t := strings.TrimSpace(p) // Unicode White_Space, as Rust's trim
+	switch {
+	case t == "":
+		return parsedPattern{blankPattern, ""}
+	case strings.HasSuffix(t, "*"):
+		return parsedPattern{globPattern, t[:len(t)-1]}
+	case strings.Contains(t, "@") || strings.Contains(t[strings.LastIndexByte(t, '/')+1:], ":"):
+		return parsedPattern{exactPattern, t}
+	}
+	return parsedPattern{repositoryPattern, t}
+}
+
+// comparesBytes says whether names are compared as bytes (the syntaxes of
+// containerd and cri-dockerd, whose runtimes compare Go strings) rather
+// than decoded as Go's regexp decodes them (CRI-O's, each invalid byte read
+// as U+FFFD). Under bytes an invalid byte of a name is no character: it
+// equals nothing a pattern (valid UTF-8) can hold.
+func comparesBytes(flags Flag) bool {
+	return flags&(Literal|CriDockerdSyntax) != 0
+}
+
+// eachPattern reads a list as the library does (src/set.rs, each_pattern):
+// the flags, then each pattern in order (limits, UTF-8, syntax, Strict,
+// then under Normalize its reference), handing each to each (when not
+// nil). The first failure is the error.
+func eachPattern(patterns []string, flags Flag, each func(i int, p parsedPattern)) *CompileError {
+	if flags&Literal != 0 && flags&CriDockerdSyntax != 0 {
+		return &CompileError{Kind: KindConflictingFlags, Index: -1, Message: "the flags criopin.Literal and " +
+			"criopin.CriDockerdSyntax are two pattern syntaxes; choose one"}
+	}
+	total := 0
+	for i, raw := range patterns {
+		total += len(raw)
+		p, err := checkPattern(i, raw, total, flags)
+		if err != nil {
+			return err
+		}
+		if flags&Normalize != 0 && (p.kind == exactPattern || p.kind == repositoryPattern) {
+			normalized, nerr := normalizeReference(p.text)
+			if nerr != nil {
+				return &CompileError{Kind: KindInvalidReference, Index: i, Pattern: raw, Message: "pattern " +
+					strconv.Itoa(i) + " (" + quote(raw) + "): not an image reference (" + nerr.Error() +
+					"), which criopin.Normalize requires of an exact pattern; write one such as " +
+					`"registry.k8s.io/pause:3.10", or a glob "prefix*"`}
+			}
+			if p.kind == repositoryPattern {
+				// A bare repository gained ":latest", which a name's
+				// repository does not have.
+				normalized = strings.TrimSuffix(normalized, ":latest")
+			}
+			p.text = normalized
+		}
+		if each != nil {
+			each(i, p)
+		}
+	}
+	return nil
+}
+
+// normalizeReference is text as containerd normalises a pulled name
+// (distribution/reference's ParseDockerRef): "nginx" is
+// "docker.io/library/nginx:latest", "name:tag@digest" is "name@digest".
+func normalizeReference(text string) (string, error) {
+	named, err := reference.ParseDockerRef(text)
+	if err != nil {
+		return "", err
+	}
+	return named.String(), nil
+}
+
+// repositoryOf is a name's repository as cri-dockerd takes it: without its
+// digest (from the first '@'), then without a tag (from the last ':' after
+// the last '/'), so that a registry's port stays.
+func repositoryOf(name string) string {
+	if at := strings.IndexByte(name, '@'); at >= 0 {
+		name = name[:at]
+	}
+	last := strings.LastIndexByte(name, '/') + 1
+	if colon := strings.LastIndexByte(name[last:], ':'); colon >= 0 {
+		return name[:last+colon]
+	}
+	return name
+}
+
+// byteLoop matches patterns read by containerd's or cri-dockerd's syntax
+// (exact names, prefixes, bare repositories and blanks: no keywords) in
+// list order, comparing names as bytes (see comparesBytes), folding case
+// as (?i) folds it unless CaseSensitive; blanks pin nothing.
+type byteLoop struct {
+	patterns     []parsedPattern
+	fold, anchor bool
+}
+
+func (l *byteLoop) matchIndex(name string) int {
+	for i, p := range l.patterns {
+		var hit bool
+		switch p.kind {
+		case exactPattern:
+			n, ok := l.prefix(name, p.text)
+			hit = ok && n == len(name)
+		case globPattern:
+			if l.anchor {
+				_, hit = l.prefix(name, p.text)
+			} else {
+				hit = l.contains(name, p.text)
+			}
+		case repositoryPattern:
+			repository := repositoryOf(name)
+			n, ok := l.prefix(repository, p.text)
+			hit = ok && n == len(repository)
+		}
+		if hit {
+			return i
+		}
+	}
+	return -1
+}
+
+// prefix matches text at the start of s and says how many bytes of s it
+// took: rune by rune under folding (an invalid byte of s matches nothing).
+func (l *byteLoop) prefix(s, text string) (int, bool) {
+	if !l.fold {
+		return len(text), strings.HasPrefix(s, text)
+	}
+	at := 0
+	for _, want := range text {
+		if at == len(s) {
+			return 0, false
+		}
+		r, size := utf8.DecodeRuneInString(s[at:])
+		if (r == utf8.RuneError && size == 1) || !sameFold(r, want) {
+			return 0, false
+		}
+		at += size
+	}
+	return at, true
+}
+
+// contains says whether text matches s at some character of s. (A valid
+// UTF-8 text found among s's bytes starts where a character of s does.)
+func (l *byteLoop) contains(s, text string) bool {
+	if !l.fold {
+		return strings.Contains(s, text)
+	}
+	for at := 0; ; {
+		if _, ok := l.prefix(s[at:], text); ok {
+			return true
+		}
+		if at == len(s) {
+			return false
+		}
+		_, size := utf8.DecodeRuneInString(s[at:])
+		at += size
+	}
+}
+
+// sameFold says whether a and b are one rune to (?i): the same, or in one
+// orbit of unicode.SimpleFold.
+func sameFold(a, b rune) bool {
+	if a == b {
+		return true
+	}
+	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
+		if r == b {
+			return true
+		}
+	}
+	return false
+}
+
+// goMatcher is the pure-Go backend's compiled list: CRI-O's loop of
+// regexps for CRI-O's syntax, the byte loop for the other runtimes'; under
+// Normalize each name is normalised first (a name that is no reference is
+// matched as it is). Immutable, safe for concurrent use.
+type goMatcher struct {
+	normalize bool
+	crio      *regexpLoop // CRI-O's syntax
+	bytes     *byteLoop   // containerd's or cri-dockerd's
+}
+
+// compileGoMatcher reads patterns as the library does (the same kind and
+// index of error) and builds their matcher. flags are known bits.
+func compileGoMatcher(patterns []string, flags Flag) (*goMatcher, *CompileError) {
+	parsed := make([]parsedPattern, 0, len(patterns))
+	if err := eachPattern(patterns, flags, func(_ int, p parsedPattern) { parsed = append(parsed, p) }); err != nil {
+		return nil, err
+	}
+	m := &goMatcher{normalize: flags&Normalize != 0}
+	if comparesBytes(flags) {
+		m.bytes = &byteLoop{patterns: parsed, fold: flags&CaseSensitive == 0, anchor: flags&AnchorGlobs != 0}
+	} else {
+		m.crio = compileRegexpLoop(parsed, flags)
+	}
+	return m, nil
+}
+
+func (m *goMatcher) matchIndex(name string) int {
+	if m.normalize {
+		if normalized, err := normalizeReference(name); err == nil {
+			name = normalized
+		}
+	}
+	if m.bytes != nil {
+		return m.bytes.matchIndex(name)
+	}
+	return m.crio.matchIndex(name)
+}
+
+func (m *goMatcher) matchAny(names []string) bool {
+	for _, name := range names {
+		if m.matchIndex(name) >= 0 {
+			return true
+		}
+	}
+	return false
+}

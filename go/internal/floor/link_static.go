@@ -1,0 +1,9 @@
+//go:build cgo && !criopin_purego && criopin_static
+
+package floor
+
+// As package criopin links it (criopin/link_static.go).
+
+// #cgo LDFLAGS: -Wl,--as-needed -l:libcrio_pin.a
+// #cgo pkg-config: --static crio_pin
+import "C"
