@@ -57,9 +57,11 @@ func TestDifferential(t *testing.T) {
 }
 
 // TestBytesUnderByteRuntimes: containerd and cri-dockerd compare Go
-// strings, so an invalid byte of a name is no character there: pattern
-// "a\uFFFD" does not pin name "a\xff" (under CRI-O's rules it does, as
-// Go's regexp reads the byte as U+FFFD).
+// strings, so under their rule sets (case-sensitive) an invalid byte of a
+// name is no character: pattern "a\uFFFD" does not pin name "a\xff".
+// Under CRI-O's rules it does, as Go's regexp reads the byte as U+FFFD,
+// and so it does under their syntaxes with case folding, which reads
+// names as (?i) does. Both backends agree on each.
 func TestBytesUnderByteRuntimes(t *testing.T) {
 	names := []string{"a\xff", "a\uFFFD", "quay.io/a\xff:1", "quay.io/a:\xff", "\xffquay.io/a", "A\xff"}
 	for _, f := range []criopin.Flag{criopin.Containerd, criopin.CriDockerd, criopin.Literal,
@@ -70,7 +72,8 @@ func TestBytesUnderByteRuntimes(t *testing.T) {
 	for _, c := range []struct {
 		flags criopin.Flag
 		want  bool
-	}{{criopin.Crio, true}, {criopin.CaseSensitive, true}, {criopin.Containerd, false}, {criopin.CriDockerd, false}} {
+	}{{criopin.Crio, true}, {criopin.CaseSensitive, true}, {criopin.Containerd, false}, {criopin.CriDockerd, false},
+		{criopin.Literal, true}, {criopin.CriDockerdSyntax, true}} {
 		if got := criopin.MustCompile([]string{"a\uFFFD"}, c.flags).Match("a\xff"); got != c.want {
 			t.Errorf("%v: pattern a\\uFFFD pins name a\\xff: %v, want %v", c.flags, got, c.want)
 		}

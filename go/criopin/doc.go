@@ -57,9 +57,11 @@
 // that read a list as containerd 2.x and cri-dockerd read theirs
 // ([Literal], [CriDockerdSyntax], [Normalize]; the rules side by side in
 // the repository's docs/runtimes.md). Both backends have them, with the
-// same answers and errors: under [Literal] and [CriDockerdSyntax] names
-// compare as bytes, as those runtimes compare Go strings (an invalid UTF-8
-// byte is no character there), and [Normalize] reads references as
+// same answers and errors: under [Literal] and [CriDockerdSyntax] with
+// [CaseSensitive] (as in those sets) names compare as bytes, as those
+// runtimes compare Go strings (an invalid UTF-8 byte is no character
+// there; folding case, it reads as U+FFFD, as Go's (?i) reads it), and
+// [Normalize] reads references as
 // github.com/distribution/reference v0.6.0 does (the pure-Go backend calls
 // its ParseDockerRef; the library follows the same grammar).
 //

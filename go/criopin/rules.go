@@ -73,11 +73,12 @@ func criDockerdPattern(p string) parsedPattern {
 	return parsedPattern{repositoryPattern, t}
 }
 
-// comparesBytes says whether names are compared as bytes (the syntaxes of
-// containerd and cri-dockerd, whose runtimes compare Go strings) rather
-// than decoded as Go's regexp decodes them (CRI-O's, each invalid byte read
-// as U+FFFD). Under bytes an invalid byte of a name is no character: it
-// equals nothing a pattern (valid UTF-8) can hold.
+// comparesBytes says whether patterns are read by containerd's or
+// cri-dockerd's syntax, whose runtimes compare Go strings: case-sensitive,
+// a name is compared as bytes (an invalid byte equals nothing a pattern,
+// valid UTF-8, can hold); under case folding, as the library folds, each
+// invalid byte reads as U+FFFD, as Go's (?i) reads it. CRI-O's syntax goes
+// to its loop of regexps instead.
 func comparesBytes(flags Flag) bool {
 	return flags&(Literal|CriDockerdSyntax) != 0
 }
@@ -180,7 +181,8 @@ func (l *byteLoop) matchIndex(name string) int {
 }
 
 // prefix matches text at the start of s and says how many bytes of s it
-// took: rune by rune under folding (an invalid byte of s matches nothing).
+// took: bytes as they are, or rune by rune under folding, where an invalid
+// byte of s decodes as U+FFFD (see comparesBytes).
 func (l *byteLoop) prefix(s, text string) (int, bool) {
 	if !l.fold {
 		return len(text), strings.HasPrefix(s, text)
@@ -191,7 +193,7 @@ func (l *byteLoop) prefix(s, text string) (int, bool) {
 			return 0, false
 		}
 		r, size := utf8.DecodeRuneInString(s[at:])
-		if (r == utf8.RuneError && size == 1) || !sameFold(r, want) {
+		if !sameFold(r, want) {
 			return 0, false
 		}
 		at += size
