@@ -250,6 +250,6 @@ fn crlf_dropins_are_read_as_crio_reads_them() {
     let page = std::fs::read_to_string(pages.path().join("crio-pin-config.1")).unwrap();
     let crlf = page.split(".TP\n").find(|item| item.starts_with("\\fBcrlf\\fR")).expect("crlf in crio-pin-config(1)");
     assert!(crlf.contains("\\-\\-patterns FILE") && crlf.contains("without a warning"), "{crlf}");
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
-    assert!(readme.contains("`crlf` (a `--patterns FILE` with CRLF line endings"), "README: crlf");
+    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/tool.md")).unwrap();
+    assert!(guide.contains("`crlf` (a `--patterns FILE` with CRLF line endings"), "docs/tool.md: crlf");
 }
