@@ -175,8 +175,8 @@ demo:
 	@echo "               docs/c.md, go/README.md, docs/cri-o.md"
 	@echo "   check:      make test (the whole suite, about 8 minutes on 2 idle cores)"
 
-# crio-pin on a sample node: an OpenShift drop-in overridden by a local
-# one; then one list under each runtime's rules; then a containerd and a
+# crio-pin on a sample node: an OpenShift-style drop-in overridden by a
+# local one; then one list under each runtime's rules; then a containerd and a
 # cri-dockerd node. Each command is shown as typed, with the staged tool
 # on PATH; the CRI-O node's files come from CRI-O's own variables.
 demo-cli: stage
@@ -195,7 +195,7 @@ ONE_LIST := --patterns examples/data/one-list.txt explain $(IMAGES)
 
 demo-cli-run:
 	@echo "== $(SECTION). crio-pin on a CRI-O node: which list is in force, and its traps"
-	@echo "   Why: drop-ins replace the list without a word; a local file here dropped OpenShift's pins."
+	@echo "   Why: drop-ins replace the list without a word; a local file here dropped OKD's pins."
 	@echo "\$$ export $(CRIO_NODE)"
 	$(call tool,config,$(CRIO_NODE))
 	$(call tool,lint,$(CRIO_NODE))
