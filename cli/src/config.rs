@@ -67,7 +67,7 @@ pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
         (Some(path), _) => pattern_file(path),
         (None, Runtime::Crio) => crio_config(sources),
         (None, Runtime::Containerd | Runtime::ContainerdNormalized) => containerd_config(sources.config.as_deref()),
-        (None, Runtime::CriDockerd) => cri_dockerd_flags(&sources.pinned_images),
+        (None, Runtime::CriDockerd) => crate::runtimes::cri_dockerd::flags::read(&sources.pinned_images),
     }
 }
 
@@ -86,44 +86,6 @@ fn containerd_config(config: Option<&str>) -> Result<Resolved, InputError> {
         })
         .collect();
     Ok(Resolved { entries, warnings: read.warnings, files: read.files, ..Resolved::default() })
-}
-
-/// cri-dockerd's `--pinned-images`: each value split as cri-dockerd's
-/// flag splits it (a comma-separated list: `runtimes::cri_dockerd`), each
-/// part one pattern (the library trims it as cri-dockerd does).
-fn cri_dockerd_flags(values: &[String]) -> Result<Resolved, InputError> {
-    let mut resolved = Resolved::default();
-    for value in values {
-        let parts = crate::runtimes::cri_dockerd::split_flag_value(value).map_err(|why| {
-            InputError(format!(
-                "--pinned-images {}: cri-dockerd reads the value as a comma-separated list (CSV) and refuses it \
-                 ({why}): quote a part that holds a comma or a quote (\"a,b\"), doubling its quotes",
-                crate::show::quote(value)
-            ))
-        })?;
-        if parts.len() > 1 {
-            let quoted: Vec<String> = parts.iter().map(|p| crate::show::quote(p)).collect();
-            resolved.warnings.push(Warning::new(
-                WarningCode::SplitValue,
-                format!(
-                    "--pinned-images {}: cri-dockerd splits the value at its commas (the flag is a pflag \
-                     StringSlice), so it pins by the {} patterns {}; give each as its own --pinned-images if \
-                     that is meant",
-                    crate::show::quote(value),
-                    parts.len(),
-                    quoted.join(", ")
-                ),
-            ));
-        }
-        resolved.entries.extend(parts.into_iter().map(|part| Entry {
-            text: part.into_bytes(),
-            source: "flag".to_string(),
-            defined_at: None,
-            at: None,
-            key: None,
-        }));
-    }
-    Ok(resolved)
 }
 
 /// `--patterns FILE`: one pattern a line, `#` comments and blank lines
