@@ -27,7 +27,6 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::codes::WarningCode;
-use crate::containerd;
 use crate::error::InputError;
 use crate::images::DEFAULT_PAUSE_IMAGE;
 use crate::input::{self, ReadError, Special};
@@ -66,26 +65,11 @@ pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
     match (&sources.patterns, sources.runtime) {
         (Some(path), _) => pattern_file(path),
         (None, Runtime::Crio) => crio_config(sources),
-        (None, Runtime::Containerd | Runtime::ContainerdNormalized) => containerd_config(sources.config.as_deref()),
+        (None, Runtime::Containerd | Runtime::ContainerdNormalized) => {
+            crate::runtimes::containerd::config::read(sources.config.as_deref())
+        }
         (None, Runtime::CriDockerd) => crate::runtimes::cri_dockerd::flags::read(&sources.pinned_images),
     }
-}
-
-/// containerd's `pinned_images`, one entry per key (in the order of the
-/// keys: a Go map has none), each from the line its value was written on,
-/// or containerd's built-in sandbox image.
-fn containerd_config(config: Option<&str>) -> Result<Resolved, InputError> {
-    let read = containerd::resolve(config)?;
-    let entries = read
-        .entries
-        .into_iter()
-        .map(|e| {
-            let at = e.file.zip(e.line).filter(|_| !e.default);
-            let source = at.as_ref().map_or_else(|| "default".to_string(), |(file, line)| format!("{file}:{line}"));
-            Entry { text: e.reference, source, defined_at: None, at, key: Some(e.key) }
-        })
-        .collect();
-    Ok(Resolved { entries, warnings: read.warnings, files: read.files, ..Resolved::default() })
 }
 
 /// `--patterns FILE`: one pattern a line, `#` comments and blank lines

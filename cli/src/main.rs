@@ -17,7 +17,6 @@ mod causes;
 mod codes;
 mod commands;
 mod config;
-mod containerd;
 mod error;
 mod findings;
 mod go_filepath;

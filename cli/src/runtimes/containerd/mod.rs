@@ -1,9 +1,10 @@
-//! containerd in the tool (its configuration reader is crate::containerd):
-//! the names of an image, and its lint rules. Its names: a record for each
-//! name a pull stores
-//! (the tag, the repository@digest) and one for the image ID `sha256:…`,
-//! every one compared with the configured values (image_pull.go:
-//! getLabels, UpdateImage), whatever the pull.
+//! containerd in the tool: the names of an image, its lint rules, and (in
+//! `config`) how it reads its configuration files. Its names: a record for
+//! each name a pull stores (the tag, the repository@digest) and one for the
+//! image ID `sha256:…`, every one compared with the configured values
+//! (image_pull.go: getLabels, UpdateImage), whatever the pull.
+
+pub mod config;
 
 use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::{decide, Causes};
