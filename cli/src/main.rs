@@ -16,7 +16,6 @@ mod args;
 mod causes;
 mod codes;
 mod commands;
-mod config;
 mod error;
 mod findings;
 mod go_filepath;
@@ -31,6 +30,7 @@ mod refused;
 mod runtime;
 mod runtimes;
 mod show;
+mod sources;
 mod translate;
 
 use std::process::ExitCode;

@@ -4,18 +4,18 @@
 use std::io::Write;
 
 use crate::args::{ImageArgs, SourceArgs};
-use crate::config;
 use crate::error::InputError;
 use crate::matching::{self, Cause, Explained, Report};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
+use crate::runtimes;
 use crate::show;
 
 pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: bool) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    let resolved = config::resolve(&args.sources(runtime))?;
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved);

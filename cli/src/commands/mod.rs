@@ -11,8 +11,8 @@ pub mod translate;
 
 use crate::args::ImageArgs;
 use crate::codes::WarningCode;
-use crate::config::Resolved;
 use crate::error::InputError;
+use crate::list::Resolved;
 use crate::runtime::Runtime;
 use crate::{images, show};
 

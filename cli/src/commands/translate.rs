@@ -12,20 +12,20 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::args::SourceArgs;
-use crate::config;
 use crate::error::InputError;
 use crate::images;
 use crate::list::{Entry, Origin};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
+use crate::runtimes;
 use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{case_note, translate, Fidelity, Translated};
 
 pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
     let source = source_runtime(args, from)?;
-    let resolved = config::resolve(&args.sources(source))?;
+    let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
     refused::compile(&resolved.entries, source.flags(), List::Effective)?;
     let entries: Vec<(&Entry, Translated)> =

@@ -18,10 +18,12 @@ pub mod crio;
 use crio_pin::{Flags, PinSet};
 
 use crate::causes::Causes;
+use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
 use crate::images::{repository, Image, Name};
-use crate::list::Entry;
+use crate::list::{Entry, Resolved};
 use crate::runtime::Runtime;
+use crate::sources::Sources;
 
 /// An image as a registry knows it, whatever runtime pulled it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -122,6 +124,19 @@ impl Runtime {
             Runtime::Containerd | Runtime::ContainerdNormalized => &containerd::Containerd,
             Runtime::CriDockerd => &cri_dockerd::CriDockerd,
         }
+    }
+}
+
+/// The list `sources` give: a pattern file, else the configuration of
+/// their runtime, read as that runtime reads it.
+pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
+    match (&sources.patterns, sources.runtime) {
+        (Some(path), _) => crate::sources::pattern_file(path),
+        (None, Runtime::Crio) => crio::config::read(sources),
+        (None, Runtime::Containerd | Runtime::ContainerdNormalized) => {
+            containerd::config::read(sources.config.as_deref())
+        }
+        (None, Runtime::CriDockerd) => cri_dockerd::flags::read(&sources.pinned_images),
     }
 }
 

@@ -1,7 +1,5 @@
-//! Where the pinned list comes from: CRI-O's configuration files, its
-//! command-line flags and environment, or a plain pattern file; under
-//! another runtime, containerd's config.toml (`containerd`) or
-//! cri-dockerd's `--pinned-images` values.
+//! CRI-O's configuration as the tool reads it: its files, its command-line
+//! flags and its environment.
 //!
 //! Resolution follows CRI-O (pkg/config/config.go, internal/criocli):
 //! the main file (`--config`, default /etc/crio/crio.conf; a missing
@@ -31,10 +29,8 @@ use crate::error::InputError;
 use crate::images::DEFAULT_PAUSE_IMAGE;
 use crate::input::{self, ReadError, Special};
 use crate::list::{tables_in, Lines};
-use crate::list::{Entry, Override};
-// (Re-exported: the commands name them as the readers' results.)
-pub use crate::list::{Resolved, Warning};
-use crate::runtime::Runtime;
+use crate::list::{Entry, Override, Resolved, Warning};
+use crate::sources::Sources;
 
 /// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
 /// CrioConfigDropInPath, DefaultPauseImage on CRI-O main, 1.37).
@@ -44,71 +40,6 @@ pub const DEFAULT_CONFIG_DIR: &str = "/etc/crio/crio.conf.d";
 /// What CRI-O itself would do with an input that stops it.
 pub const REFUSES: &str = "CRI-O would refuse to start with it, and a SIGHUP reload would be \
                            rejected (keeping the old list)";
-
-/// The pattern sources, as given on the command line (flags beat the
-/// environment, as in CRI-O).
-#[derive(Clone, Debug, Default)]
-pub struct Sources {
-    /// Whose configuration: what the other fields mean.
-    pub runtime: Runtime,
-    pub config: Option<String>,
-    pub config_dir: Option<String>,
-    pub pinned_images: Vec<String>,
-    pub pause_image: Option<String>,
-    pub patterns: Option<String>,
-    /// (name in the config directory, file to read): a drop-in previewed by
-    /// `diff`, placed where CRI-O's walk would find it.
-    pub extra_dropin: Option<(String, String)>,
-}
-
-pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
-    match (&sources.patterns, sources.runtime) {
-        (Some(path), _) => pattern_file(path),
-        (None, Runtime::Crio) => crio_config(sources),
-        (None, Runtime::Containerd | Runtime::ContainerdNormalized) => {
-            crate::runtimes::containerd::config::read(sources.config.as_deref())
-        }
-        (None, Runtime::CriDockerd) => crate::runtimes::cri_dockerd::flags::read(&sources.pinned_images),
-    }
-}
-
-/// `--patterns FILE`: one pattern a line, `#` comments and blank lines
-/// skipped, no pause image.
-fn pattern_file(path: &str) -> Result<Resolved, InputError> {
-    let bytes = input::read_file(Path::new(path)).map_err(|e| InputError(e.message(path)))?;
-    let mut out = Resolved { files: vec![path.to_string()], ..Resolved::default() };
-    let (mut crlf, mut first_crlf) = (0, 0);
-    let shared: Rc<str> = path.into();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = match line.strip_suffix(b"\r") {
-            Some(stripped) => {
-                crlf += 1;
-                if first_crlf == 0 {
-                    first_crlf = i + 1;
-                }
-                stripped
-            }
-            None => line,
-        };
-        if line.iter().all(u8::is_ascii_whitespace) || line.first() == Some(&b'#') {
-            continue;
-        }
-        out.entries.push(Entry::in_file(line.to_vec(), &shared, i + 1));
-    }
-    if crlf > 0 {
-        out.warnings.push(Warning::at(
-            WarningCode::Crlf,
-            path,
-            first_crlf,
-            format!(
-                "{path}: {crlf} line(s) end with CRLF; the '\\r' was taken as part of the line \
-                 ending, not of the pattern (in crio.conf, a \"\\r\" inside a pattern is kept \
-                 and pins nothing)"
-            ),
-        ));
-    }
-    Ok(out)
-}
 
 /// Reads one of CRI-O's files, saying what CRI-O would do with one this
 /// tool does not read.
@@ -290,7 +221,9 @@ fn replace_by_flag(
     Ok(Some(files_list))
 }
 
-fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
+/// CRI-O's list: its files, then its flags and environment, then the pause
+/// image.
+pub fn read(sources: &Sources) -> Result<Resolved, InputError> {
     let mut out = Resolved::default();
     let (files, main_files) = crio_files(sources, &mut out)?;
     let (mut list, list_from, mut pause) = read_crio_files(&files, main_files, &mut out)?;

@@ -1,5 +1,5 @@
-//! CRI-O in the tool: the names of an image in its storage, and its lint
-//! rules.
+//! CRI-O in the tool: the names of an image in its storage, its lint rules,
+//! and (in `config`) how it reads its configuration.
 //!
 //! Its names: the references in its storage only. A live
 //! CRI-O v1.37 showed (tests/data/crio-listings): a pull by tag stores
@@ -7,6 +7,8 @@
 //! pull by digest stores `repo@sha256:…`; a pull both ways stores both. So
 //! the digest of a repository that also has a tag is held only if the image
 //! was pulled by it.
+
+pub mod config;
 
 use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::{decide, Causes};
