@@ -83,6 +83,10 @@ pub trait Model {
     /// The runtime, as messages name it.
     fn name(&self) -> &'static str;
 
+    /// The list its configuration holds, read from where `sources` say as
+    /// the runtime reads it.
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError>;
+
     /// Whether this runtime reads `name` as that exact name.
     fn writes_exactly(&self, name: &str) -> bool {
         !name.is_empty()
@@ -130,13 +134,9 @@ impl Runtime {
 /// The list `sources` give: a pattern file, else the configuration of
 /// their runtime, read as that runtime reads it.
 pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
-    match (&sources.patterns, sources.runtime) {
-        (Some(path), _) => crate::sources::pattern_file(path),
-        (None, Runtime::Crio) => crio::config::read(sources),
-        (None, Runtime::Containerd | Runtime::ContainerdNormalized) => {
-            containerd::config::read(sources.config.as_deref())
-        }
-        (None, Runtime::CriDockerd) => cri_dockerd::flags::read(&sources.pinned_images),
+    match &sources.patterns {
+        Some(path) => crate::sources::pattern_file(path),
+        None => sources.runtime.model().read_config(sources),
     }
 }
 

@@ -10,21 +10,28 @@ use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name};
 use crate::list::toml_string;
 use crate::list::Entry;
+use crate::list::Resolved;
 use crate::refused;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
+use crate::sources::Sources;
 
 pub struct Containerd;
 
 impl Model for Containerd {
     fn name(&self) -> &'static str {
         "containerd"
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources.config.as_deref())
     }
 
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {

@@ -10,13 +10,16 @@ use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Containment, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name};
 use crate::list::Entry;
+use crate::list::Resolved;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
+use crate::sources::Sources;
 use crio_pin::pattern::Pattern;
 use crio_pin::Flags;
 
@@ -25,6 +28,10 @@ pub struct CriDockerd;
 impl Model for CriDockerd {
     fn name(&self) -> &'static str {
         "cri-dockerd"
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        flags::read(&sources.pinned_images)
     }
 
     fn writes_exactly(&self, name: &str) -> bool {

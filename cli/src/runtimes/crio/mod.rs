@@ -14,14 +14,17 @@ use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::error::InputError;
 use crate::findings::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
 use crate::images::{self, repository};
 use crate::images::{Image, Name};
 use crate::list::toml_string;
 use crate::list::Entry;
+use crate::list::Resolved;
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
 use crate::show;
+use crate::sources::Sources;
 use crio_pin::pattern::{canonical, ErrorKind, Pattern};
 use crio_pin::Flags;
 use oci_spec::distribution::Reference;
@@ -31,6 +34,10 @@ pub struct Crio;
 impl Model for Crio {
     fn name(&self) -> &'static str {
         "CRI-O"
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources)
     }
 
     fn writes_exactly(&self, name: &str) -> bool {
