@@ -55,7 +55,7 @@ pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outc
                 runtime.option()
             )))
         }
-        Some(path) => Some(images::read(path, runtime)?),
+        Some(path) => Some(images::read(path, runtime.model().naming())?),
         None => None,
     };
     let artifacts = listing.as_deref().map(|l| lint::Artifacts::new(l, flags));

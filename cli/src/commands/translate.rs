@@ -212,7 +212,7 @@ fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Ru
     let before = refused::compile(entries, from.flags(), List::Effective)?;
     let after = crio_pin::PinSet::compile(target, to.flags())
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
-    let listed = images::read(path, from)?;
+    let listed = images::read(path, from.model().naming())?;
     let mut checked = Checked { listing: path.to_owned(), checked: listed.len(), ..Checked::default() };
     for image in &listed {
         let names: Vec<&str> = image.names.iter().filter(|n| !n.is_id).map(|n| n.text.as_str()).collect();

@@ -20,7 +20,7 @@ use crio_pin::{Flags, PinSet};
 use crate::causes::Causes;
 use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
-use crate::images::{repository, Image, Name};
+use crate::images::{repository, Image, Name, Naming};
 use crate::list::{Entry, Resolved};
 use crate::runtime::Runtime;
 use crate::sources::Sources;
@@ -82,6 +82,9 @@ pub trait Model {
 
     /// The runtime, as messages name it.
     fn name(&self) -> &'static str;
+
+    /// How it names its images, as `--images` reads them.
+    fn naming(&self) -> Naming;
 
     /// The list its configuration holds, read from where `sources` say as
     /// the runtime reads it.

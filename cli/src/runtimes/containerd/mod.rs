@@ -13,7 +13,7 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name};
+use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
@@ -28,6 +28,17 @@ pub struct Containerd;
 impl Model for Containerd {
     fn name(&self) -> &'static str {
         "containerd"
+    }
+
+    /// A name as a pull stores it (`ParseDockerRef`: `name:tag@digest` is
+    /// stored as `name@digest`), a record for the image ID beside it.
+    fn naming(&self) -> Naming {
+        Naming {
+            pulled_as: |name| images::normalized(name).map_err(str::to_string),
+            image_id_record: true,
+            lists_artifacts: false,
+            digest_beside_tag: true,
+        }
     }
 
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {

@@ -13,7 +13,7 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Containment, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name};
+use crate::images::{Image, Name, Naming};
 use crate::list::Entry;
 use crate::list::Resolved;
 use crate::refused::List;
@@ -28,6 +28,19 @@ pub struct CriDockerd;
 impl Model for CriDockerd {
     fn name(&self) -> &'static str {
         "cri-dockerd"
+    }
+
+    /// The familiar name Docker reports (`nginx:latest`, `bitnami/etcd:3.5`).
+    fn naming(&self) -> Naming {
+        Naming {
+            pulled_as: |name| {
+                let normal = images::normalized(name).map_err(str::to_string)?;
+                Ok(images::familiar(&normal).map_or_else(|| normal.clone(), str::to_string))
+            },
+            image_id_record: false,
+            lists_artifacts: false,
+            digest_beside_tag: true,
+        }
     }
 
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {

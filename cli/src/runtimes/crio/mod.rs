@@ -17,7 +17,7 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
 use crate::images::{self, repository};
-use crate::images::{Image, Name};
+use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
@@ -34,6 +34,10 @@ pub struct Crio;
 impl Model for Crio {
     fn name(&self) -> &'static str {
         "CRI-O"
+    }
+
+    fn naming(&self) -> Naming {
+        Naming { pulled_as: images::qualify, image_id_record: false, lists_artifacts: true, digest_beside_tag: false }
     }
 
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
