@@ -175,13 +175,7 @@ fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
     }
     if let Some(given) = &e.given {
         let stored = show::quote(e.names.first().map_or("", String::as_str));
-        let how = match runtime {
-            Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
-            Runtime::CriDockerd => {
-                format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
-            }
-            _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
-        };
+        let how = runtime.model().stored_as_note(&stored);
         output::say(
             out,
             &format!("note: {} {how}: that is the name explained, and the one to pin", show::quote(given)),

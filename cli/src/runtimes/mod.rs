@@ -86,6 +86,10 @@ pub trait Model {
     /// How it names its images, as `--images` reads them.
     fn naming(&self) -> Naming;
 
+    /// Where a name given by hand is `stored` (quoted), and why, as
+    /// `explain` notes it: "is stored by … as …".
+    fn stored_as_note(&self, stored: &str) -> String;
+
     /// The list its configuration holds, read from where `sources` say as
     /// the runtime reads it.
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError>;

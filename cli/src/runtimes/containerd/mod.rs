@@ -41,6 +41,10 @@ impl Model for Containerd {
         }
     }
 
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by containerd as {stored} (it normalises every name it pulls)")
+    }
+
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
         config::read(sources.config.as_deref())
     }

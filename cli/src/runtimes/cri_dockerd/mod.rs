@@ -43,6 +43,10 @@ impl Model for CriDockerd {
         }
     }
 
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
+    }
+
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
         flags::read(&sources.pinned_images)
     }

@@ -40,6 +40,10 @@ impl Model for Crio {
         Naming { pulled_as: images::qualify, image_id_record: false, lists_artifacts: true, digest_beside_tag: false }
     }
 
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)")
+    }
+
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
         config::read(sources)
     }
