@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crio_pin::Flags;
 
-use crate::config::Sources;
 use crate::error::InputError;
 use crate::lint::Severity;
 use crate::man;
 use crate::runtime::{self, Runtime};
+use crate::sources::Sources;
 
 #[derive(Parser)]
 #[command(

@@ -29,7 +29,6 @@ use oci_spec::distribution::Reference;
 use serde::Deserialize;
 
 use crate::error::InputError;
-use crate::runtime::Runtime;
 use crate::show;
 
 /// CRI-O's default pause image: the name it pins when no pause_image is
@@ -52,6 +51,24 @@ pub struct Image {
     /// Taken for an OCI artifact, and why (every name then counts: CRI-O
     /// matches an artifact's reference and its canonical name).
     pub artifact: Option<&'static str>,
+}
+
+/// How a runtime names its images, as `--images` reads them: each
+/// runtime's model gives its own (`Model::naming`).
+#[derive(Clone, Copy)]
+pub struct Naming {
+    /// The name it stores for an image pulled by `name`, or why `name` is
+    /// no reference it can pull.
+    pub pulled_as: fn(&str) -> Result<String, String>,
+    /// It keeps a record named by the image ID (`sha256:…`) that a value
+    /// can equal, so an ID given by hand names an image (containerd).
+    pub image_id_record: bool,
+    /// It lists OCI artifacts among the images (CRI-O): told by their id.
+    pub lists_artifacts: bool,
+    /// It stores the repository@digest of an image that also has a tag in
+    /// that repository whatever the pull (not CRI-O: only when pulled by
+    /// that digest).
+    pub digest_beside_tag: bool,
 }
 
 /// Why a listed entry is taken for an OCI artifact, as printed and in JSON.
@@ -94,16 +111,16 @@ pub const EXPECTED: &str = "the output of `crictl images -o json` \
                             ({\"images\": [{\"id\", \"repoTags\", \"repoDigests\", \"pinned\"}, …]}, or \
                             its array, `jq .images`), or image names one a line";
 
-/// Reads `--images FILE` (or `-` for standard input), the names as
-/// `runtime` matches them.
-pub fn read(path: &str, runtime: Runtime) -> Result<Vec<Image>, InputError> {
+/// Reads `--images FILE` (or `-` for standard input), the names as a
+/// runtime named by `naming` matches them.
+pub fn read(path: &str, naming: Naming) -> Result<Vec<Image>, InputError> {
     let bytes = crate::input::read_arg(path)?;
-    parse(path, &bytes, runtime)
+    parse(path, &bytes, naming)
 }
 
 /// A crictl listing, its array of images, or names one a line. No image
 /// name starts with `{` or `[` (containers/image takes no IPv6 registry).
-pub fn parse(path: &str, bytes: &[u8], runtime: Runtime) -> Result<Vec<Image>, InputError> {
+pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, InputError> {
     // crictl always prints a document ({"images": []} for a node without
     // images): nothing at all means the command that wrote it failed, and a
     // check must not pass on it.
@@ -121,11 +138,11 @@ pub fn parse(path: &str, bytes: &[u8], runtime: Runtime) -> Result<Vec<Image>, I
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => {
             let listing: Listing = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(listing.images.into_iter().map(|l| from_listing(l, runtime)).collect());
+            return Ok(listing.images.into_iter().map(|l| from_listing(l, naming)).collect());
         }
         Some(b'[') => {
             let images: Vec<Listed> = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(images.into_iter().map(|l| from_listing(l, runtime)).collect());
+            return Ok(images.into_iter().map(|l| from_listing(l, naming)).collect());
         }
         _ => {}
     }
@@ -148,7 +165,7 @@ pub fn parse(path: &str, bytes: &[u8], runtime: Runtime) -> Result<Vec<Image>, I
                 i + 1
             )));
         }
-        images.push(plain(line, runtime).map_err(|why| {
+        images.push(plain(line, naming).map_err(|why| {
             InputError(format!(
                 "{path}:{}: {} is not an image name ({why}); --images takes {EXPECTED}",
                 i + 1,
@@ -166,13 +183,13 @@ fn is_crictl_table_header(line: &str) -> bool {
     words.next() == Some("IMAGE") && words.next() == Some("TAG")
 }
 
-/// A name given by the user, in the form the runtime would store it (see
-/// `qualify`, `stored_as`). One that is a reference but for its case is
+/// A name given by the user, in the form the runtime would store it
+/// (`Naming::pulled_as`). One that is a reference but for its case is
 /// kept as given, with the reason the runtime refuses it; Err: not an
-/// image reference at all. containerd takes an image ID (`sha256:…`) too:
-/// it is a record name it matches.
-pub fn plain(name: &str, runtime: Runtime) -> Result<Image, String> {
-    if runtime.is_containerd() && is_image_id(name) {
+/// image reference at all. A runtime with image-ID records (containerd)
+/// takes an image ID (`sha256:…`) too: it is a record name it matches.
+pub fn plain(name: &str, naming: Naming) -> Result<Image, String> {
+    if naming.image_id_record && is_image_id(name) {
         let names = vec![Name { text: name.to_string(), stored: true, is_tag: false, is_id: true }];
         return Ok(Image {
             id: Some(name.to_string()),
@@ -183,12 +200,12 @@ pub fn plain(name: &str, runtime: Runtime) -> Result<Image, String> {
             artifact: None,
         });
     }
-    let (text, given, refused) = match stored_as(name, runtime) {
+    let (text, given, refused) = match (naming.pulled_as)(name) {
         Ok(text) => {
             let given = (text != name).then(|| name.to_string());
             (text, given, None)
         }
-        Err(why) if stored_as(&name.to_lowercase(), runtime).is_ok() => (name.to_string(), None, Some(why)),
+        Err(why) if (naming.pulled_as)(&name.to_lowercase()).is_ok() => (name.to_string(), None, Some(why)),
         Err(why) => return Err(why),
     };
     let names = vec![Name { text, stored: true, is_tag: false, is_id: false }];
@@ -199,21 +216,6 @@ pub fn plain(name: &str, runtime: Runtime) -> Result<Image, String> {
 /// (`sha256:` and 64 hex digits): a value equal to it pins that image.
 pub fn is_image_id(text: &str) -> bool {
     text.strip_prefix("sha256:").is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
-/// The name the runtime matches for an image pulled by `name`: CRI-O's
-/// (`qualify`), containerd's (normalised as `ParseDockerRef` writes it:
-/// `name:tag@digest` is stored as `name@digest`), or the familiar name
-/// Docker reports for cri-dockerd (`nginx:latest`, `bitnami/etcd:3.5`).
-fn stored_as(name: &str, runtime: Runtime) -> Result<String, String> {
-    if runtime == Runtime::Crio {
-        return qualify(name);
-    }
-    let normal = normalized(name).map_err(str::to_string)?;
-    match (runtime, familiar(&normal)) {
-        (Runtime::CriDockerd, Some(short)) => Ok(short.to_string()),
-        _ => Ok(normal),
-    }
 }
 
 /// `text` normalised as containerd normalises a pulled name
@@ -298,19 +300,18 @@ fn is_artifact(id: &str, digests: &[String]) -> bool {
             .any(|d| d.rsplit_once('@').and_then(|(_, digest)| digest.split_once(':')).is_some_and(|(_, h)| h == hex))
 }
 
-fn from_listing(listed: Listed, runtime: Runtime) -> Image {
+fn from_listing(listed: Listed, naming: Naming) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
-    let crio = runtime == Runtime::Crio;
-    let artifact = (crio && is_artifact(&listed.id, &digests)).then_some(ARTIFACT_WHY);
+    let artifact = (naming.lists_artifacts && is_artifact(&listed.id, &digests)).then_some(ARTIFACT_WHY);
     let mut names: Vec<Name> =
         tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true, is_id: false }).collect();
     for digest in digests {
         let repo = repository(&digest);
-        let stored = !crio || artifact.is_some() || !tags.iter().any(|t| repository(t) == repo);
+        let stored = naming.digest_beside_tag || artifact.is_some() || !tags.iter().any(|t| repository(t) == repo);
         names.push(Name { text: digest, stored, is_tag: false, is_id: false });
     }
-    if runtime.is_containerd() && !listed.id.is_empty() {
+    if naming.image_id_record && !listed.id.is_empty() {
         names.push(Name { text: listed.id.clone(), stored: true, is_tag: false, is_id: true });
     }
     Image { id: Some(listed.id), names, runtime_pinned: listed.pinned, given: None, refused: None, artifact }
@@ -319,6 +320,15 @@ fn from_listing(listed: Listed, runtime: Runtime) -> Image {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::Runtime;
+
+    fn naming(runtime: Runtime) -> Naming {
+        runtime.model().naming()
+    }
+
+    fn stored_as(name: &str, runtime: Runtime) -> Result<String, String> {
+        (naming(runtime).pulled_as)(name)
+    }
 
     #[test]
     fn repository_strips_tag_or_digest_only() {
@@ -357,12 +367,12 @@ mod tests {
             assert_eq!(stored_as(name, Runtime::CriDockerd).as_deref(), Ok(cri_dockerd.as_str()), "{name}");
         }
         // A reference but for its case: kept, with the reason.
-        let image = plain("Nginx:1", Runtime::Containerd).unwrap();
+        let image = plain("Nginx:1", naming(Runtime::Containerd)).unwrap();
         assert!(image.refused.is_some() && image.names[0].text == "Nginx:1");
         // containerd takes an image ID, a record name it matches.
-        let image = plain(&digest, Runtime::Containerd).unwrap();
+        let image = plain(&digest, naming(Runtime::Containerd)).unwrap();
         assert!(image.names[0].is_id && image.id.as_deref() == Some(digest.as_str()));
-        assert!(!plain(&digest, Runtime::Crio).is_ok_and(|i| i.names[0].is_id));
+        assert!(!plain(&digest, naming(Runtime::Crio)).is_ok_and(|i| i.names[0].is_id));
     }
 
     #[test]
@@ -374,7 +384,7 @@ mod tests {
             "1".repeat(64)
         );
         let stored = |runtime| -> Vec<(String, bool)> {
-            let images = parse("l", listing.as_bytes(), runtime).unwrap();
+            let images = parse("l", listing.as_bytes(), naming(runtime)).unwrap();
             images[0].names.iter().map(|n| (n.text.clone(), n.stored)).collect()
         };
         let tag = ("quay.io/a:1".to_string(), true);

@@ -16,8 +16,6 @@ mod args;
 mod causes;
 mod codes;
 mod commands;
-mod config;
-mod containerd;
 mod error;
 mod findings;
 mod go_filepath;
@@ -32,6 +30,7 @@ mod refused;
 mod runtime;
 mod runtimes;
 mod show;
+mod sources;
 mod translate;
 
 use std::process::ExitCode;

@@ -18,7 +18,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
-use crate::config::Warning;
+use crate::list::Warning;
 use crate::refused::Refused;
 use crate::show;
 

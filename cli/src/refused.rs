@@ -163,7 +163,7 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
                  remove the key",
                 show::pattern(entry.key.as_deref(), &entry.display()),
                 consequence(e.kind(), list, Runtime::of(flags)),
-                show::quote(crate::containerd::DEFAULT_SANDBOX_IMAGE)
+                show::quote(crate::runtimes::containerd::config::DEFAULT_SANDBOX_IMAGE)
             ),
             kind => format!("{e}; {}", consequence(kind, list, Runtime::of(flags))),
         };

@@ -1,5 +1,5 @@
 //! The container runtime whose pinning the tool reads: where its list
-//! comes from (`config::resolve`) and the library's rules for it
+//! comes from (`runtimes::resolve`) and the library's rules for it
 //! (docs/runtimes.md: one flag set per runtime).
 
 use clap::ValueEnum;

@@ -3,17 +3,18 @@
 //! the runtime may switch to is refused.
 
 use crate::args::SourceArgs;
-use crate::config::{self, Resolved};
 use crate::error::InputError;
+use crate::list::{Resolved, Warning};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
+use crate::runtimes;
 use crate::show;
 
 pub fn run(args: &SourceArgs) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    let resolved = config::resolve(&args.sources(runtime))?;
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let refused = refused::check_lists(&resolved, flags)?;
     if args.json {
@@ -53,7 +54,7 @@ struct ConfigJson<'a> {
     /// The patterns that make a list refused: the configuration's, or the
     /// files' list a SIGHUP reload loads instead.
     refused: &'a [Refused],
-    warnings: &'a [config::Warning],
+    warnings: &'a [Warning],
 }
 
 #[derive(serde::Serialize)]

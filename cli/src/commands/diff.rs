@@ -6,13 +6,14 @@
 use crio_pin::Flags;
 
 use crate::args::{ImageArgs, SourceArgs};
-use crate::config::{self, Sources};
 use crate::error::InputError;
 use crate::matching::{self, Diff};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
+use crate::runtimes;
 use crate::show;
+use crate::sources::Sources;
 
 /// The change to preview (`args::Command::Diff`; clap lets exactly one
 /// through).
@@ -38,7 +39,7 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<
             runtime.option()
         )));
     }
-    let resolved = config::resolve(&args.sources(runtime))?;
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved);
@@ -59,17 +60,17 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<
         };
         let mut sources = args.sources(runtime);
         sources.extra_dropin = Some((name, file.to_string()));
-        after_resolved = config::resolve(&sources)?;
+        after_resolved = runtimes::resolve(&sources)?;
         after_flags = flags;
     } else if let Some(file) = change.new_patterns {
-        let mut new = config::resolve(&Sources { patterns: Some(file.to_string()), ..Sources::default() })?;
+        let mut new = runtimes::resolve(&Sources { patterns: Some(file.to_string()), ..Sources::default() })?;
         // CRI-O still appends its pause image to a new list; containerd
         // keeps its sandbox key, the image pods run.
         new.entries.extend(resolved.entries.iter().filter(|e| e.is_pause_image()).cloned());
         after_resolved = new;
         after_flags = flags;
     } else if change.to_anchor_globs || change.to_case_sensitive {
-        after_resolved = config::resolve(&args.sources(runtime))?;
+        after_resolved = runtimes::resolve(&args.sources(runtime))?;
         after_flags = flags
             | if change.to_anchor_globs { Flags::ANCHOR_GLOBS } else { Flags::DEFAULT }
             | if change.to_case_sensitive { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };

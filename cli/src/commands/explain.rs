@@ -4,18 +4,18 @@
 use std::io::Write;
 
 use crate::args::{ImageArgs, SourceArgs};
-use crate::config;
 use crate::error::InputError;
 use crate::matching::{self, Cause, Explained, Report};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
+use crate::runtimes;
 use crate::show;
 
 pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: bool) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    let resolved = config::resolve(&args.sources(runtime))?;
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved);
@@ -175,13 +175,7 @@ fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
     }
     if let Some(given) = &e.given {
         let stored = show::quote(e.names.first().map_or("", String::as_str));
-        let how = match runtime {
-            Runtime::Crio => format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)"),
-            Runtime::CriDockerd => {
-                format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
-            }
-            _ => format!("is stored by containerd as {stored} (it normalises every name it pulls)"),
-        };
+        let how = runtime.model().stored_as_note(&stored);
         output::say(
             out,
             &format!("note: {} {how}: that is the name explained, and the one to pin", show::quote(given)),

@@ -9,12 +9,13 @@ use crio_pin::Flags;
 
 use crate::args::SourceArgs;
 use crate::codes::LintCode;
-use crate::config::{self, Resolved, Warning};
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
+use crate::list::{Resolved, Warning};
 use crate::output::{self, write_json, Outcome};
 use crate::refused::List;
 use crate::runtime::Runtime;
+use crate::runtimes;
 use crate::{images, show};
 
 /// What the text shows of the findings.
@@ -44,7 +45,7 @@ const EXAMPLES: usize = 2;
 pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    let resolved = config::resolve(&args.sources(runtime))?;
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let listing = match images {
         Some(_) if runtime != Runtime::Crio => {
@@ -54,7 +55,7 @@ pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outc
                 runtime.option()
             )))
         }
-        Some(path) => Some(images::read(path, runtime)?),
+        Some(path) => Some(images::read(path, runtime.model().naming())?),
         None => None,
     };
     let artifacts = listing.as_deref().map(|l| lint::Artifacts::new(l, flags));

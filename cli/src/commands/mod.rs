@@ -11,8 +11,8 @@ pub mod translate;
 
 use crate::args::ImageArgs;
 use crate::codes::WarningCode;
-use crate::config::Resolved;
 use crate::error::InputError;
+use crate::list::Resolved;
 use crate::runtime::Runtime;
 use crate::{images, show};
 
@@ -23,7 +23,7 @@ pub fn load_images(args: &ImageArgs, runtime: Runtime) -> Result<Vec<images::Ima
         .names
         .iter()
         .map(|n| {
-            images::plain(n, runtime).map_err(|why| {
+            images::plain(n, runtime.model().naming()).map_err(|why| {
                 InputError(format!(
                     "{}: not an image name ({why}); give names as `crictl images` shows them",
                     show::quote(n)
@@ -32,7 +32,7 @@ pub fn load_images(args: &ImageArgs, runtime: Runtime) -> Result<Vec<images::Ima
         })
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(path) = &args.images {
-        list.extend(images::read(path, runtime)?);
+        list.extend(images::read(path, runtime.model().naming())?);
     }
     // An empty listing (`{"images": []}`, names all commented out) is a
     // node with no images: a valid answer. No input at all is an error, and

@@ -12,20 +12,20 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::args::SourceArgs;
-use crate::config;
 use crate::error::InputError;
 use crate::images;
 use crate::list::{Entry, Origin};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
+use crate::runtimes;
 use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{case_note, translate, Fidelity, Translated};
 
 pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
     let source = source_runtime(args, from)?;
-    let resolved = config::resolve(&args.sources(source))?;
+    let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
     refused::compile(&resolved.entries, source.flags(), List::Effective)?;
     let entries: Vec<(&Entry, Translated)> =
@@ -212,7 +212,7 @@ fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Ru
     let before = refused::compile(entries, from.flags(), List::Effective)?;
     let after = crio_pin::PinSet::compile(target, to.flags())
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
-    let listed = images::read(path, from)?;
+    let listed = images::read(path, from.model().naming())?;
     let mut checked = Checked { listing: path.to_owned(), checked: listed.len(), ..Checked::default() };
     for image in &listed {
         let names: Vec<&str> = image.names.iter().filter(|n| !n.is_id).map(|n| n.text.as_str()).collect();

@@ -18,10 +18,12 @@ pub mod crio;
 use crio_pin::{Flags, PinSet};
 
 use crate::causes::Causes;
+use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
-use crate::images::{repository, Image, Name};
-use crate::list::Entry;
+use crate::images::{repository, Image, Name, Naming};
+use crate::list::{Entry, Resolved};
 use crate::runtime::Runtime;
+use crate::sources::Sources;
 
 /// An image as a registry knows it, whatever runtime pulled it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +83,17 @@ pub trait Model {
     /// The runtime, as messages name it.
     fn name(&self) -> &'static str;
 
+    /// How it names its images, as `--images` reads them.
+    fn naming(&self) -> Naming;
+
+    /// Where a name given by hand is `stored` (quoted), and why, as
+    /// `explain` notes it: "is stored by … as …".
+    fn stored_as_note(&self, stored: &str) -> String;
+
+    /// The list its configuration holds, read from where `sources` say as
+    /// the runtime reads it.
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError>;
+
     /// Whether this runtime reads `name` as that exact name.
     fn writes_exactly(&self, name: &str) -> bool {
         !name.is_empty()
@@ -122,6 +135,15 @@ impl Runtime {
             Runtime::Containerd | Runtime::ContainerdNormalized => &containerd::Containerd,
             Runtime::CriDockerd => &cri_dockerd::CriDockerd,
         }
+    }
+}
+
+/// The list `sources` give: a pattern file, else the configuration of
+/// their runtime, read as that runtime reads it.
+pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
+    match &sources.patterns {
+        Some(path) => crate::sources::pattern_file(path),
+        None => sources.runtime.model().read_config(sources),
     }
 }
 

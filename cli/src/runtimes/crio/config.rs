@@ -1,7 +1,5 @@
-//! Where the pinned list comes from: CRI-O's configuration files, its
-//! command-line flags and environment, or a plain pattern file; under
-//! another runtime, containerd's config.toml (`containerd`) or
-//! cri-dockerd's `--pinned-images` values.
+//! CRI-O's configuration as the tool reads it: its files, its command-line
+//! flags and its environment.
 //!
 //! Resolution follows CRI-O (pkg/config/config.go, internal/criocli):
 //! the main file (`--config`, default /etc/crio/crio.conf; a missing
@@ -27,15 +25,12 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use crate::codes::WarningCode;
-use crate::containerd;
 use crate::error::InputError;
 use crate::images::DEFAULT_PAUSE_IMAGE;
 use crate::input::{self, ReadError, Special};
 use crate::list::{tables_in, Lines};
-use crate::list::{Entry, Override};
-// (Re-exported: the commands name them as the readers' results.)
-pub use crate::list::{Resolved, Warning};
-use crate::runtime::Runtime;
+use crate::list::{Entry, Override, Resolved, Warning};
+use crate::sources::Sources;
 
 /// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
 /// CrioConfigDropInPath, DefaultPauseImage on CRI-O main, 1.37).
@@ -45,124 +40,6 @@ pub const DEFAULT_CONFIG_DIR: &str = "/etc/crio/crio.conf.d";
 /// What CRI-O itself would do with an input that stops it.
 pub const REFUSES: &str = "CRI-O would refuse to start with it, and a SIGHUP reload would be \
                            rejected (keeping the old list)";
-
-/// The pattern sources, as given on the command line (flags beat the
-/// environment, as in CRI-O).
-#[derive(Clone, Debug, Default)]
-pub struct Sources {
-    /// Whose configuration: what the other fields mean.
-    pub runtime: Runtime,
-    pub config: Option<String>,
-    pub config_dir: Option<String>,
-    pub pinned_images: Vec<String>,
-    pub pause_image: Option<String>,
-    pub patterns: Option<String>,
-    /// (name in the config directory, file to read): a drop-in previewed by
-    /// `diff`, placed where CRI-O's walk would find it.
-    pub extra_dropin: Option<(String, String)>,
-}
-
-pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
-    match (&sources.patterns, sources.runtime) {
-        (Some(path), _) => pattern_file(path),
-        (None, Runtime::Crio) => crio_config(sources),
-        (None, Runtime::Containerd | Runtime::ContainerdNormalized) => containerd_config(sources.config.as_deref()),
-        (None, Runtime::CriDockerd) => cri_dockerd_flags(&sources.pinned_images),
-    }
-}
-
-/// containerd's `pinned_images`, one entry per key (in the order of the
-/// keys: a Go map has none), each from the line its value was written on,
-/// or containerd's built-in sandbox image.
-fn containerd_config(config: Option<&str>) -> Result<Resolved, InputError> {
-    let read = containerd::resolve(config)?;
-    let entries = read
-        .entries
-        .into_iter()
-        .map(|e| {
-            let at = e.file.zip(e.line).filter(|_| !e.default);
-            let source = at.as_ref().map_or_else(|| "default".to_string(), |(file, line)| format!("{file}:{line}"));
-            Entry { text: e.reference, source, defined_at: None, at, key: Some(e.key) }
-        })
-        .collect();
-    Ok(Resolved { entries, warnings: read.warnings, files: read.files, ..Resolved::default() })
-}
-
-/// cri-dockerd's `--pinned-images`: each value split as cri-dockerd's
-/// flag splits it (a comma-separated list: `runtimes::cri_dockerd`), each
-/// part one pattern (the library trims it as cri-dockerd does).
-fn cri_dockerd_flags(values: &[String]) -> Result<Resolved, InputError> {
-    let mut resolved = Resolved::default();
-    for value in values {
-        let parts = crate::runtimes::cri_dockerd::split_flag_value(value).map_err(|why| {
-            InputError(format!(
-                "--pinned-images {}: cri-dockerd reads the value as a comma-separated list (CSV) and refuses it \
-                 ({why}): quote a part that holds a comma or a quote (\"a,b\"), doubling its quotes",
-                crate::show::quote(value)
-            ))
-        })?;
-        if parts.len() > 1 {
-            let quoted: Vec<String> = parts.iter().map(|p| crate::show::quote(p)).collect();
-            resolved.warnings.push(Warning::new(
-                WarningCode::SplitValue,
-                format!(
-                    "--pinned-images {}: cri-dockerd splits the value at its commas (the flag is a pflag \
-                     StringSlice), so it pins by the {} patterns {}; give each as its own --pinned-images if \
-                     that is meant",
-                    crate::show::quote(value),
-                    parts.len(),
-                    quoted.join(", ")
-                ),
-            ));
-        }
-        resolved.entries.extend(parts.into_iter().map(|part| Entry {
-            text: part.into_bytes(),
-            source: "flag".to_string(),
-            defined_at: None,
-            at: None,
-            key: None,
-        }));
-    }
-    Ok(resolved)
-}
-
-/// `--patterns FILE`: one pattern a line, `#` comments and blank lines
-/// skipped, no pause image.
-fn pattern_file(path: &str) -> Result<Resolved, InputError> {
-    let bytes = input::read_file(Path::new(path)).map_err(|e| InputError(e.message(path)))?;
-    let mut out = Resolved { files: vec![path.to_string()], ..Resolved::default() };
-    let (mut crlf, mut first_crlf) = (0, 0);
-    let shared: Rc<str> = path.into();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = match line.strip_suffix(b"\r") {
-            Some(stripped) => {
-                crlf += 1;
-                if first_crlf == 0 {
-                    first_crlf = i + 1;
-                }
-                stripped
-            }
-            None => line,
-        };
-        if line.iter().all(u8::is_ascii_whitespace) || line.first() == Some(&b'#') {
-            continue;
-        }
-        out.entries.push(Entry::in_file(line.to_vec(), &shared, i + 1));
-    }
-    if crlf > 0 {
-        out.warnings.push(Warning::at(
-            WarningCode::Crlf,
-            path,
-            first_crlf,
-            format!(
-                "{path}: {crlf} line(s) end with CRLF; the '\\r' was taken as part of the line \
-                 ending, not of the pattern (in crio.conf, a \"\\r\" inside a pattern is kept \
-                 and pins nothing)"
-            ),
-        ));
-    }
-    Ok(out)
-}
 
 /// Reads one of CRI-O's files, saying what CRI-O would do with one this
 /// tool does not read.
@@ -344,7 +221,9 @@ fn replace_by_flag(
     Ok(Some(files_list))
 }
 
-fn crio_config(sources: &Sources) -> Result<Resolved, InputError> {
+/// CRI-O's list: its files, then its flags and environment, then the pause
+/// image.
+pub fn read(sources: &Sources) -> Result<Resolved, InputError> {
     let mut out = Resolved::default();
     let (files, main_files) = crio_files(sources, &mut out)?;
     let (mut list, list_from, mut pause) = read_crio_files(&files, main_files, &mut out)?;

@@ -1,20 +1,25 @@
-//! cri-dockerd in the tool: the names of an image, how its flag splits a
-//! value, and its lint rules. Its names: the RepoTags and RepoDigests Docker
-//! reports, in Docker's familiar form (`nginx:1`, `bitnami/etcd:3.5`: no
-//! `docker.io/`, no `library/` before a one-part path), every one of them
-//! whatever the pull.
+//! cri-dockerd in the tool: the names of an image, its lint rules, and (in
+//! `flags`) how it reads its `--pinned-images` values. Its names: the
+//! RepoTags and RepoDigests Docker reports, in Docker's familiar form
+//! (`nginx:1`, `bitnami/etcd:3.5`: no `docker.io/`, no `library/` before a
+//! one-part path), every one of them whatever the pull.
+
+pub mod flags;
 
 use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Containment, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name};
+use crate::images::{Image, Name, Naming};
 use crate::list::Entry;
+use crate::list::Resolved;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
+use crate::sources::Sources;
 use crio_pin::pattern::Pattern;
 use crio_pin::Flags;
 
@@ -23,6 +28,27 @@ pub struct CriDockerd;
 impl Model for CriDockerd {
     fn name(&self) -> &'static str {
         "cri-dockerd"
+    }
+
+    /// The familiar name Docker reports (`nginx:latest`, `bitnami/etcd:3.5`).
+    fn naming(&self) -> Naming {
+        Naming {
+            pulled_as: |name| {
+                let normal = images::normalized(name).map_err(str::to_string)?;
+                Ok(images::familiar(&normal).map_or_else(|| normal.clone(), str::to_string))
+            },
+            image_id_record: false,
+            lists_artifacts: false,
+            digest_beside_tag: true,
+        }
+    }
+
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        flags::read(&sources.pinned_images)
     }
 
     fn writes_exactly(&self, name: &str) -> bool {
@@ -90,61 +116,6 @@ impl Model for CriDockerd {
         out
     }
 }
-
-/// The patterns cri-dockerd reads from one `--pinned-images` value. The flag
-/// is declared with pflag's `StringSliceVar` (config/options.go,
-/// `AddFlags`, in the branch of PR 571 that adds it), which reads each value
-/// as one line of CSV (`readAsCSV`, Go's encoding/csv): split at commas, a
-/// field may be quoted (`"a,b"` is one part, `""` in it a quote), a quote
-/// inside an unquoted field is an error that stops cri-dockerd, and only the
-/// first line counts. The empty value is no pattern at all. Each part is
-/// then trimmed by the matcher (`newPinnedImageMatcher`), not here.
-pub fn split_flag_value(value: &str) -> Result<Vec<String>, String> {
-    if value.is_empty() {
-        return Ok(Vec::new());
-    }
-    let line = value.split('\n').next().unwrap_or_default();
-    let line = line.strip_suffix('\r').unwrap_or(line);
-    let mut parts = Vec::new();
-    let mut rest = line;
-    loop {
-        let (part, after) = match rest.strip_prefix('"') {
-            Some(quoted) => quoted_field(quoted)?,
-            None => {
-                let end = rest.find(',').unwrap_or(rest.len());
-                if rest[..end].contains('"') {
-                    return Err("bare \" in non-quoted-field".into());
-                }
-                (rest[..end].to_owned(), &rest[end..])
-            }
-        };
-        parts.push(part);
-        match after.strip_prefix(',') {
-            Some(next) => rest = next,
-            None => return Ok(parts),
-        }
-    }
-}
-
-/// A quoted CSV field (after its opening quote): its text, and what follows
-/// its closing quote.
-fn quoted_field(mut rest: &str) -> Result<(String, &str), String> {
-    let mut text = String::new();
-    loop {
-        let Some(at) = rest.find('"') else { return Err("extraneous or missing \" in quoted-field".into()) };
-        text.push_str(&rest[..at]);
-        rest = &rest[at + 1..];
-        match rest.strip_prefix('"') {
-            Some(after) => {
-                text.push('"');
-                rest = after;
-            }
-            None if rest.is_empty() || rest.starts_with(',') => return Ok((text, rest)),
-            None => return Err("extraneous or missing \" in quoted-field".into()),
-        }
-    }
-}
-
 /// cri-dockerd's `--pinned-images` (PR #571): each value trimmed, then a
 /// trailing `*` makes an anchored prefix, a tag or digest an exact name,
 /// anything else a bare repository; compared with the familiar names
@@ -214,7 +185,7 @@ impl Rules for CriDockerdRules {
 /// that is not the trailing one, whitespace inside).
 pub fn cri_dockerd_text_findings(literal: &str, add: &mut Add<'_>) {
     if literal.contains(',') {
-        let parts = crate::runtimes::cri_dockerd::split_flag_value(literal);
+        let parts = flags::split_flag_value(literal);
         let what = match &parts {
             Ok(parts) => {
                 let quoted: Vec<String> = parts.iter().map(|p| show::quote(p.trim())).collect();
@@ -310,26 +281,5 @@ pub fn cri_dockerd_name_findings(pattern: Pattern<'_>, add: &mut Add<'_>) {
             ),
             instead,
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_flag_value_splits_as_pflag_reads_a_string_slice() {
-        let split = |v: &str| split_flag_value(v);
-        assert_eq!(split("nginx,registry.k8s.io/pause:3.10").unwrap(), ["nginx", "registry.k8s.io/pause:3.10"]);
-        assert_eq!(split("nginx").unwrap(), ["nginx"]);
-        assert_eq!(split("").unwrap(), Vec::<String>::new());
-        assert_eq!(split("a,,b").unwrap(), ["a", "", "b"]);
-        assert_eq!(split(" a , b").unwrap(), [" a ", " b"]);
-        assert_eq!(split("\"a,b\",c").unwrap(), ["a,b", "c"]);
-        assert_eq!(split("\"say \"\"hi\"\"\"").unwrap(), ["say \"hi\""]);
-        assert_eq!(split("a\nb,c").unwrap(), ["a"]);
-        assert!(split("a\"b").is_err());
-        assert!(split("\"a\"b").is_err());
-        assert!(split("\"a").is_err());
     }
 }

@@ -1,29 +1,52 @@
-//! containerd in the tool (its configuration reader is crate::containerd):
-//! the names of an image, and its lint rules. Its names: a record for each
-//! name a pull stores
-//! (the tag, the repository@digest) and one for the image ID `sha256:…`,
-//! every one compared with the configured values (image_pull.go:
-//! getLabels, UpdateImage), whatever the pull.
+//! containerd in the tool: the names of an image, its lint rules, and (in
+//! `config`) how it reads its configuration files. Its names: a record for
+//! each name a pull stores (the tag, the repository@digest) and one for the
+//! image ID `sha256:…`, every one compared with the configured values
+//! (image_pull.go: getLabels, UpdateImage), whatever the pull.
+
+pub mod config;
 
 use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name};
+use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
+use crate::list::Resolved;
 use crate::refused;
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
+use crate::sources::Sources;
 
 pub struct Containerd;
 
 impl Model for Containerd {
     fn name(&self) -> &'static str {
         "containerd"
+    }
+
+    /// A name as a pull stores it (`ParseDockerRef`: `name:tag@digest` is
+    /// stored as `name@digest`), a record for the image ID beside it.
+    fn naming(&self) -> Naming {
+        Naming {
+            pulled_as: |name| images::normalized(name).map_err(str::to_string),
+            image_id_record: true,
+            lists_artifacts: false,
+            digest_beside_tag: true,
+        }
+    }
+
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by containerd as {stored} (it normalises every name it pulls)")
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources.config.as_deref())
     }
 
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {

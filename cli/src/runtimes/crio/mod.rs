@@ -1,5 +1,5 @@
-//! CRI-O in the tool: the names of an image in its storage, and its lint
-//! rules.
+//! CRI-O in the tool: the names of an image in its storage, its lint rules,
+//! and (in `config`) how it reads its configuration.
 //!
 //! Its names: the references in its storage only. A live
 //! CRI-O v1.37 showed (tests/data/crio-listings): a pull by tag stores
@@ -8,18 +8,23 @@
 //! the digest of a repository that also has a tag is held only if the image
 //! was pulled by it.
 
+pub mod config;
+
 use super::{Held, Model, RegistryImage, StoredName};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
+use crate::error::InputError;
 use crate::findings::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
 use crate::images::{self, repository};
-use crate::images::{Image, Name};
+use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
+use crate::list::Resolved;
 use crate::refused::{self, List};
 use crate::runtime::Runtime;
 use crate::show;
+use crate::sources::Sources;
 use crio_pin::pattern::{canonical, ErrorKind, Pattern};
 use crio_pin::Flags;
 use oci_spec::distribution::Reference;
@@ -29,6 +34,18 @@ pub struct Crio;
 impl Model for Crio {
     fn name(&self) -> &'static str {
         "CRI-O"
+    }
+
+    fn naming(&self) -> Naming {
+        Naming { pulled_as: images::qualify, image_id_record: false, lists_artifacts: true, digest_beside_tag: false }
+    }
+
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)")
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources)
     }
 
     fn writes_exactly(&self, name: &str) -> bool {

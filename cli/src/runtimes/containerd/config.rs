@@ -15,7 +15,7 @@ use crate::codes::WarningCode;
 use crate::error::InputError;
 use crate::go_filepath;
 use crate::input::{self, ReadError, Special};
-use crate::list::{tables_in, Lines, Warning};
+use crate::list::{tables_in, Entry, Lines, Resolved, Warning};
 
 /// containerd's defaults on Linux (defaults/defaults_unix.go,
 /// internal/cri/config/config.go, 2.3).
@@ -70,6 +70,23 @@ pub struct ContainerdConfig {
 
 pub fn resolve(config_path: Option<&str>) -> Result<ContainerdConfig, InputError> {
     resolve_in(config_path, DEFAULT_CONFIG, DROP_IN_PATTERN)
+}
+
+/// containerd's `pinned_images`, one entry per key (in the order of the
+/// keys: a Go map has none), each from the line its value was written on,
+/// or containerd's built-in sandbox image.
+pub fn read(config: Option<&str>) -> Result<Resolved, InputError> {
+    let read = resolve(config)?;
+    let entries = read
+        .entries
+        .into_iter()
+        .map(|e| {
+            let at = e.file.zip(e.line).filter(|_| !e.default);
+            let source = at.as_ref().map_or_else(|| "default".to_string(), |(file, line)| format!("{file}:{line}"));
+            Entry { text: e.reference, source, defined_at: None, at, key: Some(e.key) }
+        })
+        .collect();
+    Ok(Resolved { entries, warnings: read.warnings, files: read.files, ..Resolved::default() })
 }
 
 /// `resolve`, with the default file and the drop-in pattern given (tests
