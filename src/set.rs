@@ -270,7 +270,7 @@ impl PinSet {
         if (first && found.is_some())
             || self.exact.is_empty()
             // An ASCII name's canonical form has its length.
-            || (!self.lengths.exact_may_match(name.len()) && (read_all || name.is_ascii()))
+            || (!self.lengths.exact_may_match(name.len()) && (read_all || lengths::all_ascii(name)))
         {
             return Ok(found);
         }

@@ -2,6 +2,7 @@
 //! lowest indexes, and searched together in one pass.
 
 use super::dfa::{self, Canonical, Dfa};
+use super::lengths::all_ascii;
 use super::lower;
 use super::prefilter::Prefilter;
 use super::shape::Budget;
@@ -160,7 +161,7 @@ impl Needles {
         if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
             // No needle in the name as it is; in its canonical form neither,
             // if it is all ASCII.
-            return if name.is_ascii() { Ok(Found { lowest: best, read_all: true }) } else { Err(Canonical) };
+            return if all_ascii(name) { Ok(Found { lowest: best, read_all: true }) } else { Err(Canonical) };
         }
         match automaton {
             Automaton::Dense(dfa) => {
