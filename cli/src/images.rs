@@ -224,6 +224,18 @@ pub fn normalized(text: &str) -> Result<String, &'static str> {
     crio_pin::normalize::normalize(text.as_bytes()).map(|n| String::from_utf8_lossy(&n.to_vec()).into_owned())
 }
 
+/// Whether the normalised `reference` can name a pulled image. Docker
+/// Hub's namespaces are Docker IDs (lower-case letters and digits), so a
+/// Hub path whose first component holds a `.` or `:` names nothing
+/// anyone can pull: `docker.io/quay.io/a:1`, which Docker's familiar form
+/// would also print as `quay.io/a:1`. Reading familiar names back, only
+/// the other reading is an image.
+pub fn can_exist(reference: &str) -> bool {
+    reference
+        .strip_prefix("docker.io/")
+        .is_none_or(|path| !path.split('/').next().unwrap_or_default().contains(['.', ':']))
+}
+
 /// Docker's familiar form of a name on Docker Hub (reference.FamiliarString:
 /// no `docker.io/`, and no `library/` before a one-part path); None when
 /// `text` names no Docker Hub repository.
@@ -328,6 +340,16 @@ mod tests {
 
     fn stored_as(name: &str, runtime: Runtime) -> Result<String, String> {
         (naming(runtime).pulled_as)(name)
+    }
+
+    #[test]
+    fn no_docker_hub_namespace_holds_a_dot_or_colon() {
+        assert!(can_exist("docker.io/library/redis:7"));
+        assert!(can_exist("docker.io/bitnami/etcd:3.5"));
+        assert!(can_exist("quay.io/a:1"));
+        assert!(!can_exist("docker.io/docker.io/library/redis:7"));
+        assert!(!can_exist("docker.io/quay.io/a:1"));
+        assert!(!can_exist("docker.io/localhost:5000/a:1"));
     }
 
     #[test]

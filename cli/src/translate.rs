@@ -157,15 +157,16 @@ fn write_exact(t: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Strin
 }
 
 /// The images (normalised references) whose stored name under `from` is
-/// `t`. Docker's familiar form is ambiguous: `quay.io/a:1` is the name of
-/// both quay.io/a:1 and docker.io/quay.io/a:1.
+/// `t`. Docker's familiar `redis:7` is docker.io/library/redis:7, and its
+/// `docker.io/library/redis:7` would be docker.io/docker.io/library/redis:7,
+/// an image no one can pull (`images::can_exist`): it names none.
 fn named_images(t: &str, from: Runtime) -> Vec<String> {
     let t = t.trim();
     let mut candidates = vec![normalized(t)];
     if from == Runtime::CriDockerd {
         candidates.push(normalized(&format!("docker.io/{t}")));
     }
-    let images = candidates.into_iter().filter_map(Result::ok);
+    let images = candidates.into_iter().filter_map(Result::ok).filter(|r| crate::images::can_exist(r));
     match from {
         Runtime::CriDockerd => images.filter(|r| from.model().stored_form(r) == t).collect(),
         _ => images.collect(),
@@ -302,7 +303,7 @@ fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
         let core = t.trim().trim_matches('*');
         for base in [core.to_owned(), core.to_lowercase()] {
             for name in spellings(&base) {
-                if let Ok(reference) = normalized(&name) {
+                if let Some(reference) = normalized(&name).ok().filter(|r| crate::images::can_exist(r)) {
                     references.insert(reference);
                 }
             }
@@ -315,8 +316,8 @@ fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
 /// Names a pattern built on `base` (an entry without its `*`s, perhaps
 /// cut anywhere) may match: `base` after what may come before it (a host,
 /// a path component, a tag's or digest's start, another registry: CRI-O's
-/// globs and keywords match anywhere; Docker's familiar `quay.io/a` is
-/// also `docker.io/quay.io/a`), then after what may follow it (a
+/// globs and keywords match anywhere; Docker's familiar `nginx/x` is
+/// `docker.io/nginx/x`), then after what may follow it (a
 /// character, a component, a tag, the rest of a digest).
 fn spellings(base: &str) -> Vec<String> {
     let before = ["", "x", "x/", "x:", "x@", "x@sha256:", "docker.io/", "mirror.example/"];
@@ -429,12 +430,12 @@ mod tests {
         assert_eq!(t("quay.io/a", CriDockerd, Crio), (pats(&["quay.io/a:*", "quay.io/a@*"]), Fidelity::Wider));
         // Docker's short names are CRI-O's long ones, and the reverse.
         assert_eq!(t("redis:7", CriDockerd, Crio), (pats(&["docker.io/library/redis:7"]), Fidelity::Exact));
-        // Docker's familiar docker.io/library/redis:7 is the repository
-        // docker.io/library/redis on Docker Hub.
-        assert_eq!(
-            t("docker.io/library/redis:7", CriDockerd, Crio),
-            (pats(&["docker.io/docker.io/library/redis:7"]), Fidelity::Exact)
-        );
+        // Docker reports docker.io/library/redis:7 as redis:7; read as a
+        // familiar name, docker.io/library/redis:7 would be a Hub namespace
+        // "docker.io", which no Docker ID can be: it pins nothing.
+        let redis = translate("docker.io/library/redis:7", CriDockerd, Crio);
+        assert_eq!((redis.patterns.len(), redis.fidelity), (0, Fidelity::Dropped));
+        assert!(redis.why.as_deref().unwrap_or_default().contains("\"redis:7\""), "{:?}", redis.why);
         assert_eq!(t("quay.io/*", CriDockerd, Crio), (pats(&["quay.io/*"]), Fidelity::Wider));
         assert_eq!(t("*", CriDockerd, Crio), (pats(&["**"]), Fidelity::Exact));
         // The prefix "*pause": no name Docker reports starts with '*'.
@@ -450,8 +451,9 @@ mod tests {
         assert_eq!(t("*etcd*", Crio, CriDockerd).1, Fidelity::Impossible);
         assert_eq!(t("quay.io/*", Crio, CriDockerd), (pats(&["quay.io/*"]), Fidelity::Narrower));
         assert_eq!(t("docker.io/library/nginx:1", Crio, CriDockerd), (pats(&["nginx:1"]), Fidelity::Exact));
-        // Docker's familiar quay.io/a:1 is also docker.io/quay.io/a:1.
-        assert_eq!(t("quay.io/a:1", Crio, CriDockerd), (pats(&["quay.io/a:1"]), Fidelity::Wider));
+        // Docker's familiar quay.io/a:1 is quay.io/a:1 alone (no Hub
+        // namespace holds a '.').
+        assert_eq!(t("quay.io/a:1", Crio, CriDockerd), (pats(&["quay.io/a:1"]), Fidelity::Exact));
         assert_eq!(t("registry.k8s.io/pause:3.10", Crio, Containerd).1, Fidelity::Exact);
         // CRI-O stores normalised names: a short one pins nothing there.
         assert_eq!(t("nginx:1", Crio, CriDockerd).1, Fidelity::Dropped);

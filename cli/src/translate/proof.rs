@@ -86,11 +86,18 @@ fn pulled(tag: Option<&str>, digest: &str, id: &str, by_digest: bool, group: usi
     Pulled { what, crio, containerd, cri_dockerd, group }
 }
 
+/// Every image some registry can serve: each host with each path (behind
+/// a mirror, a path may start with another registry's name), except on
+/// Docker Hub, whose namespaces are Docker IDs (lower-case letters and
+/// digits): no one can pull docker.io/quay.io/team/app.
 fn universe() -> Vec<Pulled> {
     let mut images = Vec::new();
     let mut group = 0;
     for host in HOSTS {
         for path in PATHS {
+            if host == "docker.io" && path.split('/').next().unwrap().contains(['.', ':']) {
+                continue;
+            }
             let repo = docker_reference::normalize(&format!("{host}/{path}")).unwrap();
             let repo = repo.strip_suffix(":latest").unwrap().to_owned();
             for tag in TAGS {
