@@ -186,7 +186,7 @@ func (g refGenerator) pattern(names []string) string {
 	case 0, 1, 2, 3, 4:
 		return strings.ToValidUTF8(base, "\uFFFD")
 	case 5:
-		return repositoryOf(base) // a bare repository
+		return criopin.RepositoryOf(base) // a bare repository
 	case 6, 7:
 		return base[:g.rng.IntN(len(base)+1)] + "*"
 	case 8:
@@ -202,19 +202,6 @@ func (g refGenerator) pattern(names []string) string {
 	default:
 		return base
 	}
-}
-
-// repositoryOf is the name without its digest and tag (a test helper to
-// aim patterns, not a rule: the rules are the backends').
-func repositoryOf(name string) string {
-	if at := strings.IndexByte(name, '@'); at >= 0 {
-		name = name[:at]
-	}
-	last := strings.LastIndexByte(name, '/') + 1
-	if colon := strings.LastIndexByte(name[last:], ':'); colon >= 0 {
-		return name[:last+colon]
-	}
-	return name
 }
 
 func (g refGenerator) list() (patterns, names []string) {

@@ -5,6 +5,10 @@ import "regexp"
 // LiveSets is the number of engines this package owns and has not freed.
 func LiveSets() int64 { return liveSets.Load() }
 
+// RepositoryOf is a name's repository as cri-dockerd takes it (the tests
+// aim bare-repository patterns with it).
+func RepositoryOf(name string) string { return repositoryOf(name) }
+
 // SemanticsVersion is the library version the pure-Go backend follows.
 const SemanticsVersion = semanticsVersion
 

@@ -5,12 +5,13 @@
 //! Follows `core/pinned.go` (`newPinnedImageMatcher`, `matches`,
 //! `matchesRef`, `hasTagOrDigest`, `refRepository`) and its tests in
 //! `core/pinned_test.go`, as stored for commits 89da1c1793ab and
-//! fcde94e77660 of Mirantis/cri-dockerd. The PR's wiring (the flag
-//! definitions, `dockerService.isImagePinned`) was not available to read;
-//! the PR description says the values come from `--pinned-images`, the
-//! selectors from `--pinned-image-labels`, and that the sandbox image
-//! (`--pod-infra-container-image`) stays pinned as before, by exact equality
-//! with a repo tag, outside this list.
+//! fcde94e77660 of Mirantis/cri-dockerd. Its values come from
+//! `--pinned-images`, which `config/options.go` declares with pflag's
+//! `StringSliceVar` (each value split at commas as one CSV line, the flag
+//! repeatable: the tool splits them as it reads them, this oracle takes the
+//! parts), the selectors from `--pinned-image-labels`; the sandbox image
+//! (`--pod-infra-container-image`) stays pinned as before, by exact
+//! equality with a repo tag, outside this list.
 //!
 //! # Rules
 //!
