@@ -48,6 +48,7 @@ mod needles;
 mod prefilter;
 mod shape;
 mod sparse;
+mod trie;
 
 use crate::fold;
 use crate::normalize::normalize;
