@@ -38,10 +38,13 @@
 //!   step reads its entry through the column's address (inline assembly),
 //!   which keeps the add of the state off the chain: one load per byte.
 //!
-//! Construction is the textbook one (a trie, its failure links, then each
-//! state's row in breadth-first order is its failure state's row overridden
-//! by its own children), with the states renumbered so that the special
-//! ones come first. Every entry of the table is `offset` plus the row start
+//! Construction is the textbook one, derived from the one trie of the
+//! needles ([`super::trie`]: needles → numbered trie → failure links):
+//! [`Dfa::columns_within`] tells from the trie's size, before it is built,
+//! whether its table fits; [`Dfa::from_trie`] then renumbers the states so
+//! that the special ones come first, and gives each a row, breadth first:
+//! its failure state's row (filled before it) overridden by its own
+//! children. Every entry of the table is `offset` plus the row start
 //! of a state, and every class is below the stride, so a step never leaves
 //! the table; [`Dfa::step`] relies on it (checked in debug builds and by a
 //! test over every entry).

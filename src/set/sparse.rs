@@ -4,33 +4,26 @@
 //! too, laid out so that a walk costs about one cache miss a byte whatever
 //! the list (issue 27 measured lists built to make it pay several).
 //!
-//! - **Children contiguous; the top levels breadth first, the rest along
-//!   the needles.** The trie is built from the needles sorted: the needles
-//!   under one state are a run of that order, and its children split the
-//!   run by the next byte, numbered as one block, ascending by the byte
-//!   leading to them (`label`), found by a short search. The first levels
-//!   (at least [`Layout::breadth_first`] states) are numbered level by
-//!   level, so the states a walk over a name that holds no needle stays in
-//!   are packed together; below them each state's block is followed by its
-//!   children's subtrees in turn (depth first), so a walk down a long needle
-//!   reads consecutive states, which the hardware prefetches, instead of
-//!   one level's worth of states apart; past depth 256 (deeper than the
-//!   names the budget covers) breadth first again, so that the failure
-//!   links, computed level by level, read each level in order.
-//! - **Dense rows for the first levels.** States at most
-//!   [`Layout::dense_depth`] deep (within a budget) also get a row of
-//!   transitions by byte class with failures resolved, each entry with the
-//!   lowest index ending where it leads: a step from them is one load. An
-//!   entry leading to a leaf (a state without children, most states of a
-//!   list of short needles) leads to the leaf's failure state instead,
-//!   where the next step would go anyway: a list of every 4-byte keyword
-//!   then costs one load a byte, not three dependent misses.
-//! - **14 bytes a state, whatever the list**: `first_child`, `fail` and
-//!   `anywhere` (4 bytes each), `child_count` and `label` (1 each), plus
-//!   the dense rows (at most [`DENSE_BYTES_PER_STATE`] a state and
-//!   [`DENSE_MAX_BYTES`] in all). A state is a distinct prefix of a needle,
-//!   so a list of `B` bytes of glob and keyword text holds at most about
-//!   `14 B` bytes (`B` is at most `MAX_PATTERN_BYTES`).
+//! It is the trie of the needles itself ([`super::trie`]: needles →
+//! numbered trie → failure links), its arrays moved in as they are, and
+//! walked in place:
+//!
+//! - **Children contiguous, found by a short search**; the top levels
+//!   numbered breadth first, so that a walk over a name that holds no
+//!   needle stays among packed states, the rest along the needles, so that
+//!   a walk down a long needle reads consecutive states ([`Layout`](super::trie::Layout)).
+//! - **Shallow rows.** States at most [`Layout::dense_depth`](super::trie::Layout::dense_depth) deep (within
+//!   a budget) have a row of steps by byte class with failures resolved
+//!   ([`Trie::shallow`]), each with the lowest index ending where it leads:
+//!   a step from them is one load. [`Sparse::from_trie`] makes a step that
+//!   leads to a leaf (a state without children, most states of a list of
+//!   short needles) lead to the leaf's failure state instead, where the
+//!   next step would go anyway: a list of every 4-byte keyword then costs
+//!   one load a byte, not three dependent misses.
+//! - **14 bytes a state, whatever the list** (the trie's arrays and its
+//!   shallow rows, [`super::trie`]). A state is a distinct prefix of a
+//!   needle, so a list of `B` bytes of glob and keyword text holds at most
+//!   about `14 B` bytes (`B` is at most `MAX_PATTERN_BYTES`).
 //! - **The lowest index, precomputed.** `anywhere[s]` is the lowest index
 //!   of an unanchored needle that ends at `s` or at any state on its
 //!   failure chain (each needle that is a suffix of the state's path), so a
@@ -259,6 +252,7 @@ impl Sparse {
 
 #[cfg(test)]
 mod tests {
+    use super::super::dfa::{Columns, Dfa, Hit};
     use super::super::trie::{Extent, Layout};
     use super::super::Owner;
     use super::*;
@@ -278,11 +272,12 @@ mod tests {
         Some(best).filter(|&b| b != NONE)
     }
 
-    /// Every layout answers as the definition does: states numbered
-    /// breadth first or along the needles from the root on, dense rows for
-    /// none of the levels or for all, over needles that share prefixes
+    /// Every layout answers as the definition does, the sparse automaton
+    /// and the dense DFA derived from its trie alike: states numbered
+    /// breadth first or along the needles from the root on, shallow rows
+    /// for none of the levels or for all, over needles that share prefixes
     /// and suffixes (failure links into both regions, leaves reached from
-    /// dense rows and from sparse states).
+    /// shallow rows and from sparse states).
     #[test]
     fn every_layout_answers_as_the_definition() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -323,8 +318,13 @@ mod tests {
                 .collect();
             let needles: Vec<&[u8]> = needles.iter().map(Vec::as_slice).collect();
             let extent = Extent::of(&needles);
-            let automata: Vec<Sparse> =
-                layouts.iter().map(|&l| Sparse::from_trie(Trie::build(&needles, &owners, &extent, l), true)).collect();
+            let trie = |layout| Trie::build(&needles, &owners, &extent, layout);
+            let automata: Vec<Sparse> = layouts.iter().map(|&l| Sparse::from_trie(trie(l), true)).collect();
+            // The dense DFA of each layout's trie, in both column kinds.
+            let dfas: Vec<(Layout, Dfa)> = layouts
+                .iter()
+                .flat_map(|&l| [Columns::PerByte, Columns::PerClass].map(|c| (l, Dfa::from_trie(&trie(l), true, c))))
+                .collect();
             for _ in 0..50 {
                 let name: Vec<u8> = (0..next(100)).map(|_| b'A' + next(4) as u8).collect();
                 let want = by_definition(&needles, &owners, &name);
@@ -336,6 +336,17 @@ mod tests {
                     assert_eq!(raw, want, "raw: {}", ctx());
                     let any = sparse.search(&name, false, true, 0).unwrap().lowest;
                     assert_eq!(any.is_some(), want.is_some(), "first: {}", ctx());
+                }
+                for (layout, dfa) in &dfas {
+                    let ctx = || format!("dense: round {round}, {layout:?}, {needles:?}, {name:?}");
+                    let mut got = NONE;
+                    let lowered = name.to_ascii_lowercase();
+                    dfa.walk(&lowered, true, |hit: &Hit, at| {
+                        got = got.min(hit.index(at + 1));
+                        false
+                    })
+                    .unwrap();
+                    assert_eq!(Some(got).filter(|&g| g != NONE), want, "{}", ctx());
                 }
             }
         }
