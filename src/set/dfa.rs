@@ -138,11 +138,10 @@ impl Numbering {
         let mut hits = Vec::new();
         let mut next = 1u32;
         let mut anchored = trie.at_start.iter().peekable();
-        for s in 0..states {
+        for (s, (slot, &anywhere)) in row.iter_mut().zip(&trie.anywhere).enumerate() {
             let at_start = anchored.next_if(|&&(state, _)| state as usize == s).map_or(NONE, |&(_, index)| index);
-            let anywhere = trie.anywhere[s];
             if anywhere != NONE || at_start != NONE {
-                row[s] = next;
+                *slot = next;
                 next += 1;
                 hits.push(Hit { anywhere, at_start, depth: 0 });
             }
