@@ -12,7 +12,7 @@
 //!   numbered breadth first, so that a walk over a name that holds no
 //!   needle stays among packed states, the rest along the needles, so that
 //!   a walk down a long needle reads consecutive states ([`Layout`](super::trie::Layout)).
-//! - **Shallow rows.** States at most [`Layout::dense_depth`](super::trie::Layout::dense_depth) deep (within
+//! - **Shallow rows.** States at most [`Layout::shallow_depth`](super::trie::Layout::shallow_depth) deep (within
 //!   a budget) have a row of steps by byte class with failures resolved
 //!   ([`Trie::shallow`]), each with the lowest index ending where it leads:
 //!   a step from them is one load. [`Sparse::from_trie`] makes a step that
@@ -289,11 +289,11 @@ mod tests {
         };
         let layouts = [
             Layout::DEFAULT,
-            Layout { breadth_first: 1, dense_depth: 0, depth_first_depth: usize::MAX },
-            Layout { breadth_first: 1, dense_depth: 5, depth_first_depth: 3 },
-            Layout { breadth_first: 4, dense_depth: 1, depth_first_depth: 12 },
-            Layout { breadth_first: 30, dense_depth: 2, depth_first_depth: 1 },
-            Layout { breadth_first: usize::MAX, dense_depth: 64, depth_first_depth: 256 },
+            Layout { breadth_first: 1, shallow_depth: 0, depth_first_depth: usize::MAX },
+            Layout { breadth_first: 1, shallow_depth: 5, depth_first_depth: 3 },
+            Layout { breadth_first: 4, shallow_depth: 1, depth_first_depth: 12 },
+            Layout { breadth_first: 30, shallow_depth: 2, depth_first_depth: 1 },
+            Layout { breadth_first: usize::MAX, shallow_depth: 64, depth_first_depth: 256 },
         ];
         for round in 0..200 {
             let count = 1 + next(12) as usize;

@@ -22,7 +22,7 @@
 //!    failure state is the longest proper suffix of its path that is a
 //!    state, and it inherits the lowest unanchored needle index of that
 //!    state (`anywhere`: every needle that is a suffix of the path). The
-//!    states at most [`Layout::dense_depth`] deep (within a budget) get a
+//!    states at most [`Layout::shallow_depth`] deep (within a budget) get a
 //!    row of steps by byte class with failures resolved ([`Trie::shallow`]),
 //!    which makes each failure step of the pass one load from them, and
 //!    each walk step from them later.
@@ -48,14 +48,14 @@ pub(super) struct Layout {
     /// (the levels a walk over a name that holds no needle stays in).
     pub(super) breadth_first: usize,
     /// Deepest state given a row of steps ([`Trie::shallow`]).
-    pub(super) dense_depth: usize,
+    pub(super) shallow_depth: usize,
     /// Deepest state numbered depth first: past the longest name the
     /// budget covers, a walk gains nothing from it.
     pub(super) depth_first_depth: usize,
 }
 
 impl Layout {
-    pub(super) const DEFAULT: Layout = Layout { breadth_first: 1 << 20, dense_depth: 3, depth_first_depth: 256 };
+    pub(super) const DEFAULT: Layout = Layout { breadth_first: 1 << 20, shallow_depth: 3, depth_first_depth: 256 };
 }
 
 /// Most bytes of shallow rows ([`Trie::shallow`]), and most per state of
@@ -265,11 +265,11 @@ impl Trie {
         // The top levels breadth first: a state's children are a block, and
         // the blocks of one level follow each other.
         let root = vec![Pending { state: 0, start: 0, end: needles.len(), depth: 0 }];
-        // States at most `dense_depth` deep: the first this many.
+        // States at most `shallow_depth` deep: the first this many.
         let mut shallow = 1;
         let level = numbering.breadth_first(root, |numbering, level| {
             let go_on = numbering.label.len() < layout.breadth_first;
-            if go_on && level[0].depth <= layout.dense_depth {
+            if go_on && level[0].depth <= layout.shallow_depth {
                 shallow = level.last().map_or(0, |p| p.state as usize + 1);
             }
             go_on
@@ -480,8 +480,8 @@ mod tests {
         assert!(extent.classes.of[usize::from(b'A')] < extent.classes.of[usize::from(b'B')]);
         for layout in [
             Layout::DEFAULT,
-            Layout { breadth_first: 1, dense_depth: 0, depth_first_depth: usize::MAX },
-            Layout { breadth_first: 4, dense_depth: 2, depth_first_depth: 2 },
+            Layout { breadth_first: 1, shallow_depth: 0, depth_first_depth: usize::MAX },
+            Layout { breadth_first: 4, shallow_depth: 2, depth_first_depth: 2 },
         ] {
             let trie = Trie::build(&needles, &owners, &extent, layout);
             // Each state's path, from the root down.
