@@ -42,7 +42,10 @@
 //! needles ([`super::trie`]: needles → numbered trie → failure links):
 //! [`Dfa::columns_within`] tells from the trie's size, before it is built,
 //! whether its table fits; [`Dfa::from_trie`] then renumbers the states so
-//! that the special ones come first, and gives each a row, breadth first:
+//! that the special ones come first (each kind depth first, so that a walk
+//! down a needle reads rows that follow each other: a 10,000-pattern table
+//! numbered breadth first walked the corpus a third slower), and gives
+//! each a row, breadth first:
 //! its failure state's row (filled before it) overridden by its own
 //! children. Every entry of the table is `offset` plus the row start
 //! of a state, and every class is below the stride, so a step never leaves
@@ -132,25 +135,30 @@ struct Numbering {
 impl Numbering {
     /// Special states are those where a needle ends: unanchored (their
     /// `anywhere`, inherited along failure links) or anchored (`at_start`).
+    /// Each kind is numbered depth first, so that a walk down a needle
+    /// reads rows that follow each other.
     fn special_first(trie: &Trie, stride: usize) -> Numbering {
         let states = trie.states();
+        let at_start =
+            |s: u32| trie.at_start.binary_search_by_key(&s, |&(state, _)| state).map_or(NONE, |k| trie.at_start[k].1);
         let mut row = vec![0u32; states];
         let mut hits = Vec::new();
         let mut next = 1u32;
-        let mut anchored = trie.at_start.iter().peekable();
-        for (s, (slot, &anywhere)) in row.iter_mut().zip(&trie.anywhere).enumerate() {
-            let at_start = anchored.next_if(|&&(state, _)| state as usize == s).map_or(NONE, |&(_, index)| index);
+        trie.depth_first(|s| {
+            let (anywhere, at_start) = (trie.anywhere[s as usize], at_start(s));
             if anywhere != NONE || at_start != NONE {
-                *slot = next;
+                row[s as usize] = next;
                 next += 1;
                 hits.push(Hit { anywhere, at_start, depth: 0 });
             }
-        }
+        });
         let special_size = next as usize * stride;
-        for r in row.iter_mut().filter(|r| **r == 0) {
-            *r = next;
-            next += 1;
-        }
+        trie.depth_first(|s| {
+            if row[s as usize] == 0 {
+                row[s as usize] = next;
+                next += 1;
+            }
+        });
         let ordinary_size = (states + 1) * stride - special_size;
         let flag = special_size.max(ordinary_size).next_power_of_two();
         // Ids run up to 2 * flag ([`Dfa::columns_within`] checked they fit).

@@ -27,8 +27,9 @@
 //!    which makes each failure step of the pass one load from them, and
 //!    each walk step from them later.
 //! 4. **an automaton**: the dense DFA ([`super::dfa`]) renumbers the states
-//!    and gives each a full row, its failure state's overridden by its
-//!    children, breadth first ([`Trie::levels`]); or the sparse automaton
+//!    depth first ([`Trie::depth_first`]: a needle's rows follow each
+//!    other) and gives each a full row, its failure state's overridden by
+//!    its children, breadth first ([`Trie::levels`]); or the sparse automaton
 //!    ([`super::sparse`]) takes the trie's arrays as they are (moved, not
 //!    copied: the largest lists peak while linking failures).
 //!
@@ -399,6 +400,17 @@ impl Trie {
             + self.anywhere.len() * 4
             + std::mem::size_of_val(&*self.at_start)
             + std::mem::size_of_val(&*self.shallow)
+    }
+
+    /// The states depth first, each before its children, children by
+    /// their byte: the order in which adding the sorted needles one by one
+    /// would create them, so that a needle's states follow each other.
+    pub(super) fn depth_first(&self, mut each: impl FnMut(u32)) {
+        let mut stack = vec![0u32];
+        while let Some(s) = stack.pop() {
+            each(s);
+            stack.extend(self.children(s).rev());
+        }
     }
 
     pub(super) fn states(&self) -> usize {
