@@ -43,9 +43,8 @@
 //! [`Dfa::columns_within`] tells from the trie's size, before it is built,
 //! whether its table fits; [`Dfa::from_trie`] then renumbers the states so
 //! that the special ones come first (each kind depth first, so that a walk
-//! down a needle reads rows that follow each other: a 10,000-pattern table
-//! numbered breadth first walked the corpus a third slower), and gives
-//! each a row, breadth first:
+//! down a needle reads rows that follow each other, not rows a level
+//! apart), and gives each a row, breadth first:
 //! its failure state's row (filled before it) overridden by its own
 //! children. Every entry of the table is `offset` plus the row start
 //! of a state, and every class is below the stride, so a step never leaves
