@@ -11,10 +11,12 @@
 //! - **Children contiguous, found by a short search**; the top levels
 //!   numbered breadth first, so that a walk over a name that holds no
 //!   needle stays among packed states, the rest along the needles, so that
-//!   a walk down a long needle reads consecutive states ([`Layout`](super::trie::Layout)).
-//! - **Shallow rows.** States at most [`Layout::shallow_depth`](super::trie::Layout::shallow_depth) deep (within
-//!   a budget) have a row of steps by byte class with failures resolved
-//!   ([`Trie::shallow`]), each with the lowest index ending where it leads:
+//!   a walk down a long needle reads consecutive states
+//!   ([`Layout`](super::trie::Layout)).
+//! - **Shallow rows.** States at most
+//!   [`Layout::shallow_depth`](super::trie::Layout::shallow_depth) deep
+//!   (within a budget) have a row of steps by byte class with failures
+//!   resolved ([`Trie::shallow`]), each with the lowest index ending where it leads:
 //!   a step from them is one load. [`Sparse::from_trie`] makes a step that
 //!   leads to a leaf (a state without children, most states of a list of
 //!   short needles) lead to the leaf's failure state instead, where the
