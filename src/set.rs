@@ -30,8 +30,10 @@
 //!
 //! One file a concern: [`intake`] (the list read and parsed within the
 //! limits), [`exact`] (the exact table), [`needles`] (glob and keyword
-//! needles gathered and searched), [`dfa`] and [`sparse`] (their two
-//! automata), [`prefilter`] (Teddy for a few needles), [`shape`] (which
+//! needles gathered and searched), [`trie`] (the needles' one trie and its
+//! failure links: needles → numbered trie → failure links), [`dfa`] and
+//! [`sparse`] (the two automata derived from it: a dense DFA, or past the
+//! budget the trie walked as it is), [`prefilter`] (Teddy for a few needles), [`shape`] (which
 //! automaton a list gets, and the tests' knob), [`lengths`] (names turned
 //! away by length), [`dialect`] (the other runtimes' name-side work); this
 //! file holds [`PinSet`] and the order in which a name meets them.
@@ -48,6 +50,7 @@ mod needles;
 mod prefilter;
 mod shape;
 mod sparse;
+mod trie;
 
 use crate::fold;
 use crate::normalize::normalize;

@@ -45,7 +45,7 @@ fn compile_memory_is_bounded_by_the_pattern_text() {
     drop(big);
 
     // The sparse automaton: 14 bytes a state, a state per byte of a text
-    // that shares no prefix, and dense rows for the first 3 levels (here a
+    // that shares no prefix, and shallow rows for the first 3 levels (here a
     // few hundred states: under a byte a state); the compile's peak adds
     // the canonical text and a few bytes a pattern.
     let mut x = 0x2545_f491_4f6c_dd1du64;

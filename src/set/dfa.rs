@@ -38,15 +38,21 @@
 //!   step reads its entry through the column's address (inline assembly),
 //!   which keeps the add of the state off the chain: one load per byte.
 //!
-//! Construction is the textbook one (a trie, its failure links, then each
-//! state's row in breadth-first order is its failure state's row overridden
-//! by its own children), with the states renumbered so that the special
-//! ones come first. Every entry of the table is `offset` plus the row start
+//! Construction is the textbook one, derived from the one trie of the
+//! needles ([`super::trie`]: needles → numbered trie → failure links):
+//! [`Dfa::columns_within`] tells from the trie's size, before it is built,
+//! whether its table fits; [`Dfa::from_trie`] then renumbers the states so
+//! that the special ones come first (each kind depth first, so that a walk
+//! down a needle reads rows that follow each other, not rows a level
+//! apart), and gives each a row, breadth first:
+//! its failure state's row (filled before it) overridden by its own
+//! children. Every entry of the table is `offset` plus the row start
 //! of a state, and every class is below the stride, so a step never leaves
 //! the table; [`Dfa::step`] relies on it (checked in debug builds and by a
 //! test over every entry).
 
-use super::{Owner, NONE};
+use super::trie::Trie;
+use super::NONE;
 
 mod walk;
 
@@ -105,163 +111,58 @@ const SPLIT_MIN: usize = 24;
 #[derive(Debug)]
 pub(super) struct Canonical;
 
-/// The byte classes: 0 for bytes in no needle, 1.. for each byte that
-/// occurs, the last one (`bail`) for a raw name's bytes >= 0x80.
-struct Classes {
-    canonical: [u8; 256],
-    raw: [u8; 256],
-    /// Classes in all, bail included: the row width of a class table.
-    count: usize,
+/// How a table's columns are told: one per byte value, or one per byte
+/// class of the trie and one for `bail`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Columns {
+    PerByte,
+    PerClass,
 }
 
-impl Classes {
-    /// `None` when the needles use too many distinct bytes for a class to
-    /// fit a byte (never for canonical needles: see `compile_every_shape`).
-    fn of(needles: &[&[u8]], fold: bool) -> Option<Classes> {
-        let mut canonical = [0u8; 256];
-        let mut next = 1usize;
-        for &b in needles.iter().flat_map(|n| n.iter()) {
-            if canonical[usize::from(b)] == 0 {
-                // 255 distinct bytes + class 0 + bail need 257.
-                if next > 253 {
-                    return None;
-                }
-                canonical[usize::from(b)] = next as u8;
-                next += 1;
-            }
-        }
-        let bail = next as u8;
-        let mut raw = [bail; 256];
-        for b in 0u8..0x80 {
-            let c = if fold { b.to_ascii_uppercase() } else { b };
-            raw[usize::from(b)] = canonical[usize::from(c)];
-        }
-        Some(Classes { canonical, raw, count: next + 1 })
-    }
-}
-
-/// Trie node used while building.
-struct Node {
-    children: Vec<(u8, u32)>,
-    hit: Hit,
-}
-
-/// The trie of the needles over their classes (node 0 is the root), each
-/// node's hit set for the needle that ends there.
-struct Trie {
-    nodes: Vec<Node>,
-}
-
-impl Trie {
-    /// `None` as soon as it holds `max_nodes` nodes, before its own memory
-    /// grows large.
-    fn build(needles: &[&[u8]], owners: &[Owner], classes: &[u8; 256], max_nodes: usize) -> Option<Trie> {
-        let empty = |depth| Node { children: Vec::new(), hit: Hit { anywhere: NONE, at_start: NONE, depth } };
-        let mut nodes = vec![empty(0)];
-        for (needle, owner) in needles.iter().zip(owners) {
-            let mut s = 0usize;
-            for &b in *needle {
-                let class = classes[usize::from(b)];
-                s = match nodes[s].children.iter().find(|&&(c, _)| c == class) {
-                    Some(&(_, t)) => t as usize,
-                    None => {
-                        let t = nodes.len();
-                        if t >= max_nodes {
-                            return None;
-                        }
-                        let depth = nodes[s].hit.depth + 1;
-                        nodes[s].children.push((class, t as u32));
-                        nodes.push(empty(depth));
-                        t
-                    }
-                };
-            }
-            let hit = &mut nodes[s].hit;
-            hit.anywhere = hit.anywhere.min(owner.anywhere);
-            hit.at_start = hit.at_start.min(owner.at_start);
-        }
-        Some(Trie { nodes })
-    }
-
-    fn child(&self, s: u32, class: u8) -> Option<u32> {
-        self.nodes[s as usize].children.iter().find(|&&(c, _)| c == class).map(|&(_, t)| t)
-    }
-
-    /// Failure links, breadth first, from the trie alone (following failure
-    /// links until a state has a child on the class); each node inherits
-    /// the unanchored needles of its failure node. Returns the links and the
-    /// breadth-first order.
-    fn failure_links(&mut self) -> (Vec<u32>, Vec<u32>) {
-        let n = self.nodes.len();
-        let mut fail = vec![0u32; n];
-        let mut order: Vec<u32> = Vec::with_capacity(n);
-        order.push(0);
-        let mut next_in_order = 0;
-        while let Some(&s) = order.get(next_in_order) {
-            next_in_order += 1;
-            for i in 0..self.nodes[s as usize].children.len() {
-                let (class, t) = self.nodes[s as usize].children[i];
-                let mut f = fail[s as usize];
-                let target = loop {
-                    if s == 0 {
-                        break 0;
-                    }
-                    if let Some(g) = self.child(f, class) {
-                        break g;
-                    }
-                    if f == 0 {
-                        break 0;
-                    }
-                    f = fail[f as usize];
-                };
-                fail[t as usize] = target;
-                let inherited = self.nodes[target as usize].hit.anywhere;
-                let hit = &mut self.nodes[t as usize].hit;
-                hit.anywhere = hit.anywhere.min(inherited);
-                order.push(t);
-            }
-        }
-        (fail, order)
-    }
-}
-
-/// Where each trie node's row goes: bail first, then the special nodes,
+/// Where each trie state's row goes: bail first, then the special states,
 /// then the ordinary ones, with ids offset so that bit `flag` tells the
 /// two kinds apart (module doc).
 struct Numbering {
-    /// Per trie node: its row number (bail is row 0).
+    /// Per trie state: its row number (bail is row 0).
     row: Vec<u32>,
-    /// Per special row after bail, in order: its hit.
+    /// Per special row after bail, in order: its hit (`depth` still unset).
     hits: Vec<Hit>,
     offset: u32,
     flag: u32,
 }
 
 impl Numbering {
-    /// `None` when the ids would not fit in u32.
-    fn special_first(trie: &Trie, stride: usize) -> Option<Numbering> {
-        let nodes = &trie.nodes;
-        let special = |s: &usize| nodes[*s].hit.anywhere != NONE || nodes[*s].hit.at_start != NONE;
-        let mut row = vec![0u32; nodes.len()];
+    /// Special states are those where a needle ends: unanchored (their
+    /// `anywhere`, inherited along failure links) or anchored (`at_start`).
+    /// Each kind is numbered depth first, so that a walk down a needle
+    /// reads rows that follow each other.
+    fn special_first(trie: &Trie, stride: usize) -> Numbering {
+        let states = trie.states();
+        let at_start =
+            |s: u32| trie.at_start.binary_search_by_key(&s, |&(state, _)| state).map_or(NONE, |k| trie.at_start[k].1);
+        let mut row = vec![0u32; states];
         let mut hits = Vec::new();
         let mut next = 1u32;
-        for s in (0..nodes.len()).filter(special) {
-            row[s] = next;
-            next += 1;
-            hits.push(nodes[s].hit);
-        }
+        trie.depth_first(|s| {
+            let (anywhere, at_start) = (trie.anywhere[s as usize], at_start(s));
+            if anywhere != NONE || at_start != NONE {
+                row[s as usize] = next;
+                next += 1;
+                hits.push(Hit { anywhere, at_start, depth: 0 });
+            }
+        });
         let special_size = next as usize * stride;
-        for s in (0..nodes.len()).filter(|s| !special(s)) {
-            row[s] = next;
-            next += 1;
-        }
-        let ordinary_size = (nodes.len() + 1) * stride - special_size;
+        trie.depth_first(|s| {
+            if row[s as usize] == 0 {
+                row[s as usize] = next;
+                next += 1;
+            }
+        });
+        let ordinary_size = (states + 1) * stride - special_size;
         let flag = special_size.max(ordinary_size).next_power_of_two();
-        // Ids run up to 2 * flag: they must fit in u32.
-        if flag > 1 << 31 {
-            return None;
-        }
-        Some(Numbering { row, hits, offset: (flag - special_size) as u32, flag: flag as u32 })
+        // Ids run up to 2 * flag ([`Dfa::columns_within`] checked they fit).
+        assert!(flag <= 1 << 31, "the ids fit in u32");
+        Numbering { row, hits, offset: (flag - special_size) as u32, flag: flag as u32 }
     }
 
     /// The id of row `index`.
@@ -271,43 +172,44 @@ impl Numbering {
 }
 
 impl Dfa {
-    /// The DFA of `needles` (canonical, distinct, non-empty; `owners[i]`
-    /// pins for `needles[i]`), or `None` if its table would take more than
-    /// `max_bytes`; with a column per byte if that takes at most `wide_max`.
-    pub(super) fn build(
-        needles: &[&[u8]],
-        owners: &[Owner],
-        fold: bool,
-        max_bytes: usize,
-        wide_max: usize,
-    ) -> Option<Dfa> {
-        let Classes { mut canonical, mut raw, count } = Classes::of(needles, fold)?;
-        // (One node fewer than rows: the bail state has no node.)
-        let mut trie = Trie::build(needles, owners, &canonical, (max_bytes / (count * 4)).saturating_sub(1))?;
-        let states = trie.nodes.len() + 1;
-        if states * count * 4 > max_bytes || states * count > u32::MAX as usize {
-            return None;
+    /// The columns of the DFA of a trie of `states` states over
+    /// `classes` byte classes if its table takes at most `max_bytes` (one
+    /// per byte value if that takes at most `wide_max`), else `None`.
+    pub(super) fn columns_within(states: usize, classes: usize, max_bytes: usize, wide_max: usize) -> Option<Columns> {
+        // (One row more than the trie has states: the bail state's.)
+        let rows = states + 1;
+        // Ids run up to twice the table's entries, rounded up to a power of
+        // two: within u32 if the table has at most 2^31.
+        let fits = |stride: usize, max: usize| rows.checked_mul(stride).is_some_and(|n| n <= max / 4 && n <= 1 << 31);
+        if fits(256, wide_max.min(max_bytes)) {
+            Some(Columns::PerByte)
+        } else {
+            fits(classes + 1, max_bytes).then_some(Columns::PerClass)
         }
-        // A wide table's column of each class is its byte (the class map is
-        // one to one on the needles' bytes); the classes are then the bytes.
-        let wide = states * 256 * 4 <= wide_max.min(max_bytes);
-        let mut column: [u8; 256] = std::array::from_fn(|c| c as u8);
-        if wide {
-            for b in 0..=255u8 {
-                column[usize::from(canonical[usize::from(b)])] = b;
+    }
+
+    /// The DFA of `trie` (its failure links set), with `columns` (what
+    /// [`Dfa::columns_within`] said for it).
+    pub(super) fn from_trie(trie: &Trie, fold: bool, columns: Columns) -> Dfa {
+        let wide = columns == Columns::PerByte;
+        // Class mode: the trie's classes, then `bail` for a raw name's bytes
+        // >= 0x80. Wide: the classes are the bytes.
+        let (canonical, raw, stride) = if wide {
+            let bytes = std::array::from_fn(|b| b as u8);
+            (bytes, bytes, 256)
+        } else {
+            let canonical = trie.classes.of;
+            let bail = u8::try_from(trie.classes.count).expect("canonical needles use at most 243 bytes");
+            let mut raw = [bail; 256];
+            for b in 0u8..0x80 {
+                let c = if fold { b.to_ascii_uppercase() } else { b };
+                raw[usize::from(b)] = canonical[usize::from(c)];
             }
-            canonical = std::array::from_fn(|b| b as u8);
-            raw = canonical;
-        }
-        let stride = if wide { 256 } else { count };
-        let (fail, order) = trie.failure_links();
-        let numbering = Numbering::special_first(&trie, stride)?;
-        let trans = Self::rows_of(&trie, &fail, &order, &numbering, &column, stride, wide, fold);
-        let mut depths = vec![u8::MAX; states];
-        for (s, node) in trie.nodes.iter().enumerate() {
-            depths[numbering.row[s] as usize] = u8::try_from(node.hit.depth).unwrap_or(u8::MAX);
-        }
-        Some(Dfa {
+            (canonical, raw, trie.classes.count + 1)
+        };
+        let mut numbering = Numbering::special_first(trie, stride);
+        let (trans, depths) = Self::rows_of(trie, &mut numbering, &canonical, stride, wide, fold);
+        Dfa {
             trans,
             offset: numbering.offset,
             flag: numbering.flag,
@@ -317,43 +219,51 @@ impl Dfa {
             start: numbering.id(numbering.row[0], stride),
             bail: numbering.id(0, stride),
             hits: numbering.hits.into_boxed_slice(),
-            depths: depths.into_boxed_slice(),
+            depths,
             row_reciprocal: (1u64 << 32).div_ceil(stride as u64),
-        })
+        }
     }
 
     /// The transition table, breadth first: a state's row is its failure
     /// state's (filled before it), overridden by its own children; the
     /// root's leads back to the root, bail's to bail. Every entry is an id.
-    #[allow(clippy::too_many_arguments)]
+    /// Also each row's depth (and each hit's).
     fn rows_of(
         trie: &Trie,
-        fail: &[u32],
-        order: &[u32],
-        numbering: &Numbering,
+        numbering: &mut Numbering,
         column: &[u8; 256],
         stride: usize,
         wide: bool,
         fold: bool,
-    ) -> Box<[u32]> {
-        let id = |row: u32| numbering.id(row, stride);
-        let mut trans = vec![0u32; (trie.nodes.len() + 1) * stride];
-        for &s in order {
-            let row = numbering.row[s as usize] as usize * stride;
-            if s == 0 {
-                trans[row..row + stride].fill(id(numbering.row[0]));
-            } else {
-                let from = numbering.row[fail[s as usize] as usize] as usize * stride;
-                trans.copy_within(from..from + stride, row);
+    ) -> (Box<[u32]>, Box<[u8]>) {
+        let rows = trie.states() + 1;
+        let mut trans = vec![0u32; rows * stride];
+        let mut depths = vec![u8::MAX; rows];
+        let numbering = &mut *numbering;
+        trie.levels(|depth, level| {
+            for &s in level {
+                let at = numbering.row[s as usize];
+                let row = at as usize * stride;
+                if s == 0 {
+                    trans[row..row + stride].fill(numbering.id(at, stride));
+                } else {
+                    let from = numbering.row[trie.fail[s as usize] as usize] as usize * stride;
+                    trans.copy_within(from..from + stride, row);
+                }
+                for t in trie.children(s) {
+                    let to = numbering.id(numbering.row[t as usize], stride);
+                    trans[row + usize::from(column[usize::from(trie.label[t as usize])])] = to;
+                }
+                if !wide {
+                    trans[row + stride - 1] = numbering.id(0, stride);
+                }
+                depths[at as usize] = u8::try_from(depth).unwrap_or(u8::MAX);
+                if let Some(hit) = (at as usize).checked_sub(1).and_then(|h| numbering.hits.get_mut(h)) {
+                    hit.depth = depth as u32;
+                }
             }
-            for &(class, t) in &trie.nodes[s as usize].children {
-                trans[row + usize::from(column[usize::from(class)])] = id(numbering.row[t as usize]);
-            }
-            if !wide {
-                trans[row + stride - 1] = id(0);
-            }
-        }
-        trans[..stride].fill(id(0));
+        });
+        trans[..stride].fill(numbering.id(0, stride));
         if wide && fold {
             // A raw ASCII name walks as its upper-case form; canonical
             // names hold no lower-case ASCII letters.
@@ -361,7 +271,7 @@ impl Dfa {
                 row.copy_within(usize::from(b'A')..=usize::from(b'Z'), usize::from(b'a'));
             }
         }
-        trans.into_boxed_slice()
+        (trans.into_boxed_slice(), depths.into_boxed_slice())
     }
 
     /// Whether the table has a column per byte value.
@@ -389,11 +299,19 @@ impl Hit {
 
 #[cfg(test)]
 mod tests {
+    use super::super::trie::{Extent, Layout};
+    use super::super::Owner;
     use super::*;
 
+    /// The DFA of `needles` (in any order; `owners[i]` pins for
+    /// `needles[i]`) if its table takes at most `max` bytes.
     fn build(needles: &[Vec<u8>], owners: &[Owner], fold: bool, max: usize, wide_max: usize) -> Option<Dfa> {
-        let needles: Vec<&[u8]> = needles.iter().map(Vec::as_slice).collect();
-        Dfa::build(&needles, owners, fold, max, wide_max)
+        let mut sorted: Vec<(&[u8], Owner)> = needles.iter().map(Vec::as_slice).zip(owners.iter().copied()).collect();
+        sorted.sort_by_key(|&(needle, _)| needle);
+        let (needles, owners): (Vec<&[u8]>, Vec<Owner>) = sorted.into_iter().unzip();
+        let extent = Extent::of(&needles);
+        let columns = Dfa::columns_within(extent.states, extent.classes.count, max, wide_max)?;
+        Some(Dfa::from_trie(&Trie::build(&needles, &owners, &extent, Layout::DEFAULT), fold, columns))
     }
 
     fn owners(n: usize) -> Vec<Owner> {

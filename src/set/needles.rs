@@ -7,6 +7,7 @@ use super::lower;
 use super::prefilter::Prefilter;
 use super::shape::Budget;
 use super::sparse::Sparse;
+use super::trie::{Extent, Layout, Trie};
 use crate::fold;
 
 /// All glob and keyword needles, searched together in one pass.
@@ -192,11 +193,16 @@ impl Needles {
 
 impl Automaton {
     /// The dense DFA if its table fits in the budget, else the sparse
-    /// automaton (linear in the needle text). `needles`: distinct, sorted.
+    /// automaton (linear in the needle text), both derived from the one
+    /// trie of the needles (`set/trie.rs`), whose size decides which
+    /// before anything is built. `needles`: distinct, sorted.
     pub(super) fn build(needles: &[&[u8]], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
-        match Dfa::build(needles, owners, fold, budget.dense_max, budget.wide_max) {
-            Some(dfa) => Automaton::Dense(dfa),
-            None => Automaton::Sparse(Sparse::build(needles, owners, fold)),
+        let extent = Extent::of(needles);
+        let columns = Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max);
+        let trie = Trie::build(needles, owners, &extent, Layout::DEFAULT);
+        match columns {
+            Some(columns) => Automaton::Dense(Dfa::from_trie(&trie, fold, columns)),
+            None => Automaton::Sparse(Sparse::from_trie(trie, fold)),
         }
     }
 }

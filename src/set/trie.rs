@@ -1,0 +1,543 @@
+//! The trie of the glob and keyword needles, and its failure links: built
+//! once per set, in named steps, and then turned into one of the two
+//! automata that search the needles (issue 27, "One design"):
+//!
+//! 1. **needles → size** ([`Extent::of`]): the sorted needles' state count
+//!    (the root and each needle's bytes past what it shares with the one
+//!    before it) and byte classes, known before anything is allocated, so
+//!    that the caller picks the automaton ([`super::dfa::Dfa::columns_within`])
+//!    from counts, and every array below is sized exactly (a growing vector
+//!    would briefly need twice the memory).
+//! 2. **needles → numbered trie** ([`Trie::number`]): children contiguous,
+//!    ascending by the byte leading to them (`label`), each state's needles
+//!    being a run of the sorted list; the top levels (at least
+//!    [`Layout::breadth_first`] states) numbered level by level, so that a
+//!    walk over a name that holds no needle stays among packed states; below
+//!    them each state's block is followed by its children's subtrees in turn
+//!    (depth first), so that a walk down a long needle reads consecutive
+//!    states, which the hardware prefetches; past [`Layout::depth_first_depth`]
+//!    (deeper than the names the budget covers) breadth first again, so that
+//!    the failure links, computed level by level, read each level in order.
+//! 3. **failure links** ([`Trie::link_failures`]), level by level: a state's
+//!    failure state is the longest proper suffix of its path that is a
+//!    state, and it inherits the lowest unanchored needle index of that
+//!    state (`anywhere`: every needle that is a suffix of the path). The
+//!    states at most [`Layout::shallow_depth`] deep (within a budget) get a
+//!    row of steps by byte class with failures resolved ([`Trie::shallow`]),
+//!    which makes each failure step of the pass one load from them, and
+//!    each walk step from them later.
+//! 4. **an automaton**: the dense DFA ([`super::dfa`]) renumbers the states
+//!    depth first ([`Trie::depth_first`]: a needle's rows follow each
+//!    other) and gives each a full row, its failure state's overridden by
+//!    its children, breadth first ([`Trie::levels`]); or the sparse automaton
+//!    ([`super::sparse`]) takes the trie's arrays as they are (moved, not
+//!    copied: the largest lists peak while linking failures).
+//!
+//! A state costs 14 bytes: `first_child`, `fail` and `anywhere` (4 each),
+//! `child_count` and `label` (1 each), plus the shallow rows (at most
+//! [`SHALLOW_BYTES_PER_STATE`] a state and [`SHALLOW_MAX_BYTES`] in all).
+
+use super::{Owner, NONE};
+
+/// How the states are numbered, and which get rows of steps (see the
+/// module doc; the tests build small lists in other layouts to take every
+/// path).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Layout {
+    /// States numbered breadth first before the rest are numbered along
+    /// the needles' paths: at least the levels that hold this many states
+    /// (the levels a walk over a name that holds no needle stays in).
+    pub(super) breadth_first: usize,
+    /// Deepest state given a row of steps ([`Trie::shallow`]).
+    pub(super) shallow_depth: usize,
+    /// Deepest state numbered depth first: past the longest name the
+    /// budget covers, a walk gains nothing from it.
+    pub(super) depth_first_depth: usize,
+}
+
+impl Layout {
+    pub(super) const DEFAULT: Layout = Layout { breadth_first: 1 << 20, shallow_depth: 3, depth_first_depth: 256 };
+}
+
+/// Most bytes of shallow rows ([`Trie::shallow`]), and most per state of
+/// the trie: a small share of what the states cost.
+const SHALLOW_MAX_BYTES: usize = 32 << 20;
+const SHALLOW_BYTES_PER_STATE: usize = 12;
+
+/// How many states ahead the failure links' pass fetches.
+const PREFETCH_AHEAD: usize = 16;
+
+/// The byte classes of the needles: 0 for bytes in no needle, then one per
+/// byte that occurs, ascending.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ByteClasses {
+    /// Per byte: its class.
+    pub(super) of: [u8; 256],
+    /// Classes in all, class 0 included.
+    pub(super) count: usize,
+}
+
+/// What the trie of a list of needles holds, known before it is built.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Extent {
+    /// The root and one state per distinct prefix.
+    pub(super) states: usize,
+    pub(super) classes: ByteClasses,
+}
+
+impl Extent {
+    /// The extent of the trie of `needles` (distinct, sorted, canonical).
+    pub(super) fn of(needles: &[&[u8]]) -> Extent {
+        debug_assert!(needles.is_sorted());
+        let mut states = 1;
+        // (A needle's bytes in its shared prefix are the previous one's:
+        // its new bytes are its states' labels, and they hold every byte.)
+        let mut occurs = [false; 256];
+        let mut previous: &[u8] = &[];
+        for &needle in needles {
+            let new = &needle[common_prefix(previous, needle)..];
+            states += new.len();
+            for &byte in new {
+                occurs[usize::from(byte)] = true;
+            }
+            previous = needle;
+        }
+        let mut of = [0u8; 256];
+        let mut count = 1;
+        for byte in (0..256).filter(|&b| occurs[b]) {
+            of[byte] = u8::try_from(count).expect("canonical needles are UTF-8: at most 243 distinct bytes");
+            count += 1;
+        }
+        Extent { states, classes: ByteClasses { of, count } }
+    }
+}
+
+/// How many bytes `a` and `b` start with in common.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Asks for the cache line holding `value` (a hint: nothing on other
+/// architectures).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults, here of a reference.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
+/// A step from a state on a byte, failures resolved.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Step {
+    /// The state it leads to.
+    pub(super) to: u32,
+    /// The lowest index of an unanchored needle ending there (its
+    /// `anywhere`), or [`NONE`].
+    pub(super) found: u32,
+}
+
+/// The numbered trie of the needles with its failure links (module doc).
+/// State 0 is the root.
+#[derive(Debug)]
+pub(super) struct Trie {
+    /// Per state: where its children start.
+    pub(super) first_child: Box<[u32]>,
+    /// Per state: how many children it has (at most 243: the bytes that
+    /// occur in UTF-8 text).
+    pub(super) child_count: Box<[u8]>,
+    /// Per state: the byte leading into it (the root's is unused).
+    pub(super) label: Box<[u8]>,
+    /// Per state: its failure state (the longest proper suffix of its path
+    /// that is a state).
+    pub(super) fail: Box<[u32]>,
+    /// Per state: the lowest index of an unanchored needle that is a suffix
+    /// of its path, or [`NONE`].
+    pub(super) anywhere: Box<[u32]>,
+    /// (state, index) of each anchored glob's whole needle, by state.
+    pub(super) at_start: Box<[(u32, u32)]>,
+    pub(super) classes: ByteClasses,
+    /// The steps of the first states (the root and the shallowest,
+    /// numbered breadth first), `classes.count` per state.
+    pub(super) shallow: Box<[Step]>,
+    /// How many states have a row in `shallow`.
+    pub(super) shallow_states: u32,
+    /// How many states are numbered breadth first (the rest along the
+    /// needles).
+    pub(super) breadth_first: u32,
+}
+
+/// A state whose children are still to be numbered: its id, the run of
+/// needles under it and its depth.
+#[derive(Clone, Copy)]
+struct Pending {
+    state: u32,
+    start: usize,
+    end: usize,
+    depth: usize,
+}
+
+/// The trie's shape while it is numbered.
+struct Numbering<'n> {
+    needles: &'n [&'n [u8]],
+    first_child: Vec<u32>,
+    child_count: Vec<u8>,
+    label: Vec<u8>,
+    /// (state, needle) of each needle's last state.
+    ends: Vec<(u32, u32)>,
+}
+
+impl Numbering<'_> {
+    /// Numbers the children of `p` (one block, by their byte), returning
+    /// them as pending states.
+    fn children_of(&mut self, p: Pending, mut each: impl FnMut(Pending)) {
+        let Pending { state, start, end, depth } = p;
+        let needles = self.needles;
+        let mut k = start;
+        // A needle as long as the path sorts first in its run and ends here.
+        if k < end && needles[k].len() == depth {
+            self.ends.push((state, k as u32));
+            k += 1;
+        }
+        self.first_child[state as usize] = self.label.len() as u32;
+        let mut count = 0u8;
+        while k < end {
+            let byte = needles[k][depth];
+            let run = k;
+            while k < end && needles[k][depth] == byte {
+                k += 1;
+            }
+            let child = self.label.len() as u32;
+            self.label.push(byte);
+            self.first_child.push(0);
+            self.child_count.push(0);
+            count = count.checked_add(1).expect("canonical needles are UTF-8: at most 243 distinct bytes");
+            each(Pending { state: child, start: run, end: k, depth: depth + 1 });
+        }
+        self.child_count[state as usize] = count;
+    }
+
+    /// Numbers the children of each state of `level`, one level after
+    /// another, while `go_on` says so; returns the level left unnumbered.
+    fn breadth_first(
+        &mut self,
+        mut level: Vec<Pending>,
+        mut go_on: impl FnMut(&Self, &[Pending]) -> bool,
+    ) -> Vec<Pending> {
+        while !level.is_empty() && go_on(self, &level) {
+            let mut next_level = Vec::new();
+            for &p in &level {
+                self.children_of(p, |child| next_level.push(child));
+            }
+            level = next_level;
+        }
+        level
+    }
+}
+
+impl Trie {
+    /// The trie of `needles` (canonical, distinct, non-empty, sorted, of
+    /// extent `extent`; `owners[i]` pins for `needles[i]`), numbered in
+    /// `layout`, with its failure links.
+    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], extent: &Extent, layout: Layout) -> Trie {
+        let mut trie = Trie::number(needles, owners, extent, layout);
+        trie.link_failures();
+        trie
+    }
+
+    /// Step 2 (module doc): the states numbered, each needle's owner at its
+    /// last state; no failure links yet.
+    fn number(needles: &[&[u8]], owners: &[Owner], extent: &Extent, layout: Layout) -> Trie {
+        let states = extent.states;
+        let mut numbering = Numbering {
+            needles,
+            first_child: Vec::with_capacity(states),
+            child_count: Vec::with_capacity(states),
+            label: Vec::with_capacity(states),
+            ends: Vec::with_capacity(needles.len()),
+        };
+        numbering.first_child.push(0);
+        numbering.child_count.push(0);
+        numbering.label.push(0);
+        // The top levels breadth first: a state's children are a block, and
+        // the blocks of one level follow each other.
+        let root = vec![Pending { state: 0, start: 0, end: needles.len(), depth: 0 }];
+        // States at most `shallow_depth` deep: the first this many.
+        let mut shallow = 1;
+        let level = numbering.breadth_first(root, |numbering, level| {
+            let go_on = numbering.label.len() < layout.breadth_first;
+            if go_on && level[0].depth <= layout.shallow_depth {
+                shallow = level.last().map_or(0, |p| p.state as usize + 1);
+            }
+            go_on
+        });
+        let breadth_first = numbering.label.len();
+        // Below, depth first: a state's children block, then each child's
+        // subtree in turn (a chain of single children is numbered
+        // consecutively), as deep as names go; deeper, breadth first again.
+        let mut stack = level;
+        stack.reverse();
+        let mut block = Vec::new();
+        let mut deep = Vec::new();
+        while let Some(p) = stack.pop() {
+            if p.depth >= layout.depth_first_depth {
+                deep.push(p);
+                continue;
+            }
+            numbering.children_of(p, |child| block.push(child));
+            stack.extend(block.drain(..).rev());
+        }
+        drop(stack);
+        numbering.breadth_first(deep, |_, _| true);
+        let Numbering { first_child, child_count, label, ends, .. } = numbering;
+        debug_assert_eq!(label.len(), states, "the extent is of these needles");
+        let mut anywhere = vec![NONE; states];
+        let mut at_start = Vec::new();
+        for &(state, n) in &ends {
+            let owner = owners[n as usize];
+            anywhere[state as usize] = owner.anywhere;
+            if owner.at_start != NONE {
+                at_start.push((state, owner.at_start));
+            }
+        }
+        drop(ends);
+        at_start.sort_unstable();
+        // (The breadth-first states are numbered by depth, so a state's
+        // failure state comes before it: among the shallow ones if it is.)
+        let stride = extent.classes.count;
+        let shallow_states = breadth_first
+            .min(shallow)
+            .min(SHALLOW_MAX_BYTES.min(states * SHALLOW_BYTES_PER_STATE) / (stride * size_of::<Step>()))
+            .max(1);
+        Trie {
+            first_child: first_child.into_boxed_slice(),
+            child_count: child_count.into_boxed_slice(),
+            label: label.into_boxed_slice(),
+            fail: vec![0; states].into_boxed_slice(),
+            anywhere: anywhere.into_boxed_slice(),
+            at_start: at_start.into_boxed_slice(),
+            classes: extent.classes,
+            shallow: vec![Step { to: 0, found: NONE }; shallow_states * stride].into_boxed_slice(),
+            shallow_states: shallow_states as u32,
+            breadth_first: breadth_first as u32,
+        }
+    }
+
+    /// Step 3 (module doc): the failure links, level by level (a state's
+    /// failure state is shallower, so it and its own failure links are set
+    /// before it; a level holds at most one state per needle), each state
+    /// inheriting its failure state's `anywhere`; a shallow state's row is
+    /// its failure state's, overridden by its own children.
+    fn link_failures(&mut self) {
+        let stride = self.classes.count;
+        let mut level = vec![0u32];
+        let mut next_level = Vec::new();
+        while !level.is_empty() {
+            for (i, &s) in level.iter().enumerate() {
+                // Past the breadth-first states a level's states lie a
+                // subtree apart: fetch those a few steps ahead, so that the
+                // cache misses overlap instead of following each other.
+                if let Some(&ahead) = level.get(i + PREFETCH_AHEAD) {
+                    let ahead = ahead as usize;
+                    prefetch(&self.first_child[ahead]);
+                    prefetch(&self.child_count[ahead]);
+                    prefetch(&self.label[ahead]);
+                    prefetch(&self.fail[ahead]);
+                    prefetch(&self.anywhere[ahead]);
+                }
+                if s < self.shallow_states {
+                    let row = s as usize * stride;
+                    if s != 0 {
+                        let from = self.fail[s as usize] as usize * stride;
+                        self.shallow.copy_within(from..from + stride, row);
+                    }
+                    for t in self.children(s) {
+                        self.shallow[row + self.class_of(t)].to = t;
+                    }
+                }
+                for t in self.children(s) {
+                    let f = if s == 0 { 0 } else { self.next(self.fail[s as usize], self.label[t as usize]) };
+                    self.fail[t as usize] = f;
+                    self.anywhere[t as usize] = self.anywhere[t as usize].min(self.anywhere[f as usize]);
+                    next_level.push(t);
+                }
+            }
+            std::mem::swap(&mut level, &mut next_level);
+            next_level.clear();
+        }
+        // What a step from a shallow state finds where it leads (set only
+        // now: its `anywhere` is final once its level is linked).
+        for step in self.shallow.iter_mut() {
+            step.found = self.anywhere[step.to as usize];
+        }
+    }
+
+    /// The states, one level after another from the root's: `each(depth,
+    /// level)`.
+    pub(super) fn levels(&self, mut each: impl FnMut(usize, &[u32])) {
+        let mut level = vec![0u32];
+        let mut next_level = Vec::new();
+        let mut depth = 0;
+        while !level.is_empty() {
+            each(depth, &level);
+            next_level.extend(level.iter().flat_map(|&s| self.children(s)));
+            std::mem::swap(&mut level, &mut next_level);
+            next_level.clear();
+            depth += 1;
+        }
+    }
+
+    /// The bytes the trie's arrays hold.
+    pub(super) fn memory_usage(&self) -> usize {
+        self.first_child.len() * 4
+            + self.child_count.len()
+            + self.label.len()
+            + self.fail.len() * 4
+            + self.anywhere.len() * 4
+            + std::mem::size_of_val(&*self.at_start)
+            + std::mem::size_of_val(&*self.shallow)
+    }
+
+    /// The states depth first, each before its children, children by
+    /// their byte: the order in which adding the sorted needles one by one
+    /// would create them, so that a needle's states follow each other.
+    pub(super) fn depth_first(&self, mut each: impl FnMut(u32)) {
+        let mut stack = vec![0u32];
+        while let Some(s) = stack.pop() {
+            each(s);
+            stack.extend(self.children(s).rev());
+        }
+    }
+
+    pub(super) fn states(&self) -> usize {
+        self.label.len()
+    }
+
+    /// The states whose parent is `s`.
+    #[inline(always)]
+    pub(super) fn children(&self, s: u32) -> std::ops::Range<u32> {
+        let first = self.first_child[s as usize];
+        first..first + u32::from(self.child_count[s as usize])
+    }
+
+    /// The byte class of the label leading into `t`.
+    fn class_of(&self, t: u32) -> usize {
+        usize::from(self.classes.of[usize::from(self.label[t as usize])])
+    }
+
+    /// The child of `s` on `byte`.
+    #[inline(always)]
+    pub(super) fn child(&self, s: u32, byte: u8) -> Option<u32> {
+        let std::ops::Range { start, end } = self.children(s);
+        let labels = &self.label[start as usize..end as usize];
+        // Past the first levels nearly every state has one child or none.
+        match labels {
+            [] => None,
+            [only] => (*only == byte).then_some(start),
+            _ => labels.binary_search(&byte).ok().map(|k| start + k as u32),
+        }
+    }
+
+    /// The state after `s` on `byte`, failures resolved (those of `s` and
+    /// the states it fails to must be linked).
+    #[inline(always)]
+    fn next(&self, mut s: u32, byte: u8) -> u32 {
+        loop {
+            if s < self.shallow_states {
+                return self.shallow[s as usize * self.classes.count + usize::from(self.classes.of[usize::from(byte)])]
+                    .to;
+            }
+            if let Some(t) = self.child(s, byte) {
+                return t;
+            }
+            s = self.fail[s as usize];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The longest proper suffix of `path` that is a prefix of a needle.
+    fn failure_by_definition<'p>(needles: &[&[u8]], path: &'p [u8]) -> &'p [u8] {
+        (1..=path.len()).map(|k| &path[k..]).find(|suffix| needles.iter().any(|n| n.starts_with(suffix))).unwrap()
+    }
+
+    /// Every state's path, failure state, `anywhere` and anchored needle
+    /// are what the definitions say, in layouts that number the states
+    /// breadth first, along the needles, and both, with and without rows.
+    #[test]
+    fn every_layout_links_failures_as_defined() {
+        let needles: Vec<&[u8]> = {
+            let mut n: Vec<&[u8]> = vec![b"ABAB", b"BAB", b"AB", b"B", b"CABABX", b"ABC", b"CC", b"X"];
+            n.sort();
+            n
+        };
+        let owners: Vec<Owner> = (0..needles.len() as u32)
+            .map(|i| Owner {
+                anywhere: if i % 3 == 0 { NONE } else { 10 + i },
+                at_start: if i % 2 == 0 { i } else { NONE },
+            })
+            .collect();
+        let extent = Extent::of(&needles);
+        let distinct: std::collections::BTreeSet<&[u8]> =
+            needles.iter().flat_map(|n| (1..=n.len()).map(move |k| &n[..k])).collect();
+        assert_eq!(extent.states, 1 + distinct.len());
+        assert_eq!(extent.classes.count, 1 + 4, "A, B, C, X");
+        assert!(extent.classes.of[usize::from(b'A')] < extent.classes.of[usize::from(b'B')]);
+        for layout in [
+            Layout::DEFAULT,
+            Layout { breadth_first: 1, shallow_depth: 0, depth_first_depth: usize::MAX },
+            Layout { breadth_first: 4, shallow_depth: 2, depth_first_depth: 2 },
+        ] {
+            let trie = Trie::build(&needles, &owners, &extent, layout);
+            // Each state's path, from the root down.
+            let mut path = vec![Vec::new(); trie.states()];
+            let mut depths = Vec::new();
+            trie.levels(|depth, level| {
+                for &s in level {
+                    depths.push((s, depth));
+                    for t in trie.children(s) {
+                        path[t as usize] = [&path[s as usize][..], &[trie.label[t as usize]]].concat();
+                    }
+                }
+            });
+            assert_eq!(depths.len(), trie.states(), "{layout:?}");
+            assert!(depths.iter().all(|&(s, depth)| path[s as usize].len() == depth));
+            let paths: std::collections::BTreeSet<&[u8]> = path[1..].iter().map(Vec::as_slice).collect();
+            assert_eq!(paths, distinct, "{layout:?}");
+            for (s, p) in path.iter().enumerate().skip(1) {
+                let f = &path[trie.fail[s] as usize];
+                assert_eq!(f.as_slice(), failure_by_definition(&needles, p), "{layout:?} {p:?}");
+                let anywhere = needles
+                    .iter()
+                    .zip(&owners)
+                    .filter(|(n, _)| p.ends_with(n))
+                    .map(|(_, o)| o.anywhere)
+                    .fold(NONE, u32::min);
+                assert_eq!(trie.anywhere[s], anywhere, "{layout:?} {p:?}");
+                let at_start = needles.iter().zip(&owners).find(|(n, _)| **n == p.as_slice()).map(|(_, o)| o.at_start);
+                let listed = trie.at_start.iter().find(|&&(state, _)| state as usize == s).map(|&(_, i)| i);
+                assert_eq!(listed, at_start.filter(|&i| i != NONE), "{layout:?} {p:?}");
+            }
+            // A shallow row's step on each byte is the longest suffix of the
+            // path and the byte that is a state.
+            for s in 0..trie.shallow_states as usize {
+                for byte in [b'A', b'B', b'C', b'X', b'Z'] {
+                    let step =
+                        trie.shallow[s * extent.classes.count + usize::from(extent.classes.of[usize::from(byte)])];
+                    let went = [&path[s][..], &[byte]].concat();
+                    let want =
+                        (0..=went.len()).map(|k| &went[k..]).find(|w| w.is_empty() || paths.contains(w)).unwrap();
+                    assert_eq!(path[step.to as usize], want, "{layout:?} {s} {byte}");
+                    assert_eq!(step.found, trie.anywhere[step.to as usize]);
+                }
+            }
+        }
+    }
+}
