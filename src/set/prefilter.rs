@@ -66,10 +66,28 @@ struct Probe {
     shift: usize,
     /// The probes, from the tail's start.
     offsets: [usize; 2],
-    /// The bytes at `offsets`, with 0x20 set where it is folded.
-    bytes: [u8; 2],
-    /// 0x20 where the probe byte is an ASCII letter being folded, else 0.
-    folds: [u8; 2],
+    /// Each probe's byte (with 0x20 set where it is folded) and its fold
+    /// (0x20 where it is an ASCII letter being folded, else 0), repeated
+    /// for a vector to load.
+    splats: Splats,
+}
+
+/// See [`Probe::splats`].
+#[derive(Debug)]
+#[repr(align(32))]
+struct Splats([[u8; 32]; 4]);
+
+impl Probe {
+    /// The probes' bytes and folds as vectors.
+    #[inline(always)]
+    fn splats<V: Vector>(&self) -> [V; 4] {
+        let rows = &self.splats.0;
+        // SAFETY: each row holds 32 bytes, at least a vector. (No closure:
+        // see `scan_fixed`.)
+        unsafe {
+            [V::load(rows[0].as_ptr()), V::load(rows[1].as_ptr()), V::load(rows[2].as_ptr()), V::load(rows[3].as_ptr())]
+        }
+    }
 }
 
 impl Prefilter {
@@ -168,6 +186,10 @@ impl Prefilter {
                 return unsafe {
                     if n <= 32 + self.reach {
                         self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
+                    } else if n <= 64 + self.reach {
+                        self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best)
+                    } else if n <= 128 + self.reach {
+                        self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best)
                     } else {
                         self.scan_in::<x86::Sse2>(name, first, floor, best)
                     }
@@ -208,7 +230,7 @@ impl Prefilter {
         floor: u32,
         best: &mut u32,
     ) -> Option<bool> {
-        const { assert!(V::SHIFT == 0 && CHUNKS * V::BYTES <= 128) };
+        const { assert!(V::SHIFT == 0) };
         let n = name.len();
         debug_assert!(n >= V::BYTES + self.reach && n <= CHUNKS * V::BYTES + self.reach);
         let ptr = name.as_ptr();
@@ -221,23 +243,22 @@ impl Prefilter {
         }
         let ascii = high.high_bits() == 0;
         for probe in self.anywhere.iter().take_while(|p| p.index < *best) {
-            let [b0, b1] = probe.bytes.map(V::splat);
-            let [f0, f1] = probe.folds.map(V::splat);
-            let mut tails = 0u128;
-            for &at in &at {
+            let [b0, f0, b1, f1] = probe.splats::<V>();
+            // (Loops, not closures: a closure would not inherit the
+            // caller's target features, and its intrinsics be calls.)
+            let mut tails = [0u64; CHUNKS];
+            let mut any = 0;
+            for (tails, &at) in tails.iter_mut().zip(&at) {
                 let first_byte = V::load(ptr.add(at + probe.offsets[0])).or(f0).equal(b0);
                 let second_byte = V::load(ptr.add(at + probe.offsets[1])).or(f1).equal(b1);
-                tails |= u128::from(first_byte.and(second_byte).high_bits()) << at;
+                *tails = first_byte.and(second_byte).high_bits();
+                any |= *tails;
             }
-            while tails != 0 {
-                let tail = tails.trailing_zeros() as usize;
-                tails &= tails - 1;
-                let Some(start) = tail.checked_sub(probe.shift) else { continue };
-                if name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle)) {
-                    // (In index order: the first found is the lowest.)
-                    *best = probe.index;
-                    return if first || *best <= floor { None } else { Some(ascii) };
-                }
+            // Most names hold no candidate: one test for all chunks.
+            if any != 0 && self.verify(probe, name, &at, &tails) {
+                // (In index order: the first found is the lowest.)
+                *best = probe.index;
+                return if first || *best <= floor { None } else { Some(ascii) };
             }
         }
         Some(ascii)
@@ -270,8 +291,7 @@ impl Prefilter {
                 let k = each.trailing_zeros() as usize;
                 each &= each - 1;
                 let probe = &self.anywhere[k];
-                let [b0, b1] = probe.bytes.map(V::splat);
-                let [f0, f1] = probe.folds.map(V::splat);
+                let [b0, f0, b1, f1] = probe.splats::<V>();
                 let first_byte = V::load(ptr.add(at + probe.offsets[0])).or(f0).equal(b0);
                 let second_byte = V::load(ptr.add(at + probe.offsets[1])).or(f1).equal(b1);
                 let mut tails = (first_byte.and(second_byte).high_bits() >> (skip << V::SHIFT)) << (skip << V::SHIFT);
@@ -303,6 +323,25 @@ impl Prefilter {
         // The bytes past the last chunk.
         let high = high.or(V::load(ptr.add(n - V::BYTES)));
         Some(high.high_bits() == 0)
+    }
+
+    /// Whether `probe`'s needle starts at one of the candidate tail starts
+    /// `tails[i]` (a bit per start from `at[i]`).
+    #[cold]
+    #[inline(never)]
+    fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64]) -> bool {
+        at.iter().zip(tails).any(|(&at, &tails)| {
+            let mut tails = tails;
+            while tails != 0 {
+                let tail = at + tails.trailing_zeros() as usize;
+                tails &= tails - 1;
+                let Some(start) = tail.checked_sub(probe.shift) else { continue };
+                if name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle)) {
+                    return true;
+                }
+            }
+            false
+        })
     }
 
     /// [`Prefilter::scan`] a byte at a time, for names too short for a word.
@@ -341,7 +380,8 @@ impl Probe {
         };
         let folds = offsets.map(|at| if fold && tail[at].is_ascii_alphabetic() { 0x20 } else { 0 });
         let bytes = [tail[offsets[0]] | folds[0], tail[offsets[1]] | folds[1]];
-        Probe { needle: needle.into(), index, shift, offsets, bytes, folds }
+        let splats = Splats([bytes[0], folds[0], bytes[1], folds[1]].map(|b| [b; 32]));
+        Probe { needle: needle.into(), index, shift, offsets, splats }
     }
 }
 
