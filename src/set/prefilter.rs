@@ -174,27 +174,34 @@ impl Prefilter {
     /// byte, `None` when it stopped early.
     #[inline(always)]
     fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+        #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+        if self.avx2 && name.len() >= 16 + self.reach {
+            // SAFETY: AVX2 is available (`avx2_available`).
+            return unsafe { self.scan_avx2(name, first, floor, best) };
+        }
+        self.scan_without_avx2(name, first, floor, best)
+    }
+
+    /// [`Prefilter::scan`] where AVX2 is not available, and of names too
+    /// short for SSE2. (Out of line: inlined, its stack frame cost every
+    /// match of a set without needles a tenth more.)
+    #[inline(never)]
+    fn scan_without_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
         let n = name.len();
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-        {
-            if n >= 16 + self.reach {
-                if self.avx2 {
-                    // SAFETY: AVX2 is available (`avx2_available`).
-                    return unsafe { self.scan_avx2(name, first, floor, best) };
+        if n >= 16 + self.reach {
+            // SAFETY: SSE2 is part of x86-64.
+            return unsafe {
+                if n <= 32 + self.reach {
+                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
+                } else if n <= 64 + self.reach {
+                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best)
+                } else if n <= 128 + self.reach {
+                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best)
+                } else {
+                    self.scan_in::<x86::Sse2>(name, first, floor, best)
                 }
-                // SAFETY: SSE2 is part of x86-64.
-                return unsafe {
-                    if n <= 32 + self.reach {
-                        self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
-                    } else if n <= 64 + self.reach {
-                        self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best)
-                    } else if n <= 128 + self.reach {
-                        self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best)
-                    } else {
-                        self.scan_in::<x86::Sse2>(name, first, floor, best)
-                    }
-                };
-            }
+            };
         }
         if n >= 8 + self.reach {
             // SAFETY: 8-byte words need nothing of the machine.
