@@ -91,11 +91,14 @@ impl Probe {
 }
 
 impl Prefilter {
-    /// `None` for more than [`PREFILTER_MAX_NEEDLES`] needles or one longer
-    /// than [`PREFILTER_MAX_NEEDLE_BYTES`]. `needles`: distinct, canonical,
-    /// not empty, each with its owner.
+    /// `None` for no needle, more than [`PREFILTER_MAX_NEEDLES`] or one
+    /// longer than [`PREFILTER_MAX_NEEDLE_BYTES`]. `needles`: distinct,
+    /// canonical, not empty, each with its owner.
     pub(super) fn build(needles: &[&[u8]], owners: &[Owner], fold: bool) -> Option<Prefilter> {
-        if needles.len() > PREFILTER_MAX_NEEDLES || needles.iter().any(|n| n.len() > PREFILTER_MAX_NEEDLE_BYTES) {
+        if needles.is_empty()
+            || needles.len() > PREFILTER_MAX_NEEDLES
+            || needles.iter().any(|n| n.len() > PREFILTER_MAX_NEEDLE_BYTES)
+        {
             return None;
         }
         let mut at_start: Vec<(Box<[u8]>, u32)> = Vec::new();
@@ -546,6 +549,118 @@ mod x86 {
         #[inline(always)]
         fn high_bits(self) -> u64 {
             unsafe { u64::from(_mm256_movemask_epi8(self.0) as u32) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::oracle::ReferenceSet;
+    use crate::set::{PinSet, Shape};
+    use crate::Flags;
+
+    /// Names around each needle of `patterns`: at the start, the end and
+    /// in between, of every length from shorter than the needle to past
+    /// every chunk shape (16- and 32-byte vectors, 2 and 4 of them, the
+    /// loop beyond), in both cases, beside a byte >= 0x80, and runs of a
+    /// needle's bytes that make overlapping candidates.
+    fn names_around(patterns: &[&str]) -> Vec<Vec<u8>> {
+        let needles: Vec<&str> = patterns.iter().map(|p| p.trim_matches('*')).filter(|n| !n.is_empty()).collect();
+        let lengths =
+            (0..48usize).chain([63, 64, 65, 70, 71, 72, 73, 80, 96, 127, 128, 135, 136, 137, 140, 200, 255, 256, 300]);
+        let mut names = Vec::new();
+        for needle in &needles {
+            let cases = [needle.to_string(), needle.to_ascii_uppercase(), needle.to_ascii_lowercase()];
+            for len in lengths.clone() {
+                for case in &cases {
+                    let filler = |n: usize| "xy/.-".bytes().cycle().take(n).collect::<Vec<u8>>();
+                    let Some(rest) = len.checked_sub(case.len()) else {
+                        // Shorter than the needle: a piece of it.
+                        names.push(case.as_bytes()[..len].to_vec());
+                        continue;
+                    };
+                    for before in [0, rest / 2, rest] {
+                        let mut name = filler(before);
+                        name.extend_from_slice(case.as_bytes());
+                        name.extend(filler(rest - before));
+                        names.push(name.clone());
+                        // A byte >= 0x80 before, in, and after the needle.
+                        for at in [0, before, before + case.len() / 2, len.saturating_sub(1)] {
+                            if let Some(b) = name.get_mut(at) {
+                                let was = std::mem::replace(b, 0xff);
+                                names.push(name.clone());
+                                name[at] = was;
+                            }
+                        }
+                        // The needle with its last byte cut, and doubled:
+                        // candidates that fail, and ones that overlap.
+                        if let Some((_, head)) = case.as_bytes().split_last() {
+                            let mut cut = filler(before);
+                            cut.extend_from_slice(head);
+                            cut.extend_from_slice(head);
+                            cut.extend(filler(rest));
+                            names.push(cut);
+                        }
+                    }
+                }
+            }
+        }
+        // Folding that only the canonical form sees: Kelvin sign for K,
+        // long s for S.
+        for needle in &needles {
+            let kin = needle.to_ascii_uppercase().replace('K', "\u{212A}").replace('S', "\u{17F}");
+            names.push(format!("some.registry.example/{kin}/x").into_bytes());
+            names.push(format!("{kin}{}", "z".repeat(150)).into_bytes());
+        }
+        names
+    }
+
+    #[test]
+    fn the_prefilter_agrees_with_the_walk_and_the_oracle_at_its_edges() {
+        let lists: &[&[&str]] = &[
+            &["*monitoring*"],
+            &["quay.io/myorg/*", "*monitoring*", "docker.io/library/nginx:latest", "registry.k8s.io/pause:3.10"],
+            &["*a*"],
+            &["*ab*", "*aab*", "aaab*"],
+            &["*kube*", "*Sidecar-0*", "k8s.io/*", "*kubE*"],
+            &["x*", "*y*"],
+            &["*\u{e9}t\u{e9}*", "*caf\u{c9}*"],
+            &["*long-tail.example/v1.2.3-and-more-bytes-than-any-vector*", "*zq*"],
+            &["*p1*", "*p2*", "*p3*", "*p4*", "*p5*", "*p6*", "*p7*", "*p8*"],
+        ];
+        let flag_sets = [
+            Flags::DEFAULT,
+            Flags::ANCHOR_GLOBS,
+            Flags::CASE_SENSITIVE,
+            Flags::CASE_SENSITIVE | Flags::ANCHOR_GLOBS,
+            Flags::CONTAINERD,
+            Flags::CRI_DOCKERD,
+        ];
+        for patterns in lists {
+            let names = names_around(patterns);
+            for flags in flag_sets {
+                let sets = PinSet::compile_every_shape(*patterns, flags).unwrap();
+                let oracle =
+                    Flags::CRIO_OPTIONS.contains(flags).then(|| ReferenceSet::compile(*patterns, flags).unwrap());
+                let walked = sets.iter().find(|(shape, _)| !shape.prefilter).map(|(_, set)| set).unwrap();
+                let with: Vec<&(Shape, PinSet)> = sets.iter().filter(|(shape, _)| shape.prefilter).collect();
+                let has_needles = walked.shape().is_some();
+                assert!(
+                    with.iter().all(|(_, set)| set.needles.prefilter.is_some() == has_needles),
+                    "{patterns:?} {flags:?}"
+                );
+                for name in &names {
+                    let want = match &oracle {
+                        Some(oracle) => oracle.match_index(name),
+                        None => walked.match_index(name),
+                    };
+                    for (shape, set) in &sets {
+                        let show = String::from_utf8_lossy(name);
+                        assert_eq!(set.match_index(name), want, "{patterns:?} {flags:?} {shape:?} {show:?}");
+                        assert_eq!(set.is_match(name), want.is_some(), "{patterns:?} {flags:?} {shape:?} {show:?}");
+                    }
+                }
+            }
         }
     }
 }
