@@ -232,6 +232,7 @@ impl Prefilter {
     /// where the name does: no branch on the name's length but the choice
     /// of `CHUNKS`. Safety: the machine runs `V`'s instructions, and `name`
     /// holds from `V::BYTES + reach` to `CHUNKS * V::BYTES + reach` bytes.
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[inline(always)]
     unsafe fn scan_fixed<V: Vector, const CHUNKS: usize>(
         &self,
@@ -337,6 +338,7 @@ impl Prefilter {
 
     /// Whether `probe`'s needle starts at one of the candidate tail starts
     /// `tails[i]` (a bit per start from `at[i]`).
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[cold]
     #[inline(never)]
     fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64]) -> bool {
