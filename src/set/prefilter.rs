@@ -1,10 +1,13 @@
 //! The search for lists of a few needles: SIMD over the name as it is.
 //!
-//! For each needle two of its bytes (the rarest of its first bytes, by
-//! `memchr`'s frequency ranking) are compared at every start, a vector of
-//! starts at a time; an ASCII letter is compared with its 0x20 bit set on
-//! both sides, which folds its case and nothing else (no other byte ORed
-//! with 0x20 gives a letter's value). The starts where both agree are
+//! For each needle two of its last bytes (the rarest two by `memchr`'s
+//! ranking, see [`Probe`]) are compared at every position, a vector of
+//! positions at a time (AVX2 where the machine has it, else SSE2, else
+//! 8-byte words; names of up to 4 vectors in a fixed number of chunks, the
+//! last ending where the name ends, so that their length costs no branch
+//! per chunk); an ASCII letter is compared with its 0x20 bit set on both
+//! sides, which folds its case and nothing else (no other byte ORed with
+//! 0x20 gives a letter's value). The positions where both agree are
 //! verified against the whole needle. The same pass ORs the name's bytes
 //! together: a name that proves all ASCII has no canonical form to build
 //! (it would differ only in case), and the search's answer is final. A name
@@ -23,8 +26,9 @@ use super::needles::{Found, Owner, NONE};
 use super::Canonical;
 use memchr::arch::all::packedpair::Pair;
 
-/// Most needles given a prefilter ([`Prefilter`]): each costs two compares
-/// a vector, past that the automaton's one step a byte is cheaper.
+/// Most needles given a prefilter ([`Prefilter`]). Each costs two
+/// compares a vector of the name: 8 keywords still take half the walk's
+/// time over the corpus names (docs/BENCHMARKS.md); more were not measured.
 pub(super) const PREFILTER_MAX_NEEDLES: usize = 8;
 
 /// Longest needle given a prefilter (it keeps a copy of its needles: long
