@@ -57,8 +57,8 @@ pub(super) struct Prefilter {
 }
 
 /// One needle searched anywhere, with the two bytes compared at each start.
-/// They lie in its tail, its last bytes as many as the shortest needle has,
-/// and are read at offsets from the tail's start: the scan goes over tail
+/// They lie in its tail, its last [`PROBE_TAIL`] bytes or as many as the
+/// shortest needle has, and are read at offsets from the tail's start: the scan goes over tail
 /// starts, so that the first and the last chunk cover every start of every
 /// needle. (The end of a needle is its most telling part: registries and
 /// organisations are shared by many names, a repository and tag by few.)
