@@ -46,7 +46,7 @@ pub(super) struct Prefilter {
     anywhere: Vec<Probe>,
     /// Needles matching at the start only (anchored globs), lowest index
     /// first: the name's prefix is compared with each.
-    at_start: Vec<(Box<[u8]>, u32)>,
+    at_start: Vec<Prefix>,
     /// The largest probe offset in a needle's tail (see [`Probe`]): a chunk
     /// of starts is read up to this far past its end.
     reach: usize,
@@ -74,6 +74,33 @@ struct Probe {
     /// (0x20 where it is an ASCII letter being folded, else 0), repeated
     /// for a vector to load.
     splats: Splats,
+}
+
+/// A needle matching at the start only, with its first 8 bytes as a word
+/// to compare a name's with.
+#[derive(Debug)]
+struct Prefix {
+    needle: Box<[u8]>,
+    index: u32,
+    /// The needle's first bytes (up to 8), with 0x20 set where folded.
+    head: u64,
+    /// 0x20 in each byte of `head` that is a folded ASCII letter.
+    folds: u64,
+    /// All ones in each byte of `head` that the needle has.
+    kept: u64,
+}
+
+impl Prefix {
+    fn new(needle: &[u8], index: u32, fold: bool) -> Prefix {
+        let (mut head, mut folds, mut kept) = ([0u8; 8], [0u8; 8], [0u8; 8]);
+        for (i, &b) in needle.iter().take(8).enumerate() {
+            folds[i] = if fold && b.is_ascii_alphabetic() { 0x20 } else { 0 };
+            head[i] = b | folds[i];
+            kept[i] = 0xff;
+        }
+        let [head, folds, kept] = [head, folds, kept].map(u64::from_le_bytes);
+        Prefix { needle: needle.into(), index, head, folds, kept }
+    }
 }
 
 /// See [`Probe::splats`].
@@ -105,19 +132,19 @@ impl Prefilter {
         {
             return None;
         }
-        let mut at_start: Vec<(Box<[u8]>, u32)> = Vec::new();
+        let mut at_start: Vec<Prefix> = Vec::new();
         let mut anywhere: Vec<(&[u8], u32)> = Vec::new();
         for (&needle, owner) in needles.iter().zip(owners) {
             // A hit at the start counts for both; `at_start` holds only
             // what such a hit adds.
             if owner.at_start < owner.anywhere {
-                at_start.push((needle.into(), owner.at_start));
+                at_start.push(Prefix::new(needle, owner.at_start, fold));
             }
             if owner.anywhere != NONE {
                 anywhere.push((needle, owner.anywhere));
             }
         }
-        at_start.sort_unstable_by_key(|&(_, index)| index);
+        at_start.sort_unstable_by_key(|prefix| prefix.index);
         anywhere.sort_unstable_by_key(|&(_, index)| index);
         let tail = anywhere.iter().map(|(n, _)| n.len()).min().unwrap_or(1).min(PROBE_TAIL);
         let anywhere: Vec<Probe> =
@@ -142,10 +169,8 @@ impl Prefilter {
     ) -> Result<Found, Canonical> {
         let mut best = below;
         let done = |best: u32| first && best != NONE || best <= floor;
-        if let Some(&(_, index)) =
-            self.at_start.iter().find(|(needle, index)| *index < best && self.starts(name, needle))
-        {
-            best = index;
+        if let Some(prefix) = self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix)) {
+            best = prefix.index;
         }
         let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best) };
         let lowest = Some(best).filter(|&b| b != NONE);
@@ -160,9 +185,15 @@ impl Prefilter {
         }
     }
 
-    /// Whether `name` starts with `needle`.
-    fn starts(&self, name: &[u8], needle: &[u8]) -> bool {
-        name.get(..needle.len()).is_some_and(|prefix| self.equal(prefix, needle))
+    /// Whether `name` starts with `prefix`: most names differ in its first
+    /// 8 bytes, compared at once.
+    fn starts(&self, name: &[u8], prefix: &Prefix) -> bool {
+        if let Some(head) = name.first_chunk::<8>() {
+            if (u64::from_le_bytes(*head) | prefix.folds) & prefix.kept != prefix.head {
+                return false;
+            }
+        }
+        name.get(..prefix.needle.len()).is_some_and(|text| self.equal(text, &prefix.needle))
     }
 
     fn equal(&self, text: &[u8], needle: &[u8]) -> bool {
@@ -379,8 +410,8 @@ impl Prefilter {
     pub(super) fn memory_usage(&self) -> usize {
         self.anywhere.capacity() * size_of::<Probe>()
             + self.anywhere.iter().map(|p| p.needle.len()).sum::<usize>()
-            + self.at_start.capacity() * size_of::<(Box<[u8]>, u32)>()
-            + self.at_start.iter().map(|(n, _)| n.len()).sum::<usize>()
+            + self.at_start.capacity() * size_of::<Prefix>()
+            + self.at_start.iter().map(|p| p.needle.len()).sum::<usize>()
     }
 }
 
