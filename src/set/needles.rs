@@ -2,7 +2,6 @@
 //! lowest indexes, and searched together in one pass.
 
 use super::dfa::{self, Canonical, Dfa};
-use super::lengths::all_ascii;
 use super::lower;
 use super::prefilter::Prefilter;
 use super::shape::Budget;
@@ -17,8 +16,8 @@ pub(super) struct Needles {
     /// every name (`**`).
     pub(super) empty: Option<u32>,
     pub(super) automaton: Option<Automaton>,
-    /// For a few needles: a SIMD search for a short piece of each (in every
-    /// ASCII case), which rules most names out faster than a walk.
+    /// For a few needles: a SIMD search of the name as it is, which answers
+    /// without the automaton.
     pub(super) prefilter: Option<Prefilter>,
     /// The lowest index of all: a search can stop once it finds it.
     pub(super) floor: u32,
@@ -144,7 +143,7 @@ impl Needles {
         drop(entries);
         let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
         let automaton = (!ordered.is_empty()).then(|| Automaton::build(&ordered, &owners, fold, budget));
-        let prefilter = if budget.prefilter { Prefilter::build(&ordered, fold) } else { None };
+        let prefilter = if budget.prefilter { Prefilter::build(&ordered, &owners, fold) } else { None };
         Needles { empty, automaton, prefilter, floor }
     }
 
@@ -158,12 +157,10 @@ impl Needles {
         if best.is_some_and(|b| first || b <= self.floor) {
             return Ok(Found { lowest: best, read_all: false });
         }
-        let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
-        if raw && self.prefilter.as_ref().is_some_and(|p| !p.may_occur(name)) {
-            // No needle in the name as it is; in its canonical form neither,
-            // if it is all ASCII.
-            return if all_ascii(name) { Ok(Found { lowest: best, read_all: true }) } else { Err(Canonical) };
+        if let Some(prefilter) = &self.prefilter {
+            return prefilter.search(name, raw, first, self.floor, best.unwrap_or(NONE));
         }
+        let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
         match automaton {
             Automaton::Dense(dfa) => {
                 let mut best = best.unwrap_or(u32::MAX);

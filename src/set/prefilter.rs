@@ -1,90 +1,717 @@
-//! A packed (Teddy) prefilter for lists of a few needles.
+//! The search for lists of a few needles: SIMD over the name as it is.
+//!
+//! For each needle two of its last bytes (the rarest two by `memchr`'s
+//! ranking, see [`Probe`]) are compared at every position, a vector of
+//! positions at a time (AVX2 where the machine has it, else SSE2, else
+//! 8-byte words; names of up to 4 vectors in a fixed number of chunks, the
+//! last ending where the name ends, so that their length costs no branch
+//! per chunk); an ASCII letter is compared with its 0x20 bit set on both
+//! sides, which folds its case and nothing else (no other byte ORed with
+//! 0x20 gives a letter's value). The positions where both agree are
+//! verified against the whole needle. The same pass ORs the name's bytes
+//! together: a name that proves all ASCII has no canonical form to build
+//! (it would differ only in case), and the search's answer is final. A name
+//! with a byte >= 0x80 is canonicalised and searched again the same way
+//! (canonical ASCII letters are upper case, and bytes >= 0x80 compare
+//! exactly).
+//!
+//! It answers alone, without the automaton: a needle found in the name as it
+//! is stays in its canonical form (an ASCII byte decodes as itself whatever
+//! precedes it, a valid sequence the same, and a canonical needle's runes
+//! are their own representatives), at the same place if that is the start.
+//! Only a miss needs the whole name to be ASCII.
 
-/// Most needles given a prefilter ([`Prefilter`]): each takes up to 8 of
-/// Teddy's 64 patterns (a 3-byte piece in every ASCII case; 4 bytes, 16
-/// patterns, for up to 4 needles).
+use super::lengths::all_ascii;
+use super::needles::{Found, Owner, NONE};
+use super::Canonical;
+use memchr::arch::all::packedpair::Pair;
+
+/// Most needles given a prefilter ([`Prefilter`]). Each costs two
+/// compares a vector of the name: 8 keywords still take half the walk's
+/// time over the corpus names (docs/BENCHMARKS.md); more were not measured.
 pub(super) const PREFILTER_MAX_NEEDLES: usize = 8;
 
-/// Longest needle given a prefilter.
+/// Longest needle given a prefilter (it keeps a copy of its needles: long
+/// ones would cost memory and gain nothing, as no image name holds them).
 pub(super) const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
 
-/// A packed (Teddy) searcher for the last 3 or 4 bytes of each needle, in
-/// every ASCII case, and the needles to verify its candidates with: a name
-/// in which no candidate is a whole needle (compared ASCII case-insensitively)
-/// contains no needle, if it is all ASCII (its canonical form then differs
-/// only in case). The end of a needle is its most telling part: registries
-/// and organisations are shared by many names, a repository and tag by few.
-/// (Longer pieces, with their many case variants, made Teddy slower than the
-/// walk it saves.)
+/// Most bytes at the end of a needle its probes are chosen among.
+const PROBE_TAIL: usize = 8;
+
+/// A SIMD search for a few needles, which answers for a name without the
+/// automaton: see the module doc.
 #[derive(Debug)]
 pub(super) struct Prefilter {
-    pub(super) searcher: aho_corasick::packed::Searcher,
-    /// The canonical needles.
-    pub(super) needles: Vec<Vec<u8>>,
-    /// The pieces' length (shorter needles are their own piece).
-    pub(super) width: usize,
-    pub(super) fold: bool,
+    /// Needles matching anywhere, lowest index first.
+    anywhere: Vec<Probe>,
+    /// Needles matching at the start only (anchored globs), lowest index
+    /// first: the name's prefix is compared with each.
+    at_start: Vec<Prefix>,
+    /// The largest probe offset in a needle's tail (see [`Probe`]): a chunk
+    /// of starts is read up to this far past its end.
+    reach: usize,
+    fold: bool,
+    /// AVX2 is available (else SSE2, on x86-64; else 8-byte words).
+    #[cfg_attr(not(all(target_arch = "x86_64", not(crio_pin_portable))), allow(dead_code))]
+    avx2: bool,
+}
+
+/// One needle searched anywhere, with the two bytes compared at each start.
+/// They lie in its tail, its last [`PROBE_TAIL`] bytes or as many as the
+/// shortest needle has, and are read at offsets from the tail's start: the scan goes over tail
+/// starts, so that the first and the last chunk cover every start of every
+/// needle. (The end of a needle is its most telling part: registries and
+/// organisations are shared by many names, a repository and tag by few.)
+#[derive(Debug)]
+struct Probe {
+    needle: Box<[u8]>,
+    index: u32,
+    /// Where its tail starts.
+    shift: usize,
+    /// The probes, from the tail's start.
+    offsets: [usize; 2],
+    /// Each probe's byte (with 0x20 set where it is folded) and its fold
+    /// (0x20 where it is an ASCII letter being folded, else 0), repeated
+    /// for a vector to load.
+    splats: Splats,
+}
+
+/// A needle matching at the start only, with its first 8 bytes as a word
+/// to compare a name's with.
+#[derive(Debug)]
+struct Prefix {
+    needle: Box<[u8]>,
+    index: u32,
+    /// The needle's first bytes (up to 8), with 0x20 set where folded.
+    head: u64,
+    /// 0x20 in each byte of `head` that is a folded ASCII letter.
+    folds: u64,
+    /// All ones in each byte of `head` that the needle has.
+    kept: u64,
+}
+
+impl Prefix {
+    fn new(needle: &[u8], index: u32, fold: bool) -> Prefix {
+        let (mut head, mut folds, mut kept) = ([0u8; 8], [0u8; 8], [0u8; 8]);
+        for (i, &b) in needle.iter().take(8).enumerate() {
+            folds[i] = if fold && b.is_ascii_alphabetic() { 0x20 } else { 0 };
+            head[i] = b | folds[i];
+            kept[i] = 0xff;
+        }
+        let [head, folds, kept] = [head, folds, kept].map(u64::from_le_bytes);
+        Prefix { needle: needle.into(), index, head, folds, kept }
+    }
+}
+
+/// See [`Probe::splats`].
+#[derive(Debug)]
+#[repr(align(32))]
+struct Splats([[u8; 32]; 4]);
+
+impl Probe {
+    /// The probes' bytes and folds as vectors.
+    #[inline(always)]
+    fn splats<V: Vector>(&self) -> [V; 4] {
+        let rows = &self.splats.0;
+        // SAFETY: each row holds 32 bytes, at least a vector. (No closure:
+        // see `scan_fixed`.)
+        unsafe {
+            [V::load(rows[0].as_ptr()), V::load(rows[1].as_ptr()), V::load(rows[2].as_ptr()), V::load(rows[3].as_ptr())]
+        }
+    }
 }
 
 impl Prefilter {
-    /// `None` for more than [`PREFILTER_MAX_NEEDLES`] needles, or where
-    /// Teddy is not available (no SIMD).
-    pub(super) fn build(needles: &[&[u8]], fold: bool) -> Option<Prefilter> {
-        // (It keeps a copy of its needles: long ones would cost memory
-        // and gain nothing, as no image name holds them.)
-        if needles.len() > PREFILTER_MAX_NEEDLES || needles.iter().any(|n| n.len() > PREFILTER_MAX_NEEDLE_BYTES) {
+    /// `None` for no needle, more than [`PREFILTER_MAX_NEEDLES`] or one
+    /// longer than [`PREFILTER_MAX_NEEDLE_BYTES`]. `needles`: distinct,
+    /// canonical, not empty, each with its owner.
+    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], fold: bool) -> Option<Prefilter> {
+        if needles.is_empty()
+            || needles.len() > PREFILTER_MAX_NEEDLES
+            || needles.iter().any(|n| n.len() > PREFILTER_MAX_NEEDLE_BYTES)
+        {
             return None;
         }
-        let width = if needles.len() <= 4 { 4 } else { 3 };
-        let mut builder = aho_corasick::packed::Config::new().builder();
-        for needle in needles {
-            let piece = &needle[needle.len().saturating_sub(width)..];
-            let letters: Vec<usize> = (0..piece.len()).filter(|&i| fold && piece[i].is_ascii_alphabetic()).collect();
-            for mask in 0..1u32 << letters.len() {
-                let mut variant = piece.to_vec();
-                for (bit, &i) in letters.iter().enumerate() {
-                    if mask & (1 << bit) != 0 {
-                        variant[i] = variant[i].to_ascii_lowercase();
-                    }
-                }
-                builder.add(variant);
+        let mut at_start: Vec<Prefix> = Vec::new();
+        let mut anywhere: Vec<(&[u8], u32)> = Vec::new();
+        for (&needle, owner) in needles.iter().zip(owners) {
+            // A hit at the start counts for both; `at_start` holds only
+            // what such a hit adds.
+            if owner.at_start < owner.anywhere {
+                at_start.push(Prefix::new(needle, owner.at_start, fold));
+            }
+            if owner.anywhere != NONE {
+                anywhere.push((needle, owner.anywhere));
             }
         }
-        let searcher = builder.build()?;
-        Some(Prefilter { searcher, needles: needles.iter().map(|n| n.to_vec()).collect(), width, fold })
+        at_start.sort_unstable_by_key(|prefix| prefix.index);
+        anywhere.sort_unstable_by_key(|&(_, index)| index);
+        let tail = anywhere.iter().map(|(n, _)| n.len()).min().unwrap_or(1).min(PROBE_TAIL);
+        let anywhere: Vec<Probe> =
+            anywhere.iter().map(|&(needle, index)| Probe::new(needle, index, tail, fold)).collect();
+        let reach = anywhere.iter().map(|p| p.offsets[0].max(p.offsets[1])).max().unwrap_or(0);
+        Some(Prefilter { anywhere, at_start, reach, fold, avx2: avx2_available() })
     }
 
-    /// Whether some needle occurs in `name` as it is (ASCII case folded);
-    /// false says nothing about a name that is not all ASCII.
-    pub(super) fn may_occur(&self, name: &[u8]) -> bool {
-        let mut from = 0;
-        while let Some(m) = self.searcher.find_in(name, aho_corasick::Span::from(from..name.len())) {
-            // Teddy reports one piece per start; pieces of several needles
-            // may start here (equal, or one a prefix of another): try all.
-            let at = m.start();
-            if self.needles.iter().any(|needle| self.ends_at(name, needle, at)) {
-                return true;
-            }
-            from = at + 1;
+    /// The lowest index of a needle found in `name` (with `first`, any one)
+    /// and `below` ([`NONE`] for none); `floor` is the lowest index of all
+    /// needles. `raw`: `name` is as given, and the search fails if its
+    /// answer depends on the canonical form (a byte >= 0x80); else
+    /// canonical.
+    #[inline(always)]
+    pub(super) fn search(
+        &self,
+        name: &[u8],
+        raw: bool,
+        first: bool,
+        floor: u32,
+        below: u32,
+    ) -> Result<Found, Canonical> {
+        let mut best = below;
+        let done = |best: u32| first && best != NONE || best <= floor;
+        if let Some(prefix) = self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix)) {
+            best = prefix.index;
         }
-        false
+        let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best) };
+        let lowest = Some(best).filter(|&b| b != NONE);
+        let found = |read_all| Ok(Found { lowest, read_all });
+        match ascii {
+            _ if !raw => found(false),
+            Some(true) => found(true),
+            Some(false) => Err(Canonical),
+            None if done(best) => found(false),
+            None if all_ascii(name) => found(true),
+            None => Err(Canonical),
+        }
     }
 
-    /// Whether `needle`'s piece starts at `at` in `name` and the whole
-    /// needle ends with it.
-    pub(super) fn ends_at(&self, name: &[u8], needle: &[u8], at: usize) -> bool {
-        let piece = needle.len().min(self.width);
-        let end = at + piece;
-        let Some(start) = end.checked_sub(needle.len()) else { return false };
-        let Some(text) = name.get(start..end) else { return false };
+    /// Whether `name` starts with `prefix`: most names differ in its first
+    /// 8 bytes, compared at once.
+    fn starts(&self, name: &[u8], prefix: &Prefix) -> bool {
+        if let Some(head) = name.first_chunk::<8>() {
+            if (u64::from_le_bytes(*head) | prefix.folds) & prefix.kept != prefix.head {
+                return false;
+            }
+        }
+        name.get(..prefix.needle.len()).is_some_and(|text| self.equal(text, &prefix.needle))
+    }
+
+    fn equal(&self, text: &[u8], needle: &[u8]) -> bool {
         if self.fold {
-            text.iter().zip(needle).all(|(&t, &n)| t.to_ascii_uppercase() == n)
+            // (`needle` is canonical: its letters are upper case, its
+            // bytes >= 0x80 compare exactly, as here.)
+            text.eq_ignore_ascii_case(needle)
         } else {
             text == needle
         }
     }
 
+    /// Searches `name` for the needles matching anywhere whose index is
+    /// below `best`, lowering it; stops at the first found with `first`,
+    /// or at `floor`. Says whether the name is all ASCII when it read every
+    /// byte, `None` when it stopped early.
+    #[inline(always)]
+    fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+        #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+        if self.avx2 && name.len() >= 16 + self.reach {
+            // SAFETY: AVX2 is available (`avx2_available`).
+            return unsafe { self.scan_avx2(name, first, floor, best) };
+        }
+        self.scan_without_avx2(name, first, floor, best)
+    }
+
+    /// [`Prefilter::scan`] where AVX2 is not available, and of names too
+    /// short for SSE2. (Out of line: inlined, its stack frame cost every
+    /// match of a set without needles a tenth more.)
+    #[inline(never)]
+    fn scan_without_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+        let n = name.len();
+        #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+        if n >= 16 + self.reach {
+            // SAFETY: SSE2 is part of x86-64.
+            return unsafe {
+                if n <= 32 + self.reach {
+                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
+                } else if n <= 64 + self.reach {
+                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best)
+                } else if n <= 128 + self.reach {
+                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best)
+                } else {
+                    self.scan_in::<x86::Sse2>(name, first, floor, best)
+                }
+            };
+        }
+        if n >= 8 + self.reach {
+            // SAFETY: 8-byte words need nothing of the machine.
+            return unsafe { self.scan_in::<Word>(name, first, floor, best) };
+        }
+        self.scan_bytes(name, first, floor, best)
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[target_feature(enable = "avx2")]
+    unsafe fn scan_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+        let n = name.len();
+        if n < 32 + self.reach {
+            self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
+        } else if n <= 64 + self.reach {
+            self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best)
+        } else if n <= 128 + self.reach {
+            self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best)
+        } else {
+            self.scan_in::<x86::Avx2>(name, first, floor, best)
+        }
+    }
+
+    /// [`Prefilter::scan`] in `CHUNKS` chunks of `V`, the last one ending
+    /// where the name does: no branch on the name's length but the choice
+    /// of `CHUNKS`. Safety: the machine runs `V`'s instructions, and `name`
+    /// holds from `V::BYTES + reach` to `CHUNKS * V::BYTES + reach` bytes.
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[inline(always)]
+    unsafe fn scan_fixed<V: Vector, const CHUNKS: usize>(
+        &self,
+        name: &[u8],
+        first: bool,
+        floor: u32,
+        best: &mut u32,
+    ) -> Option<bool> {
+        const { assert!(V::SHIFT == 0) };
+        let n = name.len();
+        debug_assert!(n >= V::BYTES + self.reach && n <= CHUNKS * V::BYTES + self.reach);
+        let ptr = name.as_ptr();
+        let last = n - V::BYTES - self.reach;
+        let at: [usize; CHUNKS] = std::array::from_fn(|i| (i * V::BYTES).min(last));
+        // SAFETY (all loads): as in `scan_in`.
+        let mut high = V::load(ptr.add(n - V::BYTES));
+        for &at in &at {
+            high = high.or(V::load(ptr.add(at)));
+        }
+        let ascii = high.high_bits() == 0;
+        for probe in self.anywhere.iter().take_while(|p| p.index < *best) {
+            let [b0, f0, b1, f1] = probe.splats::<V>();
+            // (Loops, not closures: a closure would not inherit the
+            // caller's target features, and its intrinsics be calls.)
+            let mut tails = [0u64; CHUNKS];
+            let mut any = 0;
+            for (tails, &at) in tails.iter_mut().zip(&at) {
+                let first_byte = V::load(ptr.add(at + probe.offsets[0])).or(f0).equal(b0);
+                let second_byte = V::load(ptr.add(at + probe.offsets[1])).or(f1).equal(b1);
+                *tails = first_byte.and(second_byte).high_bits();
+                any |= *tails;
+            }
+            // Most names hold no candidate: one test for all chunks.
+            if any != 0 && self.verify(probe, name, &at, &tails) {
+                // (In index order: the first found is the lowest.)
+                *best = probe.index;
+                return if first || *best <= floor { None } else { Some(ascii) };
+            }
+        }
+        Some(ascii)
+    }
+
+    /// [`Prefilter::scan`] a vector of `V` starts at a time. Safety: the
+    /// machine runs `V`'s instructions, and `name` holds at least
+    /// `V::BYTES + reach` bytes.
+    #[inline(always)]
+    unsafe fn scan_in<V: Vector>(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+        let n = name.len();
+        debug_assert!(n >= V::BYTES + self.reach);
+        let mut alive = 0u32;
+        for (k, probe) in self.anywhere.iter().enumerate() {
+            alive |= u32::from(probe.index < *best) << k;
+        }
+        let ptr = name.as_ptr();
+        let last = n - V::BYTES - self.reach;
+        let mut high = V::splat(0);
+        let mut at = 0;
+        // Starts below `at + skip` were covered by the chunk before.
+        let mut skip = 0;
+        loop {
+            // SAFETY (all loads): `at <= last`, so `at + offset + V::BYTES
+            // <= last + reach + V::BYTES = n`.
+            let chunk = V::load(ptr.add(at));
+            high = high.or(chunk);
+            let mut each = alive;
+            while each != 0 {
+                let k = each.trailing_zeros() as usize;
+                each &= each - 1;
+                let probe = &self.anywhere[k];
+                let [b0, f0, b1, f1] = probe.splats::<V>();
+                let first_byte = V::load(ptr.add(at + probe.offsets[0])).or(f0).equal(b0);
+                let second_byte = V::load(ptr.add(at + probe.offsets[1])).or(f1).equal(b1);
+                let mut tails = (first_byte.and(second_byte).high_bits() >> (skip << V::SHIFT)) << (skip << V::SHIFT);
+                while tails != 0 {
+                    let tail = at + (tails.trailing_zeros() >> V::SHIFT) as usize;
+                    tails &= tails - 1;
+                    let Some(start) = tail.checked_sub(probe.shift) else { continue };
+                    if name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle)) {
+                        *best = probe.index;
+                        if first || *best <= floor {
+                            return None;
+                        }
+                        // Needles of higher indexes no longer matter.
+                        alive &= (1 << k) - 1;
+                        if alive == 0 {
+                            return None;
+                        }
+                        each &= alive;
+                        break;
+                    }
+                }
+            }
+            if at == last {
+                break;
+            }
+            let next = at + V::BYTES;
+            (at, skip) = if next > last { (last, next - last) } else { (next, 0) };
+        }
+        // The bytes past the last chunk.
+        let high = high.or(V::load(ptr.add(n - V::BYTES)));
+        Some(high.high_bits() == 0)
+    }
+
+    /// Whether `probe`'s needle starts at one of the candidate tail starts
+    /// `tails[i]` (a bit per start from `at[i]`).
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cold]
+    #[inline(never)]
+    fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64]) -> bool {
+        at.iter().zip(tails).any(|(&at, &tails)| {
+            let mut tails = tails;
+            while tails != 0 {
+                let tail = at + tails.trailing_zeros() as usize;
+                tails &= tails - 1;
+                let Some(start) = tail.checked_sub(probe.shift) else { continue };
+                if name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle)) {
+                    return true;
+                }
+            }
+            false
+        })
+    }
+
+    /// [`Prefilter::scan`] a byte at a time, for names too short for a word.
+    #[cold]
+    fn scan_bytes(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+        for probe in self.anywhere.iter().take_while(|p| p.index < *best) {
+            if name.windows(probe.needle.len()).any(|text| self.equal(text, &probe.needle)) {
+                // (In index order: the first found is the lowest.)
+                *best = probe.index;
+                if first || *best <= floor {
+                    return None;
+                }
+                break;
+            }
+        }
+        Some(all_ascii(name))
+    }
+
     pub(super) fn memory_usage(&self) -> usize {
-        self.searcher.memory_usage() + self.needles.iter().map(Vec::capacity).sum::<usize>()
+        self.anywhere.capacity() * size_of::<Probe>()
+            + self.anywhere.iter().map(|p| p.needle.len()).sum::<usize>()
+            + self.at_start.capacity() * size_of::<Prefix>()
+            + self.at_start.iter().map(|p| p.needle.len()).sum::<usize>()
+    }
+}
+
+impl Probe {
+    /// The probes of `needle` lie within its last `tail` bytes.
+    fn new(needle: &[u8], index: u32, tail: usize, fold: bool) -> Probe {
+        let shift = needle.len() - tail;
+        let tail = &needle[shift..];
+        // Ranked as a name holds them: mostly lower case.
+        let offsets = match Pair::new(&tail.to_ascii_lowercase()) {
+            Some(pair) => [usize::from(pair.index1()), usize::from(pair.index2())],
+            None => [0, 0],
+        };
+        let folds = offsets.map(|at| if fold && tail[at].is_ascii_alphabetic() { 0x20 } else { 0 });
+        let bytes = [tail[offsets[0]] | folds[0], tail[offsets[1]] | folds[1]];
+        let splats = Splats([bytes[0], folds[0], bytes[1], folds[1]].map(|b| [b; 32]));
+        Probe { needle: needle.into(), index, shift, offsets, splats }
+    }
+}
+
+/// Whether the AVX2 search may run (decided once, when a set is built).
+fn avx2_available() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(crio_pin_portable))))]
+    {
+        false
+    }
+}
+
+/// What the scan needs of a vector of bytes. (Its methods are safe to call
+/// only where the machine has the instructions: [`Prefilter::scan_in`].)
+trait Vector: Copy {
+    const BYTES: usize;
+    /// `high_bits` gives a bit per byte every `1 << SHIFT` bits.
+    const SHIFT: u32;
+    /// Safety: `at` points at `BYTES` readable bytes.
+    unsafe fn load(at: *const u8) -> Self;
+    fn splat(byte: u8) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    /// Each byte all ones where they are equal (at least its high bit),
+    /// else zero.
+    fn equal(self, other: Self) -> Self;
+    /// The high bit of each byte, byte `i` at bit `i << SHIFT`.
+    fn high_bits(self) -> u64;
+}
+
+/// Eight bytes in a `u64`: the search where there is no SIMD of ours.
+#[derive(Clone, Copy)]
+struct Word(u64);
+
+impl Vector for Word {
+    const BYTES: usize = 8;
+    const SHIFT: u32 = 3;
+
+    #[inline(always)]
+    unsafe fn load(at: *const u8) -> Word {
+        Word(u64::from_le_bytes(at.cast::<[u8; 8]>().read_unaligned()))
+    }
+
+    #[inline(always)]
+    fn splat(byte: u8) -> Word {
+        Word(u64::from(byte) * 0x0101_0101_0101_0101)
+    }
+
+    #[inline(always)]
+    fn or(self, other: Word) -> Word {
+        Word(self.0 | other.0)
+    }
+
+    #[inline(always)]
+    fn and(self, other: Word) -> Word {
+        Word(self.0 & other.0)
+    }
+
+    #[inline(always)]
+    fn equal(self, other: Word) -> Word {
+        // The high bit of a byte of `diff` with its high bit clear, plus
+        // 0x7f, is set iff one of its other bits is: no carry leaves a byte.
+        const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let diff = self.0 ^ other.0;
+        Word(!(((diff & LOW) + LOW) | diff | LOW))
+    }
+
+    #[inline(always)]
+    fn high_bits(self) -> u64 {
+        self.0 & 0x8080_8080_8080_8080
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+mod x86 {
+    use super::Vector;
+    use std::arch::x86_64::*;
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Sse2(__m128i);
+
+    impl Vector for Sse2 {
+        const BYTES: usize = 16;
+        const SHIFT: u32 = 0;
+
+        #[inline(always)]
+        unsafe fn load(at: *const u8) -> Sse2 {
+            Sse2(_mm_loadu_si128(at.cast()))
+        }
+
+        #[inline(always)]
+        fn splat(byte: u8) -> Sse2 {
+            // SAFETY (all): SSE2 is part of x86-64.
+            unsafe { Sse2(_mm_set1_epi8(byte as i8)) }
+        }
+
+        #[inline(always)]
+        fn or(self, other: Sse2) -> Sse2 {
+            unsafe { Sse2(_mm_or_si128(self.0, other.0)) }
+        }
+
+        #[inline(always)]
+        fn and(self, other: Sse2) -> Sse2 {
+            unsafe { Sse2(_mm_and_si128(self.0, other.0)) }
+        }
+
+        #[inline(always)]
+        fn equal(self, other: Sse2) -> Sse2 {
+            unsafe { Sse2(_mm_cmpeq_epi8(self.0, other.0)) }
+        }
+
+        #[inline(always)]
+        fn high_bits(self) -> u64 {
+            unsafe { u64::from(_mm_movemask_epi8(self.0) as u16) }
+        }
+    }
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(__m256i);
+
+    impl Vector for Avx2 {
+        const BYTES: usize = 32;
+        const SHIFT: u32 = 0;
+
+        #[inline(always)]
+        unsafe fn load(at: *const u8) -> Avx2 {
+            Avx2(_mm256_loadu_si256(at.cast()))
+        }
+
+        #[inline(always)]
+        fn splat(byte: u8) -> Avx2 {
+            // SAFETY (all): only `Prefilter::scan_avx2` uses this type,
+            // which runs where AVX2 is available.
+            unsafe { Avx2(_mm256_set1_epi8(byte as i8)) }
+        }
+
+        #[inline(always)]
+        fn or(self, other: Avx2) -> Avx2 {
+            unsafe { Avx2(_mm256_or_si256(self.0, other.0)) }
+        }
+
+        #[inline(always)]
+        fn and(self, other: Avx2) -> Avx2 {
+            unsafe { Avx2(_mm256_and_si256(self.0, other.0)) }
+        }
+
+        #[inline(always)]
+        fn equal(self, other: Avx2) -> Avx2 {
+            unsafe { Avx2(_mm256_cmpeq_epi8(self.0, other.0)) }
+        }
+
+        #[inline(always)]
+        fn high_bits(self) -> u64 {
+            unsafe { u64::from(_mm256_movemask_epi8(self.0) as u32) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::oracle::ReferenceSet;
+    use crate::set::{PinSet, Shape};
+    use crate::Flags;
+
+    /// Names around each needle of `patterns`: at the start, the end and
+    /// in between, of every length from shorter than the needle to past
+    /// every chunk shape (16- and 32-byte vectors, 2 and 4 of them, the
+    /// loop beyond), in both cases, beside a byte >= 0x80, and runs of a
+    /// needle's bytes that make overlapping candidates.
+    fn names_around(patterns: &[&str]) -> Vec<Vec<u8>> {
+        let needles: Vec<&str> = patterns.iter().map(|p| p.trim_matches('*')).filter(|n| !n.is_empty()).collect();
+        let lengths =
+            (0..48usize).chain([63, 64, 65, 70, 71, 72, 73, 80, 96, 127, 128, 135, 136, 137, 140, 200, 255, 256, 300]);
+        let mut names = Vec::new();
+        for needle in &needles {
+            let cases = [needle.to_string(), needle.to_ascii_uppercase(), needle.to_ascii_lowercase()];
+            for len in lengths.clone() {
+                for case in &cases {
+                    let filler = |n: usize| "xy/.-".bytes().cycle().take(n).collect::<Vec<u8>>();
+                    let Some(rest) = len.checked_sub(case.len()) else {
+                        // Shorter than the needle: a piece of it.
+                        names.push(case.as_bytes()[..len].to_vec());
+                        continue;
+                    };
+                    for before in [0, rest / 2, rest] {
+                        let mut name = filler(before);
+                        name.extend_from_slice(case.as_bytes());
+                        name.extend(filler(rest - before));
+                        names.push(name.clone());
+                        // A byte >= 0x80 before, in, and after the needle.
+                        for at in [0, before, before + case.len() / 2, len.saturating_sub(1)] {
+                            if let Some(b) = name.get_mut(at) {
+                                let was = std::mem::replace(b, 0xff);
+                                names.push(name.clone());
+                                name[at] = was;
+                            }
+                        }
+                        // The needle with its last byte cut, and doubled:
+                        // candidates that fail, and ones that overlap.
+                        if let Some((_, head)) = case.as_bytes().split_last() {
+                            let mut cut = filler(before);
+                            cut.extend_from_slice(head);
+                            cut.extend_from_slice(head);
+                            cut.extend(filler(rest));
+                            names.push(cut);
+                        }
+                    }
+                }
+            }
+        }
+        // Folding that only the canonical form sees: Kelvin sign for K,
+        // long s for S.
+        for needle in &needles {
+            let kin = needle.to_ascii_uppercase().replace('K', "\u{212A}").replace('S', "\u{17F}");
+            names.push(format!("some.registry.example/{kin}/x").into_bytes());
+            names.push(format!("{kin}{}", "z".repeat(150)).into_bytes());
+        }
+        names
+    }
+
+    #[test]
+    fn the_prefilter_agrees_with_the_walk_and_the_oracle_at_its_edges() {
+        let lists: &[&[&str]] = &[
+            &["*monitoring*"],
+            &["quay.io/myorg/*", "*monitoring*", "docker.io/library/nginx:latest", "registry.k8s.io/pause:3.10"],
+            &["*a*"],
+            &["*ab*", "*aab*", "aaab*"],
+            &["*kube*", "*Sidecar-0*", "k8s.io/*", "*kubE*"],
+            &["x*", "*y*"],
+            &["*\u{e9}t\u{e9}*", "*caf\u{c9}*"],
+            &["*long-tail.example/v1.2.3-and-more-bytes-than-any-vector*", "*zq*"],
+            &["*p1*", "*p2*", "*p3*", "*p4*", "*p5*", "*p6*", "*p7*", "*p8*"],
+        ];
+        let flag_sets = [
+            Flags::DEFAULT,
+            Flags::ANCHOR_GLOBS,
+            Flags::CASE_SENSITIVE,
+            Flags::CASE_SENSITIVE | Flags::ANCHOR_GLOBS,
+            Flags::CONTAINERD,
+            Flags::CRI_DOCKERD,
+        ];
+        for patterns in lists {
+            let names = names_around(patterns);
+            for flags in flag_sets {
+                let mut sets = PinSet::compile_every_shape(*patterns, flags).unwrap();
+                // The search as a machine without AVX2 runs it (SSE2 on
+                // x86-64), beside the one this machine runs.
+                let without_avx2 = sets
+                    .iter()
+                    .filter(|(shape, _)| shape.prefilter)
+                    .map(|&(shape, _)| {
+                        let mut set = PinSet::compile_shaped(*patterns, flags, shape).unwrap();
+                        if let Some(prefilter) = &mut set.needles.prefilter {
+                            prefilter.avx2 = false;
+                        }
+                        (shape, set)
+                    })
+                    .collect::<Vec<_>>();
+                sets.extend(without_avx2);
+                let oracle =
+                    Flags::CRIO_OPTIONS.contains(flags).then(|| ReferenceSet::compile(*patterns, flags).unwrap());
+                let walked = sets.iter().find(|(shape, _)| !shape.prefilter).map(|(_, set)| set).unwrap();
+                let with: Vec<&(Shape, PinSet)> = sets.iter().filter(|(shape, _)| shape.prefilter).collect();
+                let has_needles = walked.shape().is_some();
+                assert!(
+                    with.iter().all(|(_, set)| set.needles.prefilter.is_some() == has_needles),
+                    "{patterns:?} {flags:?}"
+                );
+                for name in &names {
+                    let want = match &oracle {
+                        Some(oracle) => oracle.match_index(name),
+                        None => walked.match_index(name),
+                    };
+                    for (shape, set) in &sets {
+                        let show = String::from_utf8_lossy(name);
+                        assert_eq!(set.match_index(name), want, "{patterns:?} {flags:?} {shape:?} {show:?}");
+                        assert_eq!(set.is_match(name), want.is_some(), "{patterns:?} {flags:?} {shape:?} {show:?}");
+                    }
+                }
+            }
+        }
     }
 }
