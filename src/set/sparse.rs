@@ -46,6 +46,8 @@
 //! failure step can repeat, but the failure links only ever shorten the
 //! state's path: a walk takes at most two steps a byte, amortised.
 
+use std::ops::Range;
+
 use super::dfa::Canonical;
 use super::trie::{Step, Trie};
 use super::{Found, NONE};
@@ -145,15 +147,8 @@ impl Sparse {
         // the breadth-first states) is walked on in one, as the lanes would
         // each wait on a miss while it reads consecutive states.
         let mut s = 0;
-        for (at, &byte) in name[..LANE_MIN_BYTES].iter().enumerate() {
-            let index;
-            (s, index) = self.step(s, self.read(byte, raw)?);
-            if index < best {
-                best = index;
-                if first || best <= floor {
-                    return Ok(Found { lowest: Some(best), read_all: at + 1 == name.len() });
-                }
-            }
+        if let Some(found) = self.walk(name, raw, first, floor, 0..LANE_MIN_BYTES, &mut s, &mut best)? {
+            return Ok(found);
         }
         if s >= self.trie.breadth_first {
             return self.search_one_lane(name, raw, first, floor, (LANE_MIN_BYTES, s), best);
@@ -172,17 +167,38 @@ impl Sparse {
         (from, mut s): (usize, u32),
         mut best: u32,
     ) -> Result<Found, Canonical> {
-        for (at, &byte) in name.iter().enumerate().skip(from) {
+        if let Some(found) = self.walk(name, raw, first, floor, from..name.len(), &mut s, &mut best)? {
+            return Ok(found);
+        }
+        Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all: true })
+    }
+
+    /// Walks the bytes `span` of `name` from state `s`, lowering `best`:
+    /// the answer once a needle found settles it (`first`, or `floor`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        name: &[u8],
+        raw: bool,
+        first: bool,
+        floor: u32,
+        span: Range<usize>,
+        s: &mut u32,
+        best: &mut u32,
+    ) -> Result<Option<Found>, Canonical> {
+        let start = span.start;
+        for (at, &byte) in name[span].iter().enumerate().map(|(i, b)| (start + i, b)) {
             let index;
-            (s, index) = self.step(s, self.read(byte, raw)?);
-            if index < best {
-                best = index;
-                if first || best <= floor {
-                    return Ok(Found { lowest: Some(best), read_all: at + 1 == name.len() });
+            (*s, index) = self.step(*s, self.read(byte, raw)?);
+            if index < *best {
+                *best = index;
+                if first || *best <= floor {
+                    return Ok(Some(Found { lowest: Some(*best), read_all: at + 1 == name.len() }));
                 }
             }
         }
-        Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all: true })
+        Ok(None)
     }
 
     /// [`Sparse::search`]'s walk in lanes (one per [`LANE_MIN_BYTES`], at
