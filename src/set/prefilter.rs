@@ -196,6 +196,14 @@ impl Prefilter {
         name.get(..prefix.needle.len()).is_some_and(|text| self.equal(text, &prefix.needle))
     }
 
+    /// Whether `name` holds `probe`'s needle with its tail starting at
+    /// `tail` (a candidate of the scan).
+    #[inline(always)]
+    fn holds_at(&self, probe: &Probe, name: &[u8], tail: usize) -> bool {
+        let Some(start) = tail.checked_sub(probe.shift) else { return false };
+        name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle))
+    }
+
     fn equal(&self, text: &[u8], needle: &[u8]) -> bool {
         if self.fold {
             // (`needle` is canonical: its letters are upper case, its
@@ -344,8 +352,7 @@ impl Prefilter {
                 while tails != 0 {
                     let tail = at + (tails.trailing_zeros() >> V::SHIFT) as usize;
                     tails &= tails - 1;
-                    let Some(start) = tail.checked_sub(probe.shift) else { continue };
-                    if name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle)) {
+                    if self.holds_at(probe, name, tail) {
                         *best = probe.index;
                         if first || *best <= floor {
                             return None;
@@ -382,8 +389,7 @@ impl Prefilter {
             while tails != 0 {
                 let tail = at + tails.trailing_zeros() as usize;
                 tails &= tails - 1;
-                let Some(start) = tail.checked_sub(probe.shift) else { continue };
-                if name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle)) {
+                if self.holds_at(probe, name, tail) {
                     return true;
                 }
             }
