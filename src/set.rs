@@ -64,6 +64,7 @@ use intake::each_pattern;
 pub(crate) use intake::{too_many_bytes, too_many_patterns};
 use lengths::Lengths;
 use needles::{Automaton, Found, Needle, NeedleList, Needles, Owner, NONE};
+use prefilter::Prefilter;
 use shape::Budget;
 #[cfg(feature = "testing")]
 pub use shape::{AutomatonShape, Shape};
@@ -112,6 +113,10 @@ pub struct PinSet {
     /// What the other runtimes' rules add ([`Flags::NORMALIZE`], bare
     /// repositories); `None` for CRI-O's, whose path it leaves untouched.
     dialect: Option<Box<Dialect>>,
+    /// [`PinSet::is_match`] asks the prefilter first, whose answer for
+    /// most names is the needles' ([`Prefilter::holds_ascii`]): CRI-O's
+    /// rules, a few needles all matching anywhere, none empty.
+    quick: bool,
 }
 
 /// The lower of two optional indexes.
@@ -184,18 +189,38 @@ impl PinSet {
             })
         });
         let lengths = if dialect.is_some() { Lengths::open() } else { lengths };
-        Ok(PinSet {
-            flags,
-            len,
-            exact: ExactTable::build(exact, fold),
-            needles: Needles::build(needles, fold, budget),
-            lengths,
-            dialect,
-        })
+        let needles = Needles::build(needles, fold, budget);
+        let quick = dialect.is_none()
+            && needles.empty.is_none()
+            && needles.prefilter.as_ref().is_some_and(Prefilter::matches_anywhere_only);
+        Ok(PinSet { flags, len, exact: ExactTable::build(exact, fold), needles, lengths, dialect, quick })
     }
 
     /// Whether any pattern matches `name`: the image is pinned.
+    #[inline]
     pub fn is_match(&self, name: &[u8]) -> bool {
+        // (Both paths out of line: either inlined here, its stack frame
+        // cost the other every call.)
+        if self.quick {
+            self.is_match_quick(name)
+        } else {
+            self.is_match_walked(name)
+        }
+    }
+
+    /// [`PinSet::is_match`] where the prefilter answers most names alone
+    /// ([`PinSet::quick`]), falling back to the whole path.
+    #[inline(never)]
+    fn is_match_quick(&self, name: &[u8]) -> bool {
+        match self.needles.prefilter.as_ref().and_then(|p| p.holds_ascii(name)) {
+            Some(true) => true,
+            Some(false) => self.exact_pins_ascii(name),
+            None => self.is_match_walked(name),
+        }
+    }
+
+    #[inline(never)]
+    fn is_match_walked(&self, name: &[u8]) -> bool {
         self.lowest_pinning(name, true).is_some()
     }
 
@@ -339,11 +364,15 @@ impl PinSet {
         pinned
     }
 
-    /// Whether the exact table pins an ASCII `name` (`walk_plain` proved it).
+    /// Whether the exact table pins an ASCII `name` (`walk_plain` or the
+    /// prefilter proved it). Most names have no exact pattern's length.
+    #[inline(always)]
     fn exact_pins_ascii(&self, name: &[u8]) -> bool {
-        !self.exact.is_empty()
-            && self.lengths.exact_may_match(name.len())
-            && self.exact.get_raw(name, true).is_ok_and(|i| i.is_some())
+        self.lengths.exact_may_match(name.len()) && self.exact_table_pins_ascii(name)
+    }
+
+    fn exact_table_pins_ascii(&self, name: &[u8]) -> bool {
+        !self.exact.is_empty() && self.exact.get_raw(name, true).is_ok_and(|i| i.is_some())
     }
 
     fn match_each_one_by_one<'n>(&self, names: impl IntoIterator<Item = &'n [u8]>, results: &mut [u8]) -> usize {
@@ -538,6 +567,37 @@ mod tests {
         assert_eq!(s.match_index(b"cxyz"), Some(2));
         // A candidate that is no needle leaves the name unpinned.
         assert_eq!(set(&["*axyz*", "*qq*"], Flags::DEFAULT).match_index(b"cxyz"), None);
+    }
+
+    /// `is_match` asks the prefilter alone first exactly where its answer
+    /// is the needles' (CRI-O's rules, no anchored or empty needle), and
+    /// what it answers then is the whole path's, `match_index`'s.
+    #[test]
+    fn is_match_asks_the_prefilter_alone_where_it_may() {
+        let hand = ["quay.io/myorg/*", "*monitoring*", "docker.io/library/nginx:latest", "registry.k8s.io/pause:3.10"];
+        for (patterns, flags, quick) in [
+            (&hand[..], Flags::DEFAULT, true),
+            (&hand[..], Flags::CASE_SENSITIVE, true),
+            (&hand[..], Flags::ANCHOR_GLOBS, false),
+            (&hand[..], Flags::CONTAINERD, false),
+            (&["*a*", "**"][..], Flags::DEFAULT, false),
+            (&["registry.k8s.io/pause:3.10"][..], Flags::DEFAULT, false),
+        ] {
+            let s = set(patterns, flags);
+            assert_eq!(s.quick, quick, "{patterns:?} {flags:?}");
+            for name in [
+                "quay.io/myorg/api:v2.3.1",
+                "QUAY.IO/MyOrg/web@sha256:5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e",
+                "docker.io/grafana/monitoring-agent:1.4",
+                "docker.io/library/nginx:latest",
+                "DOCKER.IO/library/nginx:LATEST",
+                "registry.k8s.io/pause:3.10",
+                "registry.example/some/other-image:v1.2.3",
+                "registry.example/\u{212A}ube-proxy:v1.30-monitoring-x",
+            ] {
+                assert_eq!(s.is_match(name.as_bytes()), s.match_index(name.as_bytes()).is_some(), "{name}");
+            }
+        }
     }
 
     /// Every shape answers alike, with every flag, on names that take each

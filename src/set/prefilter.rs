@@ -1,18 +1,23 @@
 //! The search for lists of a few needles: SIMD over the name as it is.
 //!
-//! For each needle two of its last bytes (the rarest two by `memchr`'s
-//! ranking, see [`Probe`]) are compared at every position, a vector of
-//! positions at a time (AVX2 where the machine has it, else SSE2, else
-//! 8-byte words; names of up to 4 vectors in a fixed number of chunks, the
-//! last ending where the name ends, so that their length costs no branch
-//! per chunk); an ASCII letter is compared with its 0x20 bit set on both
-//! sides, which folds its case and nothing else (no other byte ORed with
-//! 0x20 gives a letter's value). The positions where both agree are
-//! verified against the whole needle. The same pass ORs the name's bytes
-//! together: a name that proves all ASCII has no canonical form to build
-//! (it would differ only in case), and the search's answer is final. A name
-//! with a byte >= 0x80 is canonicalised and searched again the same way
-//! (canonical ASCII letters are upper case, and bytes >= 0x80 compare
+//! For each needle two of its last bytes (see [`probe_offsets`]: bytes
+//! other than hex digits and separators first, then by `memchr`'s ranking)
+//! are compared at every position, a vector of positions at a time (AVX2
+//! where the machine has it, else SSE2, else 8-byte words; names of up to
+//! 4 vectors in a fixed number of chunks, the last ending where the name
+//! ends, so that their length costs no branch per chunk). When case is
+//! folded every byte read has its 0x20 bit set, and so has each probe
+//! byte: a letter then equals its other case, and any other byte equals
+//! one more byte, the one differing from it in that bit (a control
+//! character for a digit or `/`, a backquote for `@`, DEL for `_`), a
+//! false candidate at worst. In a name of up to 4 vectors every needle's
+//! candidates are ORed into one vector, tested once; only a name with a
+//! candidate is searched needle by needle, each candidate verified
+//! against the whole needle. The same pass ORs the name's bytes together:
+//! a name that proves all ASCII has no canonical form to build (it would
+//! differ only in case), and the search's answer is final. A name with a
+//! byte >= 0x80 is canonicalised and searched again the same way
+//! (canonical ASCII letters are upper case; bytes >= 0x80 are verified
 //! exactly).
 //!
 //! It answers alone, without the automaton: a needle found in the name as it
@@ -20,6 +25,13 @@
 //! precedes it, a valid sequence the same, and a canonical needle's runes
 //! are their own representatives), at the same place if that is the start.
 //! Only a miss needs the whole name to be ASCII.
+//!
+//! For a list whose needles all match anywhere, under CRI-O's rules,
+//! [`Prefilter::holds_ascii`] is `PinSet::is_match`'s first step: one call
+//! that sweeps an ASCII name of up to 4 vectors and says whether it holds
+//! a needle, after which only the exact table may still pin it. (The
+//! probes are held in place, not behind a pointer: the sweep reads them
+//! before it can read the name.)
 
 use super::lengths::all_ascii;
 use super::needles::{Found, Owner, NONE};
@@ -42,8 +54,10 @@ const PROBE_TAIL: usize = 8;
 /// automaton: see the module doc.
 #[derive(Debug)]
 pub(super) struct Prefilter {
-    /// Needles matching anywhere, lowest index first.
-    anywhere: Vec<Probe>,
+    /// Needles matching anywhere, lowest index first: the first
+    /// `anywhere_count` (in place: see the module doc).
+    probes: [Probe; PREFILTER_MAX_NEEDLES],
+    anywhere_count: usize,
     /// Needles matching at the start only (anchored globs), lowest index
     /// first: the name's prefix is compared with each.
     at_start: Vec<Prefix>,
@@ -51,6 +65,9 @@ pub(super) struct Prefilter {
     /// of starts is read up to this far past its end.
     reach: usize,
     fold: bool,
+    /// 0x20 when folding case (set in every byte read, see the module
+    /// doc), else 0.
+    fold_bit: u8,
     /// AVX2 is available (else SSE2, on x86-64; else 8-byte words).
     #[cfg_attr(not(all(target_arch = "x86_64", not(crio_pin_portable))), allow(dead_code))]
     avx2: bool,
@@ -62,7 +79,7 @@ pub(super) struct Prefilter {
 /// starts, so that the first and the last chunk cover every start of every
 /// needle. (The end of a needle is its most telling part: registries and
 /// organisations are shared by many names, a repository and tag by few.)
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Probe {
     needle: Box<[u8]>,
     index: u32,
@@ -70,9 +87,8 @@ struct Probe {
     shift: usize,
     /// The probes, from the tail's start.
     offsets: [usize; 2],
-    /// Each probe's byte (with 0x20 set where it is folded) and its fold
-    /// (0x20 where it is an ASCII letter being folded, else 0), repeated
-    /// for a vector to load.
+    /// Each probe's byte (with the fold bit set), repeated for a vector
+    /// to load.
     splats: Splats,
 }
 
@@ -103,21 +119,39 @@ impl Prefix {
     }
 }
 
+/// What [`Prefilter::sweep`] found in a name.
+#[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+struct Sweep<const CHUNKS: usize> {
+    ascii: bool,
+    candidates: bool,
+    /// Where each chunk of tail starts begins.
+    at: [usize; CHUNKS],
+}
+
 /// See [`Probe::splats`].
-#[derive(Debug)]
+#[derive(Debug, Default)]
 #[repr(align(32))]
-struct Splats([[u8; 32]; 4]);
+struct Splats([[u8; 32]; 2]);
 
 impl Probe {
-    /// The probes' bytes and folds as vectors.
+    /// The probes' bytes as vectors.
     #[inline(always)]
-    fn splats<V: Vector>(&self) -> [V; 4] {
+    fn splats<V: Vector>(&self) -> [V; 2] {
         let rows = &self.splats.0;
         // SAFETY: each row holds 32 bytes, at least a vector. (No closure:
         // see `scan_fixed`.)
-        unsafe {
-            [V::load(rows[0].as_ptr()), V::load(rows[1].as_ptr()), V::load(rows[2].as_ptr()), V::load(rows[3].as_ptr())]
-        }
+        unsafe { [V::load(rows[0].as_ptr()), V::load(rows[1].as_ptr())] }
+    }
+
+    /// Where this needle's probes agree, at the tail starts from `at`
+    /// (bytes read with `fold` ORed in). Safety: as [`Vector::load`] at
+    /// `at` plus each probe offset.
+    #[inline(always)]
+    unsafe fn candidates<V: Vector>(&self, at: *const u8, fold: V) -> V {
+        let [b0, b1] = self.splats::<V>();
+        let first_byte = V::load(at.add(self.offsets[0])).or(fold).equal(b0);
+        let second_byte = V::load(at.add(self.offsets[1])).or(fold).equal(b1);
+        first_byte.and(second_byte)
     }
 }
 
@@ -147,10 +181,15 @@ impl Prefilter {
         at_start.sort_unstable_by_key(|prefix| prefix.index);
         anywhere.sort_unstable_by_key(|&(_, index)| index);
         let tail = anywhere.iter().map(|(n, _)| n.len()).min().unwrap_or(1).min(PROBE_TAIL);
-        let anywhere: Vec<Probe> =
-            anywhere.iter().map(|&(needle, index)| Probe::new(needle, index, tail, fold)).collect();
-        let reach = anywhere.iter().map(|p| p.offsets[0].max(p.offsets[1])).max().unwrap_or(0);
-        Some(Prefilter { anywhere, at_start, reach, fold, avx2: avx2_available() })
+        let fold_bit = if fold { 0x20 } else { 0 };
+        let anywhere_count = anywhere.len();
+        let probes = std::array::from_fn(|i| {
+            anywhere.get(i).map_or_else(Probe::default, |&(needle, index)| Probe::new(needle, index, tail, fold_bit))
+        });
+        let mut prefilter =
+            Prefilter { probes, anywhere_count, at_start, reach: 0, fold, fold_bit, avx2: avx2_available() };
+        prefilter.reach = prefilter.anywhere().iter().map(|p| p.offsets[0].max(p.offsets[1])).max().unwrap_or(0);
+        Some(prefilter)
     }
 
     /// The lowest index of a needle found in `name` (with `first`, any one)
@@ -183,6 +222,73 @@ impl Prefilter {
             None if all_ascii(name) => found(true),
             None => Err(Canonical),
         }
+    }
+
+    /// The needles matching anywhere, lowest index first.
+    #[inline(always)]
+    fn anywhere(&self) -> &[Probe] {
+        &self.probes[..self.anywhere_count]
+    }
+
+    /// Whether every needle matches anywhere (none at the start only).
+    pub(super) fn matches_anywhere_only(&self) -> bool {
+        self.at_start.is_empty()
+    }
+
+    /// Whether `name` holds a needle, in one pass, for a search whose
+    /// needles all match anywhere ([`Prefilter::matches_anywhere_only`]):
+    /// `None` unless the name is all ASCII and of a length the fixed scans
+    /// take (with AVX2, 16 + reach to 128 + reach bytes). `is_match`'s
+    /// quick answer for most names of a small list.
+    #[inline(always)]
+    pub(super) fn holds_ascii(&self, name: &[u8]) -> Option<bool> {
+        #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+        if self.avx2 {
+            // SAFETY: AVX2 is available (`avx2_available`).
+            return unsafe { self.holds_ascii_avx2(name) };
+        }
+        let _ = name;
+        None
+    }
+
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[target_feature(enable = "avx2")]
+    unsafe fn holds_ascii_avx2(&self, name: &[u8]) -> Option<bool> {
+        let n = name.len();
+        if n < 16 + self.reach {
+            None
+        } else if n < 32 + self.reach {
+            self.holds_ascii_fixed::<x86::Sse2, 2>(name)
+        } else if n <= 64 + self.reach {
+            self.holds_ascii_fixed::<x86::Avx2, 2>(name)
+        } else if n <= 128 + self.reach {
+            self.holds_ascii_fixed::<x86::Avx2, 4>(name)
+        } else {
+            None
+        }
+    }
+
+    /// [`Prefilter::holds_ascii`] in `CHUNKS` chunks of `V`. Safety: as
+    /// [`Prefilter::sweep`].
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[inline(always)]
+    unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> Option<bool> {
+        let sweep = self.sweep::<V, CHUNKS>(name, self.anywhere());
+        // (An answer only for an ASCII name: another's canonical form may
+        // hold a needle its own bytes do not.)
+        sweep.ascii.then(|| sweep.candidates && self.held::<V, CHUNKS>(name, &sweep.at))
+    }
+
+    /// Whether `name` holds a needle, given the chunk starts of its
+    /// sweep (out of line: most names have no candidate, and inlined its
+    /// loops cost every call a larger stack frame). Safety: as
+    /// [`Prefilter::sweep`], with AVX2.
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cold]
+    #[inline(never)]
+    #[target_feature(enable = "avx2")]
+    unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], at: &[usize; CHUNKS]) -> bool {
+        self.first_held::<V, CHUNKS>(name, self.anywhere(), at).is_some()
     }
 
     /// Whether `name` starts with `prefix`: most names differ in its first
@@ -271,10 +377,8 @@ impl Prefilter {
         }
     }
 
-    /// [`Prefilter::scan`] in `CHUNKS` chunks of `V`, the last one ending
-    /// where the name does: no branch on the name's length but the choice
-    /// of `CHUNKS`. Safety: the machine runs `V`'s instructions, and `name`
-    /// holds from `V::BYTES + reach` to `CHUNKS * V::BYTES + reach` bytes.
+    /// [`Prefilter::scan`] in `CHUNKS` chunks of `V` ([`Prefilter::sweep`]).
+    /// Safety: as `sweep`.
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[inline(always)]
     unsafe fn scan_fixed<V: Vector, const CHUNKS: usize>(
@@ -284,6 +388,27 @@ impl Prefilter {
         floor: u32,
         best: &mut u32,
     ) -> Option<bool> {
+        let alive = self.alive(*best);
+        let sweep = self.sweep::<V, CHUNKS>(name, alive);
+        if sweep.candidates {
+            if let Some(probe) = self.first_held::<V, CHUNKS>(name, alive, &sweep.at) {
+                *best = probe.index;
+                return if first || *best <= floor { None } else { Some(sweep.ascii) };
+            }
+        }
+        Some(sweep.ascii)
+    }
+
+    /// One pass over a name of `CHUNKS` chunks of `V`, the last one ending
+    /// where the name does (no branch on the name's length but the choice
+    /// of `CHUNKS`): whether it is all ASCII, and whether any of `probes`
+    /// has a candidate in it, all needles' candidates ORed into one vector
+    /// and tested once. Safety: the machine runs `V`'s instructions, and
+    /// `name` holds from `V::BYTES + reach` to `CHUNKS * V::BYTES + reach`
+    /// bytes.
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[inline(always)]
+    unsafe fn sweep<V: Vector, const CHUNKS: usize>(&self, name: &[u8], probes: &[Probe]) -> Sweep<CHUNKS> {
         const { assert!(V::SHIFT == 0) };
         let n = name.len();
         debug_assert!(n >= V::BYTES + self.reach && n <= CHUNKS * V::BYTES + self.reach);
@@ -295,27 +420,41 @@ impl Prefilter {
         for &at in &at {
             high = high.or(V::load(ptr.add(at)));
         }
-        let ascii = high.high_bits() == 0;
-        for probe in self.anywhere.iter().take_while(|p| p.index < *best) {
-            let [b0, f0, b1, f1] = probe.splats::<V>();
-            // (Loops, not closures: a closure would not inherit the
-            // caller's target features, and its intrinsics be calls.)
-            let mut tails = [0u64; CHUNKS];
-            let mut any = 0;
-            for (tails, &at) in tails.iter_mut().zip(&at) {
-                let first_byte = V::load(ptr.add(at + probe.offsets[0])).or(f0).equal(b0);
-                let second_byte = V::load(ptr.add(at + probe.offsets[1])).or(f1).equal(b1);
-                *tails = first_byte.and(second_byte).high_bits();
-                any |= *tails;
-            }
-            // Most names hold no candidate: one test for all chunks.
-            if any != 0 && self.verify(probe, name, &at, &tails) {
-                // (In index order: the first found is the lowest.)
-                *best = probe.index;
-                return if first || *best <= floor { None } else { Some(ascii) };
+        let fold = V::splat(self.fold_bit);
+        // (Loops, not closures: a closure would not inherit the caller's
+        // target features, and its intrinsics be calls.)
+        let mut any = V::splat(0);
+        for probe in probes {
+            for &at in &at {
+                any = any.or(probe.candidates(ptr.add(at), fold));
             }
         }
-        Some(ascii)
+        Sweep { ascii: high.high_bits() == 0, candidates: any.high_bits() != 0, at }
+    }
+
+    /// The first of `probes` whose needle `name` holds, given the chunk
+    /// starts of its [`Prefilter::sweep`]. Safety: as `sweep`.
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[inline(always)]
+    unsafe fn first_held<'p, V: Vector, const CHUNKS: usize>(
+        &self,
+        name: &[u8],
+        probes: &'p [Probe],
+        at: &[usize; CHUNKS],
+    ) -> Option<&'p Probe> {
+        let fold = V::splat(self.fold_bit);
+        let ptr = name.as_ptr();
+        // (Loops, not closures: see `sweep`.)
+        for probe in probes {
+            let mut tails = [0u64; CHUNKS];
+            for (tails, &at) in tails.iter_mut().zip(at) {
+                *tails = probe.candidates(ptr.add(at), fold).high_bits();
+            }
+            if self.verify(probe, name, at, &tails) {
+                return Some(probe);
+            }
+        }
+        None
     }
 
     /// [`Prefilter::scan`] a vector of `V` starts at a time. Safety: the
@@ -325,10 +464,8 @@ impl Prefilter {
     unsafe fn scan_in<V: Vector>(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
         let n = name.len();
         debug_assert!(n >= V::BYTES + self.reach);
-        let mut alive = 0u32;
-        for (k, probe) in self.anywhere.iter().enumerate() {
-            alive |= u32::from(probe.index < *best) << k;
-        }
+        let mut alive = (1u32 << self.alive(*best).len()) - 1;
+        let fold = V::splat(self.fold_bit);
         let ptr = name.as_ptr();
         let last = n - V::BYTES - self.reach;
         let mut high = V::splat(0);
@@ -344,11 +481,9 @@ impl Prefilter {
             while each != 0 {
                 let k = each.trailing_zeros() as usize;
                 each &= each - 1;
-                let probe = &self.anywhere[k];
-                let [b0, f0, b1, f1] = probe.splats::<V>();
-                let first_byte = V::load(ptr.add(at + probe.offsets[0])).or(f0).equal(b0);
-                let second_byte = V::load(ptr.add(at + probe.offsets[1])).or(f1).equal(b1);
-                let mut tails = (first_byte.and(second_byte).high_bits() >> (skip << V::SHIFT)) << (skip << V::SHIFT);
+                let probe = &self.anywhere()[k];
+                let candidates = probe.candidates(ptr.add(at), fold).high_bits();
+                let mut tails = (candidates >> (skip << V::SHIFT)) << (skip << V::SHIFT);
                 while tails != 0 {
                     let tail = at + (tails.trailing_zeros() >> V::SHIFT) as usize;
                     tails &= tails - 1;
@@ -378,6 +513,18 @@ impl Prefilter {
         Some(high.high_bits() == 0)
     }
 
+    /// The needles matching anywhere whose index is below `best` (they are
+    /// in index order).
+    #[inline(always)]
+    fn alive(&self, best: u32) -> &[Probe] {
+        if best == NONE {
+            self.anywhere()
+        } else {
+            let anywhere = self.anywhere();
+            &anywhere[..anywhere.partition_point(|probe| probe.index < best)]
+        }
+    }
+
     /// Whether `probe`'s needle starts at one of the candidate tail starts
     /// `tails[i]` (a bit per start from `at[i]`).
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
@@ -400,7 +547,7 @@ impl Prefilter {
     /// [`Prefilter::scan`] a byte at a time, for names too short for a word.
     #[cold]
     fn scan_bytes(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
-        for probe in self.anywhere.iter().take_while(|p| p.index < *best) {
+        for probe in self.anywhere().iter().take_while(|p| p.index < *best) {
             if name.windows(probe.needle.len()).any(|text| self.equal(text, &probe.needle)) {
                 // (In index order: the first found is the lowest.)
                 *best = probe.index;
@@ -414,28 +561,50 @@ impl Prefilter {
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        self.anywhere.capacity() * size_of::<Probe>()
-            + self.anywhere.iter().map(|p| p.needle.len()).sum::<usize>()
+        self.anywhere().iter().map(|p| p.needle.len()).sum::<usize>()
             + self.at_start.capacity() * size_of::<Prefix>()
             + self.at_start.iter().map(|p| p.needle.len()).sum::<usize>()
     }
 }
 
 impl Probe {
-    /// The probes of `needle` lie within its last `tail` bytes.
-    fn new(needle: &[u8], index: u32, tail: usize, fold: bool) -> Probe {
+    /// The probes of `needle` lie within its last `tail` bytes; `fold_bit`
+    /// as [`Prefilter::fold_bit`].
+    fn new(needle: &[u8], index: u32, tail: usize, fold_bit: u8) -> Probe {
         let shift = needle.len() - tail;
         let tail = &needle[shift..];
         // Ranked as a name holds them: mostly lower case.
-        let offsets = match Pair::new(&tail.to_ascii_lowercase()) {
-            Some(pair) => [usize::from(pair.index1()), usize::from(pair.index2())],
-            None => [0, 0],
-        };
-        let folds = offsets.map(|at| if fold && tail[at].is_ascii_alphabetic() { 0x20 } else { 0 });
-        let bytes = [tail[offsets[0]] | folds[0], tail[offsets[1]] | folds[1]];
-        let splats = Splats([bytes[0], folds[0], bytes[1], folds[1]].map(|b| [b; 32]));
+        let offsets = probe_offsets(&tail.to_ascii_lowercase());
+        let splats = Splats(offsets.map(|at| [tail[at] | fold_bit; 32]));
         Probe { needle: needle.into(), index, shift, offsets, splats }
     }
+}
+
+/// Where in `tail` (lower case, not empty) the two probes are: its rarest
+/// two bytes by kind first, then by `memchr`'s ranking. Image names are
+/// full of hex digits (digests, tags) and every name has separators, so
+/// the other bytes come first, then separators, then hex digits: a probe
+/// pair of `4` and `8` (from `ocp-release:4.18`) stands in every `v4.18`
+/// tag and a fifth of all digests.
+fn probe_offsets(tail: &[u8]) -> [usize; 2] {
+    let kind = |b: u8| match b {
+        _ if b.is_ascii_hexdigit() => 2,
+        b'/' | b'.' | b':' | b'-' | b'_' | b'@' => 1,
+        _ => 0,
+    };
+    let mut picked: Vec<usize> = Vec::with_capacity(3);
+    for k in 0..3 {
+        let at: Vec<usize> = (0..tail.len()).filter(|&i| kind(tail[i]) == k).collect();
+        let bytes: Vec<u8> = at.iter().map(|&i| tail[i]).collect();
+        match Pair::new(&bytes) {
+            Some(pair) => picked.extend([pair.index1(), pair.index2()].map(|i| at[usize::from(i)])),
+            None => picked.extend(&at),
+        }
+        if picked.len() >= 2 {
+            break;
+        }
+    }
+    [picked[0], picked.get(1).copied().unwrap_or(picked[0])]
 }
 
 /// Whether the AVX2 search may run (decided once, when a set is built).
@@ -656,6 +825,32 @@ mod tests {
             names.push(format!("{kin}{}", "z".repeat(150)).into_bytes());
         }
         names
+    }
+
+    /// The probes skip hex digits and separators where a tail has other
+    /// bytes: `4` and `8` of `ocp-release:4.18` stand in every `v4.18` tag.
+    #[test]
+    fn probes_are_bytes_that_tell_image_names_apart() {
+        let probes = |tail: &str| super::probe_offsets(tail.as_bytes()).map(|at| tail.as_bytes()[at] as char);
+        let letters_first = |tail: &str| {
+            let [a, b] = probes(tail);
+            assert!(a != b && a.is_ascii_lowercase() && b.is_ascii_lowercase(), "{tail}: {a:?} {b:?}");
+            assert!(!a.is_ascii_hexdigit() && !b.is_ascii_hexdigit(), "{tail}: {a:?} {b:?}");
+        };
+        letters_first("nitoring");
+        letters_first("o/myorg/");
+        letters_first("calhost/");
+        // One such byte, then a separator.
+        let [a, b] = probes("ase:4.18");
+        assert_eq!(a, 's');
+        assert!(b == ':' || b == '.', "{b:?}");
+        // Nothing but hex digits: the two rarest of them.
+        let [a, b] = probes("4e5f6a7b");
+        assert!(a.is_ascii_hexdigit() && b.is_ascii_hexdigit());
+        assert_ne!(super::probe_offsets(b"4e5f6a7b")[0], super::probe_offsets(b"4e5f6a7b")[1]);
+        // A one-byte tail (a one-byte needle) is probed twice at once.
+        assert_eq!(super::probe_offsets(b"a"), [0, 0]);
+        assert_eq!(super::probe_offsets(b"x"), [0, 0]);
     }
 
     #[test]
