@@ -300,6 +300,9 @@ func internalError(fn, got string) string {
 }
 
 func (e engine) matchAny(names []string) bool {
+	if len(names) == 1 {
+		return e.match(names[0]) // most images: one stored name
+	}
 	// Only names the length table does not settle need the library; one
 	// or two such names are asked without packing.
 	unsettled, first, second := 0, "", ""
