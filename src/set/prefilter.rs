@@ -1,24 +1,23 @@
 //! The search for lists of a few needles: SIMD over the name as it is.
 //!
-//! For each needle two of its last bytes (see [`probe_offsets`]: bytes
-//! other than hex digits and separators first, then by `memchr`'s ranking)
-//! are compared at every position, a vector of positions at a time (AVX2
-//! where the machine has it, else SSE2, else 8-byte words; names of up to
-//! 4 vectors in a fixed number of chunks, the last ending where the name
-//! ends, so that their length costs no branch per chunk). When case is
-//! folded every byte read has its 0x20 bit set, and so has each probe
-//! byte: a letter then equals its other case, and any other byte equals
-//! one more byte, the one differing from it in that bit (a control
-//! character for a digit or `/`, a backquote for `@`, DEL for `_`), a
-//! false candidate at worst. In a name of up to 4 vectors every needle's
-//! candidates are ORed into one vector, tested once; only a name with a
-//! candidate is searched needle by needle, each candidate verified
-//! against the whole needle. The same pass ORs the name's bytes together:
-//! a name that proves all ASCII has no canonical form to build (it would
-//! differ only in case), and the search's answer is final. A name with a
-//! byte >= 0x80 is canonicalised and searched again the same way
-//! (canonical ASCII letters are upper case; bytes >= 0x80 are verified
-//! exactly).
+//! For each needle two of its last bytes (the rarest two by `memchr`'s
+//! ranking, digits last: see [`probe_offsets`]) are compared at every
+//! position, a vector of positions at a time (AVX2 where the machine has it,
+//! else SSE2, else 8-byte words; names of up to 4 vectors in a fixed number
+//! of chunks, the last ending where the name ends, so that their length costs
+//! no branch per chunk). When case is folded every byte read has its 0x20 bit
+//! set, and so has each probe byte: a letter then equals its other case, and
+//! any other byte equals one more byte, the one differing from it in that bit
+//! (a control character for a digit or `/`, a backquote for `@`, DEL for
+//! `_`), a false candidate at worst. In a name of up to 4 vectors a needle's
+//! candidates in all chunks are ORed into one vector, tested once; the first
+//! needle with any has them verified against the whole needle, out of line,
+//! and the needles after it are searched there one by one. The same pass ORs
+//! the name's bytes together: a name that proves all ASCII has no canonical
+//! form to build (it would differ only in case), and the search's answer is
+//! final. A name with a byte >= 0x80 is canonicalised and searched again the
+//! same way (canonical ASCII letters are upper case; bytes >= 0x80 are
+//! verified exactly).
 //!
 //! It answers alone, without the automaton: a needle found in the name as it
 //! is stays in its canonical form (an ASCII byte decodes as itself whatever
@@ -123,7 +122,10 @@ impl Prefix {
 #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
 struct Sweep<const CHUNKS: usize> {
     ascii: bool,
-    candidates: bool,
+    /// The first needle searched with a candidate (their count: none),
+    /// and its candidate tail starts, a bit each from `at[i]`.
+    candidate: usize,
+    tails: [u64; CHUNKS],
     /// Where each chunk of tail starts begins.
     at: [usize; CHUNKS],
 }
@@ -273,22 +275,23 @@ impl Prefilter {
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[inline(always)]
     unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> Option<bool> {
-        let sweep = self.sweep::<V, CHUNKS>(name, self.anywhere());
+        let anywhere = self.anywhere();
+        let sweep = self.sweep::<V, CHUNKS>(name, anywhere);
         // (An answer only for an ASCII name: another's canonical form may
         // hold a needle its own bytes do not.)
-        sweep.ascii.then(|| sweep.candidates && self.held::<V, CHUNKS>(name, &sweep.at))
+        sweep.ascii.then(|| sweep.candidate < anywhere.len() && self.held::<V, CHUNKS>(name, &sweep))
     }
 
-    /// Whether `name` holds a needle, given the chunk starts of its
-    /// sweep (out of line: most names have no candidate, and inlined its
-    /// loops cost every call a larger stack frame). Safety: as
-    /// [`Prefilter::sweep`], with AVX2.
+    /// Whether `name` holds one of the needles from its sweep's candidate
+    /// on (out of line: most names have no
+    /// candidate, and inlined its loops cost every call a larger stack
+    /// frame). Safety: as [`Prefilter::sweep`], with AVX2.
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[cold]
     #[inline(never)]
     #[target_feature(enable = "avx2")]
-    unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], at: &[usize; CHUNKS]) -> bool {
-        self.first_held::<V, CHUNKS>(name, self.anywhere(), at).is_some()
+    unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], sweep: &Sweep<CHUNKS>) -> bool {
+        self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep).is_some()
     }
 
     /// Whether `name` starts with `prefix`: most names differ in its first
@@ -390,8 +393,8 @@ impl Prefilter {
     ) -> Option<bool> {
         let alive = self.alive(*best);
         let sweep = self.sweep::<V, CHUNKS>(name, alive);
-        if sweep.candidates {
-            if let Some(probe) = self.first_held::<V, CHUNKS>(name, alive, &sweep.at) {
+        if sweep.candidate < alive.len() {
+            if let Some(probe) = self.first_held::<V, CHUNKS>(name, &alive[sweep.candidate..], &sweep) {
                 *best = probe.index;
                 return if first || *best <= floor { None } else { Some(sweep.ascii) };
             }
@@ -401,9 +404,10 @@ impl Prefilter {
 
     /// One pass over a name of `CHUNKS` chunks of `V`, the last one ending
     /// where the name does (no branch on the name's length but the choice
-    /// of `CHUNKS`): whether it is all ASCII, and whether any of `probes`
-    /// has a candidate in it, all needles' candidates ORed into one vector
-    /// and tested once. Safety: the machine runs `V`'s instructions, and
+    /// of `CHUNKS`): whether it is all ASCII, and the first of `probes`
+    /// with a candidate in it, each needle's candidates in all chunks ORed
+    /// into one vector and tested once (the needles after it are left to
+    /// [`Prefilter::first_held`]). Safety: the machine runs `V`'s instructions, and
     /// `name` holds from `V::BYTES + reach` to `CHUNKS * V::BYTES + reach`
     /// bytes.
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
@@ -423,34 +427,50 @@ impl Prefilter {
         let fold = V::splat(self.fold_bit);
         // (Loops, not closures: a closure would not inherit the caller's
         // target features, and its intrinsics be calls.)
-        let mut any = V::splat(0);
-        for probe in probes {
-            for &at in &at {
-                any = any.or(probe.candidates(ptr.add(at), fold));
+        let ascii = high.high_bits() == 0;
+        for (candidate, probe) in probes.iter().enumerate() {
+            let mut each = [V::splat(0); CHUNKS];
+            let mut any = V::splat(0);
+            for (each, &at) in each.iter_mut().zip(&at) {
+                *each = probe.candidates(ptr.add(at), fold);
+                any = any.or(*each);
+            }
+            if any.high_bits() != 0 {
+                let mut tails = [0u64; CHUNKS];
+                for (tails, each) in tails.iter_mut().zip(&each) {
+                    *tails = each.high_bits();
+                }
+                return Sweep { ascii, candidate, tails, at };
             }
         }
-        Sweep { ascii: high.high_bits() == 0, candidates: any.high_bits() != 0, at }
+        Sweep { ascii, candidate: probes.len(), tails: [0; CHUNKS], at }
     }
 
-    /// The first of `probes` whose needle `name` holds, given the chunk
-    /// starts of its [`Prefilter::sweep`]. Safety: as `sweep`.
+    /// The first of `probes` whose needle `name` holds, given its
+    /// [`Prefilter::sweep`]: `probes` start with the sweep's candidate,
+    /// whose tails it found; the others' are found here. Safety: as
+    /// `sweep`.
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[inline(always)]
     unsafe fn first_held<'p, V: Vector, const CHUNKS: usize>(
         &self,
         name: &[u8],
         probes: &'p [Probe],
-        at: &[usize; CHUNKS],
+        sweep: &Sweep<CHUNKS>,
     ) -> Option<&'p Probe> {
+        let (first, rest) = probes.split_first()?;
+        if self.verify(first, name, &sweep.at, &sweep.tails) {
+            return Some(first);
+        }
         let fold = V::splat(self.fold_bit);
         let ptr = name.as_ptr();
         // (Loops, not closures: see `sweep`.)
-        for probe in probes {
+        for probe in rest {
             let mut tails = [0u64; CHUNKS];
-            for (tails, &at) in tails.iter_mut().zip(at) {
+            for (tails, &at) in tails.iter_mut().zip(&sweep.at) {
                 *tails = probe.candidates(ptr.add(at), fold).high_bits();
             }
-            if self.verify(probe, name, at, &tails) {
+            if self.verify(probe, name, &sweep.at, &tails) {
                 return Some(probe);
             }
         }
@@ -581,20 +601,14 @@ impl Probe {
 }
 
 /// Where in `tail` (lower case, not empty) the two probes are: its rarest
-/// two bytes by kind first, then by `memchr`'s ranking. Image names are
-/// full of hex digits (digests, tags) and every name has separators, so
-/// the other bytes come first, then separators, then hex digits: a probe
-/// pair of `4` and `8` (from `ocp-release:4.18`) stands in every `v4.18`
-/// tag and a fifth of all digests.
+/// two bytes by `memchr`'s ranking, digits last. Image names are full of
+/// digits (versions, tags, digests) where general text has few: the pair
+/// `8` and `4` of `ocp-release:4.18` stands in every `v4.18` tag and a
+/// fifth of all digests, where `:` and `.` stand in none of them.
 fn probe_offsets(tail: &[u8]) -> [usize; 2] {
-    let kind = |b: u8| match b {
-        _ if b.is_ascii_hexdigit() => 2,
-        b'/' | b'.' | b':' | b'-' | b'_' | b'@' => 1,
-        _ => 0,
-    };
     let mut picked: Vec<usize> = Vec::with_capacity(3);
-    for k in 0..3 {
-        let at: Vec<usize> = (0..tail.len()).filter(|&i| kind(tail[i]) == k).collect();
+    for digits in [false, true] {
+        let at: Vec<usize> = (0..tail.len()).filter(|&i| tail[i].is_ascii_digit() == digits).collect();
         let bytes: Vec<u8> = at.iter().map(|&i| tail[i]).collect();
         match Pair::new(&bytes) {
             Some(pair) => picked.extend([pair.index1(), pair.index2()].map(|i| at[usize::from(i)])),
@@ -827,30 +841,24 @@ mod tests {
         names
     }
 
-    /// The probes skip hex digits and separators where a tail has other
-    /// bytes: `4` and `8` of `ocp-release:4.18` stand in every `v4.18` tag.
+    /// The probes skip digits where a tail has other bytes: `4` and `8` of
+    /// `ocp-release:4.18` stand in every `v4.18` tag.
     #[test]
     fn probes_are_bytes_that_tell_image_names_apart() {
-        let probes = |tail: &str| super::probe_offsets(tail.as_bytes()).map(|at| tail.as_bytes()[at] as char);
-        let letters_first = |tail: &str| {
+        let probes = |tail: &str| super::probe_offsets(tail.as_bytes()).map(|at| tail.as_bytes()[at]);
+        for tail in ["ase:4.18", "v1.2.3-r1", "nitoring", "o/myorg/", "sidecar"] {
             let [a, b] = probes(tail);
-            assert!(a != b && a.is_ascii_lowercase() && b.is_ascii_lowercase(), "{tail}: {a:?} {b:?}");
-            assert!(!a.is_ascii_hexdigit() && !b.is_ascii_hexdigit(), "{tail}: {a:?} {b:?}");
-        };
-        letters_first("nitoring");
-        letters_first("o/myorg/");
-        letters_first("calhost/");
-        // One such byte, then a separator.
-        let [a, b] = probes("ase:4.18");
-        assert_eq!(a, 's');
-        assert!(b == ':' || b == '.', "{b:?}");
-        // Nothing but hex digits: the two rarest of them.
-        let [a, b] = probes("4e5f6a7b");
-        assert!(a.is_ascii_hexdigit() && b.is_ascii_hexdigit());
-        assert_ne!(super::probe_offsets(b"4e5f6a7b")[0], super::probe_offsets(b"4e5f6a7b")[1]);
+            assert!(a != b && !a.is_ascii_digit() && !b.is_ascii_digit(), "{tail}: {a} {b}");
+        }
+        // One byte that is not a digit, then the rarest digit.
+        let [a, b] = probes("1.234567");
+        assert_eq!((a, b.is_ascii_digit()), (b'.', true));
+        // Nothing but digits: the two rarest of them, at two places.
+        let [a, b] = super::probe_offsets(b"20261201");
+        assert_ne!(a, b);
         // A one-byte tail (a one-byte needle) is probed twice at once.
         assert_eq!(super::probe_offsets(b"a"), [0, 0]);
-        assert_eq!(super::probe_offsets(b"x"), [0, 0]);
+        assert_eq!(super::probe_offsets(b"7"), [0, 0]);
     }
 
     #[test]
