@@ -467,10 +467,12 @@ impl Prefilter {
         // (Loops, not closures: see `sweep`.)
         for probe in rest {
             let mut tails = [0u64; CHUNKS];
+            let mut any = 0;
             for (tails, &at) in tails.iter_mut().zip(&sweep.at) {
                 *tails = probe.candidates(ptr.add(at), fold).high_bits();
+                any |= *tails;
             }
-            if self.verify(probe, name, &sweep.at, &tails) {
+            if any != 0 && self.verify(probe, name, &sweep.at, &tails) {
                 return Some(probe);
             }
         }
