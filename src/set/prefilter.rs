@@ -118,6 +118,16 @@ impl Prefix {
     }
 }
 
+/// The fixed chunks of the AVX2 search ([`Prefilter::fixed_chunks`]): 2
+/// SSE2 vectors, 2 AVX2 vectors, or 4.
+#[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+#[derive(Clone, Copy)]
+enum FixedChunks {
+    Sse2By2,
+    Avx2By2,
+    Avx2By4,
+}
+
 /// What [`Prefilter::sweep`] found in a name.
 #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
 struct Sweep<const CHUNKS: usize> {
@@ -256,15 +266,27 @@ impl Prefilter {
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[target_feature(enable = "avx2")]
     unsafe fn holds_ascii_avx2(&self, name: &[u8]) -> Option<bool> {
-        let n = name.len();
+        match self.fixed_chunks(name.len())? {
+            FixedChunks::Sse2By2 => self.holds_ascii_fixed::<x86::Sse2, 2>(name),
+            FixedChunks::Avx2By2 => self.holds_ascii_fixed::<x86::Avx2, 2>(name),
+            FixedChunks::Avx2By4 => self.holds_ascii_fixed::<x86::Avx2, 4>(name),
+        }
+    }
+
+    /// The fixed chunks a name of `n` bytes is read in where AVX2 is
+    /// available: `None` below `16 + reach` bytes (too short for SSE2) and
+    /// past `128 + reach` (read by the chunked loop).
+    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[inline(always)]
+    fn fixed_chunks(&self, n: usize) -> Option<FixedChunks> {
         if n < 16 + self.reach {
             None
         } else if n < 32 + self.reach {
-            self.holds_ascii_fixed::<x86::Sse2, 2>(name)
+            Some(FixedChunks::Sse2By2)
         } else if n <= 64 + self.reach {
-            self.holds_ascii_fixed::<x86::Avx2, 2>(name)
+            Some(FixedChunks::Avx2By2)
         } else if n <= 128 + self.reach {
-            self.holds_ascii_fixed::<x86::Avx2, 4>(name)
+            Some(FixedChunks::Avx2By4)
         } else {
             None
         }
@@ -283,9 +305,9 @@ impl Prefilter {
     }
 
     /// Whether `name` holds one of the needles from its sweep's candidate
-    /// on (out of line: most names have no
-    /// candidate, and inlined its loops cost every call a larger stack
-    /// frame). Safety: as [`Prefilter::sweep`], with AVX2.
+    /// on (out of line: most names have no candidate, and inlined its loops
+    /// cost every call a larger stack frame). Safety: as
+    /// [`Prefilter::sweep`], with AVX2.
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[cold]
     #[inline(never)]
@@ -368,15 +390,12 @@ impl Prefilter {
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[target_feature(enable = "avx2")]
     unsafe fn scan_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
-        let n = name.len();
-        if n < 32 + self.reach {
-            self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
-        } else if n <= 64 + self.reach {
-            self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best)
-        } else if n <= 128 + self.reach {
-            self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best)
-        } else {
-            self.scan_in::<x86::Avx2>(name, first, floor, best)
+        match self.fixed_chunks(name.len()) {
+            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best),
+            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best),
+            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best),
+            // (Longer: `scan` sends no name shorter than 16 + reach.)
+            None => self.scan_in::<x86::Avx2>(name, first, floor, best),
         }
     }
 
@@ -407,9 +426,9 @@ impl Prefilter {
     /// of `CHUNKS`): whether it is all ASCII, and the first of `probes`
     /// with a candidate in it, each needle's candidates in all chunks ORed
     /// into one vector and tested once (the needles after it are left to
-    /// [`Prefilter::first_held`]). Safety: the machine runs `V`'s instructions, and
-    /// `name` holds from `V::BYTES + reach` to `CHUNKS * V::BYTES + reach`
-    /// bytes.
+    /// [`Prefilter::first_held`]). Safety: the machine runs `V`'s
+    /// instructions, and `name` holds from `V::BYTES + reach` to
+    /// `CHUNKS * V::BYTES + reach` bytes.
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[inline(always)]
     unsafe fn sweep<V: Vector, const CHUNKS: usize>(&self, name: &[u8], probes: &[Probe]) -> Sweep<CHUNKS> {
