@@ -105,6 +105,7 @@ type engine struct {
 	// What the library says of each name length alone
 	// (crio_pin_length_verdicts), shared by clones: a name it settles
 	// costs no cgo call. With CRI-O's default list, nearly every name.
+	// The last entry stands for its length and every longer one: "ask".
 	verdicts *[verdictLengths]byte
 }
 
@@ -113,39 +114,29 @@ type engine struct {
 const verdictLengths = 512
 
 // settled reports whether the set certainly does not pin name, from the
-// library's length table alone.
+// library's length table alone. It is inlined into every matching call
+// (a call of it cost 2-3 ns an image on the hand list): keep it, with
+// isASCII, within the inliner's budget (go build -gcflags=-m).
 func (e engine) settled(name string) bool {
-	if e.ptr == nil {
-		return true
+	if e.verdicts == nil {
+		return e.ptr == nil
 	}
-	if e.verdicts == nil || len(name) >= verdictLengths {
-		return false
-	}
-	switch e.verdicts[len(name)] {
-	case C.CRIO_PIN_LENGTH_NO_MATCH:
-		return true
-	case C.CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII:
-		return isASCII(name)
-	}
-	return false
+	v := e.verdicts[min(len(name), verdictLengths-1)]
+	return v != C.CRIO_PIN_LENGTH_MAY_MATCH && (v == C.CRIO_PIN_LENGTH_NO_MATCH || isASCII(name))
 }
 
 // isASCII reads eight bytes at a time: at CRI-O's default list this test
-// is the whole cost of most names.
+// is the whole cost of most names. (No early exit: names are short, and
+// non-ASCII ones rare.)
 func isASCII(s string) bool {
-	b := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if binary.LittleEndian.Uint64(b[i:])&0x8080_8080_8080_8080 != 0 {
-			return false
-		}
+	var high uint64
+	for ; len(s) >= 8; s = s[8:] {
+		high |= binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8)) // read only
 	}
-	for ; i < len(b); i++ {
-		if b[i] >= 0x80 {
-			return false
-		}
+	for i := range len(s) {
+		high |= uint64(s[i])
 	}
-	return true
+	return high&0x8080_8080_8080_8080 == 0
 }
 
 func (e engine) isZero() bool { return e.ptr == nil }
@@ -181,7 +172,8 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 	// On an internal failure the library fills the table with "ask":
 	// nothing is settled in Go then.
 	verdicts := new([verdictLengths]byte)
-	C.crio_pin_length_verdicts(p, (*C.uint8_t)(unsafe.Pointer(&verdicts[0])), verdictLengths)
+	C.crio_pin_length_verdicts(p, (*C.uint8_t)(unsafe.Pointer(&verdicts[0])), verdictLengths-1)
+	verdicts[verdictLengths-1] = C.CRIO_PIN_LENGTH_MAY_MATCH
 	return engine{p, verdicts}, err
 }
 
@@ -263,12 +255,10 @@ func cstr(s string) (*C.char, C.size_t) {
 // value from crio_pin_match_index and crio_pin_match_each, which panic
 // here: an index cannot be made up, and a failure must not pass quietly.
 
+// match is matchAny of one name: both Set.Match and Set.MatchAny reach the
+// library through one Go call.
 func (e engine) match(name string) bool {
-	if e.settled(name) {
-		return false
-	}
-	p, n := cstr(name)
-	return bool(C.criopin_match(e.handle(), p, n))
+	return e.matchAny([]string{name})
 }
 
 func (e engine) matchIndex(name string) int {
@@ -299,10 +289,20 @@ func internalError(fn, got string) string {
 		"); this is a bug in libcrio_pin or package criopin, please report it"
 }
 
+// matchAny answers one name (most images: one stored name) in a small
+// frame of its own; several in matchSeveral.
 func (e engine) matchAny(names []string) bool {
-	if len(names) == 1 {
-		return e.match(names[0]) // most images: one stored name
+	if len(names) != 1 {
+		return e.matchSeveral(names)
 	}
+	if e.settled(names[0]) {
+		return false
+	}
+	p, n := cstr(names[0])
+	return bool(C.criopin_match(e.handle(), p, n))
+}
+
+func (e engine) matchSeveral(names []string) bool {
 	// Only names the length table does not settle need the library; one
 	// or two such names are asked without packing.
 	unsettled, first, second := 0, "", ""

@@ -409,6 +409,29 @@ func TestCloseWhileMatching(t *testing.T) {
 	}
 }
 
+// TestCloseFreesAfterTheLastCall: Close during a call frees the set when
+// that call ends, at once (not at a later GC), even if calls refused
+// meanwhile came between.
+func TestCloseFreesAfterTheLastCall(t *testing.T) {
+	before := liveSetsSettled()
+	s := criopin.MustCompile([]string{"quay.io/*"})
+	end := criopin.HoldCall(s)
+	s.Close()
+	if got := criopin.LiveSets(); got != before+1 {
+		t.Fatalf("%d sets alive during a call on a closed set, want %d", got, before+1)
+	}
+	for range 3 {
+		if got := panicOf(func() { s.MatchAny("quay.io/a") }); got != "criopin: MatchAny on a closed Set" {
+			t.Fatalf("MatchAny on a closed Set: panic %v", got)
+		}
+	}
+	end()
+	if got := criopin.LiveSets(); got != before {
+		t.Fatalf("%d sets alive after the last call on a closed set ended, want %d", got, before)
+	}
+	runtime.KeepAlive(s) // no cleanup may free it meanwhile
+}
+
 // TestCleanupFreesUnreachableSets: a Set dropped without Close is freed
 // by its runtime.AddCleanup.
 func TestCleanupFreesUnreachableSets(t *testing.T) {

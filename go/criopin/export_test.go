@@ -42,3 +42,10 @@ func (r *Reference) Regexps() []*regexp.Regexp {
 	}
 	return r.m.crio.regexps
 }
+
+// HoldCall registers a call on s, as every method does while it runs, and
+// returns its end: a test stands in a call in progress with it.
+func HoldCall(s *Set) (end func()) {
+	a := s.acquire("HoldCall")
+	return a.release
+}
