@@ -91,66 +91,39 @@ impl SourceArgs {
     /// runtime's: each says what that runtime reads instead.
     pub fn runtime(&self) -> Result<Runtime, InputError> {
         let (runtime, chosen) = match (self.runtime, std::env::var(runtime::ENV)) {
-            (Some(r), _) => (r, format!("--runtime {}", r.option())),
+            (Some(r), _) => (r, format!("--runtime {}", r.facts().option)),
             (None, Ok(value)) if !value.is_empty() => {
                 let r = Runtime::from_str(&value, false).map_err(|_| {
-                    let known: Vec<&str> = Runtime::value_variants().iter().map(|r| r.option()).collect();
+                    let known: Vec<&str> = Runtime::value_variants().iter().map(|r| r.facts().option).collect();
                     InputError(format!(
                         "{}={value:?} is no runtime: give one of {}, or unset it",
                         runtime::ENV,
                         known.join(", ")
                     ))
                 })?;
-                (r, format!("{}={}", runtime::ENV, r.option()))
+                (r, format!("{}={}", runtime::ENV, r.facts().option))
             }
             (None, Err(std::env::VarError::NotUnicode(_))) => {
                 return Err(InputError(format!("{} is not valid UTF-8", runtime::ENV)))
             }
             // Unset or empty: CRI-O.
-            (None, _) => return Ok(Runtime::Crio),
+            (None, _) => return Ok(Runtime::default()),
         };
-        if runtime == Runtime::Crio {
-            return Ok(runtime);
-        }
+        let facts = runtime.facts();
         let modes = format!(
             "it selects a mode of CRI-O's rules, and {}'s are fixed ({}); drop it, or use --runtime crio",
-            runtime.name(),
-            runtime.rules()
+            facts.name, facts.rules
         );
-        let no_files = "cri-dockerd has no configuration file: give its --pinned-images values with \
-                        --pinned-images (one pattern each), or --patterns FILE";
-        let (config, pinned, pause) = if runtime.is_containerd() {
-            (
-                None,
-                Some(
-                    "containerd reads pinned_images from its config.toml (--config FILE), or give a list with \
-                      --patterns FILE",
-                ),
-                "containerd's pause image is the key sandbox of pinned_images in its config.toml, read with \
-                 --config",
-            )
-        } else {
-            (
-                Some(no_files),
-                None,
-                "cri-dockerd pins its sandbox image (--pod-infra-container-image) on its own, by repoTag: add it \
-                 to --pinned-images to see it here",
-            )
-        };
-        let dir = if runtime.is_containerd() {
-            "containerd has no drop-in directory: it reads other files only through the imports of its \
-             config.toml, given with --config"
-        } else {
-            no_files
-        };
+        let mode = |flag: Flags| (!facts.modes.contains(flag)).then_some(modes.as_str());
+        let unread = &facts.unread;
         let given: [(bool, &str, Option<&str>); 7] = [
-            (self.anchor_globs, "--anchor-globs", Some(&modes)),
-            (self.case_sensitive, "--case-sensitive", Some(&modes)),
-            (self.strict, "--strict", Some(&modes)),
-            (self.config.is_some(), "--config", config),
-            (self.config_dir.is_some(), "--config-dir", Some(dir)),
-            (!self.pinned_images.is_empty(), "--pinned-images", pinned),
-            (self.pause_image.is_some(), "--pause-image", Some(pause)),
+            (self.anchor_globs, "--anchor-globs", mode(Flags::ANCHOR_GLOBS)),
+            (self.case_sensitive, "--case-sensitive", mode(Flags::CASE_SENSITIVE)),
+            (self.strict, "--strict", mode(Flags::STRICT)),
+            (self.config.is_some(), "--config", unread.config),
+            (self.config_dir.is_some(), "--config-dir", unread.config_dir),
+            (!self.pinned_images.is_empty(), "--pinned-images", unread.pinned_images),
+            (self.pause_image.is_some(), "--pause-image", unread.pause_image),
         ];
         let other = given.iter().find_map(|&(set, option, why)| why.filter(|_| set).map(|why| (option, why)));
         match other {
@@ -173,7 +146,7 @@ impl SourceArgs {
 
     /// The library's flags: the runtime's rules, and for CRI-O the modes asked for.
     pub fn flags(&self, runtime: Runtime) -> Flags {
-        let mut flags = runtime.flags();
+        let mut flags = runtime.facts().flags;
         for (set, flag) in [
             (self.anchor_globs, Flags::ANCHOR_GLOBS),
             (self.case_sensitive, Flags::CASE_SENSITIVE),

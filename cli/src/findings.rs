@@ -12,7 +12,6 @@ use serde::Serialize;
 use crate::codes::LintCode;
 use crate::list::{Entry, Origin};
 use crate::refused::List;
-use crate::runtime::Runtime;
 use crate::{images, show};
 
 /// Most severe first: `lint --severity S` shows the severities up to S.
@@ -154,12 +153,8 @@ fn finder<'a>(
 }
 
 /// The library refuses a pattern that is not UTF-8 under every runtime's
-/// rules; CRI-O's TOML decoder refuses the file.
-pub fn not_utf8(valid_up_to: usize, runtime: Runtime) -> String {
-    let refuses = match runtime {
-        Runtime::Crio => "CRI-O's TOML decoder refuses the file".to_string(),
-        other => format!("{}'s configuration cannot hold it, and the library refuses the list", other.name()),
-    };
+/// rules; `refuses`: what the runtime does with it (`Facts::on_not_utf8`).
+pub fn not_utf8(valid_up_to: usize, refuses: &str) -> String {
     format!("not valid UTF-8 (bad byte at offset {valid_up_to}): {refuses}; fix the file's encoding")
 }
 

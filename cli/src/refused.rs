@@ -162,10 +162,10 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
                 "pattern {index} ({}): not an image reference ({why}); {}; write a reference such as {}, or \
                  remove the key",
                 show::pattern(entry.key.as_deref(), &entry.display()),
-                consequence(e.kind(), list, Runtime::of(flags)),
+                consequence(e.kind(), list, flags),
                 show::quote(crate::runtimes::containerd::config::DEFAULT_SANDBOX_IMAGE)
             ),
-            kind => format!("{e}; {}", consequence(kind, list, Runtime::of(flags))),
+            kind => format!("{e}; {}", consequence(kind, list, flags)),
         };
         refused.push(Refused {
             code: code(e.kind()),
@@ -186,7 +186,7 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
 /// An error that is not one pattern's: the list as a whole.
 fn whole_list_error(entries: &[Entry], e: &CompileError, list: List, flags: Flags) -> String {
     let at = e.pattern_index().and_then(|i| entries.get(i)).map(|e| format!("{}: ", e.source)).unwrap_or_default();
-    format!("{at}{e}; {}; run `crio-pin lint` for every finding", consequence(e.kind(), list, Runtime::of(flags)))
+    format!("{at}{e}; {}; run `crio-pin lint` for every finding", consequence(e.kind(), list, flags))
 }
 
 /// The lint code of the same mistake.
@@ -206,7 +206,7 @@ fn code(kind: &ErrorKind) -> &'static str {
 }
 
 /// What a runtime built on this library does with a refused list.
-const LIBRARY_REFUSES: &str = "a runtime built on the crio-pin library refuses the list with an error: it \
+pub const LIBRARY_REFUSES: &str = "a runtime built on the crio-pin library refuses the list with an error: it \
                                does not start with it, and on a SIGHUP reload it keeps its previous list";
 
 /// What a runtime built on this library does with a list it refuses.
@@ -239,54 +239,24 @@ pub fn stock_crio_lone_star(list: List) -> &'static str {
 
 /// What a runtime built on this library does with a list it refuses,
 /// under another runtime's rules than CRI-O's (no reload there).
-const LIBRARY_REFUSES_AT_START: &str = "a runtime built on the crio-pin library refuses the list with an error: \
-                                        it does not start with it";
+pub const LIBRARY_REFUSES_AT_START: &str = "a runtime built on the crio-pin library refuses the list with an error: \
+                                            it does not start with it";
+
+/// What a runtime that reads a list only at start (`name`) and a runtime
+/// built on this library do with a list that has this error.
+pub fn refused_at_start(kind: &ErrorKind, name: &str) -> String {
+    match kind {
+        ErrorKind::NotUtf8 { .. } => {
+            format!("{name}'s configuration cannot hold it (its values are text); {LIBRARY_REFUSES_AT_START}")
+        }
+        _ => LIBRARY_REFUSES_AT_START.to_string(),
+    }
+}
 
 /// What the runtime and a runtime built on this library do with a list
 /// that has this error.
-fn consequence(kind: &ErrorKind, list: List, runtime: Runtime) -> String {
-    if runtime != Runtime::Crio {
-        return match kind {
-            ErrorKind::InvalidReference { .. } => format!(
-                "containerd's fix PRs never pin a value that is no reference (they skip it without a word); \
-                 {LIBRARY_REFUSES_AT_START}"
-            ),
-            ErrorKind::NotUtf8 { .. } => format!(
-                "{}'s configuration cannot hold it (its values are text); {LIBRARY_REFUSES_AT_START}",
-                runtime.name()
-            ),
-            _ => LIBRARY_REFUSES_AT_START.to_string(),
-        };
-    }
-    let reload = match list {
-        List::Effective => "",
-        List::AfterReload => {
-            "this is in the files' list, which a SIGHUP reload loads in place of the --pinned-images or \
-             CONTAINER_PINNED_IMAGES list: "
-        }
-    };
-    match kind {
-        ErrorKind::LoneStar => format!("{}; {}", stock_crio_lone_star(list), library_refuses(list)),
-        ErrorKind::NotUtf8 { .. } => format!(
-            "{reload}CRI-O's TOML decoder refuses a file that is not UTF-8 (CRI-O does not start; a \
-             reload is rejected and the previous list stays); a runtime built on the crio-pin library \
-             refuses the pattern the same way"
-        ),
-        ErrorKind::Empty
-        | ErrorKind::Whitespace { .. }
-        | ErrorKind::LeadingStar { .. }
-        | ErrorKind::InnerStar { .. } => {
-            format!(
-                "{reload}stock CRI-O takes this pattern; --strict refuses it, as a runtime built on the \
-                 crio-pin library in strict mode does: it does not start with the list, and on a SIGHUP \
-                 reload it keeps its previous list"
-            )
-        }
-        ErrorKind::TooLarge { .. } => {
-            format!("{reload}stock CRI-O compiles it, one regexp per pattern; {LIBRARY_REFUSES}")
-        }
-        _ => format!("{reload}{LIBRARY_REFUSES}"),
-    }
+fn consequence(kind: &ErrorKind, list: List, flags: Flags) -> String {
+    (Runtime::of(flags).facts().on_refused)(kind, list)
 }
 
 /// The pause image of the list a reload loads, when CRI-O would reject

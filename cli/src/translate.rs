@@ -114,18 +114,19 @@ pub fn write(text: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Stri
     if from == to {
         return Ok(vec![text.to_owned()]);
     }
-    if from == Runtime::Containerd && crate::images::is_image_id(text) {
+    if from.facts().pins_image_ids && crate::images::is_image_id(text) {
         return Err(format!(
-            "an image ID: containerd pins the image by its ID record; {} compares names only (pin the image's \
-             names instead)",
-            to.name()
+            "an image ID: {} pins the image by its ID record; {} compares names only (pin the image's names \
+             instead)",
+            from.facts().name,
+            to.facts().name
         ));
     }
-    match Pattern::parse(text, from.flags()) {
-        Err(kind) => Err(format!("{} refuses it ({kind:?}): fix it first", from.name())),
+    match Pattern::parse(text, from.facts().flags) {
+        Err(kind) => Err(format!("{} refuses it ({kind:?}): fix it first", from.facts().name)),
         Ok(Pattern::Blank) => Err("blank".into()),
         Ok(Pattern::Exact(t)) => write_exact(t, from, to),
-        Ok(Pattern::Glob(prefix)) => to.model().write_prefix(prefix, from.flags().contains(Flags::ANCHOR_GLOBS)),
+        Ok(Pattern::Glob(prefix)) => to.model().write_prefix(prefix, from.facts().flags.contains(Flags::ANCHOR_GLOBS)),
         Ok(Pattern::Keyword(word)) => to.model().write_keyword(word),
         Ok(Pattern::Repository(r)) => write_repository(r, to),
     }
@@ -148,7 +149,7 @@ fn write_exact(t: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Strin
         if !to.model().writes_exactly(name) {
             return Err(format!(
                 "{} reads {} as a wildcard (or trims it): it has no way to write this name",
-                to.name(),
+                to.facts().name,
                 quote(name)
             ));
         }
@@ -157,20 +158,9 @@ fn write_exact(t: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Strin
 }
 
 /// The images (normalised references) whose stored name under `from` is
-/// `t`. Docker's familiar `redis:7` is docker.io/library/redis:7, and its
-/// `docker.io/library/redis:7` would be docker.io/docker.io/library/redis:7,
-/// an image no one can pull (`images::can_exist`): it names none.
+/// `t`.
 fn named_images(t: &str, from: Runtime) -> Vec<String> {
-    let t = t.trim();
-    let mut candidates = vec![normalized(t)];
-    if from == Runtime::CriDockerd {
-        candidates.push(normalized(&format!("docker.io/{t}")));
-    }
-    let images = candidates.into_iter().filter_map(Result::ok).filter(|r| crate::images::can_exist(r));
-    match from {
-        Runtime::CriDockerd => images.filter(|r| from.model().stored_form(r) == t).collect(),
-        _ => images.collect(),
-    }
+    from.model().images_named(t.trim())
 }
 
 /// A bare repository (cri-dockerd: every tag and digest of it), as the
@@ -205,13 +195,13 @@ fn change(source: Pinned, target: Pinned) -> Change {
 pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to: Runtime) -> Translated {
     let translated =
         |patterns, fidelity, why: String| Translated { patterns, fidelity, why: Some(why), gained: None, lost: None };
-    let Ok(source) = PinSet::compile([text], from.flags()) else {
-        let why = written.err().unwrap_or_else(|| format!("{} refuses it", from.name()));
+    let Ok(source) = PinSet::compile([text], from.facts().flags) else {
+        let why = written.err().unwrap_or_else(|| format!("{} refuses it", from.facts().name));
         return translated(Vec::new(), Fidelity::Impossible, why);
     };
     let patterns = written.as_ref().map_or(&[][..], Vec::as_slice);
     // A list the target refuses pins nothing there.
-    let target = PinSet::compile(patterns, to.flags());
+    let target = PinSet::compile(patterns, to.facts().flags);
     let images = witnesses(text.trim(), patterns);
     let answers: Vec<(Pinned, Pinned)> = images
         .iter()
@@ -223,7 +213,9 @@ pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to
     let written = match (written, target) {
         (Ok(patterns), Ok(_)) => patterns,
         (Err(why), _) => return translated(Vec::new(), Fidelity::Impossible, why),
-        (_, Err(e)) => return translated(Vec::new(), Fidelity::Impossible, format!("{} refuses it: {e}", to.name())),
+        (_, Err(e)) => {
+            return translated(Vec::new(), Fidelity::Impossible, format!("{} refuses it: {e}", to.facts().name))
+        }
     };
     let first = |c: Change| answers.iter().position(|&(s, t)| change(s, t) == c).map(|i| images[i].clone());
     let (gained, lost, depends) = (first(Change::Gained), first(Change::Lost), first(Change::DependsOnPull));
@@ -257,14 +249,17 @@ fn changed_why(
     lost: Option<&RegistryImage>,
     depends: Option<&RegistryImage>,
 ) -> Option<String> {
-    let gains = gained.map(|i| format!("{} also pins {}, which {} did not", to.name(), quote(i.name()), from.name()));
-    let losses = lost.map(|i| format!("{} no longer pins {}, which {} did", to.name(), quote(i.name()), from.name()));
+    let (from_name, to_name) = (from.facts().name, to.facts().name);
+    let gains = gained.map(|i| format!("{to_name} also pins {}, which {from_name} did not", quote(i.name())));
+    let losses = lost.map(|i| format!("{to_name} no longer pins {}, which {from_name} did", quote(i.name())));
+    // The pull matters to the runtime that does not keep that digest
+    // whatever the pull.
+    let keeper = if from.model().naming().digest_beside_tag { to_name } else { from_name };
     let pull = depends.map(|i| {
         format!(
-            "whether {} is pinned depends on how it was pulled: {} keeps a tagged image's digest only after a pull \
-             by that digest",
+            "whether {} is pinned depends on how it was pulled: {keeper} keeps a tagged image's digest only after a \
+             pull by that digest",
             quote(i.name()),
-            Runtime::Crio.name()
         )
     });
     let parts: Vec<String> = match fidelity {
@@ -281,10 +276,10 @@ fn dropped_why(text: &str, from: Runtime) -> String {
     match meant.filter(|m| m != text) {
         Some(meant) => format!(
             "{} pins nothing by it: it stores that image as {}, which it was probably meant to be",
-            from.name(),
+            from.facts().name,
             quote(&meant)
         ),
-        None => format!("{} pins nothing by it", from.name()),
+        None => format!("{} pins nothing by it", from.facts().name),
     }
 }
 
@@ -362,19 +357,19 @@ fn pulls(reference: &str) -> Vec<RegistryImage> {
 
 /// What the change of case rules does to every entry, when it does.
 pub fn case_note(from: Runtime, to: Runtime) -> Option<String> {
-    let folds = |r: Runtime| !r.flags().contains(Flags::CASE_SENSITIVE);
+    let folds = |r: Runtime| !r.facts().flags.contains(Flags::CASE_SENSITIVE);
     match (folds(from), folds(to)) {
         (false, true) => Some(format!(
             "{} ignores case where {} does not: each entry also pins the names that differ from it only in case \
              (a tag such as v1 and V1)",
-            to.name(),
-            from.name()
+            to.facts().name,
+            from.facts().name
         )),
         (true, false) => Some(format!(
             "{} compares case where {} ignores it: an entry no longer pins the names that differ from it only in \
              case",
-            to.name(),
-            from.name()
+            to.facts().name,
+            from.facts().name
         )),
         _ => None,
     }

@@ -85,7 +85,7 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
     let order = match (how.runtime, how.patterns_file) {
         (Runtime::Crio, _) => "files read, in CRI-O's order".to_string(),
         (_, true) => "files read".to_string(),
-        (runtime, false) => format!("files read, in {}'s order", runtime.name()),
+        (runtime, false) => format!("files read, in {}'s order", runtime.facts().name),
     };
     if resolved.files.is_empty() {
         output::say(out, "files read: none", how.full);
@@ -145,7 +145,7 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
                 e.index,
                 show::pattern(e.key.as_deref(), &e.pattern),
                 show::escape(&e.source),
-                how.runtime.refuser()
+                how.runtime.facts().refuser
             ),
             how.full,
         );

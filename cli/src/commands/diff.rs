@@ -10,7 +10,6 @@ use crate::error::InputError;
 use crate::matching::{self, Diff};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
-use crate::runtime::Runtime;
 use crate::runtimes;
 use crate::show;
 use crate::sources::Sources;
@@ -28,7 +27,12 @@ pub struct Change<'a> {
 pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    if runtime != Runtime::Crio && change.new_patterns.is_none() {
+    // A drop-in needs a drop-in directory, a new mode a runtime with modes.
+    let previewable = match change.dropin {
+        Some(_) => runtime.facts().unread.config_dir.is_none(),
+        None => runtime.facts().modes.bits() != 0,
+    };
+    if !previewable && change.new_patterns.is_none() {
         let what = match change.dropin {
             Some(_) => "--dropin previews a drop-in of CRI-O's",
             None if change.to_anchor_globs => "--to-anchor-globs changes a mode of CRI-O's rules",
@@ -36,7 +40,7 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<
         };
         return Err(InputError(format!(
             "{what}: with --runtime {}, preview a new list with --new-patterns FILE",
-            runtime.option()
+            runtime.facts().option
         )));
     }
     let resolved = runtimes::resolve(&args.sources(runtime))?;

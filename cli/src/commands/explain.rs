@@ -188,7 +188,7 @@ fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
             &format!(
                 "note: {name}: {} refuses to pull an image by this name ({why}), so no image on a \
                  node has it; it is explained as given",
-                runtime.puller()
+                runtime.facts().puller
             ),
             full,
         );
@@ -233,7 +233,7 @@ fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
             &format!(
                 "DISAGREEMENT: {name}: the running {} {pins} it, the configuration read here \
                  {config} it",
-                runtime.name()
+                runtime.facts().name
             ),
             full,
         );
@@ -259,10 +259,7 @@ fn print_summary(out: &mut Vec<u8>, report: &Report, check: bool, has_runtime: b
     let undecided = if report.undecided > 0 { format!(", {} undecided", report.undecided) } else { String::new() };
     if !report.refused.is_empty() {
         let column = if has_runtime { ": the RUNTIME column shows what it pins" } else { "" };
-        let who = match runtime {
-            Runtime::Crio => "stock CRI-O",
-            other => other.refuser(),
-        };
+        let who = runtime.facts().stock_refuser;
         output::say(
             out,
             &format!(

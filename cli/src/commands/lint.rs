@@ -14,7 +14,6 @@ use crate::lint::{self, Finding, Severity};
 use crate::list::{Resolved, Warning};
 use crate::output::{self, write_json, Outcome};
 use crate::refused::List;
-use crate::runtime::Runtime;
 use crate::runtimes;
 use crate::{images, show};
 
@@ -48,11 +47,11 @@ pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outc
     let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let listing = match images {
-        Some(_) if runtime != Runtime::Crio => {
+        Some(_) if !runtime.model().naming().lists_artifacts => {
             return Err(InputError(format!(
                 "lint --images tells OCI artifacts, which only CRI-O pins by their canonical name: it has no use \
                  with --runtime {} (explain --images shows what the list pins)",
-                runtime.option()
+                runtime.facts().option
             )))
         }
         Some(path) => Some(images::read(path, runtime.model().naming())?),

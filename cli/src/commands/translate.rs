@@ -27,7 +27,7 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
     let source = source_runtime(args, from)?;
     let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
-    refused::compile(&resolved.entries, source.flags(), List::Effective)?;
+    refused::compile(&resolved.entries, source.facts().flags, List::Effective)?;
     let entries: Vec<(&Entry, Translated)> =
         resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
     let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
@@ -56,14 +56,14 @@ fn source_runtime(args: &SourceArgs, from: Option<Runtime>) -> Result<Runtime, I
         (Some(f), Some(r)) if f != r => {
             return Err(InputError(format!(
                 "--from {} and --runtime {} disagree: give the runtime the list is read from once",
-                f.option(),
-                r.option()
+                f.facts().option,
+                r.facts().option
             )))
         }
         (Some(f), _) => SourceArgs { runtime: Some(f), ..args.clone() }.runtime()?,
         (None, _) => args.runtime()?,
     };
-    if args.flags(source) != source.flags() {
+    if args.flags(source) != source.facts().flags {
         return Err(InputError(
             "translate reads a list by its runtime's own rules: drop --anchor-globs, --case-sensitive and \
              --strict (CRI-O itself has no such setting)"
@@ -102,9 +102,9 @@ impl<'a> View<'a> {
                     why: t.why.as_deref(),
                 })
                 .collect(),
-            from: self.source.option(),
+            from: self.source.facts().option,
             images: self.checked,
-            to: self.to.option(),
+            to: self.to.facts().option,
         }
     }
 
@@ -139,7 +139,7 @@ impl<'a> View<'a> {
             Column::whole("FIDELITY"),
             Column::source("SOURCE").optional(1),
         ];
-        output::say(out, &format!("{} -> {}", source.name(), to.name()), no_trunc);
+        output::say(out, &format!("{} -> {}", source.facts().name, to.facts().name), no_trunc);
         output::table(out, &columns, &rows, no_trunc);
         for (i, (_, t)) in entries.iter().enumerate() {
             if let (Some(why), true) = (&t.why, t.fidelity != Fidelity::Exact) {
@@ -149,13 +149,8 @@ impl<'a> View<'a> {
         if let Some(note) = &note {
             output::say(out, &format!("note: {note}"), no_trunc);
         }
-        if to.is_containerd() {
-            output::say(
-                out,
-                "note: the containerd file below is version 3, for a main config.toml of version 3 (a version-2 \
-                 one must not import it: see its comment)",
-                no_trunc,
-            );
+        if let Some(note) = to.model().list_note() {
+            output::say(out, &format!("note: {note}"), no_trunc);
         }
         let counts: Vec<String> = Fidelity::ALL
             .iter()
@@ -173,9 +168,9 @@ impl<'a> View<'a> {
                     c.checked,
                     show::escape(&c.listing),
                     c.pinned_before,
-                    source.name(),
+                    source.facts().name,
                     c.pinned_after,
-                    to.name()
+                    to.facts().name
                 ),
                 no_trunc,
             );
@@ -185,9 +180,9 @@ impl<'a> View<'a> {
                     "  {}: {} by {}, {} by {}",
                     show::escape(&d.names.join(", ")),
                     if d.pinned_before { "pinned" } else { "not pinned" },
-                    source.name(),
+                    source.facts().name,
                     if d.pinned_after { "pinned" } else { "not pinned" },
-                    to.name()
+                    to.facts().name
                 );
             }
         }
@@ -209,8 +204,8 @@ fn written_list(entries: &[(&Entry, Translated)], to: Runtime) -> String {
 /// runtime stores for the image (a listing names an image in its runtime's
 /// form; the image is the same).
 fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Runtime) -> Result<Checked, InputError> {
-    let before = refused::compile(entries, from.flags(), List::Effective)?;
-    let after = crio_pin::PinSet::compile(target, to.flags())
+    let before = refused::compile(entries, from.facts().flags, List::Effective)?;
+    let after = crio_pin::PinSet::compile(target, to.facts().flags)
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
     let listed = images::read(path, from.model().naming())?;
     let mut checked = Checked { listing: path.to_owned(), checked: listed.len(), ..Checked::default() };

@@ -15,13 +15,14 @@ pub mod containerd;
 pub mod cri_dockerd;
 pub mod crio;
 
-use crio_pin::{Flags, PinSet};
+use crio_pin::{ErrorKind, Flags, PinSet};
 
 use crate::causes::Causes;
 use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
 use crate::images::{repository, Image, Name, Naming};
 use crate::list::{Entry, Resolved};
+use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::sources::Sources;
 
@@ -120,6 +121,18 @@ pub trait Model {
     /// it translates.
     fn write_list(&self, patterns: &[(&Entry, &str)]) -> String;
 
+    /// What a reader of the list `write_list` writes must know before using
+    /// it.
+    fn list_note(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The images (normalised references) whose stored name is `name`, an
+    /// exact value of its list.
+    fn images_named(&self, name: &str) -> Vec<String> {
+        crate::images::normalized(name).into_iter().filter(|r| crate::images::can_exist(r)).collect()
+    }
+
     /// A normalised reference (`docker.io/library/nginx:1`) in the form this
     /// runtime stores and reports it.
     fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
@@ -127,14 +140,71 @@ pub trait Model {
     }
 }
 
+/// What the tool knows of a runtime beside the names it stores: its
+/// `--runtime` value, its rules, how messages name it, the options it does
+/// not read and what it does with a list the library refuses. Each
+/// runtime's module holds its own (`FACTS`; containerd's fix PRs are a
+/// variant of containerd's), and [`Runtime::facts`] is the one place that
+/// maps a `--runtime` value to them.
+pub struct Facts {
+    /// What it stores for an image, and how it reads and writes lists.
+    pub model: &'static dyn Model,
+    /// The library's rules for it.
+    pub flags: Flags,
+    /// The modes a user may add to its rules (`--anchor-globs`,
+    /// `--case-sensitive`, `--strict`): CRI-O's options, fixed elsewhere.
+    pub modes: Flags,
+    /// The value of `--runtime` that selects it.
+    pub option: &'static str,
+    /// The runtime, as messages name it.
+    pub name: &'static str,
+    /// How it compares, for the messages that say its rules are fixed.
+    pub rules: &'static str,
+    /// Who refuses to pull a name that is a reference but for its case.
+    pub puller: &'static str,
+    /// Who does something with a list the library refuses, as messages
+    /// say it: the runtime, or containerd with the fix whose rules these are.
+    pub refuser: &'static str,
+    /// The same, where a message sets it beside a runtime built on this
+    /// library (CRI-O as released: "stock CRI-O").
+    pub stock_refuser: &'static str,
+    /// What it, and a runtime built on this library, do with a list the
+    /// library refuses for this kind of error (`List`: the list it is in).
+    pub on_refused: fn(&ErrorKind, List) -> String,
+    /// What it does with a value that is not UTF-8.
+    pub on_not_utf8: &'static str,
+    /// Why each option that says where a configuration is means nothing to
+    /// it (`None`: it reads that option).
+    pub unread: Unread,
+    /// It pins an image by a value that equals its image ID (`sha256:…`),
+    /// its record's name: not a name other runtimes compare.
+    pub pins_image_ids: bool,
+}
+
+/// Why a runtime has no use for each option that says where its
+/// configuration is, as the usage error says it.
+pub struct Unread {
+    pub config: Option<&'static str>,
+    pub config_dir: Option<&'static str>,
+    pub pinned_images: Option<&'static str>,
+    pub pause_image: Option<&'static str>,
+}
+
 impl Runtime {
+    /// Its facts, from its module: the one mapping of a `--runtime` value
+    /// to its runtime's module.
+    pub fn facts(self) -> &'static Facts {
+        match self {
+            Runtime::Crio => &crio::FACTS,
+            Runtime::Containerd => &containerd::FACTS,
+            Runtime::ContainerdNormalized => &containerd::NORMALIZED_FACTS,
+            Runtime::CriDockerd => &cri_dockerd::FACTS,
+        }
+    }
+
     /// What this runtime stores for an image.
     pub fn model(self) -> &'static dyn Model {
-        match self {
-            Runtime::Crio => &crio::Crio,
-            Runtime::Containerd | Runtime::ContainerdNormalized => &containerd::Containerd,
-            Runtime::CriDockerd => &cri_dockerd::CriDockerd,
-        }
+        self.facts().model
     }
 }
 
@@ -258,7 +328,7 @@ mod tests {
     #[test]
     fn a_digest_pattern_pins_a_tagged_image_under_crio_only_if_pulled_by_it() {
         let image = RegistryImage::pulled_as("quay.io/a/b:1");
-        let set = |r: Runtime| PinSet::compile(&image.digests, r.flags()).unwrap();
+        let set = |r: Runtime| PinSet::compile(&image.digests, r.facts().flags).unwrap();
         assert_eq!(pinned(&set(Runtime::Crio), Runtime::Crio, &image), Pinned::IfPulledByDigest);
         assert_eq!(pinned(&set(Runtime::Containerd), Runtime::Containerd, &image), Pinned::Yes);
         assert_eq!(pinned(&set(Runtime::CriDockerd), Runtime::CriDockerd, &image), Pinned::Yes);

@@ -194,7 +194,7 @@ fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
             0 | 1 => format!("{}*", &name[..floor(&name, cut)]),
             // A keyword (CRI-O), or a value with a '*' in it.
             2 => format!("*{}*", &name[floor(&name, cut / 2)..floor(&name, cut)]),
-            3 if runtime == Runtime::Containerd => format!("sha256:{id:064x}"),
+            3 if runtime.facts().pins_image_ids => format!("sha256:{id:064x}"),
             3 => ["*", "**", " nginx:1 ", "nginx", "  "][id as usize % 5].to_owned(),
             _ => name,
         }
@@ -250,20 +250,20 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
         while done < PER_RUNTIME {
             let text = strategy.new_tree(&mut runner).unwrap().current();
             // Only lists the source runtime takes are translated.
-            if crio_pin::PinSet::compile([&text], from.flags()).is_err() {
+            if crio_pin::PinSet::compile([&text], from.facts().flags).is_err() {
                 continue;
             }
             done += 1;
             let source = Oracle::new(from, std::slice::from_ref(&text));
             for to in RUNTIMES.into_iter().filter(|&to| to != from) {
                 let t = translate(&text, from, to);
-                *counts.entry((from.option(), to.option(), t.fidelity.as_str())).or_default() += 1;
+                *counts.entry((from.facts().option, to.facts().option, t.fidelity.as_str())).or_default() += 1;
                 let target = Oracle::new(to, &t.patterns);
                 if let Some(why) = refute(&t, &source, &target, &universe) {
                     false_labels.push(format!(
                         "{} -> {}: {text:?} -> {:?} {}: {why}",
-                        from.option(),
-                        to.option(),
+                        from.facts().option,
+                        to.facts().option,
                         t.patterns,
                         t.fidelity.as_str()
                     ));

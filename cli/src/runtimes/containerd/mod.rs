@@ -6,7 +6,7 @@
 
 pub mod config;
 
-use super::{Held, Model, RegistryImage, StoredName};
+use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
@@ -22,8 +22,67 @@ use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
 use crate::sources::Sources;
+use crio_pin::{ErrorKind, Flags};
 
 pub struct Containerd;
+
+/// containerd 2.x as released: values compared as written.
+pub const FACTS: Facts = Facts {
+    model: &Containerd,
+    flags: Flags::CONTAINERD,
+    modes: Flags::DEFAULT,
+    option: "containerd",
+    name: "containerd",
+    rules: "each value compared with the stored names as written, byte for byte",
+    puller: "containerd",
+    refuser: "containerd",
+    stock_refuser: "containerd",
+    on_refused,
+    on_not_utf8: ON_NOT_UTF8,
+    unread: UNREAD,
+    pins_image_ids: true,
+};
+
+/// containerd as its open fix PRs intend: values normalised first (a value
+/// equal to an image ID is normalised too, so it no longer names the record).
+pub const NORMALIZED_FACTS: Facts = Facts {
+    flags: Flags::CONTAINERD_NORMALIZED,
+    option: "containerd-normalized",
+    rules: "each value normalised as a reference, then compared with the stored names byte for byte",
+    refuser: "containerd with a fix PR",
+    stock_refuser: "containerd with a fix PR",
+    pins_image_ids: false,
+    ..FACTS
+};
+
+const ON_NOT_UTF8: &str = "containerd's configuration cannot hold it, and the library refuses the list";
+
+/// Its configuration is config.toml and the files it imports.
+const UNREAD: Unread = Unread {
+    config: None,
+    config_dir: Some(
+        "containerd has no drop-in directory: it reads other files only through the imports of its config.toml, \
+         given with --config",
+    ),
+    pinned_images: Some(
+        "containerd reads pinned_images from its config.toml (--config FILE), or give a list with --patterns FILE",
+    ),
+    pause_image: Some(
+        "containerd's pause image is the key sandbox of pinned_images in its config.toml, read with --config",
+    ),
+};
+
+/// What containerd (either rules) and a runtime built on this library do
+/// with a list the library refuses: containerd reads it only at start.
+fn on_refused(kind: &ErrorKind, _: List) -> String {
+    match kind {
+        ErrorKind::InvalidReference { .. } => format!(
+            "containerd's fix PRs never pin a value that is no reference (they skip it without a word); {}",
+            refused::LIBRARY_REFUSES_AT_START
+        ),
+        kind => refused::refused_at_start(kind, FACTS.name),
+    }
+}
 
 impl Model for Containerd {
     fn name(&self) -> &'static str {
@@ -76,20 +135,19 @@ impl Model for Containerd {
         // Only when the other rules give the runtime's answer.
         let (other, how) = match runtime {
             Runtime::Containerd => (
-                Runtime::ContainerdNormalized,
+                NORMALIZED_FACTS.flags,
                 "normalises the values (a build with one of its fix PRs): --runtime containerd-normalized \
                  reads the list so",
             ),
             _ => (
-                Runtime::Containerd,
+                FACTS.flags,
                 "compares the values as written (2.x as released): --runtime containerd reads the list so",
             ),
         };
         let resolved = causes.resolved;
         let entries = &resolved.entries;
-        let compiled = causes
-            .other_rules
-            .get_or_insert_with(|| refused::compile_valid(entries, other.flags(), List::Effective).ok());
+        let compiled =
+            causes.other_rules.get_or_insert_with(|| refused::compile_valid(entries, other, List::Effective).ok());
         if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
             causes.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
         }
@@ -98,6 +156,13 @@ impl Model for Containerd {
              otherwise: see the version-dependent warnings of `crio-pin config`)"
                 .to_string()
         });
+    }
+
+    fn list_note(&self) -> Option<&'static str> {
+        Some(
+            "the containerd file below is version 3, for a main config.toml of version 3 (a version-2 one must \
+             not import it: see its comment)",
+        )
     }
 
     /// A containerd configuration of version 3, each pattern under its key.
@@ -136,11 +201,10 @@ pub struct ContainerdRules {
 impl Rules for ContainerdRules {
     fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
         let normalized_rules = self.normalized;
-        let runtime = if normalized_rules { Runtime::ContainerdNormalized } else { Runtime::Containerd };
         let text = match std::str::from_utf8(&entry.text) {
             Ok(text) => text,
             Err(e) => {
-                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), runtime), None);
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), ON_NOT_UTF8), None);
                 return None;
             }
         };

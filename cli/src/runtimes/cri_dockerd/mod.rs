@@ -6,7 +6,7 @@
 
 pub mod flags;
 
-use super::{Held, Model, RegistryImage, StoredName};
+use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
@@ -16,14 +16,42 @@ use crate::images;
 use crate::images::{Image, Name, Naming};
 use crate::list::Entry;
 use crate::list::Resolved;
-use crate::refused::List;
-use crate::runtime::Runtime;
+use crate::refused::{self, List};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::Pattern;
 use crio_pin::Flags;
 
 pub struct CriDockerd;
+
+pub const FACTS: Facts = Facts {
+    model: &CriDockerd,
+    flags: Flags::CRI_DOCKERD,
+    modes: Flags::DEFAULT,
+    option: "cri-dockerd",
+    name: "cri-dockerd",
+    rules: "exact references, bare repositories and anchored prefixes, compared case-sensitively",
+    // Docker pulls for it.
+    puller: "Docker",
+    refuser: "cri-dockerd",
+    stock_refuser: "cri-dockerd",
+    on_refused: |kind, _| refused::refused_at_start(kind, FACTS.name),
+    on_not_utf8: "cri-dockerd's configuration cannot hold it, and the library refuses the list",
+    unread: Unread {
+        config: Some(NO_FILES),
+        config_dir: Some(NO_FILES),
+        pinned_images: None,
+        pause_image: Some(
+            "cri-dockerd pins its sandbox image (--pod-infra-container-image) on its own, by repoTag: add it to \
+             --pinned-images to see it here",
+        ),
+    },
+    pins_image_ids: false,
+};
+
+/// Its list is its command line's.
+const NO_FILES: &str = "cri-dockerd has no configuration file: give its --pinned-images values with \
+                        --pinned-images (one pattern each), or --patterns FILE";
 
 impl Model for CriDockerd {
     fn name(&self) -> &'static str {
@@ -106,6 +134,17 @@ impl Model for CriDockerd {
     }
 
     /// cri-dockerd's values, one a line.
+    /// Docker's familiar `redis:7` is docker.io/library/redis:7, and its
+    /// `docker.io/library/redis:7` would be docker.io/docker.io/library/redis:7,
+    /// an image no one can pull (`images::can_exist`): it names none.
+    fn images_named(&self, name: &str) -> Vec<String> {
+        [images::normalized(name), images::normalized(&format!("docker.io/{name}"))]
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|r| images::can_exist(r) && self.stored_form(r) == name)
+            .collect()
+    }
+
     fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
         let mut out =
             String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
@@ -135,7 +174,7 @@ impl Rules for CriDockerdRules {
         let parsed = std::str::from_utf8(&entry.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok());
         let Some(pattern) = parsed else {
             if let Err(e) = std::str::from_utf8(&entry.text) {
-                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), Runtime::CriDockerd), None);
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(e.valid_up_to(), FACTS.on_not_utf8), None);
             }
             return None;
         };

@@ -10,7 +10,7 @@
 
 pub mod config;
 
-use super::{Held, Model, RegistryImage, StoredName};
+use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
@@ -22,7 +22,6 @@ use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
 use crate::refused::{self, List};
-use crate::runtime::Runtime;
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::{canonical, ErrorKind, Pattern};
@@ -30,6 +29,56 @@ use crio_pin::Flags;
 use oci_spec::distribution::Reference;
 
 pub struct Crio;
+
+pub const FACTS: Facts = Facts {
+    model: &Crio,
+    flags: Flags::CRIO,
+    modes: Flags::CRIO_OPTIONS,
+    option: "crio",
+    name: "CRI-O",
+    rules: "CRI-O's globs and keywords, ignoring case",
+    puller: "CRI-O",
+    refuser: "CRI-O",
+    stock_refuser: "stock CRI-O",
+    on_refused,
+    on_not_utf8: "CRI-O's TOML decoder refuses the file",
+    unread: Unread { config: None, config_dir: None, pinned_images: None, pause_image: None },
+    pins_image_ids: false,
+};
+
+/// What stock CRI-O, and a runtime built on this library, do with a list
+/// that has this error: CRI-O compiles the list itself, and reloads it.
+fn on_refused(kind: &ErrorKind, list: List) -> String {
+    let reload = match list {
+        List::Effective => "",
+        List::AfterReload => {
+            "this is in the files' list, which a SIGHUP reload loads in place of the --pinned-images or \
+             CONTAINER_PINNED_IMAGES list: "
+        }
+    };
+    match kind {
+        ErrorKind::LoneStar => format!("{}; {}", refused::stock_crio_lone_star(list), refused::library_refuses(list)),
+        ErrorKind::NotUtf8 { .. } => format!(
+            "{reload}CRI-O's TOML decoder refuses a file that is not UTF-8 (CRI-O does not start; a \
+             reload is rejected and the previous list stays); a runtime built on the crio-pin library \
+             refuses the pattern the same way"
+        ),
+        ErrorKind::Empty
+        | ErrorKind::Whitespace { .. }
+        | ErrorKind::LeadingStar { .. }
+        | ErrorKind::InnerStar { .. } => {
+            format!(
+                "{reload}stock CRI-O takes this pattern; --strict refuses it, as a runtime built on the \
+                 crio-pin library in strict mode does: it does not start with the list, and on a SIGHUP \
+                 reload it keeps its previous list"
+            )
+        }
+        ErrorKind::TooLarge { .. } => {
+            format!("{reload}stock CRI-O compiles it, one regexp per pattern; {}", refused::LIBRARY_REFUSES)
+        }
+        _ => format!("{reload}{}", refused::LIBRARY_REFUSES),
+    }
+}
 
 impl Model for Crio {
     fn name(&self) -> &'static str {
@@ -188,7 +237,7 @@ impl Rules for CrioRules<'_> {
         let refusal = verdict(&entry.text);
         match refusal {
             Some(ErrorKind::NotUtf8 { valid_up_to }) => {
-                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(valid_up_to, Runtime::Crio), None);
+                add(Severity::Error, LintCode::InvalidUtf8, not_utf8(valid_up_to, FACTS.on_not_utf8), None);
                 return None;
             }
             Some(ErrorKind::LoneStar) => {
