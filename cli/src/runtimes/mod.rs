@@ -176,6 +176,9 @@ pub struct Facts {
     /// Why each option that says where a configuration is means nothing to
     /// it (`None`: it reads that option).
     pub unread: Unread,
+    /// Its lint rules, under these flags (its own, with its modes);
+    /// artifacts: the OCI artifacts of an `--images` listing.
+    pub lint_rules: for<'a> fn(Flags, Option<&'a Artifacts>) -> Box<dyn Rules + 'a>,
     /// It pins an image by a value that equals its image ID (`sha256:…`),
     /// its record's name: not a name other runtimes compare.
     pub pins_image_ids: bool,
@@ -206,6 +209,29 @@ impl Runtime {
     pub fn model(self) -> &'static dyn Model {
         self.facts().model
     }
+
+    /// The library's oracle of its rules over `list`, which the proof of
+    /// `translate`'s labels checks the tool against: mapped here, beside
+    /// `facts`, so that a new runtime brings both.
+    #[cfg(test)]
+    pub fn oracle(self, list: &[String]) -> Oracle {
+        use crio_pin::oracle::{containerd::ContainerdReference, cri_dockerd::CriDockerdReference, ReferenceSet};
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        match self {
+            Runtime::Crio => Oracle::Crio(ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")),
+            Runtime::Containerd => Oracle::Containerd(ContainerdReference::compile(&bytes, false)),
+            Runtime::ContainerdNormalized => Oracle::Containerd(ContainerdReference::compile(&bytes, true)),
+            Runtime::CriDockerd => Oracle::CriDockerd(CriDockerdReference::compile(&bytes)),
+        }
+    }
+}
+
+/// A runtime's oracle over one list (the library's `testing` feature).
+#[cfg(test)]
+pub enum Oracle {
+    Crio(crio_pin::oracle::ReferenceSet),
+    Containerd(crio_pin::oracle::containerd::ContainerdReference),
+    CriDockerd(crio_pin::oracle::cri_dockerd::CriDockerdReference),
 }
 
 /// The list `sources` give: a pattern file, else the configuration of
@@ -220,13 +246,7 @@ pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
 /// The lint rules of the runtime whose flags `flags` are (CRI-O's with its
 /// modes); `artifacts`: CRI-O's OCI artifacts of an `--images` listing.
 pub fn lint_rules(flags: Flags, artifacts: Option<&Artifacts>) -> Box<dyn Rules + '_> {
-    match Runtime::of(flags) {
-        Runtime::Crio => Box::new(crio::CrioRules { flags, artifacts }),
-        containerd @ (Runtime::Containerd | Runtime::ContainerdNormalized) => {
-            Box::new(containerd::ContainerdRules { normalized: containerd == Runtime::ContainerdNormalized })
-        }
-        Runtime::CriDockerd => Box::new(cri_dockerd::CriDockerdRules),
-    }
+    (Runtime::of(flags).facts().lint_rules)(flags, artifacts)
 }
 
 /// Whether `set`, compiled with `runtime`'s flags, pins `image`.

@@ -40,6 +40,7 @@ pub const FACTS: Facts = Facts {
     on_refused,
     on_not_utf8: ON_NOT_UTF8,
     unread: UNREAD,
+    lint_rules: |_, _| Box::new(ContainerdRules { normalized: false }),
     pins_image_ids: true,
 };
 
@@ -51,6 +52,7 @@ pub const NORMALIZED_FACTS: Facts = Facts {
     rules: "each value normalised as a reference, then compared with the stored names byte for byte",
     refuser: "containerd with a fix PR",
     stock_refuser: "containerd with a fix PR",
+    lint_rules: |_, _| Box::new(ContainerdRules { normalized: true }),
     pins_image_ids: false,
     ..FACTS
 };

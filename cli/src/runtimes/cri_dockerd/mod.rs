@@ -46,6 +46,7 @@ pub const FACTS: Facts = Facts {
              --pinned-images to see it here",
         ),
     },
+    lint_rules: |_, _| Box::new(CriDockerdRules),
     pins_image_ids: false,
 };
 

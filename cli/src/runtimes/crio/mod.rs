@@ -43,6 +43,7 @@ pub const FACTS: Facts = Facts {
     on_refused,
     on_not_utf8: "CRI-O's TOML decoder refuses the file",
     unread: Unread { config: None, config_dir: None, pinned_images: None, pause_image: None },
+    lint_rules: |flags, artifacts| Box::new(CrioRules { flags, artifacts }),
     pins_image_ids: false,
 };
 
