@@ -10,6 +10,15 @@
 //! when it was pulled by that digest). Whether a list pins the image is then
 //! the library's `PinSet`, under the runtime's flags, over those names: the
 //! same decision `explain` makes, and the one `translate` labels from.
+//!
+//! The rest of what the tool knows of a runtime is its [`Facts`], a const
+//! in its module: its library flags and `--runtime` value, how messages
+//! name it, the options it does not read, what it does with a list the
+//! library refuses. [`Runtime::facts`] is the one place that maps a
+//! `--runtime` value to its module; the commands ask it. Adding a
+//! runtime is its module (a `Model`, its `Rules` and its `FACTS`), a
+//! variant of `Runtime` with its line in that mapping, and its oracle (the
+//! library's, mapped beside it).
 
 pub mod containerd;
 pub mod cri_dockerd;

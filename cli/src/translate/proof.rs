@@ -1,10 +1,11 @@
 //! The proof of `translate`'s labels: generated lists in every runtime's
 //! syntax, each entry translated in every direction (twelve for four
-//! runtimes), and every label checked against the library's oracles of the runtimes' rules
-//! (`crio_pin::oracle`: CRI-O's loop, containerd's comparisons as
-//! released and as its fix PRs intend, cri-dockerd's matcher) over a
-//! universe of images, each with the names each runtime stores for it,
-//! built here from the image's parts, not by the tool's own model.
+//! runtimes), and every label checked against the library's oracles of
+//! the runtimes' rules (`crio_pin::oracle`: CRI-O's loop, containerd's
+//! comparisons as released and as its fix PRs intend, cri-dockerd's
+//! matcher) over a universe of images, each with the names each runtime
+//! stores for it, built here from the image's parts, not by the tool's own
+//! model.
 //!
 //! The universe: every repository of a few hosts and paths (Docker Hub's
 //! short and long forms, paths that repeat a registry's name behind a
