@@ -13,7 +13,8 @@
 //! Under the other runtimes' rules the library refuses fewer lists: text
 //! that is not UTF-8, and under containerd-normalized a value that is no
 //! image reference, which containerd's fix PRs skip without a word (it
-//! never pins). Their messages say what that runtime does, not CRI-O.
+//! never pins). Their messages say what that runtime does, not CRI-O:
+//! each runtime's module says it (`Facts::on_refused`).
 
 use crio_pin::{CompileError, ErrorKind, Flags, PinSet};
 use serde::Serialize;
@@ -207,7 +208,7 @@ fn code(kind: &ErrorKind) -> &'static str {
 
 /// What a runtime built on this library does with a refused list.
 pub const LIBRARY_REFUSES: &str = "a runtime built on the crio-pin library refuses the list with an error: it \
-                               does not start with it, and on a SIGHUP reload it keeps its previous list";
+                                   does not start with it, and on a SIGHUP reload it keeps its previous list";
 
 /// What a runtime built on this library does with a list it refuses.
 pub fn library_refuses(list: List) -> &'static str {

@@ -26,17 +26,20 @@ use crio_pin::{ErrorKind, Flags};
 
 pub struct Containerd;
 
+/// The runtime, as messages name it.
+const NAME: &str = "containerd";
+
 /// containerd 2.x as released: values compared as written.
 pub const FACTS: Facts = Facts {
     model: &Containerd,
     flags: Flags::CONTAINERD,
     modes: Flags::DEFAULT,
     option: "containerd",
-    name: "containerd",
+    name: NAME,
     rules: "each value compared with the stored names as written, byte for byte",
-    puller: "containerd",
-    refuser: "containerd",
-    stock_refuser: "containerd",
+    puller: NAME,
+    refuser: NAME,
+    stock_refuser: NAME,
     on_refused,
     on_not_utf8: ON_NOT_UTF8,
     unread: UNREAD,
@@ -82,13 +85,13 @@ fn on_refused(kind: &ErrorKind, _: List) -> String {
             "containerd's fix PRs never pin a value that is no reference (they skip it without a word); {}",
             refused::LIBRARY_REFUSES_AT_START
         ),
-        kind => refused::refused_at_start(kind, FACTS.name),
+        kind => refused::refused_at_start(kind, NAME),
     }
 }
 
 impl Model for Containerd {
     fn name(&self) -> &'static str {
-        "containerd"
+        FACTS.name
     }
 
     /// A name as a pull stores it (`ParseDockerRef`: `name:tag@digest` is

@@ -24,18 +24,21 @@ use crio_pin::Flags;
 
 pub struct CriDockerd;
 
+/// The runtime, as messages name it.
+const NAME: &str = "cri-dockerd";
+
 pub const FACTS: Facts = Facts {
     model: &CriDockerd,
     flags: Flags::CRI_DOCKERD,
     modes: Flags::DEFAULT,
     option: "cri-dockerd",
-    name: "cri-dockerd",
+    name: NAME,
     rules: "exact references, bare repositories and anchored prefixes, compared case-sensitively",
     // Docker pulls for it.
     puller: "Docker",
-    refuser: "cri-dockerd",
-    stock_refuser: "cri-dockerd",
-    on_refused: |kind, _| refused::refused_at_start(kind, FACTS.name),
+    refuser: NAME,
+    stock_refuser: NAME,
+    on_refused: |kind, _| refused::refused_at_start(kind, NAME),
     on_not_utf8: "cri-dockerd's configuration cannot hold it, and the library refuses the list",
     unread: Unread {
         config: Some(NO_FILES),
@@ -56,7 +59,7 @@ const NO_FILES: &str = "cri-dockerd has no configuration file: give its --pinned
 
 impl Model for CriDockerd {
     fn name(&self) -> &'static str {
-        "cri-dockerd"
+        FACTS.name
     }
 
     /// The familiar name Docker reports (`nginx:latest`, `bitnami/etcd:3.5`).
@@ -134,7 +137,6 @@ impl Model for CriDockerd {
         });
     }
 
-    /// cri-dockerd's values, one a line.
     /// Docker's familiar `redis:7` is docker.io/library/redis:7, and its
     /// `docker.io/library/redis:7` would be docker.io/docker.io/library/redis:7,
     /// an image no one can pull (`images::can_exist`): it names none.
@@ -146,6 +148,7 @@ impl Model for CriDockerd {
             .collect()
     }
 
+    /// cri-dockerd's values, one a line.
     fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
         let mut out =
             String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");

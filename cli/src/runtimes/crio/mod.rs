@@ -30,15 +30,18 @@ use oci_spec::distribution::Reference;
 
 pub struct Crio;
 
+/// The runtime, as messages name it.
+const NAME: &str = "CRI-O";
+
 pub const FACTS: Facts = Facts {
     model: &Crio,
     flags: Flags::CRIO,
     modes: Flags::CRIO_OPTIONS,
     option: "crio",
-    name: "CRI-O",
+    name: NAME,
     rules: "CRI-O's globs and keywords, ignoring case",
-    puller: "CRI-O",
-    refuser: "CRI-O",
+    puller: NAME,
+    refuser: NAME,
     stock_refuser: "stock CRI-O",
     on_refused,
     on_not_utf8: "CRI-O's TOML decoder refuses the file",
@@ -83,7 +86,7 @@ fn on_refused(kind: &ErrorKind, list: List) -> String {
 
 impl Model for Crio {
     fn name(&self) -> &'static str {
-        "CRI-O"
+        FACTS.name
     }
 
     fn naming(&self) -> Naming {
