@@ -1,20 +1,9 @@
-//! Lists CRI-O refuses, and what it does with them.
-//!
-//! Stock CRI-O compiles `pinned_images` in CompileRegexpsForPinnedImages
-//! (internal/storage/image.go) with regexp.MustCompile, after slicing off
-//! the stars of a `*word*`: for the lone `*` the slice `pattern[1:0]` is out
-//! of range, and CRI-O panics. At start-up it does not start. On a SIGHUP
-//! reload the configuration is re-read first, then the reload goroutine
-//! calls UpdatePinnedImagesList, which panics with nothing to recover it:
-//! the daemon ends (crio.service has Restart=on-failure). A runtime built on
-//! this library gets an error instead and keeps its previous list
-//! (docs/cri-o.md). The tool says both, never one for the other.
-//!
-//! Under the other runtimes' rules the library refuses fewer lists: text
-//! that is not UTF-8, and under containerd-normalized a value that is no
-//! image reference, which containerd's fix PRs skip without a word (it
-//! never pins). Their messages say what that runtime does, not CRI-O:
-//! each runtime's module says it (`Facts::on_refused`).
+//! Lists the library refuses under a runtime's rules, each refused
+//! pattern named, and what the runtime does with them beside a runtime
+//! built on this library (which refuses it with an error, docs/cri-o.md). The tool says both, never one for the other; what the
+//! runtime does is its module's (`Facts::on_refused`): stock CRI-O panics
+//! on a lone `*` (`runtimes::crio`), containerd's fix PRs skip a value
+//! that is no reference without a word.
 
 use crio_pin::{CompileError, ErrorKind, Flags, PinSet};
 use serde::Serialize;
@@ -217,23 +206,6 @@ pub fn library_refuses(list: List) -> &'static str {
         List::AfterReload => {
             "a runtime built on the crio-pin library refuses the reloaded list with an error and keeps \
              the list it runs"
-        }
-    }
-}
-
-/// What stock CRI-O does on a lone '*', for the list it is in.
-pub fn stock_crio_lone_star(list: List) -> &'static str {
-    match list {
-        List::Effective => {
-            "stock CRI-O panics on it (CompileRegexpsForPinnedImages slices the lone '*' out of range): \
-             it does not start with this list, and a SIGHUP reload that brings it ends the running \
-             daemon (systemd restarts it, and it panics again)"
-        }
-        List::AfterReload => {
-            "this is in the files' list, which a SIGHUP reload loads in place of the --pinned-images or \
-             CONTAINER_PINNED_IMAGES list: stock CRI-O then panics (CompileRegexpsForPinnedImages slices \
-             the lone '*' out of range) and the running daemon ends (restarted with the same flag or \
-             environment, it takes that list again)"
         }
     }
 }

@@ -52,6 +52,14 @@ pub const FACTS: Facts = Facts {
 
 /// What stock CRI-O, and a runtime built on this library, do with a list
 /// that has this error: CRI-O compiles the list itself, and reloads it.
+///
+/// Stock CRI-O compiles `pinned_images` in CompileRegexpsForPinnedImages
+/// (internal/storage/image.go) with regexp.MustCompile, after slicing off
+/// the stars of a `*word*`: for the lone `*` the slice `pattern[1:0]` is out
+/// of range, and CRI-O panics. At start-up it does not start. On a SIGHUP
+/// reload the configuration is re-read first, then the reload goroutine
+/// calls UpdatePinnedImagesList, which panics with nothing to recover it:
+/// the daemon ends (crio.service has Restart=on-failure).
 fn on_refused(kind: &ErrorKind, list: List) -> String {
     let reload = match list {
         List::Effective => "",
@@ -61,7 +69,7 @@ fn on_refused(kind: &ErrorKind, list: List) -> String {
         }
     };
     match kind {
-        ErrorKind::LoneStar => format!("{}; {}", refused::stock_crio_lone_star(list), refused::library_refuses(list)),
+        ErrorKind::LoneStar => format!("{}; {}", stock_crio_lone_star(list), refused::library_refuses(list)),
         ErrorKind::NotUtf8 { .. } => format!(
             "{reload}CRI-O's TOML decoder refuses a file that is not UTF-8 (CRI-O does not start; a \
              reload is rejected and the previous list stays); a runtime built on the crio-pin library \
@@ -81,6 +89,23 @@ fn on_refused(kind: &ErrorKind, list: List) -> String {
             format!("{reload}stock CRI-O compiles it, one regexp per pattern; {}", refused::LIBRARY_REFUSES)
         }
         _ => format!("{reload}{}", refused::LIBRARY_REFUSES),
+    }
+}
+
+/// What stock CRI-O does on a lone '*', for the list it is in.
+fn stock_crio_lone_star(list: List) -> &'static str {
+    match list {
+        List::Effective => {
+            "stock CRI-O panics on it (CompileRegexpsForPinnedImages slices the lone '*' out of range): \
+             it does not start with this list, and a SIGHUP reload that brings it ends the running \
+             daemon (systemd restarts it, and it panics again)"
+        }
+        List::AfterReload => {
+            "this is in the files' list, which a SIGHUP reload loads in place of the --pinned-images or \
+             CONTAINER_PINNED_IMAGES list: stock CRI-O then panics (CompileRegexpsForPinnedImages slices \
+             the lone '*' out of range) and the running daemon ends (restarted with the same flag or \
+             environment, it takes that list again)"
+        }
     }
 }
 
@@ -250,7 +275,7 @@ impl Rules for CrioRules<'_> {
                     LintCode::LoneStar,
                     format!(
                         "a lone '*' is not a valid pattern: {}; {}; write \"**\" to pin every image",
-                        refused::stock_crio_lone_star(list),
+                        stock_crio_lone_star(list),
                         refused::library_refuses(list)
                     ),
                     Some("**".to_string()),
