@@ -43,6 +43,15 @@ fn config_finds_the_overridden_openshift_list_and_ignored_keys() {
 }
 
 #[test]
+fn a_patterns_file_is_read_in_no_runtimes_order() {
+    // CRI-O never reads a --patterns file: the heading names no order of its.
+    let out = run(&["--patterns", "lint-patterns.txt", "config"]);
+    assert!(stdout(&out).starts_with("files read: lint-patterns.txt\n"), "{}", stdout(&out));
+    let out = run(&["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config"]);
+    assert!(stdout(&out).starts_with("files read, in CRI-O's order: keys/crio.conf, "), "{}", stdout(&out));
+}
+
+#[test]
 fn config_keys_match_ignoring_case_and_misplaced_ones_are_reported() {
     let out = golden("config-keys", &["-c", "keys/crio.conf", "-d", "keys/crio.conf.d", "config"], 0);
     assert!(stdout(&out).contains("registry.k8s.io/pause:3.9"), "PAUSE_IMAGE is honoured like Go's decoder");

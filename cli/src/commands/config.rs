@@ -82,10 +82,11 @@ struct Shown {
 }
 
 fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown) {
-    let order = match (how.runtime, how.patterns_file) {
-        (Runtime::Crio, _) => "files read, in CRI-O's order".to_string(),
-        (_, true) => "files read".to_string(),
-        (runtime, false) => format!("files read, in {}'s order", runtime.facts().name),
+    // A --patterns FILE is read by the tool alone: no runtime's order.
+    let order = if how.patterns_file {
+        "files read".to_string()
+    } else {
+        format!("files read, in {}'s order", how.runtime.facts().name)
     };
     if resolved.files.is_empty() {
         output::say(out, "files read: none", how.full);
