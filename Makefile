@@ -6,8 +6,9 @@
 #   make test      every test, stage by stage, each announced and timed
 #                  (about 10 minutes on 2 idle cores): Rust (unit, property,
 #                  header drift), the documentation's paths, fold-table
-#                  drift, ABI checks, C tests plain / valgrind / ASan+UBSan /
-#                  static / ThreadSanitizer, FFI tests under Miri, fuzz
+#                  drift, the WebAssembly module's drift, ABI checks, C
+#                  tests plain / valgrind / ASan+UBSan / static /
+#                  ThreadSanitizer, FFI tests under Miri, fuzz
 #                  targets on their corpus (nightly parts say when skipped),
 #                  Go package with both backends (vet, race, cgocheck,
 #                  conformance, live reload, no silent unpinning) and each
@@ -32,6 +33,8 @@
 #                  build/packages/{rpm,deb}, their contents checked (stages
 #                  announced and timed, a line a minute while packages build)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
+#   make wasm      rebuild go/criopin/crio_pin.wasm, the module the Go package
+#                  runs without cgo (reproducible: tools/wasm.sh; commit it)
 #   make fold-table  regenerate src/fold_table.rs from the installed Go
 
 PREFIX     ?= /usr/local
@@ -66,10 +69,10 @@ STAGED  := $(MAKE) --no-print-directory PKG_CONFIG_PATH=$(STAGE_PC) -C
 export CARGO_TERM_COLOR ?= never
 
 .PHONY: all build install uninstall stage demo demo-cli demo-cli-run test check-tools test-tools test-docs test-rust test-cli \
-        test-fold-table test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
+        test-fold-table test-wasm test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
         test-offline dist test-dist rpm deb package-rpm package-deb \
         bench bench-quick \
-        header fold-table clean
+        header fold-table wasm clean
 
 all: build
 
@@ -225,7 +228,7 @@ demo-cli-run:
 
 # The stages of make test, in order, each announced and timed
 # (tools/stages.sh); every one is also a target of its own.
-TEST_STAGES := check-tools test-tools test-docs test-rust test-cli test-fold-table stage test-abi test-c test-go \
+TEST_STAGES := check-tools test-tools test-docs test-rust test-cli test-fold-table test-wasm stage test-abi test-c test-go \
                test-tsan test-miri test-fuzz test-dist
 
 test:
@@ -274,6 +277,11 @@ test-fold-table:
 	    echo "run 'make fold-table', review the change and commit it"; exit 1; }
 	@echo "fold table: matches $$(go version | cut -d' ' -f3)"
 
+# The committed WebAssembly module is what this tree builds (the Go
+# package's backend without cgo embeds it).
+test-wasm:
+	@sh tools/wasm.sh check
+
 test-abi: stage
 	@sh tools/check-abi.sh $(STAGE) $(VERSION) $(SOMAJOR)
 
@@ -320,6 +328,9 @@ header:
 
 fold-table:
 	go run tools/genfold/main.go > src/fold_table.rs
+
+wasm:
+	@sh tools/wasm.sh build
 
 # What a package build runs (no network, no nightly, no Go): the Rust tests
 # of the library and the CLI, and the C tests against a staged install.

@@ -90,6 +90,8 @@ mod ffi;
 #[cfg(feature = "testing")]
 #[doc(hidden)]
 pub mod ffi;
+#[cfg(target_family = "wasm")]
+mod wasm;
 
 pub use pattern::{CompileError, ErrorKind, Flags, Pattern};
 #[cfg(feature = "testing")]

@@ -10,8 +10,10 @@
 #              Cargo.toml's [package.metadata.crio-pin], for the tests'
 #              locked dev-dependencies (cargo has no rust-version for them)
 #   go         the `go` line of go/go.mod
+#   wasm       the exact Rust toolchain that builds go/criopin/crio_pin.wasm:
+#              `wasm-toolchain` in Cargo.toml's [package.metadata.crio-pin]
 #
-# usage: sh tools/versions.sh rust|rust-test|go   prints that version
+# usage: sh tools/versions.sh rust|rust-test|go|wasm   prints that version
 #        sh tools/versions.sh check               (make test) the places
 #            that must repeat a number say the same (the RPM spec's
 #            BuildRequires, Debian's Build-Depends if it names Rust or Go,
@@ -47,6 +49,10 @@ v_rust() {
 v_rust_test() {
     nonempty "test-rust-version in Cargo.toml's [package.metadata.crio-pin]" \
         "$(sed -n '/^\[package\.metadata\.crio-pin\]/,/^\[/s/^test-rust-version = "\([^"]*\)"$/\1/p' Cargo.toml)"
+}
+v_wasm() {
+    nonempty "wasm-toolchain in Cargo.toml's [package.metadata.crio-pin]" \
+        "$(sed -n '/^\[package\.metadata\.crio-pin\]/,/^\[/s/^wasm-toolchain = "\([^"]*\)"$/\1/p' Cargo.toml)"
 }
 v_go() {
     nonempty "the go line of go/go.mod" "$(go_line go/go.mod)"
@@ -108,9 +114,10 @@ case ${1:-} in
 rust) v_rust ;;
 rust-test) v_rust_test ;;
 go) v_go ;;
+wasm) v_wasm ;;
 check) check ;;
 *)
-    echo "usage: sh tools/versions.sh rust|rust-test|go|check" >&2
+    echo "usage: sh tools/versions.sh rust|rust-test|go|wasm|check" >&2
     exit 2
     ;;
 esac
