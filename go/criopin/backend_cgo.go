@@ -54,15 +54,13 @@ static inline size_t criopin_match_each(uintptr_t set, const char *names, const 
 import "C"
 
 import (
-	"encoding/binary"
-	"strconv"
 	"sync"
 	"unsafe"
 )
 
 // Backend names the matcher this binary has: "libcrio_pin" (the library,
-// through cgo) or "go-regexp" (build tag criopin_purego, or cgo disabled:
-// CRI-O's own loop of Go regexps).
+// through cgo) or "wasm" (build tag criopin_purego, or cgo disabled: the
+// library compiled to WebAssembly, run by wazero).
 const Backend = "libcrio_pin"
 
 // The Go constants must equal the C ones (a compile error otherwise).
@@ -90,10 +88,12 @@ var (
 	_ = [1]struct{}{}[KindInvalidArgument^C.CRIO_PIN_ERROR_INVALID_ARGUMENT]
 	_ = [1]struct{}{}[KindInternal^C.CRIO_PIN_ERROR_INTERNAL]
 	_ = [1]struct{}{}[-2-C.CRIO_PIN_MATCH_FAILED]
+	_ = [1]struct{}{}[lengthNoMatch^C.CRIO_PIN_LENGTH_NO_MATCH]
+	_ = [1]struct{}{}[lengthNoMatchIfASCII^C.CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII]
+	_ = [1]struct{}{}[lengthMayMatch^C.CRIO_PIN_LENGTH_MAY_MATCH]
 )
 
 // Version is the version of the libcrio_pin linked in, "MAJOR.MINOR.PATCH".
-// (With the pure-Go backend: the library version whose rules it follows.)
 func Version() string {
 	return C.GoString(C.crio_pin_version())
 }
@@ -101,42 +101,17 @@ func Version() string {
 // engine is one owner of a C set (one crio_pin_free owed); the zero engine
 // is the NULL set, which the library treats as empty.
 type engine struct {
-	ptr *C.crio_pin_set
-	// What the library says of each name length alone
-	// (crio_pin_length_verdicts), shared by clones: a name it settles
-	// costs no cgo call. With CRI-O's default list, nearly every name.
-	// The last entry stands for its length and every longer one: "ask".
-	verdicts *[verdictLengths]byte
+	ptr      *C.crio_pin_set
+	verdicts *lengthVerdicts // shared by clones; nil for the NULL set
 }
 
-// verdictLengths bounds the lengths the table covers: image names are
-// shorter; a longer name is asked of the library.
-const verdictLengths = 512
-
 // settled reports whether the set certainly does not pin name, from the
-// library's length table alone. It is inlined into every matching call
-// (a call of it cost 2-3 ns an image on the hand list): keep it, with
-// isASCII, within the inliner's budget (go build -gcflags=-m).
+// library's length table alone (inlined into every matching call).
 func (e engine) settled(name string) bool {
 	if e.verdicts == nil {
 		return e.ptr == nil
 	}
-	v := e.verdicts[min(len(name), verdictLengths-1)]
-	return v != C.CRIO_PIN_LENGTH_MAY_MATCH && (v == C.CRIO_PIN_LENGTH_NO_MATCH || isASCII(name))
-}
-
-// isASCII reads eight bytes at a time: at CRI-O's default list this test
-// is the whole cost of most names. (No early exit: names are short, and
-// non-ASCII ones rare.)
-func isASCII(s string) bool {
-	var high uint64
-	for ; len(s) >= 8; s = s[8:] {
-		high |= binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8)) // read only
-	}
-	for i := range len(s) {
-		high |= uint64(s[i])
-	}
-	return high&0x8080_8080_8080_8080 == 0
+	return e.verdicts.settles(name)
 }
 
 func (e engine) isZero() bool { return e.ptr == nil }
@@ -171,9 +146,9 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 	}
 	// On an internal failure the library fills the table with "ask":
 	// nothing is settled in Go then.
-	verdicts := new([verdictLengths]byte)
+	verdicts := new(lengthVerdicts)
 	C.crio_pin_length_verdicts(p, (*C.uint8_t)(unsafe.Pointer(&verdicts[0])), verdictLengths-1)
-	verdicts[verdictLengths-1] = C.CRIO_PIN_LENGTH_MAY_MATCH
+	verdicts[verdictLengths-1] = lengthMayMatch
 	return engine{p, verdicts}, err
 }
 
@@ -249,12 +224,6 @@ func cstr(s string) (*C.char, C.size_t) {
 	return (*C.char)(unsafe.Pointer(unsafe.StringData(s))), C.size_t(len(s))
 }
 
-// On a failure (an internal bug: this package passes only valid
-// arguments) the library answers "pinned" from crio_pin_match and
-// crio_pin_match_any, which is what they return here too, and a distinct
-// value from crio_pin_match_index and crio_pin_match_each, which panic
-// here: an index cannot be made up, and a failure must not pass quietly.
-
 // match is matchAny of one name: both Set.Match and Set.MatchAny reach the
 // library through one Go call.
 func (e engine) match(name string) bool {
@@ -267,26 +236,6 @@ func (e engine) matchIndex(name string) int {
 	}
 	p, n := cstr(name)
 	return indexResult(int64(C.criopin_match_index(e.handle(), p, n)))
-}
-
-// indexResult checks crio_pin_match_index's answer.
-func indexResult(r int64) int {
-	if r < -1 {
-		panic(internalError("crio_pin_match_index", strconv.FormatInt(r, 10)))
-	}
-	return int(r)
-}
-
-// eachResult checks crio_pin_match_each's answer (the count pinned).
-func eachResult(r uint64, count int) {
-	if r > uint64(count) {
-		panic(internalError("crio_pin_match_each", strconv.FormatUint(r, 10)))
-	}
-}
-
-func internalError(fn, got string) string {
-	return "criopin: internal error: libcrio_pin's " + fn + " could not answer (returned " + got +
-		"); this is a bug in libcrio_pin or package criopin, please report it"
 }
 
 // matchAny answers one name (most images: one stored name) in a small

@@ -8,9 +8,10 @@ import (
 )
 
 // The backend (engine, compileEngine, validateEngine, Version, Backend) is in
-// backend_cgo.go (libcrio_pin through cgo) or backend_purego.go (Go's
-// regexp, CRI-O's own construction), chosen by build tags; the linking
-// directives of the cgo backend are in link_dynamic.go and link_static.go.
+// backend_cgo.go (libcrio_pin through cgo) or backend_wazero.go (libcrio_pin
+// compiled to WebAssembly, run by wazero), chosen by build tags, with what
+// both share in abi.go; the linking directives of the cgo backend are in
+// link_dynamic.go and link_static.go.
 
 // Flag selects a departure from CRI-O's semantics. Flags are or-ed
 // together; [Default] (0) is CRI-O exactly. They mirror the C constants
@@ -81,10 +82,6 @@ func (f Flag) String() string {
 	}
 	return strings.Join(names, "|")
 }
-
-// semanticsVersion is the libcrio_pin version whose rules the pure-Go
-// backend follows (the cgo tests check it against the library).
-const semanticsVersion = "0.2.0"
 
 // liveSets counts the engines this package owns and has not freed yet
 // (tests check that Close, Live and cleanups free every one).

@@ -2,4 +2,4 @@
 
 package criopin_test
 
-const wantBackend = "go-regexp"
+const wantBackend = "wasm"

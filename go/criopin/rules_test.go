@@ -279,3 +279,116 @@ func (m *goMatcher) matchAny(names []string) bool {
 	}
 	return false
 }
+
+// Limits of one set, the library's (MAX_PATTERNS, MAX_PATTERN_BYTES).
+const (
+	maxPatterns     = 10_000_000
+	maxPatternBytes = 64 << 20
+)
+
+// checkPattern is the library's validation of pattern i (src/pattern.rs and
+// src/set/intake.rs: the same rules in the same order, so the same kind and index
+// for a list): the size limits, UTF-8, the syntax (the lone "*"), then the
+// Strict rules; it returns the pattern as the syntax reads it. total is the
+// size of patterns 0..i. The messages are this package's own (see
+// CompileError.Message).
+func checkPattern(i int, p string, total int, flags Flag) (parsedPattern, *CompileError) {
+	tooLarge := func(what string, limit int) *CompileError {
+		// The pattern is not quoted: it may be megabytes long.
+		return &CompileError{Kind: KindTooLarge, Index: i, Pattern: p, Message: "pattern " + strconv.Itoa(i) +
+			": too large: " + what + " may be at most " + strconv.Itoa(limit) + "; split the list or shorten the pattern"}
+	}
+	if i >= maxPatterns {
+		return parsedPattern{}, tooLarge("the number of patterns", maxPatterns)
+	}
+	if total > maxPatternBytes {
+		return parsedPattern{}, tooLarge("the total size of all patterns in bytes", maxPatternBytes)
+	}
+	at := func(kind ErrorKind, msg string) (parsedPattern, *CompileError) {
+		return parsedPattern{}, &CompileError{Kind: kind, Index: i, Pattern: p,
+			Message: "pattern " + strconv.Itoa(i) + " (" + quote(p) + "): " + msg}
+	}
+	if !utf8.ValidString(p) { // the fast check first: most patterns are ASCII
+		return at(KindInvalidUTF8, "not valid UTF-8 (bad byte at offset "+strconv.Itoa(invalidUTF8At(p))+
+			"); patterns are text: fix the encoding of the configuration")
+	}
+	parsed, ok := parsePattern(p, flags)
+	if !ok {
+		return at(KindLoneStar, `a lone '*' is not a valid pattern; write "**" to pin every image`)
+	}
+	if flags&Strict == 0 {
+		return parsed, nil
+	}
+	if p == "" {
+		return at(KindStrictEmpty, "empty pattern (it pins only an image with an empty name); remove it")
+	}
+	for off, r := range p {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			what := "control character"
+			if unicode.IsSpace(r) {
+				what = "whitespace"
+			}
+			return at(KindStrictWhitespace, what+" "+strconv.QuoteRune(r)+" ("+codePoint(r)+") at byte "+
+				strconv.Itoa(off)+"; image names never contain whitespace or control characters: "+
+				"remove it (look for stray spaces, tabs or newlines)")
+		}
+	}
+	// The wildcard stars are gone from the text: any star left is a
+	// literal character. (Strict has refused whitespace, so the text of a
+	// trimmed syntax starts where the pattern does.)
+	star := strings.IndexByte(parsed.text, '*')
+	if star < 0 {
+		return parsed, nil
+	}
+	if parsed.kind == exactPattern && star == 0 && !strings.Contains(parsed.text[1:], "*") {
+		word, anyCase := parsed.text[1:], ""
+		if flags&CaseSensitive == 0 {
+			anyCase = " (in any case)"
+		}
+		return at(KindStrictLeadingStar, "a '*' only at the start is a literal character, so this pins "+
+			"only the name "+quote(parsed.text)+" itself"+anyCase+"; write "+quote("*"+word+"*")+
+			" to pin names containing "+quote(word)+" (CRI-O has no suffix match)")
+	}
+	if parsed.kind == keywordPattern {
+		star++ // the keyword's leading star
+	}
+	return at(KindStrictInnerStar, "the '*' at byte "+strconv.Itoa(star)+" is a literal character "+
+		`(only a trailing '*', or the leading '*' of "*word*", is a wildcard); remove it, or split the `+
+		`pattern into a "prefix*" glob or a "*word*" keyword`)
+}
+
+// invalidUTF8At is the offset of the first byte of p that is not valid
+// UTF-8, or -1.
+func invalidUTF8At(p string) int {
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// quoteLimit is the longest part of a pattern quoted in a message.
+const quoteLimit = 120
+
+// quote names a pattern in a message as Go quotes a string
+// (strconv.Quote); a pattern longer than quoteLimit bytes is cut on a
+// character boundary and its size given.
+func quote(p string) string {
+	if len(p) <= quoteLimit {
+		return strconv.Quote(p)
+	}
+	cut := quoteLimit
+	for i := 1; i < utf8.UTFMax && !utf8.RuneStart(p[cut]); i++ {
+		cut--
+	}
+	return strconv.Quote(p[:cut]) + "... (" + strconv.Itoa(len(p)) + " bytes)"
+}
+
+// codePoint is r in U+ notation, as fmt's %U writes it: "U+0020".
+func codePoint(r rune) string {
+	h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+	return "U+" + strings.Repeat("0", max(0, 4-len(h))) + h
+}
