@@ -8,7 +8,7 @@ import (
 )
 
 // TestBackend: the build tags select the backend they say
-// (backend_cgo_test.go and backend_purego_test.go say which).
+// (backend_cgo_test.go and backend_wazero_test.go say which).
 func TestBackend(t *testing.T) {
 	if criopin.Backend != wantBackend {
 		t.Fatalf("Backend = %q, this build should have %q", criopin.Backend, wantBackend)

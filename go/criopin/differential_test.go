@@ -1,10 +1,9 @@
-//go:build cgo && !criopin_purego
-
 package criopin_test
 
-// The differential test: the library (this build's backend) against the
-// pure-Go backend's rules (criopin.CompileReference, the same code a
-// CGO_ENABLED=0 build matches with), on generated lists and names under
+// The differential test: the library (this build's backend: through cgo,
+// or compiled to WebAssembly) against the tests' reference
+// (criopin.CompileReference: CRI-O's loop of Go regexps and the other
+// runtimes' rules in Go, rules_test.go), on generated lists and names under
 // every named rule set and every combination of flags: the same answers
 // from every entry point, the same errors (kind, index, pattern), and
 // Validate agreeing with Compile (checkList).

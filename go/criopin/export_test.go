@@ -13,14 +13,14 @@ func RepositoryOf(name string) string { return repositoryOf(name) }
 // (rules_test.go) follows; the tests check it against Version.
 const SemanticsVersion = "0.2.0"
 
-// Reference is the pure-Go backend's matcher (CRI-O's loop of Go regexps,
+// Reference is the tests' reference matcher (CRI-O's loop of Go regexps,
 // and the other runtimes' rules in Go), which the tests compare each
-// backend with: in a cgo build, the library with the pure-Go rules.
+// backend with.
 type Reference struct{ m *goMatcher }
 
-// CompileReference builds the pure-Go matcher for patterns, or the error
-// the library must give (the same kind and index; the message is the
-// pure-Go backend's).
+// CompileReference builds the reference matcher for patterns, or the
+// error the library must give (the same kind and index; the message is the
+// reference's own).
 func CompileReference(patterns []string, flags Flag) (*Reference, *CompileError) {
 	if err := unknownFlagsError(flags); err != nil {
 		return nil, err

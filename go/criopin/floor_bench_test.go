@@ -1,5 +1,3 @@
-//go:build cgo && !criopin_purego
-
 package criopin_test
 
 // BenchmarkFloor: MatchAny per image beside what it cannot go below, on the
@@ -8,14 +6,18 @@ package criopin_test
 // its digest name; a few images are pulled both ways and have both).
 // BenchmarkFloor/list=<list>/crio is CRI-O's loop (FilterPinnedImage over
 // an image's names), one op one image; BenchmarkFloor/list=<list>/floor
+// (cgo backend) or /wasm (wasm backend, floor_wazero_bench_test.go)
 // reports, in ns an image, the fastest of its rounds (one pass over the
 // images each) of (crio also, on the lists short enough)
 //
 //	matchany   Set.MatchAny(image's names...)
-//	native     the library's answer for the image called from C
+//	native     (cgo) the library's answer for the image called from C
 //	           (crio_pin_match, or crio_pin_match_any of its names packed),
 //	           each call waiting for the one before
-//	emptycall  one empty cgo call, with the attributes of the package's calls
+//	emptycall  one empty call into the library, with the attributes of the
+//	           package's calls: cgo's, or (wasm) an instance taken from the
+//	           set's pool, the first name copied in, crio_pin_match on the
+//	           empty set, the instance returned
 //
 // The floor of MatchAny is native + emptycall; what it costs above that
 // is the Go side's overhead (negative where the length table settles names
@@ -29,7 +31,6 @@ import (
 	"time"
 
 	"github.com/crio-pin/crio-pin/go/criopin"
-	"github.com/crio-pin/crio-pin/go/internal/floor"
 )
 
 // The lists: CRI-O's default (the pause image it appends), a hand-written
@@ -103,18 +104,20 @@ func BenchmarkFloor(b *testing.B) {
 			if cerr != nil {
 				b.Fatal(cerr)
 			}
-			native, err := floor.NewImages(l.patterns, l.images)
+			native, emptyCall, err := floorParts(l.patterns, l.images, set)
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer native.Close()
+			if native != nil {
+				defer native.Close()
+			}
 			pinned := 0
 			for i, image := range l.images {
 				want := false
 				for _, n := range image {
 					want = want || ref.MatchIndex(n) >= 0
 				}
-				if set.MatchAny(image...) != want || (native.Match(i, 1) == 1) != want {
+				if set.MatchAny(image...) != want || (native != nil && (native.Match(i, 1) == 1) != want) {
 					b.Fatalf("image %q: the answers differ", image)
 				}
 				if want {
@@ -138,8 +141,8 @@ func BenchmarkFloor(b *testing.B) {
 			// The rest in rounds of one pass over the images each, the
 			// fastest round kept: on a loaded machine, a round without
 			// interruption is likely, a second without one is not.
-			b.Run("floor", func(b *testing.B) {
-				matchAny, nativeBest, emptyCall, crio := math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)
+			b.Run(floorRun, func(b *testing.B) {
+				matchAny, nativeBest, emptyBest, crio := math.Inf(1), math.Inf(1), math.Inf(1), math.Inf(1)
 				// CRI-O's loop in the rounds too where a pass is short.
 				crioRounds := len(l.patterns) <= 100
 				perImage := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(len(images)) }
@@ -149,10 +152,12 @@ func BenchmarkFloor(b *testing.B) {
 						sink = set.MatchAny(image...)
 					}
 					afterMatch := time.Now()
-					sink = native.Match(0, len(images)) > 0
+					if native != nil {
+						sink = native.Match(0, len(images)) > 0
+					}
 					afterNative := time.Now()
 					for _, image := range images {
-						floor.Empty(image[0])
+						emptyCall(image[0])
 					}
 					end := time.Now()
 					if crioRounds {
@@ -170,11 +175,13 @@ func BenchmarkFloor(b *testing.B) {
 					}
 					matchAny = min(matchAny, perImage(afterMatch.Sub(start)))
 					nativeBest = min(nativeBest, perImage(afterNative.Sub(afterMatch)))
-					emptyCall = min(emptyCall, perImage(end.Sub(afterNative)))
+					emptyBest = min(emptyBest, perImage(end.Sub(afterNative)))
 				}
 				b.ReportMetric(matchAny, "matchany-ns/image")
-				b.ReportMetric(nativeBest, "native-ns/image")
-				b.ReportMetric(emptyCall, "emptycall-ns/image")
+				if native != nil {
+					b.ReportMetric(nativeBest, "native-ns/image")
+				}
+				b.ReportMetric(emptyBest, "emptycall-ns/image")
 				if crioRounds {
 					b.ReportMetric(crio, "crio-ns/image")
 				}

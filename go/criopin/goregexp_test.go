@@ -4,9 +4,9 @@ import "regexp"
 
 // regexpLoop is CRI-O's own matcher, in Go: one regexp per pattern, built
 // as CRI-O's CompileRegexpsForPinnedImages builds it, tried in list order
-// as its FilterPinnedImage does. It is the pure-Go backend's matcher for
-// CRI-O's syntax (goMatcher) and, in the tests of the cgo backend, the
-// reference the library is compared with. This is the package's one copy
+// as its FilterPinnedImage does. It is the tests' reference for CRI-O's
+// syntax (goMatcher), which both backends are compared with, and what the
+// benchmarks measure as CRI-O's cost. This is the package's one copy
 // of CRI-O's construction (its classification of a pattern is
 // parsePattern's).
 type regexpLoop struct {

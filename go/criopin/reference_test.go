@@ -1,8 +1,8 @@
 package criopin_test
 
 // Test data (the repository's data/, read in place) and the ground truth:
-// CRI-O's loop of Go regexps, which is also the pure-Go backend
-// (criopin.CompileReference, from export_test.go). Every disagreement of
+// CRI-O's loop of Go regexps, and the other runtimes' rules in Go
+// (criopin.CompileReference, from export_test.go and rules_test.go). Every disagreement of
 // the library with it is a bug in the library.
 
 import (

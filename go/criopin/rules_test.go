@@ -13,12 +13,12 @@ import (
 	"github.com/distribution/reference"
 )
 
-// The pure-Go backend's rules for every flag: how a pattern is read under
+// The tests' reference rules for every flag: how a pattern is read under
 // each syntax, normalisation, and the other runtimes' byte comparisons.
 // They are the library's (src/pattern.rs, src/set.rs, src/normalize.rs),
-// written once more in Go for builds without it; the cgo backend has none
-// of this and asks the library, and the tests compare the two (TestSemanticsTable,
-// TestDifferential).
+// written independently in Go so that the tests can check the library
+// (through cgo, or compiled to WebAssembly) against them
+// (TestSemanticsTable, TestDifferential); no backend uses them.
 
 // patternKind is what a pattern asks of a name (src/pattern.rs, Pattern).
 type patternKind uint8

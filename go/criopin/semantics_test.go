@@ -218,9 +218,9 @@ func unquote(s string) (out string, n int, err error) {
 }
 
 // TestSemanticsTable runs every case of data/semantics.txt, the other
-// runtimes' included, on the backend: the table's answer, and the pure-Go
-// rules' through every entry point (checkList), for matches and for
-// errors. With the library that compares the two backends on every case.
+// runtimes' included, on the backend: the table's answer, and the
+// reference rules' through every entry point (checkList), for matches and
+// for errors.
 func TestSemanticsTable(t *testing.T) {
 	cases := readSemantics(t)
 	runtimeCases := 0

@@ -1,8 +1,9 @@
 // Command benchtable reads the output of the package's benchmarks
-// (go test -bench, names BenchmarkX/n=<patterns or list>/<go|lib|purego>) on
+// (go test -bench, names BenchmarkX/n=<patterns or list>/<go|lib|wasm>) on
 // standard input and prints, per list size, the time of CRI-O's Go loop,
-// of the pure-Go backend (when measured), of the library, and the ratio
-// Go loop / library (above 1, the library is faster), as a Markdown table,
+// of the library through cgo and compiled to WebAssembly (when measured),
+// and the ratios (Go loop / library: above 1, the library is faster;
+// wasm / cgo), as Markdown tables,
 // beside the targets of the "## Go targets" table of docs/BENCHMARKS.md
 // (-targets names the file: the targets live there, not here). With several
 // runs of a benchmark (-count), it keeps the fastest: the run least
@@ -21,12 +22,19 @@ import (
 	"strings"
 )
 
-var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|purego)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
+var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
+
+// compileLine is a BenchmarkCompile result with a backend; moduleLine the
+// wasm backend's once-per-process compile of its module.
+var (
+	compileLine = regexp.MustCompile(`^BenchmarkCompile/([\w=]+)/(lib|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
+	moduleLine  = regexp.MustCompile(`^BenchmarkModuleCompile(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
+)
 
 // floorLine is a BenchmarkFloor result: crio's ns/op, or floor's metrics
 // (part-ns/image).
 var (
-	floorLine   = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|floor)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
+	floorLine   = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|floor|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
 	floorMetric = regexp.MustCompile(`([\d.]+) (matchany|native|emptycall|crio)-ns/image`)
 )
 
@@ -72,9 +80,10 @@ func main() {
 // list size or a list's name.
 var targetRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*≥\s*([\d.]+)\s*\|$`)
 
-// overheadRow is a bound on the floor table's overhead, in ns an image:
-// | overhead | list or all | ≤ N ns |.
-var overheadRow = regexp.MustCompile(`^\|\s*overhead\s*\|\s*(\w+)\s*\|\s*≤\s*([\d.]+)\s*ns\s*\|$`)
+// boundRow is an upper bound: | what | list or all | ≤ N [ns|ms] |: the
+// floor table's overhead (ns an image), wasm / cgo times (wasm), the wasm
+// backend's compile / cgo's (wasmcompile), the module's compile (ms).
+var boundRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*≤\s*([\d.]+)\s*(?:ns|ms)?\s*\|$`)
 
 // parseTargets reads the ratio each call should reach at each list size.
 func parseTargets(doc string) (map[key]float64, error) {
@@ -85,12 +94,12 @@ func parseTargets(doc string) (map[key]float64, error) {
 	section, _, _ = strings.Cut(section, "\n## ")
 	targets := map[key]float64{}
 	for _, row := range strings.Split(section, "\n") {
-		if m := overheadRow.FindStringSubmatch(strings.TrimSpace(row)); m != nil {
-			bound, err := strconv.ParseFloat(m[2], 64)
+		if m := boundRow.FindStringSubmatch(strings.TrimSpace(row)); m != nil {
+			bound, err := strconv.ParseFloat(m[3], 64)
 			if err != nil {
 				return nil, fmt.Errorf("target %q: %v", row, err)
 			}
-			targets[key{"overhead", m[1]}] = bound
+			targets[key{"≤" + m[1], m[2]}] = bound
 			continue
 		}
 		m := targetRow.FindStringSubmatch(strings.TrimSpace(row))
@@ -124,24 +133,54 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	benches := []string{"Match", "MatchAny", "MatchEach"}
 	floor := map[string]map[string]float64{}
 	var floorLists []string
+	compile := map[string]map[string]float64{}
+	var compileLists []string
+	module := 0.0
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
+		if m := compileLine.FindStringSubmatch(sc.Text()); m != nil {
+			v, err := strconv.ParseFloat(m[3], 64)
+			if err != nil {
+				return err
+			}
+			if compile[m[1]] == nil {
+				compile[m[1]] = map[string]float64{}
+				compileLists = append(compileLists, m[1])
+			}
+			if old, ok := compile[m[1]][m[2]]; !ok || v < old {
+				compile[m[1]][m[2]] = v
+			}
+			continue
+		}
+		if m := moduleLine.FindStringSubmatch(sc.Text()); m != nil {
+			v, err := strconv.ParseFloat(m[1], 64)
+			if err != nil {
+				return err
+			}
+			if module == 0 || v < module {
+				module = v
+			}
+			continue
+		}
 		if m := floorLine.FindStringSubmatch(sc.Text()); m != nil {
 			if floor[m[1]] == nil {
 				floor[m[1]] = map[string]float64{}
 				floorLists = append(floorLists, m[1])
 			}
-			parts := [][]string{{"", m[3], "crio"}}
-			if m[2] == "floor" {
+			parts, prefix := [][]string{{"", m[3], "crio"}}, ""
+			if m[2] != "crio" {
 				parts = floorMetric.FindAllStringSubmatch(m[4], -1)
+			}
+			if m[2] == "wasm" {
+				prefix = "wasm-" // the wasm backend's run of the floor
 			}
 			for _, part := range parts {
 				v, err := strconv.ParseFloat(part[1], 64)
 				if err != nil {
 					return err
 				}
-				if old, ok := floor[m[1]][part[2]]; !ok || v < old {
-					floor[m[1]][part[2]] = v
+				if old, ok := floor[m[1]][prefix+part[2]]; !ok || v < old {
+					floor[m[1]][prefix+part[2]] = v
 				}
 			}
 			continue
@@ -172,17 +211,18 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if len(sizes) == 0 && len(floorLists) == 0 {
+	if len(sizes) == 0 && len(floorLists) == 0 && len(compileLists) == 0 {
 		return fmt.Errorf("no benchmark results on standard input")
 	}
 	slices.SortFunc(sizes, listOrder)
 
-	fmt.Fprintln(out, "CRI-O's Go loop, the pure-Go backend (criopin_purego) and the library through cgo, time per op;")
-	fmt.Fprintln(out, "ratio = Go loop / library (above 1: the library is faster). Match: one name; MatchAny: one")
-	fmt.Fprintln(out, "image (2 names); MatchEach: a listing of 500 names. Fastest of the runs of each benchmark.")
+	fmt.Fprintln(out, "CRI-O's Go loop, the library through cgo and the library compiled to WebAssembly (wasm, build")
+	fmt.Fprintln(out, "tag criopin_purego), time per op; ratio = Go loop / library (above 1: the library is faster);")
+	fmt.Fprintln(out, "wasm/cgo = wasm time / cgo time. Match: one name; MatchAny: one image (2 names); MatchEach: a")
+	fmt.Fprintln(out, "listing of 500 names. Fastest of the runs of each benchmark.")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| patterns | call | Go loop | pure-Go backend | library | ratio | target |")
-	fmt.Fprintln(out, "| ---: | :--- | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(out, "| patterns | call | Go loop | library | ratio | target | wasm | Go loop / wasm | target | wasm/cgo | target |")
+	fmt.Fprintln(out, "| ---: | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	var missed []string
 	for _, n := range sizes {
 		for _, b := range benches {
@@ -201,14 +241,18 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 					missed = append(missed, fmt.Sprintf("%s on list %s: %s < %gx", b, n, times(ratio), t))
 				}
 			}
-			pure := "–"
-			if p, ok := r["purego"]; ok {
-				pure = duration(p)
+			wasm := "| – | – | | – | |"
+			if w, ok := r["wasm"]; ok && w > 0 {
+				var wm []string
+				wasm, wm = wasmCells(fmt.Sprintf("%s on list %s", b, n), w, g, l, n, targets)
+				missed = append(missed, wm...)
 			}
-			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s |\n", n, b, duration(g), pure, duration(l), times(ratio), target)
+			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s %s\n", n, b, duration(g), duration(l), times(ratio), target, wasm)
 		}
 	}
 	missed = append(missed, floorTable(out, floor, floorLists, targets)...)
+	missed = append(missed, wasmFloorTable(out, floor, floorLists, targets)...)
+	missed = append(missed, compileTable(out, compile, compileLists, module, targets)...)
 	fmt.Fprintln(out)
 	if len(missed) == 0 {
 		fmt.Fprintln(out, "Every ratio meets its target.")
@@ -248,10 +292,7 @@ func floorTable(out io.Writer, floor map[string]map[string]float64, lists []stri
 		}
 		overhead, ratio := matchAny-(native+call), crio/matchAny
 		overheadTarget, ratioTarget := "", ""
-		if bound, ok := targets[key{"overhead", l}]; ok || targets[key{"overhead", "all"}] > 0 {
-			if !ok {
-				bound = targets[key{"overhead", "all"}]
-			}
+		if bound, ok := upperBound(targets, "overhead", l); ok {
 			overheadTarget = fmt.Sprintf("<= %g ns", bound)
 			if overhead > bound {
 				overheadTarget += " MISSED"
@@ -267,6 +308,141 @@ func floorTable(out io.Writer, floor map[string]map[string]float64, lists []stri
 		}
 		fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %.1f ns | %s | %s | %s |\n", l, duration(crio), duration(matchAny),
 			duration(native), duration(call), duration(native+call), overhead, overheadTarget, times(ratio), ratioTarget)
+	}
+	return missed
+}
+
+// upperBound is the ≤ target of what on list: its own row, else the
+// "all" row.
+func upperBound(targets map[key]float64, what, list string) (float64, bool) {
+	if bound, ok := targets[key{"≤" + what, list}]; ok {
+		return bound, true
+	}
+	bound, ok := targets[key{"≤" + what, "all"}]
+	return bound, ok
+}
+
+// lowerBound is the ≥ target of a ratio: its own row, else the "all" row.
+func lowerBound(targets map[key]float64, what, list string) (float64, bool) {
+	if t, ok := targets[key{what, list}]; ok {
+		return t, true
+	}
+	t, ok := targets[key{what, "all"}]
+	return t, ok
+}
+
+// wasmCells are a row's wasm columns (after "| target "): its time, CRI-O's
+// loop / wasm against the Wasm target (≥), and wasm / cgo against the wasm
+// bound (≤); with the targets missed.
+func wasmCells(what string, wasm, crio, cgo float64, list string, targets map[key]float64) (string, []string) {
+	var missed []string
+	speedup, slowdown := crio/wasm, wasm/cgo
+	speedTarget, slowTarget := "", ""
+	if t, ok := lowerBound(targets, "Wasm", list); ok {
+		speedTarget = fmt.Sprintf(">= %gx", t)
+		if speedup < t {
+			speedTarget += " MISSED"
+			missed = append(missed, fmt.Sprintf("wasm %s: CRI-O's loop / wasm %s < %gx", what, times(speedup), t))
+		}
+	}
+	if bound, ok := upperBound(targets, "wasm", list); ok {
+		slowTarget = fmt.Sprintf("<= %gx", bound)
+		if slowdown > bound {
+			slowTarget += " MISSED"
+			missed = append(missed, fmt.Sprintf("wasm %s: wasm / cgo %s > %gx", what, times(slowdown), bound))
+		}
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s | %s |", duration(wasm), times(speedup), speedTarget, times(slowdown), slowTarget),
+		missed
+}
+
+// wasmFloorTable prints, per list, the wasm backend's MatchAny per image
+// beside CRI-O's loop, the cgo backend's and an empty call into the
+// module; it returns the targets missed.
+func wasmFloorTable(out io.Writer, floor map[string]map[string]float64, lists []string, targets map[key]float64) []string {
+	var rows []string
+	var missed []string
+	for _, l := range lists {
+		r := floor[l]
+		wasm, okW := r["wasm-matchany"]
+		crio, okC := r["crio"]
+		cgo, okG := r["matchany"]
+		if !okW || !okC || !okG || wasm == 0 || cgo == 0 {
+			continue
+		}
+		cells, m := wasmCells("MatchAny per image on list "+l, wasm, crio, cgo, l, floorTargets(targets))
+		missed = append(missed, m...)
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s %s", l, duration(crio), duration(cgo),
+			duration(r["wasm-emptycall"]), cells))
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "The wasm backend's MatchAny per image (BenchmarkFloor, the same images), beside CRI-O's loop and")
+	fmt.Fprintln(out, "the cgo backend's MatchAny; empty call = an instance taken from the set's pool, the name copied")
+	fmt.Fprintln(out, "in, crio_pin_match on the empty set, the instance returned.")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| list | CRI-O's loop | cgo MatchAny | empty call | wasm MatchAny | CRI-O / wasm | target | wasm/cgo | target |")
+	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, row := range rows {
+		fmt.Fprintln(out, row)
+	}
+	return missed
+}
+
+// floorTargets are the targets with the WasmFloor rows standing as the
+// Wasm ones (wasmCells reads those).
+func floorTargets(targets map[key]float64) map[key]float64 {
+	t := map[key]float64{}
+	for k, v := range targets {
+		switch k.bench {
+		case "WasmFloor":
+			t[key{"Wasm", k.list}] = v
+		case "Wasm":
+		default:
+			t[k] = v
+		}
+	}
+	return t
+}
+
+// compileTable prints each list's Compile with both backends and the
+// module's own compile, against their bounds; it returns the targets
+// missed.
+func compileTable(out io.Writer, compile map[string]map[string]float64, lists []string, module float64, targets map[key]float64) []string {
+	var missed []string
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Compile of a whole list with each backend, and the wasm backend's module (once per process):")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| what | cgo | wasm | wasm/cgo | target |")
+	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: | ---: |")
+	for _, l := range lists {
+		lib, okL := compile[l]["lib"]
+		wasm, okW := compile[l]["wasm"]
+		if !okL || !okW || lib == 0 {
+			continue
+		}
+		target := ""
+		if bound, ok := upperBound(targets, "wasmcompile", l); ok {
+			target = fmt.Sprintf("<= %gx", bound)
+			if wasm/lib > bound {
+				target += " MISSED"
+				missed = append(missed, fmt.Sprintf("Compile of list %s: wasm / cgo %s > %gx", l, times(wasm/lib), bound))
+			}
+		}
+		fmt.Fprintf(out, "| Compile %s | %s | %s | %s | %s |\n", l, duration(lib), duration(wasm), times(wasm/lib), target)
+	}
+	if module > 0 {
+		target := ""
+		if bound, ok := upperBound(targets, "module", "compile"); ok {
+			target = fmt.Sprintf("<= %g ms", bound)
+			if module/1e6 > bound {
+				target += " MISSED"
+				missed = append(missed, fmt.Sprintf("the module's compile: %s > %g ms", duration(module), bound))
+			}
+		}
+		fmt.Fprintf(out, "| the module (wazero runtime, compile, first instance) | – | %s | – | %s |\n", duration(module), target)
 	}
 	return missed
 }

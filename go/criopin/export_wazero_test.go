@@ -1,0 +1,25 @@
+//go:build !cgo || criopin_purego
+
+package criopin
+
+// EmptyCall is the floor of a matching call into s's module instance
+// (BenchmarkFloor): an instance taken from the pool, name copied in,
+// crio_pin_match on the empty set (which reads nothing), the instance
+// returned.
+func EmptyCall(s *Set, name string) {
+	slot := s.eng.p.get()
+	in := slot.in
+	in.names(s.eng, []string{name}, true)
+	in.call(in.match, 0, uint64(in.scratch)+5, uint64(len(name)))
+	s.eng.p.put(slot)
+}
+
+// CompileModule compiles the embedded module afresh, as the first use in
+// a process does (BenchmarkModuleCompile), and closes it.
+func CompileModule() error {
+	m, err := compileModule()
+	if err != nil {
+		return err
+	}
+	return m.runtime.Close(ctx)
+}

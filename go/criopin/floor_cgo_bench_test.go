@@ -1,0 +1,17 @@
+//go:build cgo && !criopin_purego
+
+package criopin_test
+
+import (
+	"github.com/crio-pin/crio-pin/go/criopin"
+	"github.com/crio-pin/crio-pin/go/internal/floor"
+)
+
+// BenchmarkFloor's parts with the cgo backend: the library's native answer
+// and an empty cgo call (internal/floor).
+const floorRun = "floor"
+
+func floorParts(patterns []string, images [][]string, _ *criopin.Set) (*floor.Images, func(string), error) {
+	native, err := floor.NewImages(patterns, images)
+	return native, floor.Empty, err
+}
