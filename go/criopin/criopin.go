@@ -274,9 +274,9 @@ func (s *Set) cloneAcquired() *Set {
 // The lone pattern "*" (which makes CRI-O panic) and a pattern that is not
 // valid UTF-8 (which makes CRI-O's regexp.MustCompile panic) are errors,
 // as are unknown flags and, with [Strict], likely mistakes. The error is a
-// *[CompileError] with the same Kind, Index and Pattern with either
-// backend (its Message is the library's text, or the pure-Go backend's
-// own). An empty list compiles to a set that pins nothing.
+// *[CompileError] with the same Kind, Index, Pattern and Message (the
+// library's text) with either backend. An empty list compiles to a set
+// that pins nothing.
 func Compile(patterns []string, flags ...Flag) (*Set, error) {
 	var f Flag
 	for _, flag := range flags {
@@ -304,11 +304,11 @@ func Compile(patterns []string, flags ...Flag) (*Set, error) {
 // of goroutines, also while Sets and Lives are in use.
 //
 // Cost: one pass over the patterns and no allocation unless the list is
-// invalid. With the library it copies the patterns into C memory, as
-// Compile does, but builds no matcher: a small fraction of Compile's
-// time (measured in the repository's docs/BENCHMARKS.md, "Compile and
-// Validate"). With the pure-Go backend it runs the checks Compile runs,
-// without building CRI-O's regexps.
+// invalid. It copies the patterns into the library's memory (C memory, or
+// an instance of the WebAssembly module kept for validating), as Compile
+// does, but builds no matcher: a small fraction of Compile's time
+// (measured in the repository's docs/BENCHMARKS.md, "Compile and
+// Validate").
 func Validate(patterns []string, flags ...Flag) error {
 	var f Flag
 	for _, flag := range flags {

@@ -31,23 +31,26 @@
 //
 // # Backends
 //
-// The package has two backends with the same API, the same answers and
-// the same errors (kind, index and pattern; each writes its own message);
-// the constant [Backend] says which one a binary has:
+// The package has two backends, both the same library, with the same API,
+// answers and errors (kind, index, pattern and message); the constant
+// [Backend] says which one a binary has:
 //
 //   - "libcrio_pin" (the default when cgo is on): libcrio_pin, a Rust
 //     library with a C ABI, linked through cgo and pkg-config (package
 //     crio_pin). The whole list is compiled once, and each name is matched
 //     in one pass whatever the list size: the time per name hardly grows
 //     with the list.
-//   - "go-regexp" (build tag criopin_purego, or CGO_ENABLED=0): CRI-O's
-//     own construction, one Go regexp per pattern tried in list order, so
-//     it costs what CRI-O costs today: the time per name grows with every
-//     pattern; the other runtimes' rules in plain Go, pattern by pattern.
-//     It needs no C library and no C compiler. The tests compare the
-//     library with it.
+//   - "wasm" (build tag criopin_purego, or CGO_ENABLED=0): the same
+//     library compiled to WebAssembly (crio_pin.wasm, embedded in the
+//     package), run by wazero, a WebAssembly runtime in pure Go. It needs
+//     no C library and no C compiler; the module is compiled to machine
+//     code once per process, on first use. Goroutines matching at once
+//     each get an instance of the module from the set's pool (at most
+//     GOMAXPROCS, each a copy of the first's memory).
 //
-// The measured figures of both, and of Compile and Validate, are in the
+// The tests compare both with CRI-O's own construction (one Go regexp per
+// pattern) and the other runtimes' rules written independently in Go. The
+// measured figures of both, and of Compile and Validate, are in the
 // repository's docs/BENCHMARKS.md, "Through cgo" (`make bench-go`
 // measures them).
 //
@@ -62,8 +65,8 @@
 // runtimes compare Go strings (an invalid UTF-8 byte is no character
 // there; folding case, it reads as U+FFFD, as Go's (?i) reads it), and
 // [Normalize] reads references as
-// github.com/distribution/reference v0.6.0 does (the pure-Go backend calls
-// its ParseDockerRef; the library follows the same grammar).
+// github.com/distribution/reference v0.6.0 does (the library follows the
+// same grammar; the tests compare it with that package's ParseDockerRef).
 //
 // # Build tags
 //
@@ -75,7 +78,7 @@
 //	                        dynamic program and in a fully static one:
 //	                        go build -tags 'netgo osusergo criopin_static' \
 //	                            -ldflags '-linkmode external -extldflags "-static -lm"'
-//	criopin_purego          no library: the pure-Go backend (also what CGO_ENABLED=0 builds)
+//	criopin_purego          no library: the wasm backend (also what CGO_ENABLED=0 builds)
 //
 // Set PKG_CONFIG_PATH to the install's lib/pkgconfig when it is not a
 // system one. The installed libcrio_pin.a is built with link-time

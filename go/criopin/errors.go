@@ -125,10 +125,8 @@ type CompileError struct {
 	Pattern string
 	// Message says what is wrong and what to write instead, for example
 	// `pattern 3 ("*"): a lone '*' is not a valid pattern; write "**" to
-	// pin every image`. With the library it is the library's text; the
-	// pure-Go backend writes its own, quoting the pattern as Go does
-	// ([strconv.Quote]). Programs check Kind and Index, which both
-	// backends give alike, not the text.
+	// pin every image`: the library's text, with either backend. Programs
+	// check Kind and Index, not the text.
 	Message string
 }
 

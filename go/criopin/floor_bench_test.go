@@ -192,3 +192,27 @@ func BenchmarkFloor(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParallel: MatchAny per image on the hand list from GOMAXPROCS
+// goroutines at once (b.RunParallel), as CRI-O's ListImages handlers call
+// it; one op one image. With the wasm backend this is what its pool of
+// instances is for: compare with -cpu 1,2 (go/README.md, "The wasm
+// backend").
+func BenchmarkParallel(b *testing.B) {
+	images := nodeImages(b)
+	set := criopin.MustCompile(handList)
+	defer set.Close()
+	backend := "lib"
+	if criopin.Backend == "wasm" {
+		backend = "wasm"
+	}
+	b.Run("list=hand/"+backend, func(b *testing.B) {
+		b.RunParallel(func(pb *testing.PB) {
+			pinned := false
+			for i := 0; pb.Next(); i++ {
+				pinned = set.MatchAny(images[i%len(images)]...) != pinned
+			}
+			sink = pinned
+		})
+	})
+}
