@@ -129,7 +129,7 @@ enum FixedChunks {
 }
 
 /// What [`Prefilter::sweep`] found in a name.
-#[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+#[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
 struct Sweep<const CHUNKS: usize> {
     ascii: bool,
     /// The first needle searched with a candidate (their count: none),
@@ -259,8 +259,30 @@ impl Prefilter {
             // SAFETY: AVX2 is available (`avx2_available`).
             return unsafe { self.holds_ascii_avx2(name) };
         }
-        let _ = name;
-        None
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        {
+            let n = name.len();
+            // SAFETY: simd128 (see `scan_without_avx2`); each length is
+            // within its chunks' range (`Prefilter::sweep`).
+            return unsafe {
+                if n < 16 + self.reach {
+                    None
+                } else if n <= 32 + self.reach {
+                    self.holds_ascii_fixed::<wasm::Simd128, 2>(name)
+                } else if n <= 64 + self.reach {
+                    self.holds_ascii_fixed::<wasm::Simd128, 4>(name)
+                } else if n <= 128 + self.reach {
+                    self.holds_ascii_fixed::<wasm::Simd128, 8>(name)
+                } else {
+                    None
+                }
+            };
+        }
+        #[allow(unreachable_code)]
+        {
+            let _ = name;
+            None
+        }
     }
 
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
@@ -294,7 +316,7 @@ impl Prefilter {
 
     /// [`Prefilter::holds_ascii`] in `CHUNKS` chunks of `V`. Safety: as
     /// [`Prefilter::sweep`].
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
     unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> Option<bool> {
         let anywhere = self.anywhere();
@@ -308,10 +330,10 @@ impl Prefilter {
     /// on (out of line: most names have no candidate, and inlined its loops
     /// cost every call a larger stack frame). Safety: as
     /// [`Prefilter::sweep`], with AVX2.
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[cold]
     #[inline(never)]
-    #[target_feature(enable = "avx2")]
+    #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
     unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], sweep: &Sweep<CHUNKS>) -> bool {
         self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep).is_some()
     }
@@ -380,6 +402,22 @@ impl Prefilter {
                 }
             };
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if n >= 16 + self.reach {
+            // SAFETY: the module is built with simd128 (tools/wasm.sh), and
+            // a runtime without it refuses to load the module.
+            return unsafe {
+                if n <= 32 + self.reach {
+                    self.scan_fixed::<wasm::Simd128, 2>(name, first, floor, best)
+                } else if n <= 64 + self.reach {
+                    self.scan_fixed::<wasm::Simd128, 4>(name, first, floor, best)
+                } else if n <= 128 + self.reach {
+                    self.scan_fixed::<wasm::Simd128, 8>(name, first, floor, best)
+                } else {
+                    self.scan_in::<wasm::Simd128>(name, first, floor, best)
+                }
+            };
+        }
         if n >= 8 + self.reach {
             // SAFETY: 8-byte words need nothing of the machine.
             return unsafe { self.scan_in::<Word>(name, first, floor, best) };
@@ -401,7 +439,7 @@ impl Prefilter {
 
     /// [`Prefilter::scan`] in `CHUNKS` chunks of `V` ([`Prefilter::sweep`]).
     /// Safety: as `sweep`.
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
     unsafe fn scan_fixed<V: Vector, const CHUNKS: usize>(
         &self,
@@ -429,7 +467,7 @@ impl Prefilter {
     /// [`Prefilter::first_held`]). Safety: the machine runs `V`'s
     /// instructions, and `name` holds from `V::BYTES + reach` to
     /// `CHUNKS * V::BYTES + reach` bytes.
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
     unsafe fn sweep<V: Vector, const CHUNKS: usize>(&self, name: &[u8], probes: &[Probe]) -> Sweep<CHUNKS> {
         const { assert!(V::SHIFT == 0) };
@@ -469,7 +507,7 @@ impl Prefilter {
     /// [`Prefilter::sweep`]: `probes` start with the sweep's candidate,
     /// whose tails it found; the others' are found here. Safety: as
     /// `sweep`.
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
     unsafe fn first_held<'p, V: Vector, const CHUNKS: usize>(
         &self,
@@ -568,7 +606,7 @@ impl Prefilter {
 
     /// Whether `probe`'s needle starts at one of the candidate tail starts
     /// `tails[i]` (a bit per start from `at[i]`).
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[cold]
     #[inline(never)]
     fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64]) -> bool {
@@ -712,6 +750,53 @@ impl Vector for Word {
     #[inline(always)]
     fn high_bits(self) -> u64 {
         self.0 & 0x8080_8080_8080_8080
+    }
+}
+
+/// WebAssembly's 128-bit SIMD (the module of `make wasm`, which its
+/// runtime compiles to the machine's own vector instructions).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm {
+    use super::Vector;
+    use std::arch::wasm32::*;
+
+    #[derive(Clone, Copy)]
+    pub(super) struct Simd128(v128);
+
+    impl Vector for Simd128 {
+        const BYTES: usize = 16;
+        const SHIFT: u32 = 0;
+
+        #[inline(always)]
+        unsafe fn load(at: *const u8) -> Simd128 {
+            // SAFETY: the caller's contract; wasm loads need no alignment.
+            Simd128(unsafe { v128_load(at.cast()) })
+        }
+
+        #[inline(always)]
+        fn splat(byte: u8) -> Simd128 {
+            Simd128(u8x16_splat(byte))
+        }
+
+        #[inline(always)]
+        fn or(self, other: Simd128) -> Simd128 {
+            Simd128(v128_or(self.0, other.0))
+        }
+
+        #[inline(always)]
+        fn and(self, other: Simd128) -> Simd128 {
+            Simd128(v128_and(self.0, other.0))
+        }
+
+        #[inline(always)]
+        fn equal(self, other: Simd128) -> Simd128 {
+            Simd128(u8x16_eq(self.0, other.0))
+        }
+
+        #[inline(always)]
+        fn high_bits(self) -> u64 {
+            u64::from(u8x16_bitmask(self.0))
+        }
     }
 }
 
