@@ -558,11 +558,13 @@ func (e engine) match(name string) bool {
 }
 
 func (e engine) matchAny(names []string) bool {
-	unsettled := false
+	unsettled, last := 0, ""
 	for _, n := range names {
-		unsettled = unsettled || !e.settled(n)
+		if !e.settled(n) {
+			unsettled, last = unsettled+1, n
+		}
 	}
-	if !unsettled {
+	if unsettled == 0 {
 		return false
 	}
 	s := e.p.get()
@@ -570,17 +572,13 @@ func (e engine) matchAny(names []string) bool {
 		return true
 	}
 	in := s.in
-	count := in.names(e, names, false)
-	if count < 0 {
-		e.p.put(s)
-		return true
-	}
-	lens, data := uint64(in.scratch), uint64(in.scratch)+5*uint64(count)
 	var ok bool
-	if count == 1 {
-		ok = in.call(in.match, uint64(e.p.set), data, uint64(binary.LittleEndian.Uint32(in.view(in.scratch, 4))))
+	if unsettled == 1 { // most images: one stored name
+		ok = in.put(last) && in.call(in.match, uint64(e.p.set), uint64(in.scratch), uint64(len(last)))
 	} else {
-		ok = in.call(in.matchAny, uint64(e.p.set), data, lens, uint64(count))
+		count := in.names(e, names, false)
+		ok = count > 0 && in.call(in.matchAny, uint64(e.p.set), uint64(in.scratch)+5*uint64(count),
+			uint64(in.scratch), uint64(count))
 	}
 	if !ok {
 		e.p.discard(s)
@@ -589,6 +587,15 @@ func (e engine) matchAny(names []string) bool {
 	pinned := uint32(in.stack[0]) != 0
 	e.p.put(s)
 	return pinned
+}
+
+// put copies name to the scratch memory; false when it cannot.
+func (in *instance) put(name string) bool {
+	if len(name) > 1<<31 || !in.reserve(uint32(len(name))) {
+		return false
+	}
+	copy(in.view(in.scratch, uint32(len(name))), name)
+	return true
 }
 
 func (e engine) matchIndex(name string) int {
@@ -600,11 +607,11 @@ func (e engine) matchIndex(name string) int {
 		panic(internalError("crio_pin_match_index", "no instance of the WebAssembly module left"))
 	}
 	in := s.in
-	if in.names(e, []string{name}, true) < 0 {
+	if !in.put(name) {
 		e.p.put(s)
 		panic(internalError("crio_pin_match_index", "no module memory for the name"))
 	}
-	if !in.call(in.matchIndex, uint64(e.p.set), uint64(in.scratch)+5, uint64(len(name))) {
+	if !in.call(in.matchIndex, uint64(e.p.set), uint64(in.scratch), uint64(len(name))) {
 		e.p.discard(s)
 		panic(internalError("crio_pin_match_index", "a trap in the WebAssembly module"))
 	}

@@ -9,8 +9,8 @@ package criopin
 func EmptyCall(s *Set, name string) {
 	slot := s.eng.p.get()
 	in := slot.in
-	in.names(s.eng, []string{name}, true)
-	in.call(in.match, 0, uint64(in.scratch)+5, uint64(len(name)))
+	in.put(name)
+	in.call(in.match, 0, uint64(in.scratch), uint64(len(name)))
 	s.eng.p.put(slot)
 }
 
