@@ -19,8 +19,8 @@
 #                  compile budget of the costliest lists accepted, and the
 #                  crio-pin tool's decode and explain times;
 #                  BENCH_QUICK=1 or make bench-quick: short criterion runs
-#   make bench-go  Go benchmarks: CRI-O's regexp loop, the pure-Go backend and
-#                  the library
+#   make bench-go  Go benchmarks: CRI-O's regexp loop and the library, through
+#                  cgo and compiled to WebAssembly
 #   make fuzz      fuzz each target for FUZZ_SECONDS (default 300), growing
 #                  build/fuzz-corpus (untracked); make fuzz-cmin folds it
 #                  into the committed, minimised fuzz/corpus
