@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	_ "embed" // crio_pin.wasm
 	"encoding/binary"
+	"errors"
 	"os"
 	"runtime"
 	"sync"
@@ -102,16 +103,12 @@ func compileModule() (*module, error) {
 	}
 	version, ok := first.call1(first.version)
 	if !ok {
-		return nil, errString("crio_pin_version trapped")
+		return nil, errors.New("crio_pin_version trapped")
 	}
 	m.version = first.cString(uint32(version))
-	m.validators = newPool(first, 0)
+	m.validators = newPool(m, first, 0)
 	return m, nil
 }
-
-type errString string
-
-func (e errString) Error() string { return string(e) }
 
 // instance is one instance of the module: its memory and its exports.
 // Used by one goroutine at a time (the pool's slot says which).
@@ -217,7 +214,7 @@ func (m *module) copyOf(src *instance) (*instance, error) {
 	if grow := (size - in.mem.Size()) / 65536; grow > 0 {
 		if _, ok := in.mem.Grow(grow); !ok {
 			in.close()
-			return nil, errString("cannot grow a copy's memory")
+			return nil, errors.New("cannot grow a copy's memory")
 		}
 	}
 	copy(in.view(0, size), src.view(0, size))
@@ -309,6 +306,7 @@ func (in *instance) takeError(cerr uint32) *CompileError {
 // pool is a compiled set's instances (or, for set 0, Validate's), shared
 // by the set's clones: the set is at the same address in each.
 type pool struct {
+	module   *module
 	owners   atomic.Int64 // engines (clones) not freed
 	set      uint32
 	verdicts lengthVerdicts
@@ -335,8 +333,8 @@ type slot struct {
 	_     [48]byte // a cache line each: slots are taken from many cores
 }
 
-func newPool(first *instance, set uint32) *pool {
-	p := &pool{set: set, slots: make([]slot, max(1, runtime.GOMAXPROCS(0)))}
+func newPool(m *module, first *instance, set uint32) *pool {
+	p := &pool{module: m, set: set, slots: make([]slot, max(1, runtime.GOMAXPROCS(0)))}
 	p.idle.L = &p.mu
 	p.owners.Store(1)
 	p.slots[0].in = first
@@ -369,7 +367,7 @@ func (p *pool) getSlow() *slot {
 			s.state.Store(slotEmpty)
 			return nil
 		}
-		in, err := loaded.copyOf(src.in)
+		in, err := p.module.copyOf(src.in)
 		p.put(src)
 		if err != nil {
 			s.state.Store(slotEmpty)
@@ -484,7 +482,7 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 		in.close()
 		return engine{}, err
 	}
-	p := newPool(in, set)
+	p := newPool(m, in, set)
 	// On a failure the table says "ask" for every length: nothing is
 	// settled in Go then.
 	for i := range p.verdicts {
