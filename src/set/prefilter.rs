@@ -129,7 +129,10 @@ enum FixedChunks {
 }
 
 /// What [`Prefilter::sweep`] found in a name.
-#[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cfg(any(
+    all(target_arch = "x86_64", not(crio_pin_portable)),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 struct Sweep<const CHUNKS: usize> {
     ascii: bool,
     /// The first needle searched with a candidate (their count: none),
@@ -316,7 +319,10 @@ impl Prefilter {
 
     /// [`Prefilter::holds_ascii`] in `CHUNKS` chunks of `V`. Safety: as
     /// [`Prefilter::sweep`].
-    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[cfg(any(
+        all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
     unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> Option<bool> {
         let anywhere = self.anywhere();
@@ -330,7 +336,10 @@ impl Prefilter {
     /// on (out of line: most names have no candidate, and inlined its loops
     /// cost every call a larger stack frame). Safety: as
     /// [`Prefilter::sweep`], with AVX2.
-    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[cfg(any(
+        all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[cold]
     #[inline(never)]
     #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
@@ -439,7 +448,10 @@ impl Prefilter {
 
     /// [`Prefilter::scan`] in `CHUNKS` chunks of `V` ([`Prefilter::sweep`]).
     /// Safety: as `sweep`.
-    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[cfg(any(
+        all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
     unsafe fn scan_fixed<V: Vector, const CHUNKS: usize>(
         &self,
@@ -467,7 +479,10 @@ impl Prefilter {
     /// [`Prefilter::first_held`]). Safety: the machine runs `V`'s
     /// instructions, and `name` holds from `V::BYTES + reach` to
     /// `CHUNKS * V::BYTES + reach` bytes.
-    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[cfg(any(
+        all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
     unsafe fn sweep<V: Vector, const CHUNKS: usize>(&self, name: &[u8], probes: &[Probe]) -> Sweep<CHUNKS> {
         const { assert!(V::SHIFT == 0) };
@@ -507,7 +522,10 @@ impl Prefilter {
     /// [`Prefilter::sweep`]: `probes` start with the sweep's candidate,
     /// whose tails it found; the others' are found here. Safety: as
     /// `sweep`.
-    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[cfg(any(
+        all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[inline(always)]
     unsafe fn first_held<'p, V: Vector, const CHUNKS: usize>(
         &self,
@@ -606,7 +624,10 @@ impl Prefilter {
 
     /// Whether `probe`'s needle starts at one of the candidate tail starts
     /// `tails[i]` (a bit per start from `at[i]`).
-    #[cfg(any(all(target_arch = "x86_64", not(crio_pin_portable)), all(target_arch = "wasm32", target_feature = "simd128")))]
+    #[cfg(any(
+        all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     #[cold]
     #[inline(never)]
     fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64]) -> bool {
