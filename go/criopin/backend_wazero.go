@@ -128,7 +128,7 @@ type instance struct {
 func (m *module) instantiate() (*instance, error) {
 	config := wazero.NewModuleConfig().WithName("").WithStartFunctions().
 		WithRandSource(rand.Reader).WithStderr(os.Stderr)
-	mod, err := m.runtime.InstantiateModule(ctx, m.compiled, config)
+	mod, err := m.runtime.InstantiateModule(instanceContext, m.compiled, config)
 	if err != nil {
 		return nil, err
 	}
@@ -589,7 +589,7 @@ func (e engine) matchAny(names []string) bool {
 
 // put copies name to the scratch memory; false when it cannot.
 func (in *instance) put(name string) bool {
-	if len(name) > 1<<31 || !in.reserve(uint32(len(name))) {
+	if uint64(len(name)) > 1<<31 || !in.reserve(uint32(len(name))) {
 		return false
 	}
 	copy(in.view(in.scratch, uint32(len(name))), name)
