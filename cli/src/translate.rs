@@ -29,7 +29,7 @@
 //! the one difference every entry shares between CRI-O (which ignores it)
 //! and the others: it is said once, for the whole list ([`case_note`]),
 //! rather than on each entry. A property test checks every label against
-//! the library's oracles of the runtimes' rules, in all twelve directions.
+//! the library's oracles of the runtimes' rules, in all twenty directions.
 
 use crio_pin::{Flags, Pattern, PinSet};
 use serde::Serialize;
@@ -122,7 +122,10 @@ pub fn write(text: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Stri
             to.facts().name
         ));
     }
-    match Pattern::parse(text, from.facts().flags) {
+    if let Some(why) = from.model().refuses(text) {
+        return Err(format!("{} refuses it ({why})", from.facts().name));
+    }
+    match from.model().parse(text, from.facts().flags) {
         Err(kind) => Err(format!("{} refuses it ({kind:?}): fix it first", from.facts().name)),
         Ok(Pattern::Blank) => Err("blank".into()),
         Ok(Pattern::Exact(t)) => write_exact(t, from, to),
@@ -195,13 +198,17 @@ fn change(source: Pinned, target: Pinned) -> Change {
 pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to: Runtime) -> Translated {
     let translated =
         |patterns, fidelity, why: String| Translated { patterns, fidelity, why: Some(why), gained: None, lost: None };
-    let Ok(source) = PinSet::compile([text], from.facts().flags) else {
+    let source = PinSet::compile([text], from.facts().flags).ok().filter(|_| from.model().refuses(text).is_none());
+    let Some(source) = source else {
         let why = written.err().unwrap_or_else(|| format!("{} refuses it", from.facts().name));
         return translated(Vec::new(), Fidelity::Impossible, why);
     };
     let patterns = written.as_ref().map_or(&[][..], Vec::as_slice);
     // A list the target refuses pins nothing there.
-    let target = PinSet::compile(patterns, to.facts().flags);
+    let target = match patterns.iter().find_map(|p| to.model().refuses(p)) {
+        Some(why) => Err(why),
+        None => PinSet::compile(patterns, to.facts().flags).map_err(|e| e.to_string()),
+    };
     let images = witnesses(text.trim(), patterns);
     let answers: Vec<(Pinned, Pinned)> = images
         .iter()

@@ -65,7 +65,8 @@ impl KubeletAllowlist {
                 Some("/") => return Err("at least registry hostname is required".into()),
                 Some(p) => list.prefixes.push(p.to_owned()),
                 None => {
-                    let name = repository_name(trimmed).map_err(|e| format!("failed to parse as an image name: {e}"))?;
+                    let name =
+                        repository_name(trimmed).map_err(|e| format!("failed to parse as an image name: {e}"))?;
                     if name != trimmed {
                         return Err(format!("neither tag nor digest is accepted in an image reference: {entry}"));
                     }

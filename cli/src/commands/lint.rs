@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crio_pin::pattern::canonical;
 use crio_pin::Flags;
 
-use crate::args::SourceArgs;
+use crate::args::{KubeletArgs, SourceArgs};
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
@@ -41,10 +41,16 @@ fn printed_each(severity: Severity) -> usize {
 /// How many more patterns a summarised code names as examples.
 const EXAMPLES: usize = 2;
 
-pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outcome, InputError> {
+pub fn run(
+    args: &SourceArgs,
+    images: Option<&str>,
+    shown: Shown,
+    kubelet: &KubeletArgs,
+) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let verifier = kubelet.verifier()?;
     let mut out = Vec::new();
     let listing = match images {
         Some(_) if !runtime.model().naming().lists_artifacts => {
@@ -71,6 +77,9 @@ pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outc
             })
             .collect();
         findings.extend(new);
+    }
+    if let Some(verifier) = &verifier {
+        findings.extend(verifier.lint(runtime, &resolved.entries));
     }
     let answered = listing.as_deref().map_or(0, |l| quiet_answered(&mut findings, l, flags));
     let counts = LintCounts::new(&resolved, &findings, answered);
