@@ -221,8 +221,9 @@ pub enum Command {
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
         /// List every finding: by default a note found on more than 3
-        /// patterns, or a warning on more than 10, is printed once, with
-        /// its count and examples (errors always each; JSON lists each)
+        /// patterns, or a warning or an error on more than 10, is printed
+        /// so many times, then once with its count and examples (JSON
+        /// lists each)
         #[arg(long, short = 'v')]
         verbose: bool,
         /// The least severity shown: error, warning or info (also: note);
