@@ -144,3 +144,15 @@ fn policy_alone_decides_outside_the_allowlist_policy() {
     assert_eq!(lint(&always), 1);
     assert_eq!(lint(&default), 0);
 }
+
+#[test]
+fn a_list_the_library_refuses_is_said_in_the_kubelets_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = write_file(dir.path(), "p.txt", "quay.io/a b\n");
+    let out = run(&["--runtime", "kubelet", "--patterns", &patterns, "config"]);
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(err.contains("failed to parse as an image name") && err.contains("the kubelet does not start"), "{err}");
+    // Not containerd's advice: the kubelet's list has no keys.
+    assert!(!err.contains("remove the key"), "{err}");
+}

@@ -117,6 +117,13 @@ pub trait Model {
         Pattern::parse(text, flags)
     }
 
+    /// What is wrong with a pattern the library refuses for `kind`, and
+    /// what to write instead, in this runtime's terms, where the library's
+    /// message would not fit it (None: the library's).
+    fn refused_says(&self, _kind: &ErrorKind) -> Option<(String, String)> {
+        None
+    }
+
     /// Whether this runtime reads `name` as that exact name.
     fn writes_exactly(&self, name: &str) -> bool {
         !name.is_empty()

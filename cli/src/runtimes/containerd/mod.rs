@@ -94,6 +94,15 @@ impl Model for Containerd {
         FACTS.name
     }
 
+    /// The library's message offers a glob, which containerd has not.
+    fn refused_says(&self, kind: &ErrorKind) -> Option<(String, String)> {
+        let ErrorKind::InvalidReference { why } = kind else { return None };
+        Some((
+            format!("not an image reference ({why})"),
+            format!("write a reference such as {}, or remove the key", show::quote(config::DEFAULT_SANDBOX_IMAGE)),
+        ))
+    }
+
     /// A name as a pull stores it (`ParseDockerRef`: `name:tag@digest` is
     /// stored as `name@digest`), a record for the image ID beside it.
     fn naming(&self) -> Naming {

@@ -174,6 +174,16 @@ impl Model for Kubelet {
         config::read(sources.config.as_deref(), sources.config_dir.as_deref()).map(|k| k.allowlist)
     }
 
+    /// Its exact entries are normalised (the flags' NORMALIZE): the library
+    /// refuses one that is no reference, as the kubelet does.
+    fn refused_says(&self, kind: &ErrorKind) -> Option<(String, String)> {
+        let ErrorKind::InvalidReference { why } = kind else { return None };
+        Some((
+            format!("failed to parse as an image name ({why}): the kubelet does not start"),
+            "write a repository in full, such as docker.io/library/nginx, or a prefix ending in /*".to_owned(),
+        ))
+    }
+
     fn refuses(&self, text: &str) -> Option<String> {
         refusal(text)
     }
