@@ -124,6 +124,12 @@ pub trait Model {
         None
     }
 
+    /// What `config` says of an entry no file wrote, the runtime's own
+    /// default (containerd's sandbox image).
+    fn default_note(&self, _entry: &Entry) -> Option<String> {
+        None
+    }
+
     /// Whether this runtime reads `name` as that exact name.
     fn writes_exactly(&self, name: &str) -> bool {
         !name.is_empty()
