@@ -68,6 +68,12 @@ impl Flags {
     pub const CONTAINERD_NORMALIZED: Flags = Flags(8 | 2 | 32);
     /// cri-dockerd's rules: its syntax, prefixes anchored, case-sensitive.
     pub const CRI_DOCKERD: Flags = Flags(16 | 1 | 2);
+    /// The kubelet's `preloadedImagesVerificationAllowlist`, once the
+    /// kubelet has accepted it (exact repositories without tag or digest,
+    /// prefixes ending in `/*`): CRI-O's syntax with globs anchored and
+    /// case compared, over names normalised (the repositories the kubelet
+    /// compares are their `:latest` form).
+    pub const KUBELET: Flags = Flags(1 | 2 | 32);
 
     /// The flags whose bits are `bits`, or an error naming the unknown bits.
     pub fn from_bits(bits: u32) -> Result<Flags, CompileError> {

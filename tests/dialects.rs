@@ -1,6 +1,6 @@
 //! The other runtimes' rules, each against a reference written from that
 //! runtime's source (`crio_pin::oracle::{containerd, cri_dockerd,
-//! docker_reference}`): the reference normalisation against the library's
+//! docker_reference, kubelet}`): the reference normalisation against the library's
 //! parser, then every dialect's flag set against its runtime's oracle, on
 //! generated entries and names built from the pieces real references are
 //! made of and the pieces that break them.
@@ -9,6 +9,7 @@ use crio_pin::normalize::normalize;
 use crio_pin::oracle::containerd::ContainerdReference;
 use crio_pin::oracle::cri_dockerd::CriDockerdReference;
 use crio_pin::oracle::docker_reference;
+use crio_pin::oracle::kubelet::{repository_name, KubeletAllowlist};
 use crio_pin::{ErrorKind, Flags, PinSet};
 use proptest::prelude::*;
 
@@ -237,6 +238,28 @@ proptest! {
         let theirs = CriDockerdReference::compile(&bytes(&list));
         for name in &names {
             prop_assert_eq!(ours.match_index(name.as_bytes()), theirs.pinned(name.as_bytes()), "{:?} in {:?}", name, list);
+        }
+    }
+
+    /// The kubelet's allowlist, once the kubelet took it: the entries of
+    /// the list it accepts, and the repositories of the names with every
+    /// prefix of them that ends at a '/', matched on the name's normalised
+    /// repository (what the kubelet compares: a name that does not parse
+    /// is covered by nothing).
+    #[test]
+    fn kubelet_agrees_with_its_reference((list, names) in list_and_names()) {
+        let mut accepted: Vec<String> =
+            list.iter().filter(|e| KubeletAllowlist::compile(&[e.as_str()]).is_ok()).cloned().collect();
+        for repository in names.iter().filter_map(|n| repository_name(n).ok()) {
+            accepted.extend(repository.match_indices('/').map(|(at, _)| format!("{}*", &repository[..=at])));
+            accepted.push(repository);
+        }
+        let texts: Vec<&str> = accepted.iter().map(String::as_str).collect();
+        let theirs = KubeletAllowlist::compile(&texts).expect("every entry was accepted alone");
+        let ours = PinSet::compile(&accepted, Flags::KUBELET).expect("the library takes what the kubelet takes");
+        for name in &names {
+            let covered = repository_name(name).is_ok_and(|r| ours.is_match(r.as_bytes()));
+            prop_assert_eq!(covered, theirs.covers(name), "{:?} in {:?}", name, accepted);
         }
     }
 

@@ -33,8 +33,10 @@ pub struct SourceArgs {
     /// The container runtime whose configuration is read and whose rules
     /// decide: CRI-O; containerd 2.x (values compared as written);
     /// containerd-normalized (as its fix PRs intend: values normalised);
-    /// cri-dockerd (prefixes, bare repositories, Docker's familiar names)
-    /// [env: CRIO_PIN_RUNTIME] [default: crio]
+    /// cri-dockerd (prefixes, bare repositories, Docker's familiar names);
+    /// kubelet (no runtime: its preloadedImagesVerificationAllowlist, read
+    /// from --config, default /var/lib/kubelet/config.yaml, and
+    /// --config-dir) [env: CRIO_PIN_RUNTIME] [default: crio]
     #[arg(long, value_enum, value_name = "RUNTIME", global = true)]
     pub runtime: Option<Runtime>,
     /// The runtime's main configuration file: CRI-O's [env: CONTAINER_CONFIG]
@@ -173,6 +175,32 @@ pub struct ImageArgs {
     pub images: Option<String>,
 }
 
+/// The kubelet's configuration, set beside the runtime's list: which
+/// pinned images it pulls again before a pod uses them.
+#[derive(Args)]
+pub struct KubeletArgs {
+    /// The kubelet's KubeletConfiguration (YAML or JSON; the kubelet's
+    /// --config, usually /var/lib/kubelet/config.yaml): its
+    /// imagePullCredentialsVerificationPolicy, its
+    /// preloadedImagesVerificationAllowlist and the feature gate
+    /// KubeletEnsureSecretPulledImages (on by default since 1.35)
+    #[arg(long, value_name = "FILE")]
+    pub kubelet_config: Option<String>,
+    /// The kubelet's drop-in directory (its --config-dir): the *.conf
+    /// files in lexical order, each over the ones before
+    #[arg(long, value_name = "DIR", requires = "kubelet_config")]
+    pub kubelet_config_dir: Option<String>,
+}
+
+impl KubeletArgs {
+    /// The kubelet's configuration, when given, compiled.
+    pub fn verifier(&self) -> Result<Option<crate::runtimes::kubelet::verify::Verifier>, InputError> {
+        let Some(config) = &self.kubelet_config else { return Ok(None) };
+        let read = crate::runtimes::kubelet::config::read(Some(config), self.kubelet_config_dir.as_deref())?;
+        Ok(Some(crate::runtimes::kubelet::verify::Verifier::new(read)))
+    }
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// The effective pinned list, each pattern with its source (exit 2 when
@@ -193,8 +221,9 @@ pub enum Command {
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
         /// List every finding: by default a note found on more than 3
-        /// patterns, or a warning on more than 10, is printed once, with
-        /// its count and examples (errors always each; JSON lists each)
+        /// patterns, or a warning or an error on more than 10, is printed
+        /// so many times, then once with its count and examples (JSON
+        /// lists each)
         #[arg(long, short = 'v')]
         verbose: bool,
         /// The least severity shown: error, warning or info (also: note);
@@ -203,6 +232,11 @@ pub enum Command {
         /// status [default: info]
         #[arg(long, value_enum, value_name = "LEVEL", hide_possible_values = true)]
         severity: Option<Severity>,
+        /// Also each pinned pattern whose images the kubelet pulls again
+        /// before a pod uses them, with the allowlist entry that would
+        /// spare them, and the allowlist entries no pin needs
+        #[command(flatten)]
+        kubelet: KubeletArgs,
     },
     /// For each image: pinned or not, by which pattern, from where (a refused
     /// list is explained by its valid patterns, with exit status 2)
@@ -219,6 +253,10 @@ pub enum Command {
         /// crictl shows for an image pulled by tag)
         #[arg(long)]
         allow_undecided: bool,
+        /// Also whether the kubelet pulls each image again before a pod
+        /// uses it (an image it did not pull itself)
+        #[command(flatten)]
+        kubelet: KubeletArgs,
     },
     /// Which images gain or lose a pin with a change (exit 1 when one loses it)
     ///

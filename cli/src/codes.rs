@@ -121,6 +121,12 @@ codes! {
             "info: a digest pins an image only if it was pulled by that digest (an OCI artifact however it was pulled); not said of an image an --images listing shows pulled by it",
         ArtifactDigest = "artifact-digest":
             "info: the canonical name of an OCI artifact of the --images listing, which it pins however it was pulled",
+        KubeletRefuses = "kubelet-refuses":
+            "an allowlist entry the kubelet refuses (getAllowlistImagePattern): it does not start; says its reason and what to write",
+        VerifiedPin = "verified-pin":
+            "lint --kubelet-config: a pinned pattern whose images the kubelet checks by pulling again before a pod uses them (its policy, or no allowlist entry covers them); names the entry that would",
+        UnneededEntry = "unneeded-entry":
+            "lint --kubelet-config, info: an allowlist entry no pinned pattern needs",
     }
 }
 

@@ -196,12 +196,12 @@ pub fn without_whitespace(text: &str) -> String {
 pub struct Containment {
     /// Globs and keywords (cri-dockerd: prefixes and bare repositories);
     /// set index to list index.
-    all: Option<(PinSet, Vec<usize>)>,
+    pub all: Option<(PinSet, Vec<usize>)>,
     /// Keywords only: under --anchor-globs a glob never covers a keyword.
-    keywords: Option<(PinSet, Vec<usize>)>,
+    pub keywords: Option<(PinSet, Vec<usize>)>,
     /// cri-dockerd's prefixes only: a bare repository never covers a
     /// prefix (`nginx*` pins `nginx-exporter:1`, `nginx` does not).
-    globs: Option<(PinSet, Vec<usize>)>,
+    pub globs: Option<(PinSet, Vec<usize>)>,
 }
 
 impl Containment {
@@ -234,30 +234,6 @@ impl Containment {
             PinSet::compile(&texts, mode).ok().map(|set| (set, indexes))
         };
         Containment { all: build(false), keywords: if anchored { build(true) } else { None }, globs: None }
-    }
-
-    /// The same under cri-dockerd's rules: its prefixes (anchored; `*`
-    /// alone is every name) and bare repositories, asked of a set compiled
-    /// under them.
-    pub fn build_cri_dockerd(parsed: &[Option<Pattern<'_>>]) -> Containment {
-        let build = |repositories: bool| {
-            let mut texts = Vec::new();
-            let mut indexes = Vec::new();
-            for (i, p) in parsed.iter().enumerate() {
-                let text = match p {
-                    Some(Pattern::Glob(g)) => format!("{g}*"),
-                    Some(Pattern::Repository(r)) if repositories => r.to_string(),
-                    _ => continue,
-                };
-                texts.push(text);
-                indexes.push(i);
-            }
-            if texts.is_empty() {
-                return None;
-            }
-            PinSet::compile(&texts, Flags::CRI_DOCKERD).ok().map(|set| (set, indexes))
-        };
-        Containment { all: build(true), keywords: None, globs: build(false) }
     }
 
     fn shadowed(&self, index: usize, pattern: Pattern<'_>) -> Option<usize> {

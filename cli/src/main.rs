@@ -42,12 +42,12 @@ fn main() -> ExitCode {
     let sources = &cli.sources;
     let outcome = match &cli.command {
         Command::Config => commands::config::run(sources),
-        Command::Lint { images, verbose, severity } => {
+        Command::Lint { images, verbose, severity, kubelet } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
-            commands::lint::run(sources, images.as_deref(), shown)
+            commands::lint::run(sources, images.as_deref(), shown, kubelet)
         }
-        Command::Explain { images, check, allow_undecided } => {
-            commands::explain::run(sources, images, *check, *allow_undecided)
+        Command::Explain { images, check, allow_undecided, kubelet } => {
+            commands::explain::run(sources, images, *check, *allow_undecided, kubelet)
         }
         Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive } => {
             let change = commands::diff::Change {

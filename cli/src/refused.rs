@@ -146,16 +146,15 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
             (Some(i), _) => i,
         };
         let entry = &entries[index];
-        let message = match e.kind() {
-            // The library's message offers a glob, which containerd has not.
-            ErrorKind::InvalidReference { why } => format!(
-                "pattern {index} ({}): not an image reference ({why}); {}; write a reference such as {}, or \
-                 remove the key",
+        // The runtime's own words, where the library's would offer what it
+        // has not (a glob, to containerd).
+        let message = match Runtime::of(flags).model().refused_says(e.kind()) {
+            Some((what, instead)) => format!(
+                "pattern {index} ({}): {what}; {}; {instead}",
                 show::pattern(entry.key.as_deref(), &entry.display()),
                 consequence(e.kind(), list, flags),
-                show::quote(crate::runtimes::containerd::config::DEFAULT_SANDBOX_IMAGE)
             ),
-            kind => format!("{e}; {}", consequence(kind, list, flags)),
+            None => format!("{e}; {}", consequence(e.kind(), list, flags)),
         };
         refused.push(Refused {
             code: code(e.kind()),

@@ -23,6 +23,9 @@ pub enum Runtime {
     // cri-dockerd (its PR #571): --pinned-images, prefixes and bare
     // repositories.
     CriDockerd,
+    // The kubelet's preloadedImagesVerificationAllowlist: no runtime, but
+    // the list that decides whether a pinned image is usable unverified.
+    Kubelet,
 }
 
 /// The environment variable that chooses the runtime when `--runtime` is

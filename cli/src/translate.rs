@@ -25,11 +25,14 @@
 //!
 //! The images are those the entry and its translation name (each pull of
 //! them, the names one character longer, one path component deeper, or
-//! behind another registry), spelled as written and in lower case. Case is
-//! the one difference every entry shares between CRI-O (which ignores it)
-//! and the others: it is said once, for the whole list ([`case_note`]),
-//! rather than on each entry. A property test checks every label against
-//! the library's oracles of the runtimes' rules, in all twelve directions.
+//! behind another registry), spelled as written and in lower case, and
+//! the names themselves with their host and their tag in upper case: CRI-O
+//! ignores case and the others do not, so an exact name carried between
+//! them is `wider` or `narrower` (`quay.io/a:v1` in CRI-O also pins
+//! `quay.io/a:V1`, a tag of its own), and the list-wide [`case_note`] says
+//! why. A property test checks every label against the library's oracles
+//! of the runtimes' rules, in all twenty directions, over a universe with
+//! upper-case hosts and tags.
 
 use crio_pin::{Flags, Pattern, PinSet};
 use serde::Serialize;
@@ -122,7 +125,10 @@ pub fn write(text: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Stri
             to.facts().name
         ));
     }
-    match Pattern::parse(text, from.facts().flags) {
+    if let Some(why) = from.model().refuses(text) {
+        return Err(format!("{} refuses it ({why})", from.facts().name));
+    }
+    match from.model().parse(text, from.facts().flags) {
         Err(kind) => Err(format!("{} refuses it ({kind:?}): fix it first", from.facts().name)),
         Ok(Pattern::Blank) => Err("blank".into()),
         Ok(Pattern::Exact(t)) => write_exact(t, from, to),
@@ -195,13 +201,17 @@ fn change(source: Pinned, target: Pinned) -> Change {
 pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to: Runtime) -> Translated {
     let translated =
         |patterns, fidelity, why: String| Translated { patterns, fidelity, why: Some(why), gained: None, lost: None };
-    let Ok(source) = PinSet::compile([text], from.facts().flags) else {
+    let source = PinSet::compile([text], from.facts().flags).ok().filter(|_| from.model().refuses(text).is_none());
+    let Some(source) = source else {
         let why = written.err().unwrap_or_else(|| format!("{} refuses it", from.facts().name));
         return translated(Vec::new(), Fidelity::Impossible, why);
     };
     let patterns = written.as_ref().map_or(&[][..], Vec::as_slice);
     // A list the target refuses pins nothing there.
-    let target = PinSet::compile(patterns, to.facts().flags);
+    let target = match patterns.iter().find_map(|p| to.model().refuses(p)) {
+        Some(why) => Err(why),
+        None => PinSet::compile(patterns, to.facts().flags).map_err(|e| e.to_string()),
+    };
     let images = witnesses(text.trim(), patterns);
     let answers: Vec<(Pinned, Pinned)> = images
         .iter()
@@ -285,9 +295,11 @@ fn dropped_why(text: &str, from: Runtime) -> String {
 
 /// The images the texts name: each as each pull gives it, the same names
 /// one character longer, one path component deeper, with another tag, or
-/// behind another registry; as written and in lower case.
+/// behind another registry; as written and in lower case, and the names
+/// themselves with their host and their tag in upper case.
 fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
     let mut references = std::collections::BTreeSet::new();
+    let mut cased: Vec<String> = Vec::new();
     let mut images: Vec<RegistryImage> = Vec::new();
     for t in std::iter::once(text).chain(written.iter().map(String::as_str)) {
         if crate::images::is_image_id(t) {
@@ -302,10 +314,38 @@ fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
                     references.insert(reference);
                 }
             }
+            // Case changes what an exact name pins; a glob's or keyword's
+            // reach differs already by where it matches.
+            if let Ok(reference) = normalized(&base) {
+                cased.extend(case_variants(&reference));
+            }
         }
     }
-    images.extend(references.iter().flat_map(|r| pulls(r)));
+    // The names as written first: the image a label shows is one of them
+    // when they show it.
+    let cased = cased.into_iter().filter(|r| !references.contains(r)).collect::<std::collections::BTreeSet<_>>();
+    images.extend(references.iter().chain(&cased).flat_map(|r| pulls(r)));
     images
+}
+
+/// A normalised reference with its host, and with its tag, in upper case
+/// (`QUAY.IO/a:1`, `quay.io/a:V1`): other images that CRI-O's entries pin
+/// too, as it ignores case, and the others' do not.
+fn case_variants(reference: &str) -> Vec<String> {
+    let mut variants = Vec::new();
+    if let Some((host, rest)) = reference.split_once('/') {
+        let upper = host.to_uppercase();
+        if upper != host {
+            variants.push(format!("{upper}/{rest}"));
+        }
+    }
+    let repository = crate::images::repository(reference);
+    if let Some(tag) = reference.strip_prefix(repository).and_then(|t| t.strip_prefix(':')) {
+        if tag.to_uppercase() != tag {
+            variants.push(format!("{repository}:{}", tag.to_uppercase()));
+        }
+    }
+    variants.into_iter().filter(|v| normalized(v).as_deref() == Ok(v.as_str())).collect()
 }
 
 /// Names a pattern built on `base` (an entry without its `*`s, perhaps
@@ -394,9 +434,11 @@ mod tests {
     #[test]
     fn containerd_to_crio() {
         use Runtime::{Containerd, Crio};
+        // CRI-O also pins the names that differ only in case
+        // (DOCKER.IO/library/nginx:1, a host a pull may spell so).
         assert_eq!(
             t("docker.io/library/nginx:1", Containerd, Crio),
-            (pats(&["docker.io/library/nginx:1"]), Fidelity::Exact)
+            (pats(&["docker.io/library/nginx:1"]), Fidelity::Wider)
         );
         // containerd compares values as written: a '*' is a character, and no
         // stored name has it.
@@ -410,7 +452,7 @@ mod tests {
         use Runtime::{ContainerdNormalized, Crio};
         assert_eq!(
             t("nginx", ContainerdNormalized, Crio),
-            (pats(&["docker.io/library/nginx:latest"]), Fidelity::Exact)
+            (pats(&["docker.io/library/nginx:latest"]), Fidelity::Wider)
         );
         assert_eq!(t("Quay.io/A", ContainerdNormalized, Crio).1, Fidelity::Impossible);
     }
@@ -424,7 +466,7 @@ mod tests {
         );
         assert_eq!(t("quay.io/a", CriDockerd, Crio), (pats(&["quay.io/a:*", "quay.io/a@*"]), Fidelity::Wider));
         // Docker's short names are CRI-O's long ones, and the reverse.
-        assert_eq!(t("redis:7", CriDockerd, Crio), (pats(&["docker.io/library/redis:7"]), Fidelity::Exact));
+        assert_eq!(t("redis:7", CriDockerd, Crio), (pats(&["docker.io/library/redis:7"]), Fidelity::Wider));
         // Docker reports docker.io/library/redis:7 as redis:7; read as a
         // familiar name, docker.io/library/redis:7 would be a Hub namespace
         // "docker.io", which no Docker ID can be: it pins nothing.
@@ -436,7 +478,7 @@ mod tests {
         // The prefix "*pause": no name Docker reports starts with '*'.
         assert_eq!(t("*pause*", CriDockerd, Crio).1, Fidelity::Dropped);
         assert_eq!(t("  ", CriDockerd, Crio).1, Fidelity::Dropped);
-        assert_eq!(t(" nginx:1 ", CriDockerd, Crio), (pats(&["docker.io/library/nginx:1"]), Fidelity::Exact));
+        assert_eq!(t(" nginx:1 ", CriDockerd, Crio), (pats(&["docker.io/library/nginx:1"]), Fidelity::Wider));
     }
 
     #[test]
@@ -445,11 +487,19 @@ mod tests {
         assert_eq!(t("quay.io/*", Crio, Containerd).1, Fidelity::Impossible);
         assert_eq!(t("*etcd*", Crio, CriDockerd).1, Fidelity::Impossible);
         assert_eq!(t("quay.io/*", Crio, CriDockerd), (pats(&["quay.io/*"]), Fidelity::Narrower));
-        assert_eq!(t("docker.io/library/nginx:1", Crio, CriDockerd), (pats(&["nginx:1"]), Fidelity::Exact));
+        assert_eq!(t("docker.io/library/nginx:1", Crio, CriDockerd), (pats(&["nginx:1"]), Fidelity::Narrower));
         // Docker's familiar quay.io/a:1 is quay.io/a:1 alone (no Hub
-        // namespace holds a '.').
-        assert_eq!(t("quay.io/a:1", Crio, CriDockerd), (pats(&["quay.io/a:1"]), Fidelity::Exact));
-        assert_eq!(t("registry.k8s.io/pause:3.10", Crio, Containerd).1, Fidelity::Exact);
+        // namespace holds a '.'); but CRI-O's entry also pins QUAY.IO/a:1.
+        let quay = translate("quay.io/a:1", Crio, CriDockerd);
+        assert_eq!((quay.patterns, quay.fidelity), (pats(&["quay.io/a:1"]), Fidelity::Narrower));
+        assert_eq!(quay.lost.map(|i| i.name().to_owned()).as_deref(), Some("QUAY.IO/a:1"));
+        // A tag in upper case: CRI-O's entry pins the lower-case tag too.
+        let tag = translate("quay.io/a:V1", Crio, Containerd);
+        assert_eq!(tag.fidelity, Fidelity::Narrower);
+        let lost = tag.lost.map(|i| i.name().to_owned()).unwrap_or_default();
+        assert!(lost != "quay.io/a:V1" && lost.eq_ignore_ascii_case("quay.io/a:v1"), "{lost}");
+        // Only case-blind names stay exact: digits, and no host to spell.
+        assert_eq!(t("registry.k8s.io/pause:3.10", Crio, Containerd).1, Fidelity::Narrower);
         // CRI-O stores normalised names: a short one pins nothing there.
         assert_eq!(t("nginx:1", Crio, CriDockerd).1, Fidelity::Dropped);
         // CRI-O's glob also matches behind a mirror; cri-dockerd's prefix also

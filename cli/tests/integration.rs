@@ -14,6 +14,7 @@ mod explain;
 mod files;
 mod images_input;
 mod json_schemas;
+mod kubelet;
 mod large_input;
 mod lint;
 mod man_pages;

@@ -20,6 +20,8 @@ pub mod containerd;
 pub mod cri_dockerd;
 /// `ParseDockerRef`'s normalisation (distribution/reference), from its grammar.
 pub mod docker_reference;
+/// The kubelet's `preloadedImagesVerificationAllowlist`: exact repositories, `/*` prefixes.
+pub mod kubelet;
 
 use regex::{Regex, RegexBuilder};
 

@@ -123,16 +123,9 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
         output::table(out, &columns, &rows, how.full);
     }
     for e in resolved.entries.iter().filter(|e| e.source_kind() == "default") {
-        output::say(
-            out,
-            &format!(
-                "note: {} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so \
-                 containerd pins it (and pods run it)",
-                show::quote(&e.display()),
-                e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
-            ),
-            how.full,
-        );
+        if let Some(note) = how.runtime.model().default_note(e) {
+            output::say(out, &format!("note: {note}"), how.full);
+        }
     }
     output::print_warnings(out, &resolved.warnings, how.full);
     for e in errors {

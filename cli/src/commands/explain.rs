@@ -3,19 +3,27 @@
 
 use std::io::Write;
 
-use crate::args::{ImageArgs, SourceArgs};
+use crate::args::{ImageArgs, KubeletArgs, SourceArgs};
 use crate::error::InputError;
 use crate::matching::{self, Cause, Explained, Report};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
-use crate::runtimes;
+use crate::runtimes::kubelet::verify::Verdict;
+use crate::runtimes::{self, RegistryImage};
 use crate::show;
 
-pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: bool) -> Result<Outcome, InputError> {
+pub fn run(
+    args: &SourceArgs,
+    images: &ImageArgs,
+    check: bool,
+    allow_undecided: bool,
+    kubelet: &KubeletArgs,
+) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let verifier = kubelet.verifier()?;
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved);
@@ -29,6 +37,15 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: 
     }
     let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
     let report = matching::explain(&resolved, &compiled, &list, flags);
+    let verdicts: Option<Vec<(String, Verdict)>> = verifier.as_ref().map(|v| {
+        list.iter()
+            .map(|image| {
+                let registry =
+                    RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
+                (registry.name().to_owned(), v.image(&registry))
+            })
+            .collect()
+    });
     if args.json {
         // Straight to text: a Value of 50,000 images would double the work.
         #[derive(serde::Serialize)]
@@ -38,6 +55,8 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: 
             undecided: usize,
             refused: &'a [Refused],
             causes: &'a [Cause],
+            #[serde(skip_serializing_if = "Option::is_none")]
+            kubelet: Option<Vec<KubeletVerdict<'a>>>,
         }
         let json = Out {
             images: &report.images,
@@ -45,10 +64,16 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: 
             undecided: report.undecided,
             refused: &report.refused,
             causes: &report.causes,
+            kubelet: verdicts
+                .as_ref()
+                .map(|v| v.iter().map(|(image, verdict)| KubeletVerdict { image, verdict }).collect()),
         };
         write_json(&mut out, &json);
     } else {
         print(&mut out, &report, check, args.no_trunc, runtime);
+        if let Some(verdicts) = &verdicts {
+            print_kubelet(&mut out, verdicts, args.no_trunc);
+        }
     }
     if !report.refused.is_empty() {
         // Said on standard error after the output: why the list is refused.
@@ -56,6 +81,32 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: 
     }
     let undecided = report.undecided > 0 && !allow_undecided;
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(check && (report.disagreements > 0 || undecided)) })
+}
+
+/// Whether the kubelet pulls an image again before a pod uses it (JSON
+/// `kubelet`, one per image in the order of `images`).
+#[derive(serde::Serialize)]
+struct KubeletVerdict<'a> {
+    image: &'a str,
+    #[serde(flatten)]
+    verdict: &'a Verdict,
+}
+
+/// The kubelet's answer for each image, after the runtime's.
+fn print_kubelet(out: &mut Vec<u8>, verdicts: &[(String, Verdict)], full: bool) {
+    let verified = verdicts.iter().filter(|(_, v)| v.verified).count();
+    output::say(
+        out,
+        &format!(
+            "the kubelet pulls {verified} of {} image(s) again before a pod uses it, to check the pod's credentials (for an image it did not pull itself):",
+            verdicts.len()
+        ),
+        full,
+    );
+    for (image, verdict) in verdicts {
+        let answer = if verdict.verified { "verified" } else { "used as it is" };
+        output::say(out, &format!("  {}: {answer}: {}", show::name(image), show::escape(&verdict.why)), full);
+    }
 }
 
 /// An image id as crictl shows it: 13 characters, whole under --no-trunc.

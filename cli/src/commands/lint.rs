@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crio_pin::pattern::canonical;
 use crio_pin::Flags;
 
-use crate::args::SourceArgs;
+use crate::args::{KubeletArgs, SourceArgs};
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
@@ -27,24 +27,30 @@ pub struct Shown {
 }
 
 /// How many findings of one code are printed each before the rest are
-/// counted: a note gives the same advice every time; a warning usually
-/// says what to write for its pattern, so more are printed; every error
-/// is.
+/// counted: a note gives the same advice every time; a warning or an
+/// error usually says what to write for its pattern, so more are printed
+/// (20,000 refused digests are one code, not 36,000 lines; the exit
+/// status and the count still say each).
 fn printed_each(severity: Severity) -> usize {
     match severity {
         Severity::Info => 3,
-        Severity::Warning => 10,
-        Severity::Error => usize::MAX,
+        Severity::Warning | Severity::Error => 10,
     }
 }
 
 /// How many more patterns a summarised code names as examples.
 const EXAMPLES: usize = 2;
 
-pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outcome, InputError> {
+pub fn run(
+    args: &SourceArgs,
+    images: Option<&str>,
+    shown: Shown,
+    kubelet: &KubeletArgs,
+) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let verifier = kubelet.verifier()?;
     let mut out = Vec::new();
     let listing = match images {
         Some(_) if !runtime.model().naming().lists_artifacts => {
@@ -71,6 +77,9 @@ pub fn run(args: &SourceArgs, images: Option<&str>, shown: Shown) -> Result<Outc
             })
             .collect();
         findings.extend(new);
+    }
+    if let Some(verifier) = &verifier {
+        findings.extend(verifier.lint(runtime, &resolved.entries));
     }
     let answered = listing.as_deref().map_or(0, |l| quiet_answered(&mut findings, l, flags));
     let counts = LintCounts::new(&resolved, &findings, answered);

@@ -9,6 +9,7 @@
 
 use std::io::Write;
 
+use clap::ValueEnum;
 use serde::Serialize;
 
 use crate::args::SourceArgs;
@@ -139,7 +140,7 @@ impl<'a> View<'a> {
             Column::whole("FIDELITY"),
             Column::source("SOURCE").optional(1),
         ];
-        output::say(out, &format!("{} -> {}", source.facts().name, to.facts().name), no_trunc);
+        output::say(out, &format!("{} -> {}", as_given(source), as_given(to)), no_trunc);
         output::table(out, &columns, &rows, no_trunc);
         for (i, (_, t)) in entries.iter().enumerate() {
             if let (Some(why), true) = (&t.why, t.fidelity != Fidelity::Exact) {
@@ -267,4 +268,16 @@ struct EntryJson<'a> {
     to: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     why: Option<&'a str>,
+}
+
+/// A runtime as the heading names it: with its `--runtime` value when
+/// another shares its name and that value says more (containerd-normalized).
+fn as_given(runtime: Runtime) -> String {
+    let (name, option) = (runtime.facts().name, runtime.facts().option);
+    let shared = Runtime::value_variants().iter().filter(|r| r.facts().name == name).count() > 1;
+    if shared && option != name {
+        format!("{name} ({option})")
+    } else {
+        name.to_owned()
+    }
 }

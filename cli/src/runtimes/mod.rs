@@ -23,8 +23,9 @@
 pub mod containerd;
 pub mod cri_dockerd;
 pub mod crio;
+pub mod kubelet;
 
-use crio_pin::{ErrorKind, Flags, PinSet};
+use crio_pin::{ErrorKind, Flags, Pattern, PinSet};
 
 use crate::causes::Causes;
 use crate::error::InputError;
@@ -103,6 +104,31 @@ pub trait Model {
     /// The list its configuration holds, read from where `sources` say as
     /// the runtime reads it.
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError>;
+
+    /// Why this runtime refuses `text` beyond what the library refuses
+    /// under its flags (the kubelet's allowlist), in its words.
+    fn refuses(&self, _text: &str) -> Option<String> {
+        None
+    }
+
+    /// What `text` means as an entry of its list (`flags`: its own):
+    /// the library's reading, unless the runtime means more by it.
+    fn parse<'t>(&self, text: &'t str, flags: Flags) -> Result<Pattern<'t>, ErrorKind> {
+        Pattern::parse(text, flags)
+    }
+
+    /// What is wrong with a pattern the library refuses for `kind`, and
+    /// what to write instead, in this runtime's terms, where the library's
+    /// message would not fit it (None: the library's).
+    fn refused_says(&self, _kind: &ErrorKind) -> Option<(String, String)> {
+        None
+    }
+
+    /// What `config` says of an entry no file wrote, the runtime's own
+    /// default (containerd's sandbox image).
+    fn default_note(&self, _entry: &Entry) -> Option<String> {
+        None
+    }
 
     /// Whether this runtime reads `name` as that exact name.
     fn writes_exactly(&self, name: &str) -> bool {
@@ -211,6 +237,7 @@ impl Runtime {
             Runtime::Containerd => &containerd::FACTS,
             Runtime::ContainerdNormalized => &containerd::NORMALIZED_FACTS,
             Runtime::CriDockerd => &cri_dockerd::FACTS,
+            Runtime::Kubelet => &kubelet::FACTS,
         }
     }
 
@@ -224,6 +251,7 @@ impl Runtime {
     /// `facts`, so that a new runtime brings both.
     #[cfg(test)]
     pub fn oracle(self, list: &[String]) -> Oracle {
+        use crio_pin::oracle::kubelet::KubeletAllowlist;
         use crio_pin::oracle::{containerd::ContainerdReference, cri_dockerd::CriDockerdReference, ReferenceSet};
         let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
         match self {
@@ -231,6 +259,10 @@ impl Runtime {
             Runtime::Containerd => Oracle::Containerd(ContainerdReference::compile(&bytes, false)),
             Runtime::ContainerdNormalized => Oracle::Containerd(ContainerdReference::compile(&bytes, true)),
             Runtime::CriDockerd => Oracle::CriDockerd(CriDockerdReference::compile(&bytes)),
+            // A list the kubelet refuses: it does not start, and covers nothing.
+            Runtime::Kubelet => {
+                Oracle::Kubelet(KubeletAllowlist::compile(&list.iter().map(String::as_str).collect::<Vec<_>>()).ok())
+            }
         }
     }
 }
@@ -241,6 +273,7 @@ pub enum Oracle {
     Crio(crio_pin::oracle::ReferenceSet),
     Containerd(crio_pin::oracle::containerd::ContainerdReference),
     CriDockerd(crio_pin::oracle::cri_dockerd::CriDockerdReference),
+    Kubelet(Option<crio_pin::oracle::kubelet::KubeletAllowlist>),
 }
 
 /// The list `sources` give: a pattern file, else the configuration of

@@ -26,6 +26,7 @@ fn options_of_another_runtime_are_usage_errors() {
         (vec!["--runtime", "cri-dockerd", "--config", "x", "config"], "cri-dockerd has no configuration file"),
         (vec!["--runtime", "cri-dockerd", "--config-dir", "x", "config"], "cri-dockerd has no configuration file"),
         (vec!["--runtime", "cri-dockerd", "--pause-image", "x", "config"], "--pod-infra-container-image"),
+        (vec!["--runtime", "kubelet", "--pinned-images", "x", "config"], "read from its KubeletConfiguration"),
         (
             vec![
                 "--runtime",
@@ -56,7 +57,7 @@ fn options_of_another_runtime_are_usage_errors() {
     }
     let out = run(&["--runtime", "docker", "config"]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("[possible values: crio, containerd, containerd-normalized, cri-dockerd]"));
+    assert!(stderr(&out).contains("[possible values: crio, containerd, containerd-normalized, cri-dockerd, kubelet]"));
     // CRIO_PIN_RUNTIME chooses when --runtime does not; errors say which.
     let cd = ["-c", "containerd/config.toml", "config", "--json"];
     let v = json(&run_env(&cd, &[("CRIO_PIN_RUNTIME", "containerd")]));

@@ -94,6 +94,24 @@ impl Model for Containerd {
         FACTS.name
     }
 
+    fn default_note(&self, entry: &Entry) -> Option<String> {
+        Some(format!(
+            "{} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so containerd pins it \
+             (and pods run it)",
+            show::quote(&entry.display()),
+            entry.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
+        ))
+    }
+
+    /// The library's message offers a glob, which containerd has not.
+    fn refused_says(&self, kind: &ErrorKind) -> Option<(String, String)> {
+        let ErrorKind::InvalidReference { why } = kind else { return None };
+        Some((
+            format!("not an image reference ({why})"),
+            format!("write a reference such as {}, or remove the key", show::quote(config::DEFAULT_SANDBOX_IMAGE)),
+        ))
+    }
+
     /// A name as a pull stores it (`ParseDockerRef`: `name:tag@digest` is
     /// stored as `name@digest`), a record for the image ID beside it.
     fn naming(&self) -> Naming {

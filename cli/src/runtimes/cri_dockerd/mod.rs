@@ -20,7 +20,7 @@ use crate::refused::{self, List};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::Pattern;
-use crio_pin::Flags;
+use crio_pin::{Flags, PinSet};
 
 pub struct CriDockerd;
 
@@ -171,7 +171,7 @@ impl Rules for CriDockerdRules {
             .iter()
             .map(|e| std::str::from_utf8(&e.text).ok().and_then(|t| Pattern::parse(t, Flags::CRI_DOCKERD).ok()))
             .collect();
-        Some(Containment::build_cri_dockerd(&parsed))
+        Some(containment(&parsed))
     }
 
     fn entry<'e>(&self, entry: &'e Entry, _list: List, add: &mut Add<'_>) -> Option<Compared<'e>> {
@@ -222,6 +222,30 @@ impl Rules for CriDockerdRules {
             show::quote(&entries[first].display())
         )
     }
+}
+
+/// Which earlier patterns pin a superset of a later one's names under
+/// cri-dockerd's rules: its prefixes (anchored; `*` alone is every name)
+/// and bare repositories, asked of a set compiled under them.
+fn containment(parsed: &[Option<Pattern<'_>>]) -> Containment {
+    let build = |repositories: bool| {
+        let mut texts = Vec::new();
+        let mut indexes = Vec::new();
+        for (i, p) in parsed.iter().enumerate() {
+            let text = match p {
+                Some(Pattern::Glob(g)) => format!("{g}*"),
+                Some(Pattern::Repository(r)) if repositories => r.to_string(),
+                _ => continue,
+            };
+            texts.push(text);
+            indexes.push(i);
+        }
+        if texts.is_empty() {
+            return None;
+        }
+        PinSet::compile(&texts, Flags::CRI_DOCKERD).ok().map(|set| (set, indexes))
+    };
+    Containment { all: build(true), keywords: None, globs: build(false) }
 }
 
 /// cri-dockerd: characters no name Docker reports has (a comma, a '*'

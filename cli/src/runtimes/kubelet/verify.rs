@@ -1,0 +1,225 @@
+//! Whether the kubelet lets a pod use a pinned image without pulling it
+//! again: the runtime's list set beside the kubelet's configuration, for
+//! `lint --kubelet-config` (each pin the kubelet would verify, with the
+//! allowlist entry that would spare it, and the entries no pin needs) and
+//! `explain --kubelet-config` (each image).
+//!
+//! As `MustAttemptImagePull` and the policies of `image_pull_policies.go`
+//! decide for an image the kubelet did not pull itself (what pins usually
+//! are: a node image's, an installer's, an operator's pre-pull): it is
+//! verified under `AlwaysVerify`, and under `NeverVerifyAllowlistedImages`
+//! unless the allowlist covers the name the pod gives; it has no record of
+//! credentials, so verifying it is a pull. With the feature gate off, or
+//! under `NeverVerify` or `NeverVerifyPreloadedImages`, it is not.
+
+use crio_pin::PinSet;
+use serde::Serialize;
+
+use super::config::KubeletConfig;
+use super::Policy;
+use crate::codes::LintCode;
+use crate::findings::{Finding, Severity};
+use crate::list::Entry;
+use crate::refused::List;
+use crate::runtime::Runtime;
+use crate::runtimes::RegistryImage;
+use crate::show;
+use crate::translate::Fidelity;
+
+/// The kubelet's configuration, compiled.
+pub struct Verifier {
+    pub config: KubeletConfig,
+    set: PinSet,
+}
+
+/// What the kubelet does before a pod uses one preloaded image.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// It pulls the image again to check the pod's credentials.
+    pub verified: bool,
+    /// Why, in a sentence.
+    pub why: String,
+}
+
+impl Verifier {
+    pub fn new(config: KubeletConfig) -> Verifier {
+        let texts: Vec<&[u8]> = config.allowlist.entries.iter().map(|e| e.text.as_slice()).collect();
+        // Every entry passed the kubelet's own checks: the library takes them.
+        let set = PinSet::compile(texts, super::FACTS.flags).expect("entries the kubelet accepts compile");
+        Verifier { config, set }
+    }
+
+    /// The policy as the kubelet applies it, with where it was set.
+    pub fn policy(&self) -> String {
+        if !self.config.gate {
+            return format!("{} off ({})", super::FEATURE_GATE, self.config.gate_at);
+        }
+        format!("{} ({})", self.config.policy.as_str(), self.config.policy_at)
+    }
+
+    /// Whether policy alone decides, and how: None when the allowlist does.
+    fn by_policy(&self) -> Option<Verdict> {
+        let policy = self.policy();
+        let spared = |why: &str| Some(Verdict { verified: false, why: format!("{policy}: {why}") });
+        match self.config.policy {
+            _ if !self.config.gate => spared("the kubelet checks no credentials"),
+            Policy::NeverVerify => spared("the kubelet checks no credentials for an image on the node"),
+            Policy::NeverVerifyPreloadedImages => spared(
+                "an image the kubelet did not pull is used unverified (one it pulled is checked against the \
+                 credentials it recorded)",
+            ),
+            Policy::AlwaysVerify => Some(Verdict {
+                verified: true,
+                why: format!("{policy}: the kubelet pulls every image again to check a pod's credentials"),
+            }),
+            Policy::NeverVerifyAllowlistedImages => None,
+        }
+    }
+
+    /// The allowlist entry that covers `repository`, by index.
+    fn covering(&self, repository: &str) -> Option<usize> {
+        self.set.match_index(repository.as_bytes())
+    }
+
+    fn entry(&self, index: usize) -> &Entry {
+        &self.config.allowlist.entries[index]
+    }
+
+    /// For one image: verified when a pod may name it by a repository the
+    /// allowlist does not cover.
+    pub fn image(&self, image: &RegistryImage) -> Verdict {
+        if let Some(verdict) = self.by_policy() {
+            return verdict;
+        }
+        let names = Runtime::Kubelet.model().stored_names(image);
+        let uncovered: Vec<&str> =
+            names.iter().map(|n| n.text.as_str()).filter(|n| self.covering(n).is_none()).collect();
+        match (uncovered.first(), names.first()) {
+            (None, Some(first)) => {
+                let e = self.entry(self.covering(&first.text).expect("every name is covered"));
+                Verdict { verified: false, why: format!("allowlisted by {} ({})", show::quote(&e.display()), e.source) }
+            }
+            (Some(name), _) => Verdict {
+                verified: true,
+                why: format!(
+                    "{}: no allowlist entry covers {}, so the kubelet pulls it again for a pod that names it so",
+                    self.policy(),
+                    show::quote(name)
+                ),
+            },
+            (None, None) => Verdict { verified: true, why: format!("{}: it has no name to allowlist", self.policy()) },
+        }
+    }
+
+    /// `lint --kubelet-config`: each pattern of `entries` (the runtime's
+    /// list, under `runtime`'s rules) whose images the kubelet verifies,
+    /// and the allowlist's entries no pattern needs.
+    pub fn lint(&self, runtime: Runtime, entries: &[Entry]) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let mut needed = vec![false; self.config.allowlist.entries.len()];
+        let policy = self.by_policy();
+        for (index, entry) in entries.iter().enumerate() {
+            // The sandbox image is the runtime's own, not a pod's container image.
+            if entry.is_pause_image() {
+                continue;
+            }
+            let Ok(text) = std::str::from_utf8(&entry.text) else { continue };
+            // What the pattern pins, as allowlist entries (none: it pins nothing).
+            let translated = crate::translate::translate(text, runtime, Runtime::Kubelet);
+            let written = match translated.fidelity {
+                Fidelity::Dropped => continue,
+                Fidelity::Impossible => Err(translated.why.unwrap_or_default()),
+                _ => Ok(translated.patterns),
+            };
+            let message = match (&policy, &written) {
+                (Some(v), _) if !v.verified => continue,
+                (Some(v), Ok(covering)) => format!(
+                    "{}; under NeverVerifyAllowlistedImages, the entries {} would spare the images this pins",
+                    v.why,
+                    quoted(covering)
+                ),
+                (Some(v), Err(why)) => format!("{}; no allowlist entry can spare them: {why}", v.why),
+                (None, Ok(covering)) => {
+                    let missing: Vec<&String> =
+                        covering.iter().filter(|c| !self.covers_entry(c, &mut needed)).collect();
+                    if missing.is_empty() {
+                        continue;
+                    }
+                    format!(
+                        "{}: the kubelet pulls the images this pins again before a pod uses them (no allowlist \
+                         entry covers {}), and on a node that cannot reach the registry the pod fails though the \
+                         image is pinned: add {} to preloadedImagesVerificationAllowlist",
+                        self.policy(),
+                        show::quote(missing[0]),
+                        quoted(&missing.into_iter().cloned().collect::<Vec<_>>())
+                    )
+                }
+                (None, Err(why)) => format!(
+                    "{}: the kubelet pulls the images this pins again before a pod uses them, and no allowlist entry \
+                     can cover exactly them: {why}",
+                    self.policy()
+                ),
+            };
+            out.push(finding(index, entry, Severity::Warning, LintCode::VerifiedPin, message, written.ok()));
+        }
+        if policy.is_none() {
+            for (index, entry) in self.config.allowlist.entries.iter().enumerate().filter(|(i, _)| !needed[*i]) {
+                let message = format!(
+                    "allowlist entry {index} {} ({}) spares no image the runtime's list pins: the kubelet uses the \
+                     images it covers unverified all the same; remove it unless pods need that",
+                    show::quote(&entry.display()),
+                    entry.source
+                );
+                out.push(finding(index, entry, Severity::Info, LintCode::UnneededEntry, message, None));
+            }
+        }
+        out
+    }
+
+    /// Whether the allowlist covers every repository `written` (an entry
+    /// `translate` writes for the kubelet) covers, marking each entry that
+    /// covers some of them.
+    fn covers_entry(&self, written: &str, needed: &mut [bool]) -> bool {
+        let mut covered = false;
+        for (i, entry) in self.config.allowlist.entries.iter().enumerate() {
+            let Ok(text) = std::str::from_utf8(&entry.text) else { continue };
+            let (whole, some) = (contains(text, written), contains(written, text));
+            covered |= whole;
+            needed[i] |= whole || some;
+        }
+        covered
+    }
+}
+
+/// Whether the allowlist entry `outer` covers every repository `inner`
+/// does: the same entry, or a prefix of it.
+fn contains(outer: &str, inner: &str) -> bool {
+    match outer.strip_suffix('*') {
+        Some(prefix) => inner.starts_with(prefix),
+        None => outer == inner,
+    }
+}
+
+fn quoted(texts: &[String]) -> String {
+    texts.iter().map(|t| show::quote(t)).collect::<Vec<_>>().join(", ")
+}
+
+fn finding(
+    index: usize,
+    entry: &Entry,
+    severity: Severity,
+    code: LintCode,
+    message: String,
+    suggestion: Option<Vec<String>>,
+) -> Finding {
+    Finding {
+        index,
+        list: List::Effective.as_str(),
+        pattern: entry.display(),
+        severity,
+        code,
+        message,
+        origin: entry.origin(),
+        suggestion: suggestion.map(|s| s.join(" ")),
+    }
+}
