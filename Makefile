@@ -311,7 +311,7 @@ bench-quick:
 # tests and the Go package's cgo backend run under qemu-user; installs its
 # tools as root, else says SKIPPED and what to install (tools/cross.sh).
 test-cross:
-	@sh tools/cross.sh
+	@MAKE="$(MAKE)" sh tools/cross.sh
 
 # ThreadSanitizer on the multi-threaded C test, with the library built
 # instrumented (nightly).

@@ -9,9 +9,9 @@
 #   CROSS_ARCHES="s390x" sh tools/cross.sh
 #
 # For each: the Rust tests below (cargo test --target, with qemu as cargo's
-# runner), then, for CROSS_GO_ARCHES, the Go package's cgo backend linked
-# with that architecture's libcrio_pin.a and its conformance tests run
-# under qemu (go/Makefile, test-cross).
+# runner), then the Go package's cgo backend linked with that
+# architecture's libcrio_pin.a and its tests of answers run under qemu
+# (go/Makefile, test-cross).
 #
 # The tools (cross compilers and C libraries, qemu-user, Rust's standard
 # library for the target) are checked first; as root with apt-get, the
@@ -22,7 +22,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 arches=${CROSS_ARCHES:-aarch64 powerpc64le s390x}
-go_arches=${CROSS_GO_ARCHES:-aarch64 powerpc64le s390x}
+make=${MAKE:-make}
 # Every test of the library but its doc examples: the engine's unit tests
 # (its shapes, each search and walk, the word tricks), the named semantics
 # table, the property tests against the oracles, the other runtimes' rules,
@@ -93,24 +93,25 @@ seconds() { echo $(($(date +%s) - $1)); }
 for arch in $arches; do
     facts "$arch"
     env_name=$(echo "$triple" | tr 'a-z-' 'A-Z_')
-    export "CARGO_TARGET_${env_name}_LINKER=$cc" "CARGO_TARGET_${env_name}_RUNNER=$qemu -L $sysroot"
+    # Warnings are errors, as clippy makes them on x86-64: code that only
+    # this architecture compiles (or leaves unused) is checked here alone.
+    export "CARGO_TARGET_${env_name}_LINKER=$cc" "CARGO_TARGET_${env_name}_RUNNER=$qemu -L $sysroot" \
+        "CARGO_TARGET_${env_name}_RUSTFLAGS=-D warnings"
     echo "== cross $arch: cargo test --release -p crio-pin --target $triple $rust_tests (under $qemu)"
     start=$(date +%s)
     # shellcheck disable=SC2086
     cargo test -q --release -p crio-pin --target "$triple" $rust_tests
     echo "== cross $arch: the Rust tests passed ($(seconds "$start") s, building included)"
-    case " $go_arches " in *" $arch "*) ;; *) continue ;; esac
     start=$(date +%s)
     # The C libraries for the target (no LTO: what the test links needs
     # none), with a crio_pin.pc naming them and the tree's header.
     cargo build -q --release --lib --target "$triple"
     out=$PWD/build/cross/$arch
     mkdir -p "$out"
-    make -s --no-print-directory pc PC="$out/crio_pin.pc" PREFIX="$out" \
+    $make -s --no-print-directory pc PC="$out/crio_pin.pc" PREFIX="$out" \
         LIBDIR="$PWD/target/$triple/release" INCLUDEDIR="$PWD/include"
-    make -s --no-print-directory -C go test-cross PKG_CONFIG_PATH="$out" GOARCH="$goarch" CC="$cc" \
+    $make -s --no-print-directory -C go test-cross PKG_CONFIG_PATH="$out" GOARCH="$goarch" CC="$cc" \
         QEMU="$qemu -L $sysroot" CROSS_OUT="$out"
     echo "== cross $arch: the Go package's cgo backend passed ($(seconds "$start") s, building included)"
 done
-echo "make test-cross: the library's tests passed on:$(for a in $arches; do printf ' %s' "$a"; done)" \
-    "(Go's cgo backend on:$(for a in $go_arches; do case " $arches " in *" $a "*) printf ' %s' "$a" ;; esac; done))"
+echo "make test-cross: the library's and the Go package's tests passed on:" $arches
