@@ -49,7 +49,7 @@ has_rust_std() { # triple
     ls "$(rustc --print target-libdir --target "$1" 2>/dev/null)"/libstd-*.rlib >/dev/null 2>&1
 }
 
-# missing: the Debian packages and rustup targets not yet here.
+# find_missing: sets the Debian packages and rustup targets not yet here.
 packages="" targets=""
 find_missing() {
     packages="" targets=""
