@@ -14,6 +14,11 @@
 #                  conformance, live reload, no silent unpinning) and each
 #                  link shape built and run (dynamic, static library,
 #                  fully static, no library)
+#   make test-cross  the library cross-built for arm64, ppc64le and s390x
+#                  (big-endian), its Rust tests and the Go package's cgo
+#                  backend run under qemu-user; CI runs it beside make test
+#                  (too long to be a stage of it); installs its tools as
+#                  root, else prints SKIPPED and what to install
 #   make bench     Rust benchmarks: criterion suite, then every figure beside
 #                  its target (docs/BENCHMARKS.md), build/bench/bench.png, the
 #                  compile budget of the costliest lists accepted, and the
@@ -72,7 +77,7 @@ export CARGO_TERM_COLOR ?= never
         test-fold-table test-wasm test-abi test-c test-tsan test-miri test-fuzz fuzz fuzz-cmin test-go bench-go \
         test-offline dist test-dist rpm deb package-rpm package-deb \
         bench bench-quick \
-        header fold-table wasm clean
+        test-cross pc header fold-table wasm clean
 
 all: build
 
@@ -118,12 +123,19 @@ install:
 	    $(DESTDIR)$(BINDIR)/crio-pin
 	install -m 644 include/crio_pin.h $(DESTDIR)$(INCLUDEDIR)/crio_pin.h
 	install -m 644 crio_pin.tsan.supp $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	$(call write_pc,$(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc)
+
+# $(call write_pc,FILE): crio_pin.pc for PREFIX, LIBDIR, INCLUDEDIR; `make pc
+# PC=FILE` writes one for a build that is not installed (tools/cross.sh:
+# each architecture's libraries).
+write_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@DATADIR@|$(DATADIR)|' \
 	    -e 's|@NATIVE_STATIC_LIBS@|$(NATIVE_STATIC_LIBS)|' \
-	    crio_pin.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
-	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc
+	    crio_pin.pc.in > $(1) && chmod 644 $(1)
+pc:
+	@[ -n "$(PC)" ] || { echo "make pc: say where: make pc PC=FILE [PREFIX= LIBDIR= INCLUDEDIR=]" >&2; exit 1; }
+	@$(call write_pc,$(PC))
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION) \
@@ -302,6 +314,12 @@ bench:
 
 bench-quick:
 	@CARGO=$(CARGO) BENCH_QUICK=1 sh tools/bench/run.sh
+
+# The library cross-built for arm64, ppc64le and s390x (big-endian), its
+# tests and the Go package's cgo backend run under qemu-user; installs its
+# tools as root, else says SKIPPED and what to install (tools/cross.sh).
+test-cross:
+	@MAKE="$(MAKE)" sh tools/cross.sh
 
 # ThreadSanitizer on the multi-threaded C test, with the library built
 # instrumented (nightly).

@@ -51,5 +51,21 @@ if command -v dh >/dev/null 2>&1 && command -v lintian >/dev/null 2>&1; then
 fi
 # A tool of another target is not asked for: build needs no valgrind.
 expect build ok cargo cc
+# make test-cross with none of its tools and nothing to install them with
+# (no apt-get, no rustup): SKIPPED, naming each package and the Rust
+# target; with CROSS_REQUIRED=1 (CI), a failure.
+with cargo go id ls tr
+for arch in aarch64 s390x; do
+    out=$(PATH=$bin CROSS_ARCHES=$arch sh tools/cross.sh 2>&1) && status=0 || status=$?
+    case $status:$out in
+    "0:SKIPPED: "*"gcc-$arch-linux-gnu"*qemu-user*"rustup target add $arch-unknown-linux-gnu && make test-cross") ;;
+    *) echo "FAIL: make test-cross without its tools on $arch (exit $status): $out"; fails=$((fails + 1)) ;;
+    esac
+    out=$(PATH=$bin CROSS_ARCHES=$arch CROSS_REQUIRED=1 sh tools/cross.sh 2>&1) && status=0 || status=$?
+    case $status:$out in
+    "1:FAILED: "*"gcc-$arch-linux-gnu"*) ;;
+    *) echo "FAIL: make test-cross CROSS_REQUIRED=1 without its tools on $arch (exit $status): $out"; fails=$((fails + 1)) ;;
+    esac
+done
 echo "check-tools: every target names what it lacks ($fails failure(s))"
 [ "$fails" = 0 ]
