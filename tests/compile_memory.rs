@@ -60,7 +60,7 @@ fn compile_memory_is_bounded_by_the_pattern_text() {
             .collect()
     };
     let patterns: Vec<String> =
-        (0..256).map(|i| if i % 2 == 0 { format!("*{}*", text()) } else { format!("{}*", text()) }).collect();
+        (0..16).map(|i| if i % 2 == 0 { format!("*{}*", text()) } else { format!("{}*", text()) }).collect();
     let bytes: usize = patterns.iter().map(String::len).sum();
     let sparse = Shape { automaton: AutomatonShape::Sparse, prefilter: false };
     let (set, peak, held) = counted(|| PinSet::compile_shaped(&patterns, Flags::DEFAULT, sparse).unwrap());
@@ -71,8 +71,21 @@ fn compile_memory_is_bounded_by_the_pattern_text() {
     let name = format!("x/{}/y", patterns[10].trim_end_matches('*'));
     assert_eq!(set.match_index(name.as_bytes()), Some(10));
 
-    // Past the dense budget, a list gets the sparse automaton by itself.
+    // The dense table: 4 bytes a state and column (28 here: 26 letters,
+    // the class of every other byte, bail's), and under 2 more a state (its
+    // depth, the hits).
     let (set, _, held) = counted(|| PinSet::compile(&patterns, Flags::DEFAULT).unwrap());
-    assert_eq!(set.shape().map(|s| s.automaton), Some(AutomatonShape::Sparse));
-    assert!(held <= 15 * bytes, "held {held} bytes for {bytes} bytes of patterns");
+    assert_eq!(set.shape().map(|s| s.automaton), Some(AutomatonShape::ClassTable));
+    assert!(held <= (4 * 28 + 2) * bytes, "held {held} bytes for {bytes} bytes of patterns");
+
+    // Past the automaton's bound, a list is refused whole; sizing it holds
+    // its canonical needles, 20 bytes each and a sorted list of them.
+    let patterns: Vec<String> = (0..256).map(|_| format!("*{}*", text())).collect();
+    let bytes: usize = patterns.iter().map(String::len).sum();
+    let (err, peak, _) = counted(|| PinSet::validate(&patterns, Flags::DEFAULT).unwrap_err());
+    assert!(matches!(err.kind(), ErrorKind::AutomatonTooLarge { .. }), "{err}");
+    assert!(peak <= 2 * bytes, "validating {bytes} bytes of patterns peaked at {peak} bytes");
+    let (err, peak, _) = counted(|| PinSet::compile(&patterns, Flags::DEFAULT).unwrap_err());
+    assert!(matches!(err.kind(), ErrorKind::AutomatonTooLarge { .. }), "{err}");
+    assert!(peak <= 2 * bytes, "refusing {bytes} bytes of patterns peaked at {peak} bytes");
 }

@@ -172,20 +172,33 @@ impl Numbering {
 }
 
 impl Dfa {
+    /// The bytes of the table of a trie of `states` states with `stride`
+    /// columns (one row more than the states: bail's), saturating.
+    pub(super) fn table_bytes(states: usize, stride: usize) -> usize {
+        (states + 1).saturating_mul(stride).saturating_mul(4)
+    }
+
     /// The columns of the DFA of a trie of `states` states over
     /// `classes` byte classes if its table takes at most `max_bytes` (one
     /// per byte value if that takes at most `wide_max`), else `None`.
     pub(super) fn columns_within(states: usize, classes: usize, max_bytes: usize, wide_max: usize) -> Option<Columns> {
-        // (One row more than the trie has states: the bail state's.)
-        let rows = states + 1;
         // Ids run up to twice the table's entries, rounded up to a power of
         // two: within u32 if the table has at most 2^31.
-        let fits = |stride: usize, max: usize| rows.checked_mul(stride).is_some_and(|n| n <= max / 4 && n <= 1 << 31);
+        let fits = |stride: usize, max: usize| {
+            let bytes = Self::table_bytes(states, stride);
+            bytes <= max && bytes / 4 <= 1 << 31
+        };
         if fits(256, wide_max.min(max_bytes)) {
             Some(Columns::PerByte)
         } else {
-            fits(classes + 1, max_bytes).then_some(Columns::PerClass)
+            fits(Self::class_stride(classes), max_bytes).then_some(Columns::PerClass)
         }
+    }
+
+    /// The columns of a class table over `classes` byte classes: one more,
+    /// bail's.
+    pub(super) fn class_stride(classes: usize) -> usize {
+        classes + 1
     }
 
     /// The DFA of `trie` (its failure links set), with `columns` (what
@@ -205,7 +218,7 @@ impl Dfa {
                 let c = if fold { b.to_ascii_uppercase() } else { b };
                 raw[usize::from(b)] = canonical[usize::from(c)];
             }
-            (canonical, raw, trie.classes.count + 1)
+            (canonical, raw, Self::class_stride(trie.classes.count))
         };
         let mut numbering = Numbering::special_first(trie, stride);
         let (trans, depths) = Self::rows_of(trie, &mut numbering, &canonical, stride, wide, fold);

@@ -7,7 +7,9 @@ use super::prefilter::Prefilter;
 use super::shape::Budget;
 use super::sparse::Sparse;
 use super::trie::{Extent, Layout, Trie};
+use super::MAX_AUTOMATON_BYTES;
 use crate::fold;
+use crate::pattern::{CompileError, ErrorKind};
 
 /// All glob and keyword needles, searched together in one pass.
 #[derive(Debug, Default)]
@@ -114,37 +116,73 @@ pub(super) enum Automaton {
     Sparse(Sparse),
 }
 
-impl Needles {
-    /// The glob and keyword needles of `list`.
-    pub(super) fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Needles {
+/// The distinct needles of a list, sorted, each with the patterns behind
+/// it, and the lowest index of an empty one: what the automaton is built
+/// from, and what its size is judged by.
+pub(super) struct Ordered<'l> {
+    pub(super) needles: Vec<&'l [u8]>,
+    pub(super) owners: Vec<Owner>,
+    pub(super) empty: Option<u32>,
+}
+
+impl<'l> Ordered<'l> {
+    /// The needles of `list` (whose entries it takes), in order.
+    pub(super) fn of(list: &'l mut NeedleList) -> Ordered<'l> {
         // Sorted, equal needles are neighbours, lowest index first.
         let mut entries = std::mem::take(&mut list.entries);
+        let list = &*list;
         entries.sort_unstable_by(|a, b| {
             a.head.cmp(&b.head).then_with(|| list.bytes(a).cmp(list.bytes(b))).then(a.index.cmp(&b.index))
         });
-        let mut ordered: Vec<&[u8]> = Vec::new();
-        let mut owners: Vec<Owner> = Vec::new();
-        let mut empty = None;
+        let mut ordered = Ordered { needles: Vec::new(), owners: Vec::new(), empty: None };
         for needle in &entries {
             let bytes = list.bytes(needle);
             if bytes.is_empty() {
                 // Only keywords can be empty (a lone `*` is an error).
-                empty = empty.or(Some(needle.index));
+                ordered.empty = ordered.empty.or(Some(needle.index));
                 continue;
             }
-            if ordered.last() != Some(&bytes) {
-                ordered.push(bytes);
-                owners.push(Owner { anywhere: NONE, at_start: NONE });
+            if ordered.needles.last() != Some(&bytes) {
+                ordered.needles.push(bytes);
+                ordered.owners.push(Owner { anywhere: NONE, at_start: NONE });
             }
-            let owner = owners.last_mut().expect("pushed above");
+            let owner = ordered.owners.last_mut().expect("pushed above");
             let slot = if needle.anchored { &mut owner.at_start } else { &mut owner.anywhere };
             *slot = (*slot).min(needle.index);
         }
-        drop(entries);
+        ordered
+    }
+
+    /// The extent of the needles' trie, if the list may have it: `Err`
+    /// when its dense table would take more than [`MAX_AUTOMATON_BYTES`],
+    /// past which no bound holds on a name's match (`set/dfa.rs`, "What a
+    /// name costs").
+    pub(super) fn accepted_extent(&self) -> Result<Extent, CompileError> {
+        let extent = Extent::of(&self.needles);
+        let table_bytes = Dfa::table_bytes(extent.states, Dfa::class_stride(extent.classes.count));
+        if table_bytes > MAX_AUTOMATON_BYTES {
+            return Err(CompileError::new(
+                None,
+                ErrorKind::AutomatonTooLarge { table_bytes, limit: MAX_AUTOMATON_BYTES },
+            ));
+        }
+        Ok(extent)
+    }
+}
+
+impl Needles {
+    /// The glob and keyword needles of `list`; `Err` if their automaton
+    /// would be larger than the bound allows ([`Ordered::accepted_extent`]).
+    pub(super) fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Result<Needles, CompileError> {
+        let ordered = Ordered::of(&mut list);
+        let Ordered { needles, owners, empty } = &ordered;
         let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
-        let automaton = (!ordered.is_empty()).then(|| Automaton::build(&ordered, &owners, fold, budget));
-        let prefilter = if budget.prefilter { Prefilter::build(&ordered, &owners, fold) } else { None };
-        Needles { empty, automaton, prefilter, floor }
+        let automaton = match needles.is_empty() {
+            true => None,
+            false => Some(Automaton::build(needles, owners, &ordered.accepted_extent()?, fold, budget)),
+        };
+        let prefilter = if budget.prefilter { Prefilter::build(needles, owners, fold) } else { None };
+        Ok(Needles { empty: *empty, automaton, prefilter, floor })
     }
 
     /// Searches `name` for the needles: the lowest index among those found
@@ -191,12 +229,11 @@ impl Needles {
 impl Automaton {
     /// The dense DFA if its table fits in the budget, else the sparse
     /// automaton (linear in the needle text), both derived from the one
-    /// trie of the needles (`set/trie.rs`), whose size decides which
-    /// before anything is built. `needles`: distinct, sorted.
-    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
-        let extent = Extent::of(needles);
+    /// trie of the needles (`set/trie.rs`), whose size (`extent`) decides
+    /// which before anything is built. `needles`: distinct, sorted.
+    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], extent: &Extent, fold: bool, budget: Budget) -> Automaton {
         let columns = Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max);
-        let trie = Trie::build(needles, owners, &extent, Layout::DEFAULT);
+        let trie = Trie::build(needles, owners, extent, Layout::DEFAULT);
         match columns {
             Some(columns) => Automaton::Dense(Dfa::from_trie(&trie, fold, columns)),
             None => Automaton::Sparse(Sparse::from_trie(trie, fold)),
