@@ -67,7 +67,7 @@ use needles::{Automaton, Found, Needle, NeedleList, Needles, Ordered, Owner, NON
 use prefilter::Prefilter;
 use shape::Budget;
 #[cfg(feature = "testing")]
-pub use shape::{AutomatonShape, Shape};
+pub use shape::{AutomatonShape, Shape, Verification};
 
 /// Most patterns one set may hold. Real lists hold up to tens of thousands;
 /// the bound keeps a runaway generator from exhausting the node's memory.

@@ -3,7 +3,7 @@
 
 use super::dfa::{self, Canonical, Dfa};
 use super::lower;
-use super::prefilter::Prefilter;
+use super::prefilter::{Allowance, Prefilter};
 use super::shape::Budget;
 use super::sparse::Sparse;
 use super::trie::{Extent, Layout, Trie};
@@ -196,7 +196,11 @@ impl Needles {
             return Ok(Found { lowest: best, read_all: false });
         }
         if let Some(prefilter) = &self.prefilter {
-            return prefilter.search(name, raw, first, self.floor, best.unwrap_or(NONE));
+            let allowance = Allowance::for_name(name.len());
+            if let Some(found) = prefilter.search(name, raw, (first, self.floor, best.unwrap_or(NONE)), &allowance) {
+                return found;
+            }
+            // (Its candidates would cost more to verify than the walk.)
         }
         let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
         match automaton {

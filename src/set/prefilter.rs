@@ -32,6 +32,8 @@
 //! probes are held in place, not behind a pointer: the sweep reads them
 //! before it can read the name.)
 
+use std::cell::Cell;
+
 use super::lengths::all_ascii;
 use super::needles::{Found, Owner, NONE};
 use super::Canonical;
@@ -48,6 +50,58 @@ pub(super) const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
 
 /// Most bytes at the end of a needle its probes are chosen among.
 const PROBE_TAIL: usize = 8;
+
+/// What verifying the candidates of a name of `L` bytes may cost, in
+/// needle bytes compared: `VERIFY_PER_BYTE * L + VERIFY_FLOOR`. A needle
+/// found costs its length, under `L`; only false candidates of long
+/// needles (every position of `a…a` for `a…ab a…a`) run past it, and then
+/// the search gives up and the automaton answers in one pass ([`Allowance`]).
+const VERIFY_PER_BYTE: usize = 8;
+const VERIFY_FLOOR: usize = 512;
+
+/// What verification may still cost for one name (see [`VERIFY_PER_BYTE`]):
+/// each candidate charges its needle's length before it is compared, and a
+/// charge past what is left refuses the candidate and marks the search
+/// given up, so that its answer is not used.
+pub(super) struct Allowance {
+    left: Cell<usize>,
+    spent: Cell<bool>,
+}
+
+impl Allowance {
+    pub(super) fn for_name(len: usize) -> Allowance {
+        Allowance::of(VERIFY_PER_BYTE.saturating_mul(len).saturating_add(VERIFY_FLOOR))
+    }
+
+    /// An allowance of `bytes`.
+    pub(super) fn of(bytes: usize) -> Allowance {
+        Allowance { left: Cell::new(bytes), spent: Cell::new(false) }
+    }
+
+    /// Whether `bytes` more may be compared (then they are charged).
+    #[inline(always)]
+    fn take(&self, bytes: usize) -> bool {
+        let left = self.left.get();
+        if bytes <= left {
+            self.left.set(left - bytes);
+            true
+        } else {
+            self.spent.set(true);
+            false
+        }
+    }
+
+    /// Whether a charge was refused: the search's answer may be wrong.
+    pub(super) fn spent(&self) -> bool {
+        self.spent.get()
+    }
+
+    /// What is left to charge.
+    #[cfg(feature = "testing")]
+    pub(super) fn left(&self) -> usize {
+        self.left.get()
+    }
+}
 
 /// A SIMD search for a few needles, which answers for a name without the
 /// automaton: see the module doc.
@@ -209,30 +263,36 @@ impl Prefilter {
     /// needles. `raw`: `name` is as given, and the search fails if its
     /// answer depends on the canonical form (a byte >= 0x80); else
     /// canonical.
+    /// `None` when verifying its candidates would cost more than
+    /// `allowance` (see [`VERIFY_PER_BYTE`]): the automaton answers then.
     #[inline(always)]
     pub(super) fn search(
         &self,
         name: &[u8],
         raw: bool,
-        first: bool,
-        floor: u32,
-        below: u32,
-    ) -> Result<Found, Canonical> {
+        (first, floor, below): (bool, u32, u32),
+        allowance: &Allowance,
+    ) -> Option<Result<Found, Canonical>> {
         let mut best = below;
         let done = |best: u32| first && best != NONE || best <= floor;
-        if let Some(prefix) = self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix)) {
+        if let Some(prefix) =
+            self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix, allowance))
+        {
             best = prefix.index;
         }
-        let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best) };
+        let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best, allowance) };
+        if allowance.spent() {
+            return None;
+        }
         let lowest = Some(best).filter(|&b| b != NONE);
-        let found = |read_all| Ok(Found { lowest, read_all });
+        let found = |read_all| Some(Ok(Found { lowest, read_all }));
         match ascii {
             _ if !raw => found(false),
             Some(true) => found(true),
-            Some(false) => Err(Canonical),
+            Some(false) => Some(Err(Canonical)),
             None if done(best) => found(false),
             None if all_ascii(name) => found(true),
-            None => Err(Canonical),
+            None => Some(Err(Canonical)),
         }
     }
 
@@ -256,8 +316,10 @@ impl Prefilter {
     pub(super) fn holds_ascii(&self, name: &[u8]) -> Option<bool> {
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
         if self.avx2 {
+            let allowance = Allowance::for_name(name.len());
             // SAFETY: AVX2 is available (`avx2_available`).
-            return unsafe { self.holds_ascii_avx2(name) };
+            let held = unsafe { self.holds_ascii_avx2(name, &allowance) };
+            return held.filter(|_| !allowance.spent());
         }
         let _ = name;
         None
@@ -265,11 +327,11 @@ impl Prefilter {
 
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[target_feature(enable = "avx2")]
-    unsafe fn holds_ascii_avx2(&self, name: &[u8]) -> Option<bool> {
+    unsafe fn holds_ascii_avx2(&self, name: &[u8], allowance: &Allowance) -> Option<bool> {
         match self.fixed_chunks(name.len())? {
-            FixedChunks::Sse2By2 => self.holds_ascii_fixed::<x86::Sse2, 2>(name),
-            FixedChunks::Avx2By2 => self.holds_ascii_fixed::<x86::Avx2, 2>(name),
-            FixedChunks::Avx2By4 => self.holds_ascii_fixed::<x86::Avx2, 4>(name),
+            FixedChunks::Sse2By2 => self.holds_ascii_fixed::<x86::Sse2, 2>(name, allowance),
+            FixedChunks::Avx2By2 => self.holds_ascii_fixed::<x86::Avx2, 2>(name, allowance),
+            FixedChunks::Avx2By4 => self.holds_ascii_fixed::<x86::Avx2, 4>(name, allowance),
         }
     }
 
@@ -296,12 +358,16 @@ impl Prefilter {
     /// [`Prefilter::sweep`].
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[inline(always)]
-    unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> Option<bool> {
+    unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(
+        &self,
+        name: &[u8],
+        allowance: &Allowance,
+    ) -> Option<bool> {
         let anywhere = self.anywhere();
         let sweep = self.sweep::<V, CHUNKS>(name, anywhere);
         // (An answer only for an ASCII name: another's canonical form may
         // hold a needle its own bytes do not.)
-        sweep.ascii.then(|| sweep.candidate < anywhere.len() && self.held::<V, CHUNKS>(name, &sweep))
+        sweep.ascii.then(|| sweep.candidate < anywhere.len() && self.held::<V, CHUNKS>(name, &sweep, allowance))
     }
 
     /// Whether `name` holds one of the needles from its sweep's candidate
@@ -312,27 +378,34 @@ impl Prefilter {
     #[cold]
     #[inline(never)]
     #[target_feature(enable = "avx2")]
-    unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], sweep: &Sweep<CHUNKS>) -> bool {
-        self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep).is_some()
+    unsafe fn held<V: Vector, const CHUNKS: usize>(
+        &self,
+        name: &[u8],
+        sweep: &Sweep<CHUNKS>,
+        allowance: &Allowance,
+    ) -> bool {
+        self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep, allowance).is_some()
     }
 
     /// Whether `name` starts with `prefix`: most names differ in its first
     /// 8 bytes, compared at once.
-    fn starts(&self, name: &[u8], prefix: &Prefix) -> bool {
+    fn starts(&self, name: &[u8], prefix: &Prefix, allowance: &Allowance) -> bool {
         if let Some(head) = name.first_chunk::<8>() {
             if (u64::from_le_bytes(*head) | prefix.folds) & prefix.kept != prefix.head {
                 return false;
             }
         }
-        name.get(..prefix.needle.len()).is_some_and(|text| self.equal(text, &prefix.needle))
+        name.get(..prefix.needle.len())
+            .is_some_and(|text| allowance.take(text.len()) && self.equal(text, &prefix.needle))
     }
 
     /// Whether `name` holds `probe`'s needle with its tail starting at
     /// `tail` (a candidate of the scan).
     #[inline(always)]
-    fn holds_at(&self, probe: &Probe, name: &[u8], tail: usize) -> bool {
+    fn holds_at(&self, probe: &Probe, name: &[u8], tail: usize, allowance: &Allowance) -> bool {
         let Some(start) = tail.checked_sub(probe.shift) else { return false };
-        name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle))
+        name.get(start..start + probe.needle.len())
+            .is_some_and(|text| allowance.take(text.len()) && self.equal(text, &probe.needle))
     }
 
     fn equal(&self, text: &[u8], needle: &[u8]) -> bool {
@@ -350,52 +423,66 @@ impl Prefilter {
     /// or at `floor`. Says whether the name is all ASCII when it read every
     /// byte, `None` when it stopped early.
     #[inline(always)]
-    fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32, allowance: &Allowance) -> Option<bool> {
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
         if self.avx2 && name.len() >= 16 + self.reach {
             // SAFETY: AVX2 is available (`avx2_available`).
-            return unsafe { self.scan_avx2(name, first, floor, best) };
+            return unsafe { self.scan_avx2(name, first, floor, best, allowance) };
         }
-        self.scan_without_avx2(name, first, floor, best)
+        self.scan_without_avx2(name, first, floor, best, allowance)
     }
 
     /// [`Prefilter::scan`] where AVX2 is not available, and of names too
     /// short for SSE2. (Out of line: inlined, its stack frame cost every
     /// match of a set without needles a tenth more.)
     #[inline(never)]
-    fn scan_without_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    fn scan_without_avx2(
+        &self,
+        name: &[u8],
+        first: bool,
+        floor: u32,
+        best: &mut u32,
+        allowance: &Allowance,
+    ) -> Option<bool> {
         let n = name.len();
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
         if n >= 16 + self.reach {
             // SAFETY: SSE2 is part of x86-64.
             return unsafe {
                 if n <= 32 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
+                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance)
                 } else if n <= 64 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best)
+                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best, allowance)
                 } else if n <= 128 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best)
+                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best, allowance)
                 } else {
-                    self.scan_in::<x86::Sse2>(name, first, floor, best)
+                    self.scan_in::<x86::Sse2>(name, first, floor, best, allowance)
                 }
             };
         }
         if n >= 8 + self.reach {
             // SAFETY: 8-byte words need nothing of the machine.
-            return unsafe { self.scan_in::<Word>(name, first, floor, best) };
+            return unsafe { self.scan_in::<Word>(name, first, floor, best, allowance) };
         }
         self.scan_bytes(name, first, floor, best)
     }
 
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[target_feature(enable = "avx2")]
-    unsafe fn scan_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    unsafe fn scan_avx2(
+        &self,
+        name: &[u8],
+        first: bool,
+        floor: u32,
+        best: &mut u32,
+        allowance: &Allowance,
+    ) -> Option<bool> {
         match self.fixed_chunks(name.len()) {
-            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best),
-            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best),
-            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best),
+            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance),
+            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best, allowance),
+            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best, allowance),
             // (Longer: `scan` sends no name shorter than 16 + reach.)
-            None => self.scan_in::<x86::Avx2>(name, first, floor, best),
+            None => self.scan_in::<x86::Avx2>(name, first, floor, best, allowance),
         }
     }
 
@@ -409,11 +496,12 @@ impl Prefilter {
         first: bool,
         floor: u32,
         best: &mut u32,
+        allowance: &Allowance,
     ) -> Option<bool> {
         let alive = self.alive(*best);
         let sweep = self.sweep::<V, CHUNKS>(name, alive);
         if sweep.candidate < alive.len() {
-            if let Some(probe) = self.first_held::<V, CHUNKS>(name, &alive[sweep.candidate..], &sweep) {
+            if let Some(probe) = self.first_held::<V, CHUNKS>(name, &alive[sweep.candidate..], &sweep, allowance) {
                 *best = probe.index;
                 return if first || *best <= floor { None } else { Some(sweep.ascii) };
             }
@@ -476,9 +564,10 @@ impl Prefilter {
         name: &[u8],
         probes: &'p [Probe],
         sweep: &Sweep<CHUNKS>,
+        allowance: &Allowance,
     ) -> Option<&'p Probe> {
         let (first, rest) = probes.split_first()?;
-        if self.verify(first, name, &sweep.at, &sweep.tails) {
+        if self.verify(first, name, &sweep.at, &sweep.tails, allowance) {
             return Some(first);
         }
         let fold = V::splat(self.fold_bit);
@@ -491,7 +580,7 @@ impl Prefilter {
                 *tails = probe.candidates(ptr.add(at), fold).high_bits();
                 any |= *tails;
             }
-            if any != 0 && self.verify(probe, name, &sweep.at, &tails) {
+            if any != 0 && self.verify(probe, name, &sweep.at, &tails, allowance) {
                 return Some(probe);
             }
         }
@@ -502,7 +591,14 @@ impl Prefilter {
     /// machine runs `V`'s instructions, and `name` holds at least
     /// `V::BYTES + reach` bytes.
     #[inline(always)]
-    unsafe fn scan_in<V: Vector>(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    unsafe fn scan_in<V: Vector>(
+        &self,
+        name: &[u8],
+        first: bool,
+        floor: u32,
+        best: &mut u32,
+        allowance: &Allowance,
+    ) -> Option<bool> {
         let n = name.len();
         debug_assert!(n >= V::BYTES + self.reach);
         let mut alive = (1u32 << self.alive(*best).len()) - 1;
@@ -528,7 +624,7 @@ impl Prefilter {
                 while tails != 0 {
                     let tail = at + (tails.trailing_zeros() >> V::SHIFT) as usize;
                     tails &= tails - 1;
-                    if self.holds_at(probe, name, tail) {
+                    if self.holds_at(probe, name, tail, allowance) {
                         *best = probe.index;
                         if first || *best <= floor {
                             return None;
@@ -571,13 +667,13 @@ impl Prefilter {
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[cold]
     #[inline(never)]
-    fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64]) -> bool {
+    fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64], allowance: &Allowance) -> bool {
         at.iter().zip(tails).any(|(&at, &tails)| {
             let mut tails = tails;
             while tails != 0 {
                 let tail = at + tails.trailing_zeros() as usize;
                 tails &= tails - 1;
-                if self.holds_at(probe, name, tail) {
+                if self.holds_at(probe, name, tail, allowance) {
                     return true;
                 }
             }

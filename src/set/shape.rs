@@ -2,7 +2,7 @@
 //! tests turn to build every shape of one list.
 
 #[cfg(feature = "testing")]
-use super::{needles::Automaton, PinSet};
+use super::{needles::Automaton, prefilter::Allowance, PinSet, NONE};
 #[cfg(feature = "testing")]
 use crate::pattern::{CompileError, Flags};
 
@@ -41,6 +41,21 @@ pub struct Shape {
     /// The SIMD prefilter where the list allows one (up to 8 needles), or
     /// none.
     pub prefilter: bool,
+}
+
+/// What verifying a name's prefilter candidates costs
+/// ([`PinSet::verification`]), in needle bytes compared.
+#[cfg(feature = "testing")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verification {
+    /// With no allowance: what the search would cost unbounded.
+    pub unbounded: usize,
+    /// What a search of this name may charge.
+    pub allowance: usize,
+    /// What it charged.
+    pub charged: usize,
+    /// Whether it gave the name up to the automaton (a charge refused).
+    pub gave_up: bool,
 }
 
 /// See [`Shape`].
@@ -112,6 +127,27 @@ impl PinSet {
                 Ok((shape, set))
             })
             .collect()
+    }
+
+    /// What the prefilter's check of `name`'s candidates costs in needle
+    /// bytes compared ([`Verification`]), with no allowance and with the one
+    /// a search has; `None` without a prefilter. A count, for the tests of
+    /// the bound (tests/bound.rs): the search is the one `match_index` runs.
+    pub fn verification(&self, name: &[u8]) -> Option<Verification> {
+        let prefilter = self.needles.prefilter.as_ref()?;
+        let search = |allowance: &Allowance| {
+            prefilter.search(name, true, (false, self.needles.floor, NONE), allowance).map(|found| found.is_ok())
+        };
+        let unbounded = Allowance::of(usize::MAX);
+        search(&unbounded);
+        let bounded = Allowance::for_name(name.len());
+        let answered = search(&bounded);
+        Some(Verification {
+            unbounded: usize::MAX - unbounded.left(),
+            allowance: Allowance::for_name(name.len()).left(),
+            charged: Allowance::for_name(name.len()).left() - bounded.left(),
+            gave_up: answered.is_none(),
+        })
     }
 
     /// The shape of the set's automaton; `None` when it has none (no glob
