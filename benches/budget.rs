@@ -252,6 +252,18 @@ fn attacks(text: &mut Text, scale: impl Fn(usize) -> usize, small: bool) -> Vec<
         names: vec![block.repeat(2); 4],
         hits: 0,
     });
+    // The same walked by the automaton alone (9 needles: no prefilter),
+    // the yardstick of the row above.
+    let mut patterns = vec![format!("*{}*", "a".repeat(4096))];
+    patterns.extend((0..8).map(|i| format!("*zz{i}*")));
+    lists.push(List {
+        label: "long-needle-8k-walked",
+        what: "the same keyword and 8 short ones (no prefilter: the automaton alone); the same names",
+        flags: 0,
+        patterns,
+        names: vec![block.repeat(2); 4],
+        hits: 0,
+    });
     let patterns = (1..=8).map(|k| format!("*{}b{}*", "a".repeat(30 * k - 8), "a".repeat(8))).collect();
     lists.push(List {
         label: "long-needle-255",

@@ -479,8 +479,13 @@ mod tests {
                 }
                 for name in &names {
                     let one = hits_by_byte(|hit| dfa.walk(name, true, hit));
-                    let two = hits_by_byte(|hit| dfa.walk_split(name, hit));
+                    let two = hits_by_byte(|hit| dfa.walk_split(name, true, hit));
                     assert_eq!(one, two, "{wide_max} {:?}", String::from_utf8_lossy(name));
+                    // The canonical name (upper case; its bytes >= 0x80 walked).
+                    let canonical = name.to_ascii_uppercase();
+                    let one = hits_by_byte(|hit| dfa.walk(&canonical, false, hit));
+                    let two = hits_by_byte(|hit| dfa.walk_split(&canonical, false, hit));
+                    assert_eq!(one, two, "canonical {wide_max} {:?}", String::from_utf8_lossy(name));
                 }
             }
         }

@@ -210,7 +210,7 @@ impl Needles {
                     best = best.min(hit.index(at + 1));
                     best <= self.floor || (first && best != u32::MAX)
                 };
-                let read_all = if raw { dfa.walk_split(name, found) } else { dfa.walk(name, false, found) }?;
+                let read_all = dfa.walk_split(name, raw, found)?;
                 Ok(Found { lowest: Some(best).filter(|&b| b != u32::MAX), read_all })
             }
             Automaton::Sparse(sparse) => {

@@ -52,12 +52,14 @@ pub(super) const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
 const PROBE_TAIL: usize = 8;
 
 /// What verifying the candidates of a name of `L` bytes may cost, in
-/// needle bytes compared: `VERIFY_PER_BYTE * L + VERIFY_FLOOR`. A needle
-/// found costs its length, under `L`; only false candidates of long
-/// needles (every position of `a…a` for `a…ab a…a`) run past it, and then
-/// the search gives up and the automaton answers in one pass ([`Allowance`]).
-const VERIFY_PER_BYTE: usize = 8;
-const VERIFY_FLOOR: usize = 512;
+/// needle bytes compared: `VERIFY_PER_BYTE * L + VERIFY_FLOOR`, about what
+/// the automaton's walk of the name costs. A needle found costs its
+/// length, under `L`, and an image name's false candidates are few (the
+/// probes are its rarest bytes); only false candidates of long needles
+/// (every position of `a…a` for `a…ab a…a`) run past it, and then the
+/// search gives up and the automaton answers in one pass ([`Allowance`]).
+const VERIFY_PER_BYTE: usize = 2;
+const VERIFY_FLOOR: usize = 256;
 
 /// What verification may still cost for one name (see [`VERIFY_PER_BYTE`]):
 /// each candidate charges its needle's length before it is compared, and a
@@ -583,6 +585,9 @@ impl Prefilter {
             if any != 0 && self.verify(probe, name, &sweep.at, &tails, allowance) {
                 return Some(probe);
             }
+            if allowance.spent() {
+                return None;
+            }
         }
         None
     }
@@ -637,6 +642,10 @@ impl Prefilter {
                         each &= alive;
                         break;
                     }
+                    if allowance.spent() {
+                        // (Given up: the automaton answers.)
+                        return None;
+                    }
                 }
             }
             if at == last {
@@ -675,6 +684,9 @@ impl Prefilter {
                 tails &= tails - 1;
                 if self.holds_at(probe, name, tail, allowance) {
                     return true;
+                }
+                if allowance.spent() {
+                    return false;
                 }
             }
             false
