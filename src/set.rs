@@ -9,10 +9,11 @@
 //! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
 //!   our own ([`dfa`]) whose byte classes (or, up to [`shape::WIDE_MAX_BYTES`],
 //!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
-//!   its two halves at once; past [`shape::DENSE_MAX_BYTES`] of table, a sparse
-//!   automaton ([`sparse`]) whose memory and build time are linear in the
-//!   needle text, which bounds what any accepted list costs to compile
-//!   (the shape a list gets: [`Budget`]). Keywords, and globs as CRI-O
+//!   its two halves at once. A list whose table would pass
+//!   [`MAX_AUTOMATON_BYTES`] is refused: within it a name costs one load a
+//!   byte, past it nothing here keeps a bound (the sparse automaton,
+//!   [`sparse`], is built only where the tests force it; the shape a list
+//!   gets: [`Budget`]). Keywords, and globs as CRI-O
 //!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
 //!   only where the needle starts at 0.
 //!
@@ -32,8 +33,8 @@
 //! limits), [`exact`] (the exact table), [`needles`] (glob and keyword
 //! needles gathered and searched), [`trie`] (the needles' one trie and its
 //! failure links: needles → numbered trie → failure links), [`dfa`] and
-//! [`sparse`] (the two automata derived from it: a dense DFA, or past the
-//! budget the trie walked as it is), [`prefilter`] (a SIMD search that
+//! [`sparse`] (the two automata derived from it: a dense DFA, or where the
+//! tests force it the trie walked as it is), [`prefilter`] (a SIMD search that
 //! answers for a few needles alone), [`shape`] (which automaton a list
 //! gets, and the tests' knob), [`lengths`] (names turned away by length),
 //! [`dialect`] (the other runtimes' name-side work); this file holds
@@ -84,7 +85,7 @@ pub const MAX_PATTERN_BYTES: usize = 64 << 20;
 /// per distinct needle prefix). Within it a name of `L` bytes reads at most
 /// about `L` lines of the table, one dependent load a byte, which bounds
 /// what matching it costs; past it no structure here keeps that bound, so
-/// the list is refused ([`ErrorKind::AutomatonTooLarge`]): see
+/// the list is refused ([`crate::ErrorKind::AutomatonTooLarge`]): see
 /// docs/reliability.md, "The bound". Exact patterns do not count (a name
 /// costs one probe of their hash table whatever their number).
 pub const MAX_AUTOMATON_BYTES: usize = shape::DENSE_MAX_BYTES;

@@ -50,6 +50,26 @@
 //! of a state, and every class is below the stride, so a step never leaves
 //! the table; [`Dfa::step`] relies on it (checked in debug builds and by a
 //! test over every entry).
+//!
+//! **What a name costs (the bound; docs/reliability.md, "The bound").** A
+//! name of `L` bytes reads at most one table entry a byte a lane: lane B
+//! the last half, lane A the first half and then on until its state's path
+//! lies in B's half (at most its depth for a state under 255 deep, else to
+//! the end: `L` in all). A piece of 8 bytes that met a special state is
+//! read again byte by byte, over the same entries (now in L1), and each
+//! special state it meets reads its [`Hit`] (12 bytes). So a walk reads at
+//! most `2L` lines, `L` of the table and `L` of the hits, and at most that
+//! many can be outside a cache of `C` bytes: none once the table and hits
+//! fit in `C` and the name has been walked. The chain of dependent loads is
+//! about `L/2` steps (two lanes), and the table is at most
+//! [`super::MAX_AUTOMATON_BYTES`] (32 MiB: the last-level cache of the
+//! machine measured), which is what bounds a name's time: issue 36's failure
+//! jumps, which send every byte to a row no other byte reads, cost 0.7–1.2
+//! µs (`match`) and 2.0–2.7 µs (`match_index`) a 255-byte name at 11–23 MiB
+//! of table (`benches/budget.rs`, rows `fj-*`). Compiling writes the table
+//! once, a row a state (its failure state's row copied, its children's
+//! entries set): at most 32 MiB of writes, 4 bytes a byte class (at most
+//! 980) per byte of needle text.
 
 use super::trie::Trie;
 use super::NONE;

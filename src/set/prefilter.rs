@@ -25,6 +25,21 @@
 //! are their own representatives), at the same place if that is the start.
 //! Only a miss needs the whole name to be ASCII.
 //!
+//! **What a name costs (the bound).** A name of `L` bytes is read once, a
+//! vector at a time, with two compares a needle per vector (at most 8
+//! needles), its lines in order (the hardware prefetches them); the
+//! needles' copies (at most 8 of 4,096 bytes) stay in L1 or L2. Each
+//! candidate is then verified from its needle's start, which alone has no
+//! bound: a needle whose probe bytes occur everywhere has a candidate at
+//! every position, each costing up to its length (issue 36: 4,096 `a`s
+//! against 8 KiB of `a…aX`, 1.1 ms). So verification is charged against an
+//! [`Allowance`] of `2L + 256` needle bytes compared, about what the
+//! automaton's walk costs; a charge refused gives the name up to the
+//! automaton (one walk, `super::dfa`'s bound). A name then costs at most the
+//! sweep, `2L + 256` bytes compared and one walk (`tests/bound.rs` counts
+//! it, on the named worst cases and on lists a search builds to raise it).
+//! Compiling copies the needles: work linear in their bytes.
+//!
 //! For a list whose needles all match anywhere, under CRI-O's rules,
 //! [`Prefilter::holds_ascii`] is `PinSet::is_match`'s first step: one call
 //! that sweeps an ASCII name of up to 4 vectors and says whether it holds
