@@ -11,9 +11,9 @@
 //!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
 //!   its two halves at once. A list whose table would pass
 //!   [`MAX_AUTOMATON_BYTES`] is refused: within it a name costs one load a
-//!   byte, past it nothing here keeps a bound (the sparse automaton,
-//!   [`sparse`], is built only where the tests force it; the shape a list
-//!   gets: [`Budget`]). Keywords, and globs as CRI-O
+//!   byte, past it nothing keeps a bound (issue 36 measured the sparse
+//!   automaton that took such lists until then: 20–160 µs a name built
+//!   against it; the shape a list gets: [`Budget`]). Keywords, and globs as CRI-O
 //!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
 //!   only where the needle starts at 0.
 //!
@@ -32,9 +32,8 @@
 //! One file a concern: [`intake`] (the list read and parsed within the
 //! limits), [`exact`] (the exact table), [`needles`] (glob and keyword
 //! needles gathered and searched), [`trie`] (the needles' one trie and its
-//! failure links: needles → numbered trie → failure links), [`dfa`] and
-//! [`sparse`] (the two automata derived from it: a dense DFA, or where the
-//! tests force it the trie walked as it is), [`prefilter`] (a SIMD search that
+//! failure links: needles → numbered trie → failure links), [`dfa`] (the
+//! dense DFA derived from it), [`prefilter`] (a SIMD search that
 //! answers for a few needles alone), [`shape`] (which automaton a list
 //! gets, and the tests' knob), [`lengths`] (names turned away by length),
 //! [`dialect`] (the other runtimes' name-side work); this file holds
@@ -51,7 +50,6 @@ mod lengths;
 mod needles;
 mod prefilter;
 mod shape;
-mod sparse;
 mod trie;
 
 use crate::fold;
@@ -64,7 +62,7 @@ use dialect::{repository_of, Dialect};
 use intake::each_pattern;
 pub(crate) use intake::{too_many_bytes, too_many_patterns};
 use lengths::Lengths;
-use needles::{Automaton, Found, Needle, NeedleList, Needles, Ordered, Owner, NONE};
+use needles::{Found, Needle, NeedleList, Needles, Ordered, Owner, NONE};
 use prefilter::Prefilter;
 use shape::Budget;
 #[cfg(feature = "testing")]
@@ -348,7 +346,7 @@ impl PinSet {
         if self.dialect.is_some() {
             return self.match_each_one_by_one(names, results);
         }
-        let Some(Automaton::Dense(dfa)) = &self.needles.automaton else {
+        let Some(dfa) = &self.needles.automaton else {
             return self.match_each_one_by_one(names, results);
         };
         if self.needles.empty.is_some() || self.needles.prefilter.is_some() {

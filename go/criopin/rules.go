@@ -93,8 +93,7 @@ func eachPattern(patterns []string, flags Flag, each func(i int, p parsedPattern
 		return &CompileError{Kind: KindConflictingFlags, Index: -1, Message: "the flags criopin.Literal and " +
 			"criopin.CriDockerdSyntax are two pattern syntaxes; choose one"}
 	}
-	total := 0
-	var needles []string // the globs' and keywords' canonical text
+	total, needleBytes := 0, 0
 	for i, raw := range patterns {
 		total += len(raw)
 		p, err := checkPattern(i, raw, total, flags)
@@ -102,7 +101,7 @@ func eachPattern(patterns []string, flags Flag, each func(i int, p parsedPattern
 			return err
 		}
 		if p.kind == globPattern || p.kind == keywordPattern {
-			needles = append(needles, canonicalNeedle(p.text, flags&CaseSensitive == 0))
+			needleBytes += len(p.text)
 		}
 		if flags&Normalize != 0 && (p.kind == exactPattern || p.kind == repositoryPattern) {
 			normalized, nerr := normalizeReference(p.text)
@@ -121,6 +120,18 @@ func eachPattern(patterns []string, flags Flag, each func(i int, p parsedPattern
 		}
 		if each != nil {
 			each(i, p)
+		}
+	}
+	// A state a needle byte at most (folding never lengthens text) and at
+	// most 258 columns: a short list cannot pass the bound, and is not
+	// sized (nothing allocated).
+	if (needleBytes+2)*258*4 <= maxAutomatonBytes {
+		return nil
+	}
+	var needles []string
+	for _, raw := range patterns {
+		if p, _ := parsePattern(raw, flags); p.kind == globPattern || p.kind == keywordPattern {
+			needles = append(needles, canonicalNeedle(p.text, flags&CaseSensitive == 0))
 		}
 	}
 	return automatonError(needles)

@@ -511,6 +511,92 @@ mod tests {
         }
     }
 
+    /// The lowest index pinning `name` by the definition: an unanchored
+    /// needle anywhere in it, an anchored one at its start.
+    fn by_definition(needles: &[&[u8]], owners: &[Owner], name: &[u8]) -> Option<u32> {
+        let mut best = NONE;
+        for (needle, owner) in needles.iter().zip(owners) {
+            if name.windows(needle.len()).any(|w| w == *needle) {
+                best = best.min(owner.anywhere);
+            }
+            if name.starts_with(needle) {
+                best = best.min(owner.at_start);
+            }
+        }
+        Some(best).filter(|&b| b != NONE)
+    }
+
+    /// The DFA of every layout of the trie answers as the definition does,
+    /// in both column kinds: states numbered breadth first or along the
+    /// needles from the root on, shallow rows for none of the levels or for
+    /// all, over needles that share prefixes and suffixes.
+    #[test]
+    fn every_layout_answers_as_the_definition() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let layouts = [
+            Layout::DEFAULT,
+            Layout { breadth_first: 1, shallow_depth: 0, depth_first_depth: usize::MAX },
+            Layout { breadth_first: 1, shallow_depth: 5, depth_first_depth: 3 },
+            Layout { breadth_first: 4, shallow_depth: 1, depth_first_depth: 12 },
+            Layout { breadth_first: 30, shallow_depth: 2, depth_first_depth: 1 },
+            Layout { breadth_first: usize::MAX, shallow_depth: 64, depth_first_depth: 256 },
+        ];
+        for round in 0..200 {
+            let count = 1 + next(12) as usize;
+            let mut needles: Vec<Vec<u8>> = (0..count)
+                .map(|_| {
+                    let len = if next(4) == 0 { 8 + next(24) } else { 1 + next(5) };
+                    (0..len).map(|_| b'A' + next(3) as u8).collect()
+                })
+                .collect();
+            needles.sort();
+            needles.dedup();
+            let owners: Vec<Owner> = needles
+                .iter()
+                .map(|_| {
+                    let (a, b) = (next(50) as u32, next(50) as u32);
+                    match next(3) {
+                        0 => Owner { anywhere: a, at_start: NONE },
+                        1 => Owner { anywhere: NONE, at_start: b },
+                        _ => Owner { anywhere: a, at_start: b },
+                    }
+                })
+                .collect();
+            let needles: Vec<&[u8]> = needles.iter().map(Vec::as_slice).collect();
+            let extent = Extent::of(&needles);
+            let dfas: Vec<(Layout, Dfa)> = layouts
+                .iter()
+                .flat_map(|&l| {
+                    let trie = Trie::build(&needles, &owners, &extent, l);
+                    [Columns::PerByte, Columns::PerClass].map(|c| (l, Dfa::from_trie(&trie, true, c)))
+                })
+                .collect();
+            for _ in 0..50 {
+                let name: Vec<u8> = (0..next(100)).map(|_| b'A' + next(4) as u8).collect();
+                let want = by_definition(&needles, &owners, &name);
+                let lowered = name.to_ascii_lowercase();
+                for (layout, dfa) in &dfas {
+                    let ctx = || format!("round {round}, {layout:?}, {needles:?}, {name:?}");
+                    for (name, raw) in [(&lowered, true), (&name, false)] {
+                        let mut got = NONE;
+                        dfa.walk_split(name, raw, |hit: &Hit, at| {
+                            got = got.min(hit.index(at + 1));
+                            false
+                        })
+                        .unwrap();
+                        assert_eq!(Some(got).filter(|&g| g != NONE), want, "raw {raw}: {}", ctx());
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn oversized_tables_are_refused() {
         let needles = vec![b"ABCDEFGH".to_vec()];

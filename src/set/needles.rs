@@ -5,7 +5,6 @@ use super::dfa::{self, Canonical, Dfa};
 use super::lower;
 use super::prefilter::{Allowance, Prefilter};
 use super::shape::Budget;
-use super::sparse::Sparse;
 use super::trie::{Extent, Layout, Trie};
 use super::MAX_AUTOMATON_BYTES;
 use crate::fold;
@@ -17,7 +16,9 @@ pub(super) struct Needles {
     /// The lowest index of a pattern whose needle is empty: it matches
     /// every name (`**`).
     pub(super) empty: Option<u32>,
-    pub(super) automaton: Option<Automaton>,
+    /// The DFA of all needles (overlapping, unanchored semantics: every
+    /// state knows the lowest index of the needles ending there).
+    pub(super) automaton: Option<Dfa>,
     /// For a few needles: a SIMD search of the name as it is, which answers
     /// without the automaton.
     pub(super) prefilter: Option<Prefilter>,
@@ -106,16 +107,6 @@ impl NeedleList {
     }
 }
 
-/// The automaton of all needles (overlapping, unanchored semantics: every
-/// state knows the lowest index of the needles ending there).
-#[derive(Debug)]
-// (One per set: boxing the DFA would put an indirection on every walk.)
-#[allow(clippy::large_enum_variant)]
-pub(super) enum Automaton {
-    Dense(Dfa),
-    Sparse(Sparse),
-}
-
 /// The distinct needles of a list, sorted, each with the patterns behind
 /// it, and the lowest index of an empty one: what the automaton is built
 /// from, and what its size is judged by.
@@ -179,7 +170,7 @@ impl Needles {
         let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
         let automaton = match needles.is_empty() {
             true => None,
-            false => Some(Automaton::build(needles, owners, &ordered.accepted_extent()?, fold, budget)),
+            false => Some(dfa_of(needles, owners, &ordered.accepted_extent()?, fold, budget)),
         };
         let prefilter = if budget.prefilter { Prefilter::build(needles, owners, fold) } else { None };
         Ok(Needles { empty: *empty, automaton, prefilter, floor })
@@ -202,45 +193,27 @@ impl Needles {
             }
             // (Its candidates would cost more to verify than the walk.)
         }
-        let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
-        match automaton {
-            Automaton::Dense(dfa) => {
-                let mut best = best.unwrap_or(u32::MAX);
-                let found = |hit: &dfa::Hit, at: usize| {
-                    best = best.min(hit.index(at + 1));
-                    best <= self.floor || (first && best != u32::MAX)
-                };
-                let read_all = dfa.walk_split(name, raw, found)?;
-                Ok(Found { lowest: Some(best).filter(|&b| b != u32::MAX), read_all })
-            }
-            Automaton::Sparse(sparse) => {
-                let found = sparse.search(name, raw, first, self.floor)?;
-                Ok(Found { lowest: lower(best, found.lowest), ..found })
-            }
-        }
+        let Some(dfa) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
+        let mut best = best.unwrap_or(NONE);
+        let found = |hit: &dfa::Hit, at: usize| {
+            best = best.min(hit.index(at + 1));
+            best <= self.floor || (first && best != NONE)
+        };
+        let read_all = dfa.walk_split(name, raw, found)?;
+        Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all })
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        let automaton = match &self.automaton {
-            Some(Automaton::Dense(a)) => a.memory_usage(),
-            Some(Automaton::Sparse(a)) => a.memory_usage(),
-            None => 0,
-        };
-        automaton + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
+        self.automaton.as_ref().map_or(0, Dfa::memory_usage)
+            + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
     }
 }
 
-impl Automaton {
-    /// The dense DFA if its table fits in the budget, else the sparse
-    /// automaton (linear in the needle text), both derived from the one
-    /// trie of the needles (`set/trie.rs`), whose size (`extent`) decides
-    /// which before anything is built. `needles`: distinct, sorted.
-    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], extent: &Extent, fold: bool, budget: Budget) -> Automaton {
-        let columns = Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max);
-        let trie = Trie::build(needles, owners, extent, Layout::DEFAULT);
-        match columns {
-            Some(columns) => Automaton::Dense(Dfa::from_trie(&trie, fold, columns)),
-            None => Automaton::Sparse(Sparse::from_trie(trie, fold)),
-        }
-    }
+/// The DFA of `needles` (distinct, sorted, of an accepted `extent`),
+/// derived from their one trie (`set/trie.rs`); `budget` says whether its
+/// table has a column per byte.
+fn dfa_of(needles: &[&[u8]], owners: &[Owner], extent: &Extent, fold: bool, budget: Budget) -> Dfa {
+    let columns = Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max)
+        .expect("an accepted list's table fits (Ordered::accepted_extent)");
+    Dfa::from_trie(&Trie::build(needles, owners, extent, Layout::DEFAULT), fold, columns)
 }

@@ -2,14 +2,14 @@
 //! tests turn to build every shape of one list.
 
 #[cfg(feature = "testing")]
-use super::{needles::Automaton, prefilter::Allowance, PinSet, NONE};
+use super::{prefilter::Allowance, PinSet, NONE};
 #[cfg(feature = "testing")]
 use crate::pattern::{CompileError, Flags};
 
-/// The largest dense DFA table built, in bytes (4 bytes per byte class per
-/// trie node: about 160 bytes per byte of needle text that shares no
-/// prefix, for the corpus' 40 classes); larger needle sets get the sparse
-/// automaton (14 bytes per node, several times slower per byte).
+/// The largest DFA table built, in bytes (4 bytes per byte class per trie
+/// node: about 160 bytes per byte of needle text that shares no prefix,
+/// for the corpus' 40 classes): [`super::MAX_AUTOMATON_BYTES`], past which
+/// a list is refused.
 pub(super) const DENSE_MAX_BYTES: usize = 32 << 20;
 
 /// The largest DFA table given a column per byte value (1 KiB a state),
@@ -66,26 +66,17 @@ pub enum AutomatonShape {
     WideTable,
     /// The dense DFA with byte classes.
     ClassTable,
-    /// The sparse automaton (`set/sparse.rs`).
-    Sparse,
 }
 
 #[cfg(feature = "testing")]
 impl Shape {
     /// Every shape, each with and without the prefilter.
-    pub const ALL: [Shape; 6] = {
+    pub const ALL: [Shape; 4] = {
         const fn shape(automaton: AutomatonShape, prefilter: bool) -> Shape {
             Shape { automaton, prefilter }
         }
         use AutomatonShape::*;
-        [
-            shape(WideTable, true),
-            shape(WideTable, false),
-            shape(ClassTable, true),
-            shape(ClassTable, false),
-            shape(Sparse, true),
-            shape(Sparse, false),
-        ]
+        [shape(WideTable, true), shape(WideTable, false), shape(ClassTable, true), shape(ClassTable, false)]
     };
 }
 
@@ -102,7 +93,6 @@ impl PinSet {
         let (dense_max, wide_max) = match shape.automaton {
             AutomatonShape::WideTable => (usize::MAX, usize::MAX),
             AutomatonShape::ClassTable => (usize::MAX, 0),
-            AutomatonShape::Sparse => (0, 0),
         };
         PinSet::compile_with(patterns, flags, Budget { dense_max, wide_max, prefilter: shape.prefilter })
     }
@@ -154,9 +144,8 @@ impl PinSet {
     /// or keyword needle).
     pub fn shape(&self) -> Option<Shape> {
         let automaton = match self.needles.automaton.as_ref()? {
-            Automaton::Dense(dfa) if dfa.is_wide() => AutomatonShape::WideTable,
-            Automaton::Dense(_) => AutomatonShape::ClassTable,
-            Automaton::Sparse(_) => AutomatonShape::Sparse,
+            dfa if dfa.is_wide() => AutomatonShape::WideTable,
+            _ => AutomatonShape::ClassTable,
         };
         Some(Shape { automaton, prefilter: self.needles.prefilter.is_some() })
     }
