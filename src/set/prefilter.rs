@@ -32,12 +32,13 @@
 //! candidate is then verified from its needle's start, which alone has no
 //! bound: a needle whose probe bytes occur everywhere has a candidate at
 //! every position, each costing up to its length (issue 36: 4,096 `a`s
-//! against 8 KiB of `a…aX`, 1.1 ms). So verification is charged against an
-//! [`Allowance`] of `2L + 256` needle bytes compared, about what the
-//! automaton's walk costs; a charge refused gives the name up to the
+//! against 8 KiB of `a…aX`, 1.1 ms). So false candidates are charged
+//! against an [`Allowance`] of `2L + 256` needle bytes compared, about what
+//! the automaton's walk costs; past it the name is given up to the
 //! automaton (one walk, `super::dfa`'s bound). A name then costs at most the
-//! sweep, `2L + 256` bytes compared and one walk (`tests/bound.rs` counts
-//! it, on the named worst cases and on lists a search builds to raise it).
+//! sweep, `2L + 256` bytes compared, one needle more and each needle found
+//! (under `L` each), and one walk (`tests/bound.rs` counts it, on the named
+//! worst cases and on lists a search builds to raise it).
 //! Compiling copies the needles: work linear in their bytes.
 //!
 //! For a list whose needles all match anywhere, under CRI-O's rules,
@@ -66,57 +67,56 @@ pub(super) const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
 /// Most bytes at the end of a needle its probes are chosen among.
 const PROBE_TAIL: usize = 8;
 
-/// What verifying the candidates of a name of `L` bytes may cost, in
+/// What the false candidates of a name of `L` bytes may cost to verify, in
 /// needle bytes compared: `VERIFY_PER_BYTE * L + VERIFY_FLOOR`, about what
-/// the automaton's walk of the name costs. A needle found costs its
-/// length, under `L`, and an image name's false candidates are few (the
-/// probes are its rarest bytes); only false candidates of long needles
-/// (every position of `a…a` for `a…ab a…a`) run past it, and then the
-/// search gives up and the automaton answers in one pass ([`Allowance`]).
+/// the automaton's walk of the name costs. An image name's false
+/// candidates are few (the probes are its rarest bytes); only those of
+/// long needles (every position of `a…a` for `a…ab a…a`) run past it, and
+/// then the search gives up and the automaton answers in one pass
+/// ([`Allowance`]). A needle found is not charged: it ends that needle's
+/// search, and costs its length, under `L`.
 const VERIFY_PER_BYTE: usize = 2;
 const VERIFY_FLOOR: usize = 256;
 
 /// What verification may still cost for one name (see [`VERIFY_PER_BYTE`]):
-/// each candidate charges its needle's length before it is compared, and a
-/// charge past what is left refuses the candidate and marks the search
-/// given up, so that its answer is not used.
-pub(super) struct Allowance {
-    left: Cell<usize>,
-    spent: Cell<bool>,
-}
+/// each false candidate charges its needle's length once compared, and
+/// the search is given up once what is left goes below zero, so that it
+/// stops and its answer is not used. A name's verification then compares
+/// at most the allowance, one needle more, and each needle it finds. (One
+/// signed count: a name's quick path pays two instructions for it.)
+pub(super) struct Allowance(Cell<isize>);
 
 impl Allowance {
     pub(super) fn for_name(len: usize) -> Allowance {
-        Allowance::of(VERIFY_PER_BYTE.saturating_mul(len).saturating_add(VERIFY_FLOOR))
+        // (Wrapping, for a name near the address space's size: giving up
+        // is always safe.)
+        Allowance::of(len.wrapping_mul(VERIFY_PER_BYTE).wrapping_add(VERIFY_FLOOR))
     }
 
-    /// An allowance of `bytes`.
+    /// An allowance of `bytes` (at most `isize::MAX`).
     pub(super) fn of(bytes: usize) -> Allowance {
-        Allowance { left: Cell::new(bytes), spent: Cell::new(false) }
+        Allowance(Cell::new(isize::try_from(bytes).unwrap_or(isize::MAX)))
     }
 
-    /// Whether `bytes` more may be compared (then they are charged).
+    /// Charges `bytes` compared for a false candidate.
     #[inline(always)]
-    fn take(&self, bytes: usize) -> bool {
-        let left = self.left.get();
-        if bytes <= left {
-            self.left.set(left - bytes);
-            true
-        } else {
-            self.spent.set(true);
-            false
-        }
+    fn charge(&self, bytes: usize) {
+        // (A name's bytes: under isize::MAX. The search stops at the first
+        // charge past zero, so no count wraps.)
+        self.0.set(self.0.get().wrapping_sub(bytes as isize));
     }
 
-    /// Whether a charge was refused: the search's answer may be wrong.
+    /// Whether the charges passed the allowance: the search's answer may
+    /// be wrong.
+    #[inline(always)]
     pub(super) fn spent(&self) -> bool {
-        self.spent.get()
+        self.0.get() < 0
     }
 
     /// What is left to charge.
     #[cfg(feature = "testing")]
     pub(super) fn left(&self) -> usize {
-        self.left.get()
+        self.0.get().max(0) as usize
     }
 }
 
@@ -333,10 +333,8 @@ impl Prefilter {
     pub(super) fn holds_ascii(&self, name: &[u8]) -> Option<bool> {
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
         if self.avx2 {
-            let allowance = Allowance::for_name(name.len());
             // SAFETY: AVX2 is available (`avx2_available`).
-            let held = unsafe { self.holds_ascii_avx2(name, &allowance) };
-            return held.filter(|_| !allowance.spent());
+            return unsafe { self.holds_ascii_avx2(name) };
         }
         let _ = name;
         None
@@ -344,11 +342,11 @@ impl Prefilter {
 
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[target_feature(enable = "avx2")]
-    unsafe fn holds_ascii_avx2(&self, name: &[u8], allowance: &Allowance) -> Option<bool> {
+    unsafe fn holds_ascii_avx2(&self, name: &[u8]) -> Option<bool> {
         match self.fixed_chunks(name.len())? {
-            FixedChunks::Sse2By2 => self.holds_ascii_fixed::<x86::Sse2, 2>(name, allowance),
-            FixedChunks::Avx2By2 => self.holds_ascii_fixed::<x86::Avx2, 2>(name, allowance),
-            FixedChunks::Avx2By4 => self.holds_ascii_fixed::<x86::Avx2, 4>(name, allowance),
+            FixedChunks::Sse2By2 => self.holds_ascii_fixed::<x86::Sse2, 2>(name),
+            FixedChunks::Avx2By2 => self.holds_ascii_fixed::<x86::Avx2, 2>(name),
+            FixedChunks::Avx2By4 => self.holds_ascii_fixed::<x86::Avx2, 4>(name),
         }
     }
 
@@ -375,33 +373,32 @@ impl Prefilter {
     /// [`Prefilter::sweep`].
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[inline(always)]
-    unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(
-        &self,
-        name: &[u8],
-        allowance: &Allowance,
-    ) -> Option<bool> {
+    unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> Option<bool> {
         let anywhere = self.anywhere();
         let sweep = self.sweep::<V, CHUNKS>(name, anywhere);
         // (An answer only for an ASCII name: another's canonical form may
         // hold a needle its own bytes do not.)
-        sweep.ascii.then(|| sweep.candidate < anywhere.len() && self.held::<V, CHUNKS>(name, &sweep, allowance))
+        match sweep.ascii {
+            false => None,
+            true if sweep.candidate < anywhere.len() => self.held::<V, CHUNKS>(name, &sweep),
+            true => Some(false),
+        }
     }
 
     /// Whether `name` holds one of the needles from its sweep's candidate
-    /// on (out of line: most names have no candidate, and inlined its loops
-    /// cost every call a larger stack frame). Safety: as
-    /// [`Prefilter::sweep`], with AVX2.
+    /// on, `None` if verifying them would pass the name's [`Allowance`]
+    /// (made here: a name without candidates pays nothing for it). Out of
+    /// line: most names have no candidate, and inlined its loops cost every
+    /// call a larger stack frame. Safety: as [`Prefilter::sweep`], with
+    /// AVX2.
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[cold]
     #[inline(never)]
     #[target_feature(enable = "avx2")]
-    unsafe fn held<V: Vector, const CHUNKS: usize>(
-        &self,
-        name: &[u8],
-        sweep: &Sweep<CHUNKS>,
-        allowance: &Allowance,
-    ) -> bool {
-        self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep, allowance).is_some()
+    unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], sweep: &Sweep<CHUNKS>) -> Option<bool> {
+        let allowance = Allowance::for_name(name.len());
+        let held = self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep, &allowance).is_some();
+        (!allowance.spent()).then_some(held)
     }
 
     /// Whether `name` starts with `prefix`: most names differ in its first
@@ -412,8 +409,7 @@ impl Prefilter {
                 return false;
             }
         }
-        name.get(..prefix.needle.len())
-            .is_some_and(|text| allowance.take(text.len()) && self.equal(text, &prefix.needle))
+        name.get(..prefix.needle.len()).is_some_and(|text| self.verified(text, &prefix.needle, allowance))
     }
 
     /// Whether `name` holds `probe`'s needle with its tail starting at
@@ -421,8 +417,17 @@ impl Prefilter {
     #[inline(always)]
     fn holds_at(&self, probe: &Probe, name: &[u8], tail: usize, allowance: &Allowance) -> bool {
         let Some(start) = tail.checked_sub(probe.shift) else { return false };
-        name.get(start..start + probe.needle.len())
-            .is_some_and(|text| allowance.take(text.len()) && self.equal(text, &probe.needle))
+        name.get(start..start + probe.needle.len()).is_some_and(|text| self.verified(text, &probe.needle, allowance))
+    }
+
+    /// Whether `text` is `needle`, charging `allowance` if not.
+    #[inline(always)]
+    fn verified(&self, text: &[u8], needle: &[u8], allowance: &Allowance) -> bool {
+        let equal = self.equal(text, needle);
+        if !equal {
+            allowance.charge(text.len());
+        }
+        equal
     }
 
     fn equal(&self, text: &[u8], needle: &[u8]) -> bool {

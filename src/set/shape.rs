@@ -43,7 +43,7 @@ pub struct Shape {
     pub prefilter: bool,
 }
 
-/// What verifying a name's prefilter candidates costs
+/// What verifying a name's false prefilter candidates costs
 /// ([`PinSet::verification`]), in needle bytes compared.
 #[cfg(feature = "testing")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,16 +128,14 @@ impl PinSet {
         let search = |allowance: &Allowance| {
             prefilter.search(name, true, (false, self.needles.floor, NONE), allowance).map(|found| found.is_ok())
         };
-        let unbounded = Allowance::of(usize::MAX);
-        search(&unbounded);
-        let bounded = Allowance::for_name(name.len());
-        let answered = search(&bounded);
-        Some(Verification {
-            unbounded: usize::MAX - unbounded.left(),
-            allowance: Allowance::for_name(name.len()).left(),
-            charged: Allowance::for_name(name.len()).left() - bounded.left(),
-            gave_up: answered.is_none(),
-        })
+        let charged = |allowance: Allowance| {
+            let before = allowance.left();
+            let answered = search(&allowance).is_some();
+            (before - allowance.left(), answered)
+        };
+        let (unbounded, _) = charged(Allowance::of(usize::MAX));
+        let (charged, answered) = charged(Allowance::for_name(name.len()));
+        Some(Verification { unbounded, allowance: Allowance::for_name(name.len()).left(), charged, gave_up: !answered })
     }
 
     /// The shape of the set's automaton; `None` when it has none (no glob
