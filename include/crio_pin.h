@@ -157,7 +157,9 @@
 #define CRIO_PIN_ERROR_STRICT_INNER_STAR 7
 
 /*
- crio_pin_error_kind(): more patterns or pattern bytes than a set holds.
+ crio_pin_error_kind(): more patterns or pattern bytes than a set holds,
+ or globs and keywords needing a larger automaton than it bounds (then
+ no pattern index: crio_pin_error_pattern_index() is -1).
  */
 #define CRIO_PIN_ERROR_TOO_LARGE 8
 
@@ -227,14 +229,14 @@ extern "C" {
  and what to write instead), unknown flags, a NULL array or entry where
  data is needed, a list over the limits (at most 10,000,000 patterns and
  64 MiB of pattern text in all: refused before a pattern past them is
- read, so a length that lies fails here too), or an internal error. On
- failure keep the set you had: a failed reload must not unpin anything.
- Thread-safe.
+ read, so a length that lies fails here too; globs and keywords whose
+ automaton would take over 32 MiB: refused as a whole list, pattern
+ index -1), or an internal error. On failure keep the set you had: a
+ failed reload must not unpin anything. Thread-safe.
 
- Cost: every list within the limits compiles; the worst take a few
- seconds and under 1 GiB while compiling, and the set holds at most 13
- bytes per byte of glob and keyword text (docs/reliability.md, "Limits
- and compile cost").
+ Cost: every list within the limits compiles within a few seconds and
+ 1 GiB, and matches a name of up to 255 bytes in a few microseconds at
+ most (docs/reliability.md, "Limits and compile cost" and "The bound").
 
  Safety: Non-NULL pointers must point to what is described above.
  */

@@ -33,10 +33,37 @@ pub(crate) fn representative(c: char) -> char {
         return c.to_ascii_uppercase();
     }
     let code = u32::from(c);
+    let rep = match code {
+        0..0x10000 => u32::from(basic_plane()[code as usize]),
+        _ => representative_by_search(code),
+    };
+    char::from_u32(rep).expect("fold table holds only scalar values")
+}
+
+/// The representative of `code` found in the fold table (a binary search of
+/// its 1,454 entries, a dozen dependent probes).
+fn representative_by_search(code: u32) -> u32 {
     match table::FOLD_REPRESENTATIVE.binary_search_by_key(&code, |&(rune, _)| rune) {
-        Ok(i) => char::from_u32(table::FOLD_REPRESENTATIVE[i].1).expect("fold table holds only scalar values"),
-        Err(_) => c,
+        Ok(i) => table::FOLD_REPRESENTATIVE[i].1,
+        Err(_) => code,
     }
+}
+
+/// The representative of every rune of the Basic Multilingual Plane, by
+/// code point (an orbit's smallest rune is never above the rune, so it is
+/// in the plane too; surrogates map to themselves and are never read):
+/// built from the fold table the first time a name or pattern needs it
+/// (128 KiB), so that a rune costs one load, not a binary search (issue 36:
+/// names of k, K, K, s, ſ, ß, ẞ spent half their match there).
+fn basic_plane() -> &'static [u16] {
+    static TABLE: std::sync::OnceLock<Box<[u16]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut reps: Box<[u16]> = (0..=u16::MAX).collect();
+        for &(rune, rep) in table::FOLD_REPRESENTATIVE.iter().take_while(|&&(rune, _)| rune < 0x10000) {
+            reps[rune as usize] = u16::try_from(rep).expect("a representative is below its rune");
+        }
+        reps
+    })
 }
 
 /// Appends the canonical form of `bytes` to `out`.
@@ -170,6 +197,14 @@ mod tests {
                 .find(|&&(rune, _)| rune == u32::from(b))
                 .map_or(c, |&(_, rep)| char::from_u32(rep).unwrap());
             assert_eq!(representative(c), from_table, "byte {b:#x}");
+        }
+    }
+
+    /// The plane's table says what the fold table says, rune by rune.
+    #[test]
+    fn basic_plane_agrees_with_the_table() {
+        for c in (0x80..0x10000).filter_map(char::from_u32) {
+            assert_eq!(u32::from(representative(c)), representative_by_search(u32::from(c)), "{c:?}");
         }
     }
 

@@ -9,10 +9,11 @@
 //! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
 //!   our own ([`dfa`]) whose byte classes (or, up to [`shape::WIDE_MAX_BYTES`],
 //!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
-//!   its two halves at once; past [`shape::DENSE_MAX_BYTES`] of table, a sparse
-//!   automaton ([`sparse`]) whose memory and build time are linear in the
-//!   needle text, which bounds what any accepted list costs to compile
-//!   (the shape a list gets: [`Budget`]). Keywords, and globs as CRI-O
+//!   its two halves at once. A list whose table would pass
+//!   [`MAX_AUTOMATON_BYTES`] is refused: within it a name costs one load a
+//!   byte, past it nothing keeps a bound (issue 36 measured the sparse
+//!   automaton that took such lists until then: 20–160 µs a name built
+//!   against it; the shape a list gets: [`Budget`]). Keywords, and globs as CRI-O
 //!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
 //!   only where the needle starts at 0.
 //!
@@ -31,9 +32,8 @@
 //! One file a concern: [`intake`] (the list read and parsed within the
 //! limits), [`exact`] (the exact table), [`needles`] (glob and keyword
 //! needles gathered and searched), [`trie`] (the needles' one trie and its
-//! failure links: needles → numbered trie → failure links), [`dfa`] and
-//! [`sparse`] (the two automata derived from it: a dense DFA, or past the
-//! budget the trie walked as it is), [`prefilter`] (a SIMD search that
+//! failure links: needles → numbered trie → failure links), [`dfa`] (the
+//! dense DFA derived from it), [`prefilter`] (a SIMD search that
 //! answers for a few needles alone), [`shape`] (which automaton a list
 //! gets, and the tests' knob), [`lengths`] (names turned away by length),
 //! [`dialect`] (the other runtimes' name-side work); this file holds
@@ -50,7 +50,6 @@ mod lengths;
 mod needles;
 mod prefilter;
 mod shape;
-mod sparse;
 mod trie;
 
 use crate::fold;
@@ -63,11 +62,11 @@ use dialect::{repository_of, Dialect};
 use intake::each_pattern;
 pub(crate) use intake::{too_many_bytes, too_many_patterns};
 use lengths::Lengths;
-use needles::{Automaton, Found, Needle, NeedleList, Needles, Owner, NONE};
+use needles::{Found, Needle, NeedleList, Needles, Ordered, Owner, NONE};
 use prefilter::Prefilter;
 use shape::Budget;
 #[cfg(feature = "testing")]
-pub use shape::{AutomatonShape, Shape};
+pub use shape::{AutomatonShape, Shape, Verification};
 
 /// Most patterns one set may hold. Real lists hold up to tens of thousands;
 /// the bound keeps a runaway generator from exhausting the node's memory.
@@ -78,6 +77,16 @@ pub const MAX_PATTERNS: usize = 10_000_000;
 /// keyword or glob text that shares no prefix with another (so under 1 GiB
 /// at the bound), far less for real lists.
 pub const MAX_PATTERN_BYTES: usize = 64 << 20;
+
+/// Largest automaton the glob and keyword patterns of one set may need:
+/// the bytes of their dense DFA's table (4 a state and byte class, a state
+/// per distinct needle prefix). Within it a name of `L` bytes reads at most
+/// about `L` lines of the table, one dependent load a byte, which bounds
+/// what matching it costs; past it no structure here keeps that bound, so
+/// the list is refused ([`crate::ErrorKind::AutomatonTooLarge`]): see
+/// docs/reliability.md, "The bound". Exact patterns do not count (a name
+/// costs one probe of their hash table whatever their number).
+pub const MAX_AUTOMATON_BYTES: usize = shape::DENSE_MAX_BYTES;
 
 /// What a name's length alone says about it ([`PinSet::length_verdicts`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,10 +137,12 @@ fn lower(a: Option<u32>, b: Option<u32>) -> Option<u32> {
 }
 
 impl PinSet {
-    /// Checks `patterns` as [`PinSet::compile`] does, building nothing:
+    /// Checks `patterns` as [`PinSet::compile`] does, building no matcher:
     /// `Err` with exactly the error `compile` would give, `Ok` when it would
     /// succeed. For validating a configuration before it is used; one pass
-    /// over the patterns, no allocation but the error.
+    /// over the patterns, holding the canonical text of the globs and
+    /// keywords (and 20 bytes each) to size their automaton
+    /// ([`MAX_AUTOMATON_BYTES`]), which costs a sort of them.
     ///
     /// ```
     /// use crio_pin::{Flags, PinSet};
@@ -144,7 +155,14 @@ impl PinSet {
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
     {
-        each_pattern(patterns, flags, |_, _| ()).map(drop)
+        let fold = !flags.contains(Flags::CASE_SENSITIVE);
+        let mut needles = NeedleList::default();
+        each_pattern(patterns, flags, |index, pattern| {
+            if let Pattern::Glob(text) | Pattern::Keyword(text) = pattern {
+                needles.push(text.as_bytes(), fold, index, false);
+            }
+        })?;
+        Ordered::of(&mut needles).accepted_extent().map(drop)
     }
 
     /// Compiles `patterns` (each any bytes; it must be UTF-8 text) under
@@ -189,7 +207,7 @@ impl PinSet {
             })
         });
         let lengths = if dialect.is_some() { Lengths::open() } else { lengths };
-        let needles = Needles::build(needles, fold, budget);
+        let needles = Needles::build(needles, fold, budget)?;
         let quick = dialect.is_none()
             && needles.empty.is_none()
             && needles.prefilter.as_ref().is_some_and(Prefilter::matches_anywhere_only);
@@ -328,7 +346,7 @@ impl PinSet {
         if self.dialect.is_some() {
             return self.match_each_one_by_one(names, results);
         }
-        let Some(Automaton::Dense(dfa)) = &self.needles.automaton else {
+        let Some(dfa) = &self.needles.automaton else {
             return self.match_each_one_by_one(names, results);
         };
         if self.needles.empty.is_some() || self.needles.prefilter.is_some() {
@@ -680,6 +698,35 @@ mod tests {
         let err = PinSet::compile(std::iter::repeat_n("", MAX_PATTERNS + 1), Flags::DEFAULT).unwrap_err();
         assert_eq!(err.pattern_index(), Some(MAX_PATTERNS));
         assert!(err.to_string().contains("the number of patterns may be at most 10000000"), "{err}");
+    }
+
+    /// A list whose globs and keywords need a table past
+    /// [`MAX_AUTOMATON_BYTES`] is refused, by `validate` as by `compile`,
+    /// with the table's size; one byte of needle less and it compiles.
+    /// (One keyword of `A`s: a state a byte, 3 columns of 4 bytes a row.)
+    #[test]
+    fn lists_past_the_automaton_bound_are_refused_as_a_whole() {
+        let longest = MAX_AUTOMATON_BYTES / 12 - 2;
+        let keyword = |n: usize| format!("*{}*", "a".repeat(n));
+        let (fits, over) = (keyword(longest), keyword(longest + 1));
+        assert_eq!(PinSet::validate([&fits], Flags::DEFAULT), Ok(()));
+        let set = PinSet::compile(["x", fits.as_str()], Flags::DEFAULT).unwrap();
+        assert!(set.is_match(&vec![b'A'; longest]) && !set.is_match(&vec![b'a'; longest - 1]));
+        for flags in [Flags::DEFAULT, Flags::CASE_SENSITIVE, Flags::ANCHOR_GLOBS] {
+            let list = ["quay.io/x", over.as_str(), "**"];
+            let err = PinSet::compile(list, flags).unwrap_err();
+            assert_eq!(PinSet::validate(list, flags), Err(err.clone()), "{flags:?}");
+            assert_eq!(err.pattern_index(), None);
+            let table_bytes = (longest + 3) * 3 * 4;
+            assert_eq!(err.kind(), &ErrorKind::AutomatonTooLarge { table_bytes, limit: MAX_AUTOMATON_BYTES });
+            let message = err.to_string();
+            assert!(message.contains(&format!("automaton of {table_bytes} bytes")), "{message}");
+            assert!(message.contains(&format!("at most {MAX_AUTOMATON_BYTES}")), "{message}");
+            assert!(message.contains("exact names"), "{message}");
+        }
+        // Exact patterns do not count, whatever their size.
+        let exact = "a".repeat(longest + 1);
+        assert_eq!(PinSet::validate([&exact, &fits], Flags::DEFAULT), Ok(()));
     }
 
     #[test]

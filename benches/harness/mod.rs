@@ -112,8 +112,23 @@ impl CArgs {
 
     /// crio_pin_validate() of the patterns under `flags`.
     pub fn validate_flagged(&self, flags: u32) -> bool {
-        // SAFETY: count pointers and lengths, valid for the call.
-        unsafe { ffi::crio_pin_validate(self.0.as_ptr(), self.1.as_ptr(), self.0.len(), flags, std::ptr::null_mut()) }
+        self.refusal(flags).is_none()
+    }
+
+    /// Why crio_pin_validate() refuses the patterns under `flags` (its
+    /// error's message), or `None` if it accepts them.
+    pub fn refusal(&self, flags: u32) -> Option<String> {
+        let mut error = std::ptr::null_mut();
+        // SAFETY: count pointers and lengths, valid for the call; the error
+        // is read once and freed once.
+        unsafe {
+            if ffi::crio_pin_validate(self.0.as_ptr(), self.1.as_ptr(), self.0.len(), flags, &mut error) {
+                return None;
+            }
+            let message = std::ffi::CStr::from_ptr(ffi::crio_pin_error_message(error)).to_string_lossy().into_owned();
+            ffi::crio_pin_error_free(error);
+            Some(message)
+        }
     }
 }
 

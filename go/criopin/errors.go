@@ -26,7 +26,9 @@ const (
 	// KindStrictInnerStar: with [Strict], a literal '*' inside a pattern.
 	KindStrictInnerStar ErrorKind = 7
 	// KindTooLarge: more patterns, or more pattern bytes, than a set holds
-	// (10,000,000 patterns, 64 MiB of pattern text).
+	// (10,000,000 patterns, 64 MiB of pattern text), or globs and keywords
+	// needing a larger automaton than it bounds (32 MiB of table; Index
+	// -1: no one pattern is to blame).
 	KindTooLarge ErrorKind = 8
 	// KindInvalidArgument: the library was called with invalid arguments
 	// (a bug in this package: it always passes valid ones).

@@ -50,6 +50,26 @@
 //! of a state, and every class is below the stride, so a step never leaves
 //! the table; [`Dfa::step`] relies on it (checked in debug builds and by a
 //! test over every entry).
+//!
+//! **What a name costs (the bound; docs/reliability.md, "The bound").** A
+//! name of `L` bytes reads at most one table entry a byte a lane: lane B
+//! the last half, lane A the first half and then on until its state's path
+//! lies in B's half (at most its depth for a state under 255 deep, else to
+//! the end: `L` in all). A piece of 8 bytes that met a special state is
+//! read again byte by byte, over the same entries (now in L1), and each
+//! special state it meets reads its [`Hit`] (12 bytes). So a walk reads at
+//! most `2L` lines, `L` of the table and `L` of the hits, and at most that
+//! many can be outside a cache of `C` bytes: none once the table and hits
+//! fit in `C` and the name has been walked. The chain of dependent loads is
+//! about `L/2` steps (two lanes), and the table is at most
+//! [`super::MAX_AUTOMATON_BYTES`] (32 MiB: the last-level cache of the
+//! machine measured), which is what bounds a name's time: issue 36's failure
+//! jumps, which send every byte to a row no other byte reads, cost 0.7–1.2
+//! µs (`match`) and 2.0–2.7 µs (`match_index`) a 255-byte name at 11–23 MiB
+//! of table (`benches/budget.rs`, rows `fj-*`). Compiling writes the table
+//! once, a row a state (its failure state's row copied, its children's
+//! entries set): at most 32 MiB of writes, 4 bytes a byte class (at most
+//! 980) per byte of needle text.
 
 use super::trie::Trie;
 use super::NONE;
@@ -172,20 +192,33 @@ impl Numbering {
 }
 
 impl Dfa {
+    /// The bytes of the table of a trie of `states` states with `stride`
+    /// columns (one row more than the states: bail's), saturating.
+    pub(super) fn table_bytes(states: usize, stride: usize) -> usize {
+        (states + 1).saturating_mul(stride).saturating_mul(4)
+    }
+
     /// The columns of the DFA of a trie of `states` states over
     /// `classes` byte classes if its table takes at most `max_bytes` (one
     /// per byte value if that takes at most `wide_max`), else `None`.
     pub(super) fn columns_within(states: usize, classes: usize, max_bytes: usize, wide_max: usize) -> Option<Columns> {
-        // (One row more than the trie has states: the bail state's.)
-        let rows = states + 1;
         // Ids run up to twice the table's entries, rounded up to a power of
         // two: within u32 if the table has at most 2^31.
-        let fits = |stride: usize, max: usize| rows.checked_mul(stride).is_some_and(|n| n <= max / 4 && n <= 1 << 31);
+        let fits = |stride: usize, max: usize| {
+            let bytes = Self::table_bytes(states, stride);
+            bytes <= max && bytes / 4 <= 1 << 31
+        };
         if fits(256, wide_max.min(max_bytes)) {
             Some(Columns::PerByte)
         } else {
-            fits(classes + 1, max_bytes).then_some(Columns::PerClass)
+            fits(Self::class_stride(classes), max_bytes).then_some(Columns::PerClass)
         }
+    }
+
+    /// The columns of a class table over `classes` byte classes: one more,
+    /// bail's.
+    pub(super) fn class_stride(classes: usize) -> usize {
+        classes + 1
     }
 
     /// The DFA of `trie` (its failure links set), with `columns` (what
@@ -205,7 +238,7 @@ impl Dfa {
                 let c = if fold { b.to_ascii_uppercase() } else { b };
                 raw[usize::from(b)] = canonical[usize::from(c)];
             }
-            (canonical, raw, trie.classes.count + 1)
+            (canonical, raw, Self::class_stride(trie.classes.count))
         };
         let mut numbering = Numbering::special_first(trie, stride);
         let (trans, depths) = Self::rows_of(trie, &mut numbering, &canonical, stride, wide, fold);
@@ -466,8 +499,99 @@ mod tests {
                 }
                 for name in &names {
                     let one = hits_by_byte(|hit| dfa.walk(name, true, hit));
-                    let two = hits_by_byte(|hit| dfa.walk_split(name, hit));
+                    let two = hits_by_byte(|hit| dfa.walk_split(name, true, hit));
                     assert_eq!(one, two, "{wide_max} {:?}", String::from_utf8_lossy(name));
+                    // The canonical name (upper case; its bytes >= 0x80 walked).
+                    let canonical = name.to_ascii_uppercase();
+                    let one = hits_by_byte(|hit| dfa.walk(&canonical, false, hit));
+                    let two = hits_by_byte(|hit| dfa.walk_split(&canonical, false, hit));
+                    assert_eq!(one, two, "canonical {wide_max} {:?}", String::from_utf8_lossy(name));
+                }
+            }
+        }
+    }
+
+    /// The lowest index pinning `name` by the definition: an unanchored
+    /// needle anywhere in it, an anchored one at its start.
+    fn by_definition(needles: &[&[u8]], owners: &[Owner], name: &[u8]) -> Option<u32> {
+        let mut best = NONE;
+        for (needle, owner) in needles.iter().zip(owners) {
+            if name.windows(needle.len()).any(|w| w == *needle) {
+                best = best.min(owner.anywhere);
+            }
+            if name.starts_with(needle) {
+                best = best.min(owner.at_start);
+            }
+        }
+        Some(best).filter(|&b| b != NONE)
+    }
+
+    /// The DFA of every layout of the trie answers as the definition does,
+    /// in both column kinds: states numbered breadth first or along the
+    /// needles from the root on, shallow rows for none of the levels or for
+    /// all, over needles that share prefixes and suffixes.
+    #[test]
+    fn every_layout_answers_as_the_definition() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let layouts = [
+            Layout::DEFAULT,
+            Layout { breadth_first: 1, shallow_depth: 0, depth_first_depth: usize::MAX },
+            Layout { breadth_first: 1, shallow_depth: 5, depth_first_depth: 3 },
+            Layout { breadth_first: 4, shallow_depth: 1, depth_first_depth: 12 },
+            Layout { breadth_first: 30, shallow_depth: 2, depth_first_depth: 1 },
+            Layout { breadth_first: usize::MAX, shallow_depth: 64, depth_first_depth: 256 },
+        ];
+        for round in 0..200 {
+            let count = 1 + next(12) as usize;
+            let mut needles: Vec<Vec<u8>> = (0..count)
+                .map(|_| {
+                    let len = if next(4) == 0 { 8 + next(24) } else { 1 + next(5) };
+                    (0..len).map(|_| b'A' + next(3) as u8).collect()
+                })
+                .collect();
+            needles.sort();
+            needles.dedup();
+            let owners: Vec<Owner> = needles
+                .iter()
+                .map(|_| {
+                    let (a, b) = (next(50) as u32, next(50) as u32);
+                    match next(3) {
+                        0 => Owner { anywhere: a, at_start: NONE },
+                        1 => Owner { anywhere: NONE, at_start: b },
+                        _ => Owner { anywhere: a, at_start: b },
+                    }
+                })
+                .collect();
+            let needles: Vec<&[u8]> = needles.iter().map(Vec::as_slice).collect();
+            let extent = Extent::of(&needles);
+            let dfas: Vec<(Layout, Dfa)> = layouts
+                .iter()
+                .flat_map(|&l| {
+                    let trie = Trie::build(&needles, &owners, &extent, l);
+                    [Columns::PerByte, Columns::PerClass].map(|c| (l, Dfa::from_trie(&trie, true, c)))
+                })
+                .collect();
+            for _ in 0..50 {
+                let name: Vec<u8> = (0..next(100)).map(|_| b'A' + next(4) as u8).collect();
+                let want = by_definition(&needles, &owners, &name);
+                let lowered = name.to_ascii_lowercase();
+                for (layout, dfa) in &dfas {
+                    let ctx = || format!("round {round}, {layout:?}, {needles:?}, {name:?}");
+                    for (name, raw) in [(&lowered, true), (&name, false)] {
+                        let mut got = NONE;
+                        dfa.walk_split(name, raw, |hit: &Hit, at| {
+                            got = got.min(hit.index(at + 1));
+                            false
+                        })
+                        .unwrap();
+                        assert_eq!(Some(got).filter(|&g| g != NONE), want, "raw {raw}: {}", ctx());
+                    }
                 }
             }
         }

@@ -1,5 +1,11 @@
 //! What a name's length alone says: most names of a length no pattern can
 //! match are turned away before they are read twice.
+//!
+//! **What a name costs (the bound).** One word of the length bitmap (32
+//! bytes beside the set's other fields: one line) and, for a name of a
+//! length nothing matches if it is ASCII, one pass over its `L` bytes, 8 at
+//! a time ([`all_ascii`]). Nothing grows with the list; compiling sets a
+//! bit per exact pattern.
 
 /// Which name lengths can match at all: the lengths of the exact needles,
 /// and the shortest substring or prefix needle. An ASCII name's canonical

@@ -3,11 +3,12 @@
 
 use super::dfa::{self, Canonical, Dfa};
 use super::lower;
-use super::prefilter::Prefilter;
+use super::prefilter::{Allowance, Prefilter};
 use super::shape::Budget;
-use super::sparse::Sparse;
 use super::trie::{Extent, Layout, Trie};
+use super::MAX_AUTOMATON_BYTES;
 use crate::fold;
+use crate::pattern::{CompileError, ErrorKind};
 
 /// All glob and keyword needles, searched together in one pass.
 #[derive(Debug, Default)]
@@ -15,7 +16,9 @@ pub(super) struct Needles {
     /// The lowest index of a pattern whose needle is empty: it matches
     /// every name (`**`).
     pub(super) empty: Option<u32>,
-    pub(super) automaton: Option<Automaton>,
+    /// The DFA of all needles (overlapping, unanchored semantics: every
+    /// state knows the lowest index of the needles ending there).
+    pub(super) automaton: Option<Dfa>,
     /// For a few needles: a SIMD search of the name as it is, which answers
     /// without the automaton.
     pub(super) prefilter: Option<Prefilter>,
@@ -104,47 +107,73 @@ impl NeedleList {
     }
 }
 
-/// The automaton of all needles (overlapping, unanchored semantics: every
-/// state knows the lowest index of the needles ending there).
-#[derive(Debug)]
-// (One per set: boxing the DFA would put an indirection on every walk.)
-#[allow(clippy::large_enum_variant)]
-pub(super) enum Automaton {
-    Dense(Dfa),
-    Sparse(Sparse),
+/// The distinct needles of a list, sorted, each with the patterns behind
+/// it, and the lowest index of an empty one: what the automaton is built
+/// from, and what its size is judged by.
+pub(super) struct Ordered<'l> {
+    pub(super) needles: Vec<&'l [u8]>,
+    pub(super) owners: Vec<Owner>,
+    pub(super) empty: Option<u32>,
 }
 
-impl Needles {
-    /// The glob and keyword needles of `list`.
-    pub(super) fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Needles {
+impl<'l> Ordered<'l> {
+    /// The needles of `list` (whose entries it takes), in order.
+    pub(super) fn of(list: &'l mut NeedleList) -> Ordered<'l> {
         // Sorted, equal needles are neighbours, lowest index first.
         let mut entries = std::mem::take(&mut list.entries);
+        let list = &*list;
         entries.sort_unstable_by(|a, b| {
             a.head.cmp(&b.head).then_with(|| list.bytes(a).cmp(list.bytes(b))).then(a.index.cmp(&b.index))
         });
-        let mut ordered: Vec<&[u8]> = Vec::new();
-        let mut owners: Vec<Owner> = Vec::new();
-        let mut empty = None;
+        let mut ordered = Ordered { needles: Vec::new(), owners: Vec::new(), empty: None };
         for needle in &entries {
             let bytes = list.bytes(needle);
             if bytes.is_empty() {
                 // Only keywords can be empty (a lone `*` is an error).
-                empty = empty.or(Some(needle.index));
+                ordered.empty = ordered.empty.or(Some(needle.index));
                 continue;
             }
-            if ordered.last() != Some(&bytes) {
-                ordered.push(bytes);
-                owners.push(Owner { anywhere: NONE, at_start: NONE });
+            if ordered.needles.last() != Some(&bytes) {
+                ordered.needles.push(bytes);
+                ordered.owners.push(Owner { anywhere: NONE, at_start: NONE });
             }
-            let owner = owners.last_mut().expect("pushed above");
+            let owner = ordered.owners.last_mut().expect("pushed above");
             let slot = if needle.anchored { &mut owner.at_start } else { &mut owner.anywhere };
             *slot = (*slot).min(needle.index);
         }
-        drop(entries);
+        ordered
+    }
+
+    /// The extent of the needles' trie, if the list may have it: `Err`
+    /// when its dense table would take more than [`MAX_AUTOMATON_BYTES`],
+    /// past which no bound holds on a name's match (`set/dfa.rs`, "What a
+    /// name costs").
+    pub(super) fn accepted_extent(&self) -> Result<Extent, CompileError> {
+        let extent = Extent::of(&self.needles);
+        let table_bytes = Dfa::table_bytes(extent.states, Dfa::class_stride(extent.classes.count));
+        if table_bytes > MAX_AUTOMATON_BYTES {
+            return Err(CompileError::new(
+                None,
+                ErrorKind::AutomatonTooLarge { table_bytes, limit: MAX_AUTOMATON_BYTES },
+            ));
+        }
+        Ok(extent)
+    }
+}
+
+impl Needles {
+    /// The glob and keyword needles of `list`; `Err` if their automaton
+    /// would be larger than the bound allows ([`Ordered::accepted_extent`]).
+    pub(super) fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Result<Needles, CompileError> {
+        let ordered = Ordered::of(&mut list);
+        let Ordered { needles, owners, empty } = &ordered;
         let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
-        let automaton = (!ordered.is_empty()).then(|| Automaton::build(&ordered, &owners, fold, budget));
-        let prefilter = if budget.prefilter { Prefilter::build(&ordered, &owners, fold) } else { None };
-        Needles { empty, automaton, prefilter, floor }
+        let automaton = match needles.is_empty() {
+            true => None,
+            false => Some(dfa_of(needles, owners, &ordered.accepted_extent()?, fold, budget)),
+        };
+        let prefilter = if budget.prefilter { Prefilter::build(needles, owners, fold) } else { None };
+        Ok(Needles { empty: *empty, automaton, prefilter, floor })
     }
 
     /// Searches `name` for the needles: the lowest index among those found
@@ -158,48 +187,33 @@ impl Needles {
             return Ok(Found { lowest: best, read_all: false });
         }
         if let Some(prefilter) = &self.prefilter {
-            return prefilter.search(name, raw, first, self.floor, best.unwrap_or(NONE));
-        }
-        let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
-        match automaton {
-            Automaton::Dense(dfa) => {
-                let mut best = best.unwrap_or(u32::MAX);
-                let found = |hit: &dfa::Hit, at: usize| {
-                    best = best.min(hit.index(at + 1));
-                    best <= self.floor || (first && best != u32::MAX)
-                };
-                let read_all = if raw { dfa.walk_split(name, found) } else { dfa.walk(name, false, found) }?;
-                Ok(Found { lowest: Some(best).filter(|&b| b != u32::MAX), read_all })
+            let allowance = Allowance::for_name(name.len());
+            if let Some(found) = prefilter.search(name, raw, (first, self.floor, best.unwrap_or(NONE)), &allowance) {
+                return found;
             }
-            Automaton::Sparse(sparse) => {
-                let found = sparse.search(name, raw, first, self.floor)?;
-                Ok(Found { lowest: lower(best, found.lowest), ..found })
-            }
+            // (Its candidates would cost more to verify than the walk.)
         }
+        let Some(dfa) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
+        let mut best = best.unwrap_or(NONE);
+        let found = |hit: &dfa::Hit, at: usize| {
+            best = best.min(hit.index(at + 1));
+            best <= self.floor || (first && best != NONE)
+        };
+        let read_all = dfa.walk_split(name, raw, found)?;
+        Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all })
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        let automaton = match &self.automaton {
-            Some(Automaton::Dense(a)) => a.memory_usage(),
-            Some(Automaton::Sparse(a)) => a.memory_usage(),
-            None => 0,
-        };
-        automaton + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
+        self.automaton.as_ref().map_or(0, Dfa::memory_usage)
+            + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
     }
 }
 
-impl Automaton {
-    /// The dense DFA if its table fits in the budget, else the sparse
-    /// automaton (linear in the needle text), both derived from the one
-    /// trie of the needles (`set/trie.rs`), whose size decides which
-    /// before anything is built. `needles`: distinct, sorted.
-    pub(super) fn build(needles: &[&[u8]], owners: &[Owner], fold: bool, budget: Budget) -> Automaton {
-        let extent = Extent::of(needles);
-        let columns = Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max);
-        let trie = Trie::build(needles, owners, &extent, Layout::DEFAULT);
-        match columns {
-            Some(columns) => Automaton::Dense(Dfa::from_trie(&trie, fold, columns)),
-            None => Automaton::Sparse(Sparse::from_trie(trie, fold)),
-        }
-    }
+/// The DFA of `needles` (distinct, sorted, of an accepted `extent`),
+/// derived from their one trie (`set/trie.rs`); `budget` says whether its
+/// table has a column per byte.
+fn dfa_of(needles: &[&[u8]], owners: &[Owner], extent: &Extent, fold: bool, budget: Budget) -> Dfa {
+    let columns = Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max)
+        .expect("an accepted list's table fits (Ordered::accepted_extent)");
+    Dfa::from_trie(&Trie::build(needles, owners, extent, Layout::DEFAULT), fold, columns)
 }

@@ -25,12 +25,30 @@
 //! are their own representatives), at the same place if that is the start.
 //! Only a miss needs the whole name to be ASCII.
 //!
+//! **What a name costs (the bound).** A name of `L` bytes is read once, a
+//! vector at a time, with two compares a needle per vector (at most 8
+//! needles), its lines in order (the hardware prefetches them); the
+//! needles' copies (at most 8 of 4,096 bytes) stay in L1 or L2. Each
+//! candidate is then verified from its needle's start, which alone has no
+//! bound: a needle whose probe bytes occur everywhere has a candidate at
+//! every position, each costing up to its length (issue 36: 4,096 `a`s
+//! against 8 KiB of `a…aX`, 1.1 ms). So false candidates are charged
+//! against an [`Allowance`] of `2L + 256` needle bytes compared, about what
+//! the automaton's walk costs; past it the name is given up to the
+//! automaton (one walk, `super::dfa`'s bound). A name then costs at most the
+//! sweep, `2L + 256` bytes compared, one needle more and each needle found
+//! (under `L` each), and one walk (`tests/bound.rs` counts it, on the named
+//! worst cases and on lists a search builds to raise it).
+//! Compiling copies the needles: work linear in their bytes.
+//!
 //! For a list whose needles all match anywhere, under CRI-O's rules,
 //! [`Prefilter::holds_ascii`] is `PinSet::is_match`'s first step: one call
 //! that sweeps an ASCII name of up to 4 vectors and says whether it holds
 //! a needle, after which only the exact table may still pin it. (The
 //! probes are held in place, not behind a pointer: the sweep reads them
 //! before it can read the name.)
+
+use std::cell::Cell;
 
 use super::lengths::all_ascii;
 use super::needles::{Found, Owner, NONE};
@@ -48,6 +66,59 @@ pub(super) const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
 
 /// Most bytes at the end of a needle its probes are chosen among.
 const PROBE_TAIL: usize = 8;
+
+/// What the false candidates of a name of `L` bytes may cost to verify, in
+/// needle bytes compared: `VERIFY_PER_BYTE * L + VERIFY_FLOOR`, about what
+/// the automaton's walk of the name costs. An image name's false
+/// candidates are few (the probes are its rarest bytes); only those of
+/// long needles (every position of `a…a` for `a…ab a…a`) run past it, and
+/// then the search gives up and the automaton answers in one pass
+/// ([`Allowance`]). A needle found is not charged: it ends that needle's
+/// search, and costs its length, under `L`.
+const VERIFY_PER_BYTE: usize = 2;
+const VERIFY_FLOOR: usize = 256;
+
+/// What verification may still cost for one name (see [`VERIFY_PER_BYTE`]):
+/// each false candidate charges its needle's length once compared, and
+/// the search is given up once what is left goes below zero, so that it
+/// stops and its answer is not used. A name's verification then compares
+/// at most the allowance, one needle more, and each needle it finds. (One
+/// signed count: a name's quick path pays two instructions for it.)
+pub(super) struct Allowance(Cell<isize>);
+
+impl Allowance {
+    pub(super) fn for_name(len: usize) -> Allowance {
+        // (Wrapping, for a name near the address space's size: giving up
+        // is always safe.)
+        Allowance::of(len.wrapping_mul(VERIFY_PER_BYTE).wrapping_add(VERIFY_FLOOR))
+    }
+
+    /// An allowance of `bytes` (at most `isize::MAX`).
+    pub(super) fn of(bytes: usize) -> Allowance {
+        Allowance(Cell::new(isize::try_from(bytes).unwrap_or(isize::MAX)))
+    }
+
+    /// Charges `bytes` compared for a false candidate.
+    #[inline(always)]
+    fn charge(&self, bytes: usize) {
+        // (A name's bytes: under isize::MAX. The search stops at the first
+        // charge past zero, so no count wraps.)
+        self.0.set(self.0.get().wrapping_sub(bytes as isize));
+    }
+
+    /// Whether the charges passed the allowance: the search's answer may
+    /// be wrong.
+    #[inline(always)]
+    pub(super) fn spent(&self) -> bool {
+        self.0.get() < 0
+    }
+
+    /// What is left to charge.
+    #[cfg(feature = "testing")]
+    pub(super) fn left(&self) -> usize {
+        self.0.get().max(0) as usize
+    }
+}
 
 /// A SIMD search for a few needles, which answers for a name without the
 /// automaton: see the module doc.
@@ -212,30 +283,36 @@ impl Prefilter {
     /// needles. `raw`: `name` is as given, and the search fails if its
     /// answer depends on the canonical form (a byte >= 0x80); else
     /// canonical.
+    /// `None` when verifying its candidates would cost more than
+    /// `allowance` (see [`VERIFY_PER_BYTE`]): the automaton answers then.
     #[inline(always)]
     pub(super) fn search(
         &self,
         name: &[u8],
         raw: bool,
-        first: bool,
-        floor: u32,
-        below: u32,
-    ) -> Result<Found, Canonical> {
+        (first, floor, below): (bool, u32, u32),
+        allowance: &Allowance,
+    ) -> Option<Result<Found, Canonical>> {
         let mut best = below;
         let done = |best: u32| first && best != NONE || best <= floor;
-        if let Some(prefix) = self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix)) {
+        if let Some(prefix) =
+            self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix, allowance))
+        {
             best = prefix.index;
         }
-        let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best) };
+        let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best, allowance) };
+        if allowance.spent() {
+            return None;
+        }
         let lowest = Some(best).filter(|&b| b != NONE);
-        let found = |read_all| Ok(Found { lowest, read_all });
+        let found = |read_all| Some(Ok(Found { lowest, read_all }));
         match ascii {
             _ if !raw => found(false),
             Some(true) => found(true),
-            Some(false) => Err(Canonical),
+            Some(false) => Some(Err(Canonical)),
             None if done(best) => found(false),
             None if all_ascii(name) => found(true),
-            None => Err(Canonical),
+            None => Some(Err(Canonical)),
         }
     }
 
@@ -329,13 +406,19 @@ impl Prefilter {
         let sweep = self.sweep::<V, CHUNKS>(name, anywhere);
         // (An answer only for an ASCII name: another's canonical form may
         // hold a needle its own bytes do not.)
-        sweep.ascii.then(|| sweep.candidate < anywhere.len() && self.held::<V, CHUNKS>(name, &sweep))
+        match sweep.ascii {
+            false => None,
+            true if sweep.candidate < anywhere.len() => self.held::<V, CHUNKS>(name, &sweep),
+            true => Some(false),
+        }
     }
 
     /// Whether `name` holds one of the needles from its sweep's candidate
-    /// on (out of line: most names have no candidate, and inlined its loops
-    /// cost every call a larger stack frame). Safety: as
-    /// [`Prefilter::sweep`], with AVX2.
+    /// on, `None` if verifying them would pass the name's [`Allowance`]
+    /// (made here: a name without candidates pays nothing for it). Out of
+    /// line: most names have no candidate, and inlined its loops cost every
+    /// call a larger stack frame. Safety: as [`Prefilter::sweep`], with
+    /// AVX2 on x86-64.
     #[cfg(any(
         all(target_arch = "x86_64", not(crio_pin_portable)),
         all(target_arch = "wasm32", target_feature = "simd128")
@@ -343,27 +426,39 @@ impl Prefilter {
     #[cold]
     #[inline(never)]
     #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
-    unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], sweep: &Sweep<CHUNKS>) -> bool {
-        self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep).is_some()
+    unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], sweep: &Sweep<CHUNKS>) -> Option<bool> {
+        let allowance = Allowance::for_name(name.len());
+        let held = self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep, &allowance).is_some();
+        (!allowance.spent()).then_some(held)
     }
 
     /// Whether `name` starts with `prefix`: most names differ in its first
     /// 8 bytes, compared at once.
-    fn starts(&self, name: &[u8], prefix: &Prefix) -> bool {
+    fn starts(&self, name: &[u8], prefix: &Prefix, allowance: &Allowance) -> bool {
         if let Some(head) = name.first_chunk::<8>() {
             if (u64::from_le_bytes(*head) | prefix.folds) & prefix.kept != prefix.head {
                 return false;
             }
         }
-        name.get(..prefix.needle.len()).is_some_and(|text| self.equal(text, &prefix.needle))
+        name.get(..prefix.needle.len()).is_some_and(|text| self.verified(text, &prefix.needle, allowance))
     }
 
     /// Whether `name` holds `probe`'s needle with its tail starting at
     /// `tail` (a candidate of the scan).
     #[inline(always)]
-    fn holds_at(&self, probe: &Probe, name: &[u8], tail: usize) -> bool {
+    fn holds_at(&self, probe: &Probe, name: &[u8], tail: usize, allowance: &Allowance) -> bool {
         let Some(start) = tail.checked_sub(probe.shift) else { return false };
-        name.get(start..start + probe.needle.len()).is_some_and(|text| self.equal(text, &probe.needle))
+        name.get(start..start + probe.needle.len()).is_some_and(|text| self.verified(text, &probe.needle, allowance))
+    }
+
+    /// Whether `text` is `needle`, charging `allowance` if not.
+    #[inline(always)]
+    fn verified(&self, text: &[u8], needle: &[u8], allowance: &Allowance) -> bool {
+        let equal = self.equal(text, needle);
+        if !equal {
+            allowance.charge(text.len());
+        }
+        equal
     }
 
     fn equal(&self, text: &[u8], needle: &[u8]) -> bool {
@@ -381,33 +476,40 @@ impl Prefilter {
     /// or at `floor`. Says whether the name is all ASCII when it read every
     /// byte, `None` when it stopped early.
     #[inline(always)]
-    fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32, allowance: &Allowance) -> Option<bool> {
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
         if self.avx2 && name.len() >= 16 + self.reach {
             // SAFETY: AVX2 is available (`avx2_available`).
-            return unsafe { self.scan_avx2(name, first, floor, best) };
+            return unsafe { self.scan_avx2(name, first, floor, best, allowance) };
         }
-        self.scan_without_avx2(name, first, floor, best)
+        self.scan_without_avx2(name, first, floor, best, allowance)
     }
 
     /// [`Prefilter::scan`] where AVX2 is not available, and of names too
     /// short for SSE2. (Out of line: inlined, its stack frame cost every
     /// match of a set without needles a tenth more.)
     #[inline(never)]
-    fn scan_without_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    fn scan_without_avx2(
+        &self,
+        name: &[u8],
+        first: bool,
+        floor: u32,
+        best: &mut u32,
+        allowance: &Allowance,
+    ) -> Option<bool> {
         let n = name.len();
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
         if n >= 16 + self.reach {
             // SAFETY: SSE2 is part of x86-64.
             return unsafe {
                 if n <= 32 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best)
+                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance)
                 } else if n <= 64 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best)
+                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best, allowance)
                 } else if n <= 128 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best)
+                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best, allowance)
                 } else {
-                    self.scan_in::<x86::Sse2>(name, first, floor, best)
+                    self.scan_in::<x86::Sse2>(name, first, floor, best, allowance)
                 }
             };
         }
@@ -417,32 +519,39 @@ impl Prefilter {
             // a runtime without it refuses to load the module.
             return unsafe {
                 if n <= 32 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 2>(name, first, floor, best)
+                    self.scan_fixed::<wasm::Simd128, 2>(name, first, floor, best, allowance)
                 } else if n <= 64 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 4>(name, first, floor, best)
+                    self.scan_fixed::<wasm::Simd128, 4>(name, first, floor, best, allowance)
                 } else if n <= 128 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 8>(name, first, floor, best)
+                    self.scan_fixed::<wasm::Simd128, 8>(name, first, floor, best, allowance)
                 } else {
-                    self.scan_in::<wasm::Simd128>(name, first, floor, best)
+                    self.scan_in::<wasm::Simd128>(name, first, floor, best, allowance)
                 }
             };
         }
         if n >= 8 + self.reach {
             // SAFETY: 8-byte words need nothing of the machine.
-            return unsafe { self.scan_in::<Word>(name, first, floor, best) };
+            return unsafe { self.scan_in::<Word>(name, first, floor, best, allowance) };
         }
         self.scan_bytes(name, first, floor, best)
     }
 
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
     #[target_feature(enable = "avx2")]
-    unsafe fn scan_avx2(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    unsafe fn scan_avx2(
+        &self,
+        name: &[u8],
+        first: bool,
+        floor: u32,
+        best: &mut u32,
+        allowance: &Allowance,
+    ) -> Option<bool> {
         match self.fixed_chunks(name.len()) {
-            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best),
-            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best),
-            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best),
+            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance),
+            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best, allowance),
+            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best, allowance),
             // (Longer: `scan` sends no name shorter than 16 + reach.)
-            None => self.scan_in::<x86::Avx2>(name, first, floor, best),
+            None => self.scan_in::<x86::Avx2>(name, first, floor, best, allowance),
         }
     }
 
@@ -459,11 +568,12 @@ impl Prefilter {
         first: bool,
         floor: u32,
         best: &mut u32,
+        allowance: &Allowance,
     ) -> Option<bool> {
         let alive = self.alive(*best);
         let sweep = self.sweep::<V, CHUNKS>(name, alive);
         if sweep.candidate < alive.len() {
-            if let Some(probe) = self.first_held::<V, CHUNKS>(name, &alive[sweep.candidate..], &sweep) {
+            if let Some(probe) = self.first_held::<V, CHUNKS>(name, &alive[sweep.candidate..], &sweep, allowance) {
                 *best = probe.index;
                 return if first || *best <= floor { None } else { Some(sweep.ascii) };
             }
@@ -532,9 +642,10 @@ impl Prefilter {
         name: &[u8],
         probes: &'p [Probe],
         sweep: &Sweep<CHUNKS>,
+        allowance: &Allowance,
     ) -> Option<&'p Probe> {
         let (first, rest) = probes.split_first()?;
-        if self.verify(first, name, &sweep.at, &sweep.tails) {
+        if self.verify(first, name, &sweep.at, &sweep.tails, allowance) {
             return Some(first);
         }
         let fold = V::splat(self.fold_bit);
@@ -547,8 +658,11 @@ impl Prefilter {
                 *tails = probe.candidates(ptr.add(at), fold).high_bits();
                 any |= *tails;
             }
-            if any != 0 && self.verify(probe, name, &sweep.at, &tails) {
+            if any != 0 && self.verify(probe, name, &sweep.at, &tails, allowance) {
                 return Some(probe);
+            }
+            if allowance.spent() {
+                return None;
             }
         }
         None
@@ -558,7 +672,14 @@ impl Prefilter {
     /// machine runs `V`'s instructions, and `name` holds at least
     /// `V::BYTES + reach` bytes.
     #[inline(always)]
-    unsafe fn scan_in<V: Vector>(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    unsafe fn scan_in<V: Vector>(
+        &self,
+        name: &[u8],
+        first: bool,
+        floor: u32,
+        best: &mut u32,
+        allowance: &Allowance,
+    ) -> Option<bool> {
         let n = name.len();
         debug_assert!(n >= V::BYTES + self.reach);
         let mut alive = (1u32 << self.alive(*best).len()) - 1;
@@ -584,7 +705,7 @@ impl Prefilter {
                 while tails != 0 {
                     let tail = at + (tails.trailing_zeros() >> V::SHIFT) as usize;
                     tails &= tails - 1;
-                    if self.holds_at(probe, name, tail) {
+                    if self.holds_at(probe, name, tail, allowance) {
                         *best = probe.index;
                         if first || *best <= floor {
                             return None;
@@ -596,6 +717,10 @@ impl Prefilter {
                         }
                         each &= alive;
                         break;
+                    }
+                    if allowance.spent() {
+                        // (Given up: the automaton answers.)
+                        return None;
                     }
                 }
             }
@@ -630,14 +755,17 @@ impl Prefilter {
     ))]
     #[cold]
     #[inline(never)]
-    fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64]) -> bool {
+    fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64], allowance: &Allowance) -> bool {
         at.iter().zip(tails).any(|(&at, &tails)| {
             let mut tails = tails;
             while tails != 0 {
                 let tail = at + tails.trailing_zeros() as usize;
                 tails &= tails - 1;
-                if self.holds_at(probe, name, tail) {
+                if self.holds_at(probe, name, tail, allowance) {
                     return true;
+                }
+                if allowance.spent() {
+                    return false;
                 }
             }
             false

@@ -2,14 +2,14 @@
 //! tests turn to build every shape of one list.
 
 #[cfg(feature = "testing")]
-use super::{needles::Automaton, PinSet};
+use super::{prefilter::Allowance, PinSet, NONE};
 #[cfg(feature = "testing")]
 use crate::pattern::{CompileError, Flags};
 
-/// The largest dense DFA table built, in bytes (4 bytes per byte class per
-/// trie node: about 160 bytes per byte of needle text that shares no
-/// prefix, for the corpus' 40 classes); larger needle sets get the sparse
-/// automaton (14 bytes per node, several times slower per byte).
+/// The largest DFA table built, in bytes (4 bytes per byte class per trie
+/// node: about 160 bytes per byte of needle text that shares no prefix,
+/// for the corpus' 40 classes): [`super::MAX_AUTOMATON_BYTES`], past which
+/// a list is refused.
 pub(super) const DENSE_MAX_BYTES: usize = 32 << 20;
 
 /// The largest DFA table given a column per byte value (1 KiB a state),
@@ -43,6 +43,21 @@ pub struct Shape {
     pub prefilter: bool,
 }
 
+/// What verifying a name's false prefilter candidates costs
+/// ([`PinSet::verification`]), in needle bytes compared.
+#[cfg(feature = "testing")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verification {
+    /// With no allowance: what the search would cost unbounded.
+    pub unbounded: usize,
+    /// What a search of this name may charge.
+    pub allowance: usize,
+    /// What it charged.
+    pub charged: usize,
+    /// Whether it gave the name up to the automaton (a charge refused).
+    pub gave_up: bool,
+}
+
 /// See [`Shape`].
 #[cfg(feature = "testing")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,26 +66,17 @@ pub enum AutomatonShape {
     WideTable,
     /// The dense DFA with byte classes.
     ClassTable,
-    /// The sparse automaton (`set/sparse.rs`).
-    Sparse,
 }
 
 #[cfg(feature = "testing")]
 impl Shape {
     /// Every shape, each with and without the prefilter.
-    pub const ALL: [Shape; 6] = {
+    pub const ALL: [Shape; 4] = {
         const fn shape(automaton: AutomatonShape, prefilter: bool) -> Shape {
             Shape { automaton, prefilter }
         }
         use AutomatonShape::*;
-        [
-            shape(WideTable, true),
-            shape(WideTable, false),
-            shape(ClassTable, true),
-            shape(ClassTable, false),
-            shape(Sparse, true),
-            shape(Sparse, false),
-        ]
+        [shape(WideTable, true), shape(WideTable, false), shape(ClassTable, true), shape(ClassTable, false)]
     };
 }
 
@@ -87,7 +93,6 @@ impl PinSet {
         let (dense_max, wide_max) = match shape.automaton {
             AutomatonShape::WideTable => (usize::MAX, usize::MAX),
             AutomatonShape::ClassTable => (usize::MAX, 0),
-            AutomatonShape::Sparse => (0, 0),
         };
         PinSet::compile_with(patterns, flags, Budget { dense_max, wide_max, prefilter: shape.prefilter })
     }
@@ -114,13 +119,31 @@ impl PinSet {
             .collect()
     }
 
+    /// What the prefilter's check of `name`'s candidates costs in needle
+    /// bytes compared ([`Verification`]), with no allowance and with the one
+    /// a search has; `None` without a prefilter. A count, for the tests of
+    /// the bound (tests/bound.rs): the search is the one `match_index` runs.
+    pub fn verification(&self, name: &[u8]) -> Option<Verification> {
+        let prefilter = self.needles.prefilter.as_ref()?;
+        let search = |allowance: &Allowance| {
+            prefilter.search(name, true, (false, self.needles.floor, NONE), allowance).map(|found| found.is_ok())
+        };
+        let charged = |allowance: Allowance| {
+            let before = allowance.left();
+            let answered = search(&allowance).is_some();
+            (before - allowance.left(), answered)
+        };
+        let (unbounded, _) = charged(Allowance::of(usize::MAX));
+        let (charged, answered) = charged(Allowance::for_name(name.len()));
+        Some(Verification { unbounded, allowance: Allowance::for_name(name.len()).left(), charged, gave_up: !answered })
+    }
+
     /// The shape of the set's automaton; `None` when it has none (no glob
     /// or keyword needle).
     pub fn shape(&self) -> Option<Shape> {
         let automaton = match self.needles.automaton.as_ref()? {
-            Automaton::Dense(dfa) if dfa.is_wide() => AutomatonShape::WideTable,
-            Automaton::Dense(_) => AutomatonShape::ClassTable,
-            Automaton::Sparse(_) => AutomatonShape::Sparse,
+            dfa if dfa.is_wide() => AutomatonShape::WideTable,
+            _ => AutomatonShape::ClassTable,
         };
         Some(Shape { automaton, prefilter: self.needles.prefilter.is_some() })
     }

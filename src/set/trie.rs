@@ -26,16 +26,17 @@
 //!    row of steps by byte class with failures resolved ([`Trie::shallow`]),
 //!    which makes each failure step of the pass one load from them, and
 //!    each walk step from them later.
-//! 4. **an automaton**: the dense DFA ([`super::dfa`]) renumbers the states
-//!    depth first ([`Trie::depth_first`]: a needle's rows follow each
-//!    other) and gives each a full row, its failure state's overridden by
-//!    its children, breadth first ([`Trie::levels`]); or the sparse automaton
-//!    ([`super::sparse`]) takes the trie's arrays as they are (moved, not
-//!    copied: the largest lists peak while linking failures).
+//! 4. **the automaton**: the dense DFA ([`super::dfa`]) renumbers the
+//!    states depth first ([`Trie::depth_first`]: a needle's rows follow
+//!    each other) and gives each a full row, its failure state's overridden
+//!    by its children, breadth first ([`Trie::levels`]). (Until issue 36 a
+//!    sparse automaton walked these arrays as they are for lists past the
+//!    DFA's budget; such lists are refused now.)
 //!
-//! A state costs 14 bytes: `first_child`, `fail` and `anywhere` (4 each),
-//! `child_count` and `label` (1 each), plus the shallow rows (at most
-//! [`SHALLOW_BYTES_PER_STATE`] a state and [`SHALLOW_MAX_BYTES`] in all).
+//! A state costs 14 bytes while compiling: `first_child`, `fail` and
+//! `anywhere` (4 each), `child_count` and `label` (1 each), plus the
+//! shallow rows (at most [`SHALLOW_BYTES_PER_STATE`] a state and
+//! [`SHALLOW_MAX_BYTES`] in all).
 
 use super::{Owner, NONE};
 
@@ -166,9 +167,6 @@ pub(super) struct Trie {
     pub(super) shallow: Box<[Step]>,
     /// How many states have a row in `shallow`.
     pub(super) shallow_states: u32,
-    /// How many states are numbered breadth first (the rest along the
-    /// needles).
-    pub(super) breadth_first: u32,
 }
 
 /// A state whose children are still to be numbered: its id, the run of
@@ -323,7 +321,6 @@ impl Trie {
             classes: extent.classes,
             shallow: vec![Step { to: 0, found: NONE }; shallow_states * stride].into_boxed_slice(),
             shallow_states: shallow_states as u32,
-            breadth_first: breadth_first as u32,
         }
     }
 
@@ -389,17 +386,6 @@ impl Trie {
             next_level.clear();
             depth += 1;
         }
-    }
-
-    /// The bytes the trie's arrays hold.
-    pub(super) fn memory_usage(&self) -> usize {
-        self.first_child.len() * 4
-            + self.child_count.len()
-            + self.label.len()
-            + self.fail.len() * 4
-            + self.anywhere.len() * 4
-            + std::mem::size_of_val(&*self.at_start)
-            + std::mem::size_of_val(&*self.shallow)
     }
 
     /// The states depth first, each before its children, children by

@@ -153,7 +153,8 @@ impl Dfa {
         Ok(false)
     }
 
-    /// [`Dfa::walk`] of a raw name in two lanes, so that their chains of
+    /// [`Dfa::walk`] in two lanes (raw: an ASCII name as given; else a
+    /// canonical name), so that their chains of
     /// dependent loads overlap (one walk is bound by that latency): lane A
     /// from the start; lane B from `mid`, at the start state, over the last
     /// whole pieces (half the name or a little more). Hits arrive out of
@@ -170,23 +171,25 @@ impl Dfa {
     pub(in crate::set) fn walk_split(
         &self,
         name: &[u8],
+        raw: bool,
         mut hit: impl FnMut(&Hit, usize) -> bool,
     ) -> Result<bool, Canonical> {
         let n = name.len();
         if n < SPLIT_MIN {
-            return self.walk(name, true, hit);
+            return self.walk(name, raw, hit);
         }
-        let classes = &self.raw_classes;
-        let test_ascii = self.wide;
+        let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
+        // (A raw name's bytes >= 0x80 in a wide table: tested for.)
+        let test_ascii = raw && self.wide;
         let mid = n - 8 * n.div_ceil(16);
         let mut a = Lane { state: self.start, at: 0 };
         let mut b = Lane { state: self.start, at: mid };
         loop {
             let special;
-            (a, b, special) = if self.wide {
-                self.two_to_special::<true>(classes, name, a, b, mid)
-            } else {
-                self.two_to_special::<false>(classes, name, a, b, mid)
+            (a, b, special) = match (self.wide, test_ascii) {
+                (false, _) => self.two_to_special::<false, false>(classes, name, a, b, mid),
+                (true, false) => self.two_to_special::<true, false>(classes, name, a, b, mid),
+                (true, true) => self.two_to_special::<true, true>(classes, name, a, b, mid),
             };
             if special == 0 {
                 break;
@@ -200,7 +203,7 @@ impl Dfa {
         }
         if b.at < n {
             // A agrees with B: B walks on alone.
-            return self.walk_from(name, true, b, hit);
+            return self.walk_from(name, raw, b, hit);
         }
         // B is done: A walks on alone until it agrees (a long needle across
         // `mid`; rare).
@@ -237,7 +240,7 @@ impl Dfa {
     /// start of that piece, the other one past its own).
     // (Not inlined, as `to_special`.)
     #[inline(never)]
-    fn two_to_special<const WIDE: bool>(
+    fn two_to_special<const WIDE: bool, const TEST_ASCII: bool>(
         &self,
         classes: &[u8; 256],
         name: &[u8],
@@ -253,8 +256,8 @@ impl Dfa {
             if self.synced(a, mid) {
                 break;
             }
-            let (state_a, plain_a) = self.piece::<WIDE, WIDE>(classes, piece_a, u64::from(a.state));
-            let (state_b, plain_b) = self.piece::<WIDE, WIDE>(classes, piece_b, u64::from(b.state));
+            let (state_a, plain_a) = self.piece::<WIDE, TEST_ASCII>(classes, piece_a, u64::from(a.state));
+            let (state_b, plain_b) = self.piece::<WIDE, TEST_ASCII>(classes, piece_b, u64::from(b.state));
             let (next_a, next_b) =
                 (Lane { state: state_a as u32, at: a.at + 8 }, Lane { state: state_b as u32, at: b.at + 8 });
             if !(plain_a && plain_b) {
