@@ -63,7 +63,7 @@ fn main() -> ExitCode {
         Command::GenerateMan { dir } => commands::generate_man::run(dir),
     };
     match outcome {
-        Ok(outcome) => output::finish(outcome),
-        Err(e) => error::report(e),
+        Ok(outcome) => output::finish(outcome, sources.no_trunc),
+        Err(e) => error::report(e, sources.no_trunc),
     }
 }

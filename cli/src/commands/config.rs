@@ -119,7 +119,8 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
         if keyed {
             columns.push(Column::whole("KEY"));
         }
-        columns.extend([Column::whole("PATTERN"), Column::source("SOURCE")]);
+        // The count line and the summary by file still say where they are from.
+        columns.extend([Column::whole("PATTERN"), Column::source("SOURCE").optional(1)]);
         output::table(out, &columns, &rows, how.full);
     }
     for e in resolved.entries.iter().filter(|e| e.source_kind() == "default") {
