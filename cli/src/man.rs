@@ -51,7 +51,7 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             (
                 1,
                 "a pattern is wider, narrower, different, undecided or impossible in the target's terms (whether \
-                 or not an image of --images is affected), or an image's pin would change",
+                 or not an image of --images is affected), or an image's pin would change or depend on its pull",
             ),
             (2, "unusable input, or a list its runtime refuses"),
         ],
