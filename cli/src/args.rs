@@ -201,7 +201,14 @@ pub enum Command {
     /// Exit 2 when the runtime would refuse it, or CRI-O the files' list a SIGHUP reload
     /// loads instead)
     #[command(after_help = man::exit_status_help("config"))]
-    Config,
+    Config {
+        /// List every row
+        ///
+        /// By default a source with more than 20 patterns shows its first 5
+        /// and a count (--no-trunc lists every row too)
+        #[arg(long, short = 'v')]
+        verbose: bool,
+    },
     /// What the runtime does with each pattern, and likely mistakes
     ///
     /// Exit 1 on errors; for CRI-O also the files' list a SIGHUP reload loads in

@@ -41,7 +41,7 @@ fn main() -> ExitCode {
     let cli = args::parse();
     let sources = &cli.sources;
     let outcome = match &cli.command {
-        Command::Config => commands::config::run(sources),
+        Command::Config { verbose } => commands::config::run(sources, *verbose),
         Command::Lint { images, verbose, severity } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
             commands::lint::run(sources, images.as_deref(), shown)

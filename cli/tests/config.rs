@@ -321,3 +321,47 @@ fn a_clean_configuration_of_each_runtime_prints_no_warning() {
         }
     }
 }
+
+/// A big list (an OpenShift node's 20,000 digests) is told by a count per
+/// source and kind, with each big source's first rows; a local drop-in's
+/// few patterns are all shown; --verbose and --no-trunc list every row.
+#[test]
+fn config_summarizes_a_big_list_by_source_and_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf_d = dir.path().join("crio.conf.d");
+    std::fs::create_dir(&conf_d).unwrap();
+    let digests: Vec<String> = (1..=30u64)
+        .map(|i| {
+            format!(
+                "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:{}",
+                format!("{:016x}", i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).repeat(4)
+            )
+        })
+        .collect();
+    let mut pins: Vec<&str> = digests.iter().map(String::as_str).collect();
+    pins.extend(["quay.io/team/*", "quay.io/team/app:1"]);
+    write_file(&conf_d, "50-openshift.conf", pins_dropin(&pins));
+    let args = ["--config", "", "--config-dir", conf_d.to_str().unwrap(), "config"];
+    let out = run(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows =
+        |text: &str| text.lines().filter(|l| l.split("  ").next().is_some_and(|n| n.parse::<usize>().is_ok())).count();
+    // The first 5 digests, the glob and the name, and the pause image.
+    assert_eq!(rows(&text), 5 + 2 + 1, "{text}");
+    assert!(text.contains("\"quay.io/team/*\"") && text.contains("\"quay.io/team/app:1\""), "{text}");
+    let file = conf_d.join("50-openshift.conf");
+    let file = file.to_str().unwrap();
+    assert!(text.contains(&format!("…   25 more from {file}")), "{text}");
+    let count = format!("33 pattern(s): 32 from {file} (30 digests, 1 glob, 1 name), 1 from pause_image (1 name)");
+    assert!(text.split_whitespace().collect::<Vec<_>>().join(" ").contains(&count), "{text}");
+    assert!(text.contains("note: 25 rows left out; --verbose or --no-trunc lists every row"), "{text}");
+    for every in ["--verbose", "-v", "--no-trunc"] {
+        let text = stdout(&run(&[&args[..], &[every]].concat()));
+        assert_eq!(rows(&text), 33, "{every}:\n{text}");
+        assert!(!text.contains("rows left out"), "{every}:\n{text}");
+    }
+    // A list of 20 from one source is shown whole.
+    write_file(&conf_d, "50-openshift.conf", pins_dropin(&pins[..20]));
+    assert_eq!(rows(&stdout(&run(&args))), 21);
+}
