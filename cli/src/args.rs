@@ -259,9 +259,9 @@ pub enum Command {
         #[arg(long)]
         allow_undecided: bool,
     },
-    /// Which images gain or lose a pin with a change (exit 1 when one loses it)
+    /// Which images gain or lose a pin with a change
     ///
-    /// Exactly one change is previewed: --dropin FILE (with --as NAME, the
+    /// Exit 1 when an image loses its pin. Exactly one change is previewed: --dropin FILE (with --as NAME, the
     /// name it will have in the drop-in directory), --new-patterns FILE,
     /// --to-anchor-globs or --to-case-sensitive (under another runtime than
     /// CRI-O, only --new-patterns). None, or two, is a usage error (exit
