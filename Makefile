@@ -40,6 +40,10 @@ BINDIR     ?= $(PREFIX)/bin
 INCLUDEDIR ?= $(PREFIX)/include
 DATADIR    ?= $(PREFIX)/share
 MANDIR     ?= $(PREFIX)/share/man
+# Where each shell looks for completion scripts.
+BASH_COMPLETIONS ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPLETIONS  ?= $(DATADIR)/zsh/site-functions
+FISH_COMPLETIONS ?= $(DATADIR)/fish/vendor_completions.d
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR    ?=
 
@@ -86,8 +90,13 @@ build:
 	@# crio-pin.1 and crio-pin-SUBCOMMAND.1, made from the tool's own
 	@# option definitions (a hidden subcommand); installed uncompressed,
 	@# packaging compresses them.
-	rm -rf build/man
+	rm -rf build/man build/completions
 	target/release/crio-pin generate-man build/man
+	@# Each shell's completion script, from the same definitions.
+	mkdir -p build/completions
+	target/release/crio-pin completions bash > build/completions/crio-pin
+	target/release/crio-pin completions zsh > build/completions/_crio-pin
+	target/release/crio-pin completions fish > build/completions/crio-pin.fish
 	sh tools/version-script.sh packaging/debian/libcrio-pin0.symbols > build/crio_pin.map
 	$(CC) -shared -o $(RELEASE)/libcrio_pin.so -Wl,-soname,libcrio_pin.so.$(SOMAJOR) \
 	    -Wl,--version-script=build/crio_pin.map -Wl,--no-undefined-version -Wl,--gc-sections \
@@ -96,7 +105,8 @@ build:
 
 # Installs what `make` built, and builds nothing: `sudo make install` after
 # `make` must not run cargo as root in the tree.
-BUILT := target/release/crio-pin $(RELEASE)/libcrio_pin.so $(RELEASE)/libcrio_pin.a build/man/crio-pin.1
+BUILT := target/release/crio-pin $(RELEASE)/libcrio_pin.so $(RELEASE)/libcrio_pin.a build/man/crio-pin.1 \
+         build/completions/crio-pin
 install:
 	@sh tools/check-tools.sh install
 	@for f in $(BUILT); do [ -e "$$f" ] || { \
@@ -107,6 +117,9 @@ install:
 	    $(DESTDIR)$(DATADIR)/crio_pin $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 target/release/crio-pin $(DESTDIR)$(BINDIR)/crio-pin
 	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -D -m 644 build/completions/crio-pin $(DESTDIR)$(BASH_COMPLETIONS)/crio-pin
+	install -D -m 644 build/completions/_crio-pin $(DESTDIR)$(ZSH_COMPLETIONS)/_crio-pin
+	install -D -m 644 build/completions/crio-pin.fish $(DESTDIR)$(FISH_COMPLETIONS)/crio-pin.fish
 	install -m 755 $(RELEASE)/libcrio_pin.so $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(VERSION)
 	ln -sf libcrio_pin.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libcrio_pin.so.$(SOMAJOR)
 	ln -sf libcrio_pin.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libcrio_pin.so
@@ -132,7 +145,9 @@ uninstall:
 	      $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp \
 	      $(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc $(DESTDIR)$(PKGCONFIGDIR)/crio-pin.pc \
 	      $(DESTDIR)$(BINDIR)/crio-pin \
-	      $(DESTDIR)$(MANDIR)/man1/crio-pin.1 $(DESTDIR)$(MANDIR)/man1/crio-pin-*.1
+	      $(DESTDIR)$(MANDIR)/man1/crio-pin.1 $(DESTDIR)$(MANDIR)/man1/crio-pin-*.1 \
+	      $(DESTDIR)$(BASH_COMPLETIONS)/crio-pin $(DESTDIR)$(ZSH_COMPLETIONS)/_crio-pin \
+	      $(DESTDIR)$(FISH_COMPLETIONS)/crio-pin.fish
 	rmdir $(DESTDIR)$(DATADIR)/crio_pin 2>/dev/null || true
 
 # A private install for the demo and the tests (its file list is not

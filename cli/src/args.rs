@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crio_pin::Flags;
 
+use crate::commands::completions::CompletionShell;
 use crate::error::InputError;
 use crate::lint::Severity;
 use crate::man;
@@ -321,6 +322,16 @@ pub enum Command {
         /// change is shown
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
+    },
+    /// A completion script for bash, zsh or fish
+    ///
+    /// Written to standard output; the packages and `make install` install
+    /// each where its shell looks (bash-completion, zsh's site-functions,
+    /// fish's vendor_completions.d)
+    #[command(after_help = man::exit_status_help("completions"))]
+    Completions {
+        #[arg(value_enum)]
+        shell: CompletionShell,
     },
     /// Write the manual pages, crio-pin.1 and one per subcommand, into DIR
     /// (`make build` runs it; not part of the interface)

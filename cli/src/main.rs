@@ -60,6 +60,7 @@ fn main() -> ExitCode {
             commands::diff::run(sources, images, change)
         }
         Command::Translate { from, to, images } => commands::translate::run(sources, *from, *to, images.as_deref()),
+        Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),
     };
     match outcome {

@@ -64,6 +64,7 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
                  change",
             ),
         ],
+        "completions" => &[(0, "the script is written"), (2, "usage: no shell, or another than bash, zsh or fish")],
         _ => &[
             (0, "fine"),
             (
