@@ -253,6 +253,13 @@ pub enum Command {
         /// was pulled
         #[arg(long)]
         check: bool,
+        /// Print only the pinned images' names, one a line
+        ///
+        /// An undecided image too (pinned if it was pulled by digest): a
+        /// pin is never left out silently. Names are escaped and quoted as
+        /// the table shows them; the exit status is as without -q
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
         /// With --check: accept undecided images
         ///
         /// Undecided: a pattern names a digest crictl shows for an image

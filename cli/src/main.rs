@@ -46,8 +46,8 @@ fn main() -> ExitCode {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
             commands::lint::run(sources, images.as_deref(), shown)
         }
-        Command::Explain { images, check, allow_undecided } => {
-            commands::explain::run(sources, images, *check, *allow_undecided)
+        Command::Explain { images, check, quiet, allow_undecided } => {
+            commands::explain::run(sources, images, *check, *quiet, *allow_undecided)
         }
         Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive } => {
             let change = commands::diff::Change {

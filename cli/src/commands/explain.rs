@@ -12,7 +12,13 @@ use crate::runtime::Runtime;
 use crate::runtimes;
 use crate::show;
 
-pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: bool) -> Result<Outcome, InputError> {
+pub fn run(
+    args: &SourceArgs,
+    images: &ImageArgs,
+    check: bool,
+    quiet: bool,
+    allow_undecided: bool,
+) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
@@ -47,6 +53,11 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, check: bool, allow_undecided: 
             causes: &report.causes,
         };
         write_json(&mut out, &json);
+    } else if quiet {
+        for e in report.images.iter().filter(|e| e.pinned || !e.depends_on_pull.is_empty()) {
+            out.extend_from_slice(shown_name(e).as_bytes());
+            out.push(b'\n');
+        }
     } else {
         print(&mut out, &report, check, args.no_trunc, runtime);
     }
