@@ -209,7 +209,7 @@ impl<'a> View<'a> {
             }
         }
         let _ = writeln!(out);
-        let _ = write!(out, "{}", comments_wrapped(&self.written, no_trunc));
+        let _ = write!(out, "{}", comments_wrapped(self.written, no_trunc));
     }
 }
 
