@@ -18,6 +18,7 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use crate::pattern::NORMALIZE_NAMED;
 use crate::set::{self, MAX_PATTERNS, MAX_PATTERN_BYTES};
 use crate::{CompileError, ErrorKind, Flags, LengthVerdict, PinSet};
 
@@ -188,10 +189,19 @@ impl From<CompileError> for Box<crio_pin_error> {
             ErrorKind::LeadingStar { .. } => CRIO_PIN_ERROR_STRICT_LEADING_STAR,
             ErrorKind::InnerStar { .. } => CRIO_PIN_ERROR_STRICT_INNER_STAR,
             ErrorKind::TooLarge { .. } | ErrorKind::AutomatonTooLarge { .. } => CRIO_PIN_ERROR_TOO_LARGE,
-            ErrorKind::ConflictingFlags => CRIO_PIN_ERROR_CONFLICTING_FLAGS,
-            ErrorKind::InvalidReference { .. } => CRIO_PIN_ERROR_INVALID_REFERENCE,
-            // (ErrorKind is non-exhaustive for Rust callers; this crate
-            // names every kind, so a new one fails to compile here first.)
+            ErrorKind::ConflictingFlags => {
+                return crio_pin_error::new(
+                    CRIO_PIN_ERROR_CONFLICTING_FLAGS,
+                    "CRIO_PIN_LITERAL (8) and CRIO_PIN_CRI_DOCKERD_SYNTAX (16) are two pattern syntaxes; choose one"
+                        .to_string(),
+                    None,
+                );
+            }
+            ErrorKind::InvalidReference { .. } => {
+                let message = err.to_string().replacen(NORMALIZE_NAMED, "CRIO_PIN_NORMALIZE (32)", 1);
+                return crio_pin_error::new(CRIO_PIN_ERROR_INVALID_REFERENCE, message, err.pattern_index());
+            } // (ErrorKind is non-exhaustive for Rust callers; this crate
+              // names every kind, so a new one fails to compile here first.)
         };
         crio_pin_error::new(kind, err.to_string(), err.pattern_index())
     }
@@ -1041,6 +1051,28 @@ mod tests {
         let bad = [b"\xff".as_ptr().cast::<c_char>()];
         let (message, index) = compile_err(bad.as_ptr(), [1usize].as_ptr(), 1, 0);
         assert_eq!((index, message.contains("not valid UTF-8")), (0, true), "{message}");
+    }
+
+    /// C callers read one naming of the flags: `CRIO_PIN_LITERAL (8)`,
+    /// never the core's `literal (8)` or "the normalize flag".
+    #[test]
+    fn c_messages_name_flags_by_their_constants() {
+        let one = |pattern: &str, flags: u32| {
+            compile_err([pattern.as_ptr().cast()].as_ptr(), [pattern.len()].as_ptr(), 1, flags)
+        };
+        let (conflict, index) = one("ok", CRIO_PIN_LITERAL | CRIO_PIN_CRI_DOCKERD_SYNTAX);
+        assert_eq!(index, -1);
+        assert!(conflict.contains("CRIO_PIN_LITERAL (8) and CRIO_PIN_CRI_DOCKERD_SYNTAX (16)"), "{conflict}");
+        let (reference, index) = one("Quay.io/A", CRIO_PIN_NORMALIZE);
+        assert_eq!(index, 0);
+        assert!(reference.starts_with("pattern 0 (\"Quay.io/A\"): not an image reference"), "{reference}");
+        assert!(reference.contains("which CRIO_PIN_NORMALIZE (32) requires"), "{reference}");
+        let (unknown, _) = one("ok", 0x40);
+        for message in [conflict, reference, unknown] {
+            for neutral in ["literal (8)", "cri-dockerd-syntax (16)", "normalize flag", "anchor-globs (1)"] {
+                assert!(!message.contains(neutral), "{neutral:?} in {message}");
+            }
+        }
     }
 
     #[test]

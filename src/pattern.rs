@@ -315,6 +315,10 @@ fn quote(pattern: &[u8], len: usize) -> String {
     out
 }
 
+/// How the messages name the flag `NORMALIZE`: the C layer names it by its
+/// constant instead (`ffi`), so that C callers read one naming.
+pub(crate) const NORMALIZE_NAMED: &str = "the normalize flag";
+
 impl fmt::Display for CompileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(index) = self.index {
@@ -371,7 +375,7 @@ impl fmt::Display for CompileError {
             ),
             ErrorKind::InvalidReference { why } => write!(
                 f,
-                "not an image reference ({why}), which the normalize flag requires of an exact \
+                "not an image reference ({why}), which {NORMALIZE_NAMED} requires of an exact \
                  pattern; write the image's name in full, such as \"registry.k8s.io/pause:3.10\""
             ),
             ErrorKind::TooLarge { what, limit } => write!(

@@ -40,6 +40,10 @@ check "libcrio_pin.so.$somajor links to the library" test "$(readlink -f "$stage
 check "libcrio_pin.so links to the library" test "$(readlink -f "$stage/lib/libcrio_pin.so")" = "$(readlink -f "$so")"
 pcversion=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --modversion crio_pin)
 check "pkg-config version is $version (got '$pcversion')" test "$pcversion" = "$version"
+# The alias under the project's name gives the same flags (the first guess of a C author).
+alias_flags=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --cflags --libs crio-pin)
+module_flags=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --cflags --libs crio_pin)
+check "pkg-config crio-pin gives crio_pin's flags (got '$alias_flags')" test "$alias_flags" = "$module_flags"
 # The packaging repeats the version; it must follow Cargo.toml's.
 specversion=$(sed -n 's/^Version: *//p' packaging/rpm/crio-pin.spec)
 check "packaging/rpm/crio-pin.spec has Version $version (got '$specversion')" test "$specversion" = "$version"

@@ -31,28 +31,9 @@ package_name() {
     esac
 }
 
-# logged LOG COMMAND...: runs COMMAND with its output in LOG, and every
-# minute says it is still running and what the log last showed (a package
-# build takes minutes, most of them in cargo and the tests).
+# A line a minute while a package builds (tools/logged.sh).
 logged() {
-    log=$1
-    shift
-    rm -f "$log.status"
-    ( set +e; "$@" > "$log" 2>&1; echo $? > "$log.status" ) &
-    begun=$(date +%s)
-    ticks=0
-    while [ ! -s "$log.status" ]; do
-        sleep 1
-        ticks=$((ticks + 1))
-        if [ $((ticks % 60)) = 0 ]; then
-            last=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | cut -c 1-60)
-            echo "  ... $(( ($(date +%s) - begun) / 60 )) min, $(wc -l < "$log") lines logged; last: $last"
-        fi
-    done
-    wait
-    status=$(cat "$log.status")
-    rm -f "$log.status"
-    return "$status"
+    sh tools/logged.sh "$@"
 }
 
 start=$(date +%s)

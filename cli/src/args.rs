@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crio_pin::Flags;
 
+use crate::commands::completions::CompletionShell;
 use crate::error::InputError;
 use crate::lint::Severity;
 use crate::man;
@@ -19,7 +20,8 @@ use crate::sources::Sources;
     version,
     about = "What a node's container runtime (CRI-O, containerd, cri-dockerd) pins, by which pattern, from \
              which file, and what a change would do",
-    after_help = man::exit_status_help("")
+    after_help = man::exit_status_help(""),
+    max_term_width = man::HELP_WIDTH
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -30,59 +32,75 @@ pub struct Cli {
 
 #[derive(Args, Clone)]
 pub struct SourceArgs {
-    /// The container runtime whose configuration is read and whose rules
-    /// decide: CRI-O; containerd 2.x (values compared as written);
+    /// The runtime whose configuration is read and whose rules decide
+    /// [default: crio]
+    ///
+    /// CRI-O; containerd 2.x (values compared as written);
     /// containerd-normalized (as its fix PRs intend: values normalised);
     /// cri-dockerd (prefixes, bare repositories, Docker's familiar names);
     /// kubelet (no runtime: its preloadedImagesVerificationAllowlist, read
     /// from --config, default /var/lib/kubelet/config.yaml, and
-    /// --config-dir) [env: CRIO_PIN_RUNTIME] [default: crio]
+    /// --config-dir) [env: CRIO_PIN_RUNTIME]
     #[arg(long, value_enum, value_name = "RUNTIME", global = true)]
     pub runtime: Option<Runtime>,
-    /// The runtime's main configuration file: CRI-O's [env: CONTAINER_CONFIG]
+    /// The runtime's main configuration file
+    ///
+    /// CRI-O's [env: CONTAINER_CONFIG]
     /// [default: /etc/crio/crio.conf], or containerd's config.toml, with its
     /// imports [default: /etc/containerd/config.toml]
     #[arg(long, short = 'c', value_name = "FILE", global = true)]
     pub config: Option<String>,
-    /// CRI-O's drop-in directory, walked recursively in lexical order
-    /// [env: CONTAINER_CONFIG_DIR] [default: /etc/crio/crio.conf.d]
+    /// CRI-O's drop-in directory
+    ///
+    /// Walked recursively in lexical order [env: CONTAINER_CONFIG_DIR]
+    /// [default: /etc/crio/crio.conf.d]
     #[arg(long, short = 'd', value_name = "DIR", global = true)]
     pub config_dir: Option<String>,
-    /// Comma-separated patterns replacing the files' list, as CRI-O's flag
-    /// (repeatable) [env: CONTAINER_PINNED_IMAGES]; with --runtime
+    /// Comma-separated patterns replacing the files' list (repeatable)
+    ///
+    /// As CRI-O's flag [env: CONTAINER_PINNED_IMAGES]; with --runtime
     /// cri-dockerd, its --pinned-images values, split at commas as its
     /// flag (a pflag StringSlice) splits them
     #[arg(long, value_name = "LIST", global = true)]
     pub pinned_images: Vec<String>,
-    /// The pause image, which CRI-O appends as an exact pattern (CRI-O only)
-    /// [env: CONTAINER_PAUSE_IMAGE] [default: registry.k8s.io/pause:3.10.1]
+    /// The pause image, which CRI-O appends as an exact pattern
+    ///
+    /// CRI-O only [env: CONTAINER_PAUSE_IMAGE]
+    /// [default: registry.k8s.io/pause:3.10.1]
     #[arg(long, value_name = "REF", global = true)]
     pub pause_image: Option<String>,
-    /// Read patterns from FILE instead (one a line, '#' comments; no pause
-    /// image), under any runtime's rules
+    /// Read patterns from FILE instead, one a line
+    ///
+    /// '#' starts a comment; no pause image is appended; under any
+    /// runtime's rules
     #[arg(long, value_name = "FILE", global = true,
           conflicts_with_all = ["config", "config_dir", "pinned_images", "pause_image"])]
     pub patterns: Option<String>,
-    /// Anchor globs: `prefix*` pins only names starting with prefix (not
-    /// CRI-O; a mode of CRI-O's rules only)
+    /// Anchor globs: `prefix*` pins only names starting with prefix
+    ///
+    /// Not what CRI-O does; a mode of CRI-O's rules only
     #[arg(long, global = true)]
     pub anchor_globs: bool,
-    /// Compare case-sensitively (not CRI-O; a mode of CRI-O's rules only)
+    /// Compare case-sensitively
+    ///
+    /// Not what CRI-O does; a mode of CRI-O's rules only
     #[arg(long, global = true)]
     pub case_sensitive: bool,
-    /// Reject likely mistakes (empty, literal '*', whitespace) as the
-    /// library's strict mode (a mode of CRI-O's rules only)
+    /// Reject likely mistakes (empty, literal '*', whitespace)
+    ///
+    /// The library's strict mode; a mode of CRI-O's rules only
     #[arg(long, global = true)]
     pub strict: bool,
     /// JSON output for scripts (always whole: never shortened)
     #[arg(long, global = true)]
     pub json: bool,
-    /// Show digests, ids and sources whole in tables, and each message on
-    /// one line. By default tables fit the width (COLUMNS, else the
-    /// terminal's, else 100): digests and ids are shortened as crictl
-    /// shortens them, sources lose their start, names and patterns are
-    /// never cut (a pattern that is the image's name is shown as = IMAGE);
-    /// messages wrap
+    /// Show tables whole and each message on one line
+    ///
+    /// By default tables fit the width (COLUMNS, else the terminal's, else
+    /// 100): digests and ids are shortened as crictl shortens them, sources
+    /// lose their start, then columns are left out in a stated order (a
+    /// note names them); names and patterns are never cut (a pattern that
+    /// is the image's name is shown as = IMAGE); messages wrap
     #[arg(long, global = true)]
     pub no_trunc: bool,
 }
@@ -164,13 +182,17 @@ impl SourceArgs {
 
 #[derive(Args)]
 pub struct ImageArgs {
-    /// Image names, as the runtime stores them (a short name is qualified as
-    /// it does: nginx:V1 is docker.io/library/nginx:V1 for CRI-O and
-    /// containerd; cri-dockerd compares the familiar names Docker reports)
+    /// Image names, as the runtime stores them
+    ///
+    /// A short name is qualified as the runtime does it: nginx:V1 is
+    /// docker.io/library/nginx:V1 for CRI-O and containerd; cri-dockerd
+    /// compares the familiar names Docker reports
     pub names: Vec<String>,
-    /// The output of `crictl images -o json` (or its "images" array, `jq
-    /// .images`), or image names one a line ('#' comments); `-` for stdin;
-    /// anything else is an error
+    /// The output of `crictl images -o json`, or names one a line; `-` for
+    /// stdin
+    ///
+    /// The listing, or its "images" array (`jq .images`), or image names
+    /// one a line ('#' comments); anything else is an error
     #[arg(long, value_name = "FILE|-")]
     pub images: Option<String>,
 }
@@ -203,33 +225,46 @@ impl KubeletArgs {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// The effective pinned list, each pattern with its source (exit 2 when
-    /// the runtime would refuse it, or CRI-O the files' list a SIGHUP reload
+    /// The effective pinned list, each pattern with its source
+    ///
+    /// Exit 2 when the runtime would refuse it, or CRI-O the files' list a SIGHUP reload
     /// loads instead)
     #[command(after_help = man::exit_status_help("config"))]
-    Config,
-    /// What the runtime does with each pattern, and likely mistakes (exit 1
-    /// on errors); for CRI-O also the files' list a SIGHUP reload loads in
+    Config {
+        /// List every row
+        ///
+        /// By default a source with more than 20 patterns shows its first 5
+        /// and a count (--no-trunc lists every row too)
+        #[arg(long, short = 'v')]
+        verbose: bool,
+    },
+    /// What the runtime does with each pattern, and likely mistakes
+    ///
+    /// Exit 1 on errors; for CRI-O also the files' list a SIGHUP reload loads in
     /// place of --pinned-images or CONTAINER_PINNED_IMAGES
     #[command(after_help = man::exit_status_help("lint"))]
     Lint {
-        /// The output of `crictl images -o json` (or `-` for stdin): a pattern
-        /// naming the canonical name (repo@digest) of an OCI artifact listed
+        /// The output of `crictl images -o json` (or `-` for stdin), which
+        /// quiets notes it answers
+        ///
+        /// A pattern naming the canonical name (repo@digest) of an OCI artifact listed
         /// there pins it however it was pulled, and one naming a digest the
         /// listing shows pulled by that digest pins it: neither is noted as
         /// needing a pull by digest (CRI-O only)
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
-        /// List every finding: by default a note found on more than 3
-        /// patterns, or a warning or an error on more than 10, is printed
-        /// so many times, then once with its count and examples (JSON
-        /// lists each)
+        /// List every finding
+        ///
+        /// By default a note found on more than 3 patterns, or a warning or an
+        /// error on more than 10, is printed so many times, then once with its
+        /// count and examples (JSON lists each)
         #[arg(long, short = 'v')]
         verbose: bool,
-        /// The least severity shown: error, warning or info (also: note);
-        /// error leaves out the configuration's warnings too. The summary
+        /// The least severity shown: error, warning or info [default: info]
+        ///
+        /// Also: note. Error leaves out the configuration's warnings too. The summary
         /// line still counts every finding, and errors always set the exit
-        /// status [default: info]
+        /// status
         #[arg(long, value_enum, value_name = "LEVEL", hide_possible_values = true)]
         severity: Option<Severity>,
         /// Also each pinned pattern whose images the kubelet pulls again
@@ -238,19 +273,31 @@ pub enum Command {
         #[command(flatten)]
         kubelet: KubeletArgs,
     },
-    /// For each image: pinned or not, by which pattern, from where (a refused
-    /// list is explained by its valid patterns, with exit status 2)
+    /// For each image: pinned or not, by which pattern, from where
+    ///
+    /// A refused list is explained by its valid patterns, with exit status 2
     #[command(after_help = man::exit_status_help("explain"))]
     Explain {
         #[command(flatten)]
         images: ImageArgs,
-        /// Exit 1 when the runtime's `pinned` differs from the configuration's
-        /// answer, or an image is undecided (pinned or not depending on how it
-        /// was pulled)
+        /// Exit 1 when the runtime's `pinned` differs, or an image is undecided
+        ///
+        /// Compares the configuration's answer with the runtime's `pinned`
+        /// flag of each image. Undecided: pinned or not depending on how it
+        /// was pulled
         #[arg(long)]
         check: bool,
-        /// With --check: accept undecided images (a pattern names a digest
-        /// crictl shows for an image pulled by tag)
+        /// Print only the pinned images' names, one a line
+        ///
+        /// An undecided image too (pinned if it was pulled by digest): a
+        /// pin is never left out silently. Names are escaped and quoted as
+        /// the table shows them; the exit status is as without -q
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
+        /// With --check: accept undecided images
+        ///
+        /// Undecided: a pattern names a digest crictl shows for an image
+        /// pulled by tag
         #[arg(long)]
         allow_undecided: bool,
         /// Also whether the kubelet pulls each image again before a pod
@@ -258,9 +305,9 @@ pub enum Command {
         #[command(flatten)]
         kubelet: KubeletArgs,
     },
-    /// Which images gain or lose a pin with a change (exit 1 when one loses it)
+    /// Which images gain or lose a pin with a change
     ///
-    /// Exactly one change is previewed: --dropin FILE (with --as NAME, the
+    /// Exit 1 when an image loses its pin. Exactly one change is previewed: --dropin FILE (with --as NAME, the
     /// name it will have in the drop-in directory), --new-patterns FILE,
     /// --to-anchor-globs or --to-case-sensitive (under another runtime than
     /// CRI-O, only --new-patterns). None, or two, is a usage error (exit
@@ -268,6 +315,9 @@ pub enum Command {
     /// list the runtime refuses, before or after the change, stops it.
     #[command(
         after_help = man::exit_status_help("diff"),
+        // clap's own usage line of the change group is 119 columns.
+        override_usage = "crio-pin diff [OPTIONS] (--dropin FILE [--as NAME] | --new-patterns FILE\n       \
+                          | --to-anchor-globs | --to-case-sensitive) [NAMES]...",
         group(ArgGroup::new("change").required(true).multiple(false))
     )]
     Diff {
@@ -276,13 +326,16 @@ pub enum Command {
         /// A drop-in about to be written into CRI-O's config directory
         #[arg(long, value_name = "FILE", group = "change")]
         dropin: Option<String>,
-        /// The file name the drop-in will have in the drop-in directory, e.g.
-        /// 99-new.conf, which sets its place in CRI-O's order (default: FILE's
-        /// name; not a path)
+        /// The name the drop-in will have in the drop-in directory
+        ///
+        /// E.g. 99-new.conf, which sets its place in CRI-O's order (default:
+        /// FILE's name; not a path)
         #[arg(long = "as", value_name = "NAME")]
         dropin_name: Option<String>,
-        /// A new pattern list (one a line) replacing the configured one (the
-        /// image pods run stays: CRI-O's pause image, containerd's key sandbox)
+        /// A new pattern list (one a line) replacing the configured one
+        ///
+        /// The image pods run stays: CRI-O's pause image, containerd's key
+        /// sandbox
         #[arg(long, value_name = "FILE", group = "change")]
         new_patterns: Option<String>,
         /// The mode to change to: anchored globs (CRI-O)
@@ -292,8 +345,10 @@ pub enum Command {
         #[arg(long, group = "change")]
         to_case_sensitive: bool,
     },
-    /// The list read from one runtime (--runtime, or --from) written for
-    /// another: each pattern with how faithfully it carries over (exact,
+    /// The list read from one runtime written for another
+    ///
+    /// Read from --runtime's, or --from's. Each pattern with how faithfully
+    /// it carries over (exact,
     /// wider, narrower, different, undecided, impossible, or dropped: it
     /// pinned nothing), then the list as the target reads it (exit 1 when a
     /// pattern is anything but exact or dropped, or an image of --images
@@ -306,11 +361,22 @@ pub enum Command {
         /// The runtime to write the list for
         #[arg(long, value_name = "RUNTIME")]
         to: Runtime,
-        /// The output of `crictl images -o json` (or `-` for stdin): both
-        /// lists run over its images, and every image whose pin would
+        /// The output of `crictl images -o json` (or `-` for stdin)
+        ///
+        /// Both lists run over its images, and every image whose pin would
         /// change is shown
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
+    },
+    /// A completion script for bash, zsh or fish
+    ///
+    /// Written to standard output; the packages and `make install` install
+    /// each where its shell looks (bash-completion, zsh's site-functions,
+    /// fish's vendor_completions.d)
+    #[command(after_help = man::exit_status_help("completions"))]
+    Completions {
+        #[arg(value_enum)]
+        shell: CompletionShell,
     },
     /// Write the manual pages, crio-pin.1 and one per subcommand, into DIR
     /// (`make build` runs it; not part of the interface)

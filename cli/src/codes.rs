@@ -75,7 +75,7 @@ codes! {
         UnpinnedSandbox = "unpinned-sandbox":
             "containerd: pinned_images.sandbox is empty: pods run the default pause image, which nothing then pins",
         SplitValue = "split-value":
-            "cri-dockerd: a --pinned-images value with a comma: the flag is a comma-separated list (a pflag StringSlice, read as CSV), so each part is its own pattern",
+            "cri-dockerd: a --pinned-images value whose split at its commas is probably not what was meant (a quoted part, or a part that is no image name): the flag is a comma-separated list (a pflag StringSlice, read as CSV), each part its own pattern",
     }
 }
 

@@ -109,7 +109,18 @@ pub fn each_entry(rules: &dyn Rules, entries: &[Entry], list: List) -> Vec<Findi
         let mut add = finder(&mut out, entry, index, list);
         let Some(compared) = rules.entry(entry, list, &mut add) else { continue };
         if let Some(&first) = seen.get(&compared.key) {
-            add(Severity::Warning, LintCode::Duplicate, rules.duplicate(first, entries), None);
+            if entry.source == "pause_image" {
+                // Appended by CRI-O to whatever list wins: naming it too is
+                // harmless, and keeps it pinned should pause_image change.
+                let why = format!(
+                    "CRI-O appends the pause image to the list, and pattern {first} ({}) names it too: \
+                     nothing to change",
+                    show::quote(&entries[first].display())
+                );
+                add(Severity::Info, LintCode::Duplicate, why, None);
+            } else {
+                add(Severity::Warning, LintCode::Duplicate, rules.duplicate(first, entries), None);
+            }
         } else {
             seen.insert(compared.key, index);
             let shadowing = containment.as_ref().zip(compared.pattern).and_then(|(c, p)| c.shadowed(index, p));

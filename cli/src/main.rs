@@ -41,13 +41,13 @@ fn main() -> ExitCode {
     let cli = args::parse();
     let sources = &cli.sources;
     let outcome = match &cli.command {
-        Command::Config => commands::config::run(sources),
+        Command::Config { verbose } => commands::config::run(sources, *verbose),
         Command::Lint { images, verbose, severity, kubelet } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
             commands::lint::run(sources, images.as_deref(), shown, kubelet)
         }
-        Command::Explain { images, check, allow_undecided, kubelet } => {
-            commands::explain::run(sources, images, *check, *allow_undecided, kubelet)
+        Command::Explain { images, check, quiet, allow_undecided, kubelet } => {
+            commands::explain::run(sources, images, *check, *quiet, *allow_undecided, kubelet)
         }
         Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive } => {
             let change = commands::diff::Change {
@@ -60,10 +60,11 @@ fn main() -> ExitCode {
             commands::diff::run(sources, images, change)
         }
         Command::Translate { from, to, images } => commands::translate::run(sources, *from, *to, images.as_deref()),
+        Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),
     };
     match outcome {
-        Ok(outcome) => output::finish(outcome),
-        Err(e) => error::report(e),
+        Ok(outcome) => output::finish(outcome, sources.no_trunc),
+        Err(e) => error::report(e, sources.no_trunc),
     }
 }

@@ -8,6 +8,7 @@ use clap::{Arg, ArgAction, Command};
 use clap_mangen::roff::{bold, italic, roman, Inline, Roff};
 
 use crate::codes::{CauseCode, LintCode, WarningCode};
+use crate::output;
 
 /// Each command's exit statuses: what --help ends with, and the page's
 /// EXIT STATUS.
@@ -50,7 +51,7 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             (
                 1,
                 "a pattern is wider, narrower, different, undecided or impossible in the target's terms (whether \
-                 or not an image of --images is affected), or an image's pin would change",
+                 or not an image of --images is affected), or an image's pin would change or depend on its pull",
             ),
             (2, "unusable input, or a list its runtime refuses"),
         ],
@@ -63,6 +64,7 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
                  change",
             ),
         ],
+        "completions" => &[(0, "the script is written"), (2, "usage: no shell, or another than bash, zsh or fish")],
         _ => &[
             (0, "fine"),
             (
@@ -80,11 +82,19 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
     }
 }
 
-/// The exit statuses as --help ends with them.
+/// The exit statuses as --help ends with them, each wrapped to the help's
+/// width with its later lines under its text.
 pub fn exit_status_help(command: &str) -> String {
-    let lines: Vec<String> = exit_statuses(command).iter().map(|(code, what)| format!("  {code}  {what}")).collect();
-    format!("Exit status:\n{}", lines.join("\n"))
+    let within = output::width().min(HELP_WIDTH);
+    let lines: Vec<String> = exit_statuses(command)
+        .iter()
+        .map(|(code, what)| output::wrapped(&format!("  {code}  {what}"), within, "     "))
+        .collect();
+    format!("Exit status:\n{}", lines.concat().trim_end())
 }
+
+/// The widest --help is: wider prose is harder to read, not shorter.
+pub const HELP_WIDTH: usize = 100;
 
 /// A section of codes: (title, introduction, each code and its line).
 type CodeSection = (&'static str, &'static str, Vec<(&'static str, &'static str)>);

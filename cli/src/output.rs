@@ -30,14 +30,26 @@ pub struct Outcome {
     pub code: u8,
 }
 
-/// Writes the output, then the reasons the refused lists are refused.
-pub fn finish(outcome: Outcome) -> ExitCode {
+/// Writes the output, then the reasons the refused lists are refused
+/// (wrapped unless `full`).
+pub fn finish(outcome: Outcome, full: bool) -> ExitCode {
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().lock().write_all(&outcome.out);
     for e in &outcome.refused {
-        eprintln!("crio-pin: {}", show::escape(&e.line()));
+        say_on_stderr(&e.line(), full);
     }
     ExitCode::from(outcome.code)
+}
+
+/// A message on standard error, after `crio-pin: `, escaped and wrapped
+/// as messages on standard output are, at `COLUMNS` or else the width of
+/// standard error's terminal, unless `full`. Into a log or a pipe (no
+/// terminal, no `COLUMNS`) each message stays on one line, for grep.
+pub fn say_on_stderr(message: &str, full: bool) {
+    let mut text = Vec::new();
+    let within = if full { usize::MAX } else { stderr_width() };
+    wrap(&mut text, &format!("crio-pin: {}", show::escape(message)), within, INDENT);
+    let _ = std::io::stderr().lock().write_all(&text);
 }
 
 /// The width when standard output is no terminal and `COLUMNS` is not set.
@@ -50,11 +62,20 @@ const MIN_WIDTH: usize = 40;
 /// the width of the terminal standard output is, else `DEFAULT_WIDTH`.
 pub fn width() -> usize {
     static WIDTH: OnceLock<usize> = OnceLock::new();
-    *WIDTH.get_or_init(|| {
-        let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
-        let terminal = || terminal_width(libc::STDOUT_FILENO);
-        columns.filter(|&w| w > 0).or_else(terminal).unwrap_or(DEFAULT_WIDTH).max(MIN_WIDTH)
-    })
+    *WIDTH.get_or_init(|| columns_or_terminal(libc::STDOUT_FILENO).unwrap_or(DEFAULT_WIDTH).max(MIN_WIDTH))
+}
+
+/// The width standard error's messages fit: as `width` for standard
+/// output, but no limit when it is no terminal and `COLUMNS` is not set.
+fn stderr_width() -> usize {
+    columns_or_terminal(libc::STDERR_FILENO).map_or(usize::MAX, |w| w.max(MIN_WIDTH))
+}
+
+/// `COLUMNS` when it is a positive number, else the width of the terminal
+/// `fd` is, if it is one.
+fn columns_or_terminal(fd: libc::c_int) -> Option<usize> {
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
+    columns.filter(|&w| w > 0).or_else(|| terminal_width(fd))
 }
 
 /// The columns of the terminal `fd` is, if it is one.
@@ -95,35 +116,52 @@ impl Fit {
 pub struct Column<'a> {
     pub header: &'a str,
     pub fit: Fit,
-    /// 0: always shown; 1, 2: left out, in that order, when the table
+    /// 0: always shown; 1, 2, ...: left out, in that order, when the table
     /// does not fit otherwise.
     pub optional: u8,
+    /// 0: never; else the level (as `optional`'s) from which each cell is
+    /// shown as its first word only: a pattern as its number, `#N`, which
+    /// `crio-pin config` lists.
+    pub first_word_at: u8,
 }
 
 impl<'a> Column<'a> {
     /// A column never cut.
     pub fn whole(header: &'a str) -> Column<'a> {
-        Column { header, fit: Fit::Whole, optional: 0 }
+        Column { header, fit: Fit::Whole, optional: 0, first_word_at: 0 }
     }
 
     /// A source: FILE:LINE, flag, env, pause_image.
     pub fn source(header: &'a str) -> Column<'a> {
-        Column { header, fit: Fit::Start { soft: 18, min: 14 }, optional: 0 }
+        Column { header, fit: Fit::Start { soft: 18, min: 14 }, optional: 0, first_word_at: 0 }
     }
 
     /// Left out, at `level`, when the table does not fit otherwise.
     pub fn optional(self, level: u8) -> Column<'a> {
         Column { optional: level, ..self }
     }
+
+    /// Shown as its cells' first words, at `level`, when the table does
+    /// not fit otherwise.
+    pub fn first_word(self, level: u8) -> Column<'a> {
+        Column { first_word_at: level, ..self }
+    }
 }
 
-/// A table's pattern cell, `#N "PATTERN"` (a containerd key before it);
-/// `#N = IMAGE` when the pattern is the name in the row's IMAGE column
-/// (a digest reference need not fill the line twice), unless `full`.
+/// The first word of a cell: `#3` of `#3 "quay.io/*"`.
+fn first_word(cell: &str) -> &str {
+    cell.split(' ').next().unwrap_or(cell)
+}
+
+/// A table's pattern cell, `#N "PATTERN"` (a containerd key before it:
+/// `#N KEY = "PATTERN"`); `#N = IMAGE` (`#N KEY = IMAGE`) when the pattern
+/// is the name in the row's IMAGE column (a digest reference need not fill
+/// the line twice), unless `full`.
 pub fn pattern_cell(index: usize, key: Option<&str>, pattern: &str, image: &str, full: bool) -> String {
     match key {
-        None if !full && pattern == image => format!("#{index} = IMAGE"),
-        _ => format!("#{index} {}", show::pattern(key, pattern)),
+        _ if full || pattern != image => format!("#{index} {}", show::pattern(key, pattern)),
+        None => format!("#{index} = IMAGE"),
+        Some(key) => format!("#{index} {} = IMAGE", show::key(key)),
     }
 }
 
@@ -143,13 +181,16 @@ fn table_within(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>],
     if within.is_some() {
         shorten_digests(&mut rows);
     }
-    let natural: Vec<usize> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            rows.iter().map(|r| r.get(i).map_or(0, |cell| text_width(cell))).fold(text_width(c.header), usize::max)
-        })
-        .collect();
+    let natural_at = |rows: &[Vec<String>]| -> Vec<usize> {
+        columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                rows.iter().map(|r| r.get(i).map_or(0, |cell| text_width(cell))).fold(text_width(c.header), usize::max)
+            })
+            .collect()
+    };
+    let mut natural = natural_at(&rows);
     // A source keeps its file name and line ("…/99-local.conf:5") at least.
     let floors: Vec<Option<(usize, usize)>> = columns
         .iter()
@@ -162,15 +203,25 @@ fn table_within(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>],
         })
         .collect();
     let mut shown: Vec<bool> = vec![true; columns.len()];
+    let mut abridged: Vec<&str> = Vec::new();
     let mut widths = natural.clone();
     if let Some(within) = within {
         // Cut to the soft floors, then to the minimums; then leave out the
         // first optional columns and cut again; and so on. A table whose
         // whole columns alone are too wide is left so.
-        let levels = columns.iter().map(|c| c.optional).max().unwrap_or(0);
+        let levels = columns.iter().map(|c| c.optional.max(c.first_word_at)).max().unwrap_or(0);
         'fitted: for level in 0..=levels {
             for (s, c) in shown.iter_mut().zip(columns) {
                 *s = c.optional == 0 || c.optional > level;
+            }
+            for (i, c) in columns.iter().enumerate() {
+                if c.first_word_at > 0 && c.first_word_at == level {
+                    abridged.push(c.header);
+                    for row in rows.iter_mut().filter(|r| r.len() > i) {
+                        row[i] = first_word(&row[i]).to_string();
+                    }
+                    natural = natural_at(&rows);
+                }
             }
             for pass in 0..2 {
                 widths = natural.clone();
@@ -204,12 +255,18 @@ fn table_within(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>],
         line(row.iter().map(String::as_str).collect());
     }
     let left_out: Vec<&str> = columns.iter().zip(&shown).filter(|(_, &s)| !s).map(|(c, _)| c.header).collect();
-    if let (false, Some(within)) = (left_out.is_empty(), within) {
-        let _ = writeln!(
-            out,
-            "note: {} left out to fit {within} columns; --no-trunc shows every column, whole",
-            left_out.join(" and ")
-        );
+    let Some(within) = within else { return };
+    let mut changes = Vec::new();
+    if !left_out.is_empty() {
+        changes.push(format!("{} left out", left_out.join(" and ")));
+    }
+    if !abridged.is_empty() {
+        changes.push(format!("{} shown by number (crio-pin config lists each)", abridged.join(" and ")));
+    }
+    if !changes.is_empty() {
+        let message =
+            format!("note: {} to fit {within} columns; --no-trunc shows every column, whole", changes.join(", "));
+        say(out, &message, false);
     }
 }
 
@@ -324,17 +381,31 @@ pub fn print_warnings(out: &mut Vec<u8>, warnings: &[Warning], full: bool) {
 /// `width()` unless `full`. Its digests stay whole: a message may say what
 /// to write, and that must be copyable.
 pub fn say(out: &mut Vec<u8>, message: &str, full: bool) {
+    say_indented(out, message, INDENT, full);
+}
+
+/// A message as `say` prints it, its later lines indented by `indent`
+/// (an item of a list: `  - ITEM`, then `    `).
+pub fn say_indented(out: &mut Vec<u8>, message: &str, indent: &str, full: bool) {
     let within = if full { usize::MAX } else { width() };
-    wrap(out, message, within);
+    wrap(out, message, within, indent);
+}
+
+/// `text` wrapped as `say` wraps a message, within `within` columns, its
+/// later lines indented by `indent`: lines ending in a newline.
+pub fn wrapped(text: &str, within: usize, indent: &str) -> String {
+    let mut out = Vec::new();
+    wrap(&mut out, text, within, indent);
+    String::from_utf8(out).expect("wrapping UTF-8 at spaces keeps it UTF-8")
 }
 
 /// How far a wrapped message's later lines are indented.
 const INDENT: &str = "  ";
 
 /// `text` in lines of at most `within` columns, broken at spaces; the
-/// later lines indented. A word wider than the line is kept whole on its
-/// own line: a name is never broken.
-fn wrap(out: &mut Vec<u8>, text: &str, within: usize) {
+/// later lines indented by `indent`. A word wider than the line is kept
+/// whole on its own line: a name is never broken.
+fn wrap(out: &mut Vec<u8>, text: &str, within: usize, indent: &str) {
     let mut line = String::new();
     let mut line_width = 0;
     let mut has_word = false;
@@ -343,8 +414,8 @@ fn wrap(out: &mut Vec<u8>, text: &str, within: usize) {
         if has_word && line_width + 1 + w > within {
             out.extend_from_slice(line.trim_end().as_bytes());
             out.push(b'\n');
-            line = INDENT.to_string();
-            line_width = INDENT.len();
+            line = indent.to_string();
+            line_width = indent.len();
             has_word = false;
         }
         if has_word {
@@ -455,18 +526,17 @@ mod tests {
             pattern_cell(1, None, "Registry.k8s.io/pause:3.10", image, false),
             "#1 \"Registry.k8s.io/pause:3.10\""
         );
-        // A containerd key is said with its value.
-        assert_eq!(
-            pattern_cell(6, Some("sandbox"), image, image, false),
-            "#6 sandbox = \"registry.k8s.io/pause:3.10\""
-        );
+        // A containerd key is said with its value, `= IMAGE` when it is the name.
+        assert_eq!(pattern_cell(6, Some("sandbox"), image, image, false), "#6 sandbox = IMAGE");
+        assert_eq!(pattern_cell(6, Some("sandbox"), image, image, true), "#6 sandbox = \"registry.k8s.io/pause:3.10\"");
+        assert_eq!(pattern_cell(2, Some("my app"), "q.io/a:1", image, false), "#2 \"my app\" = \"q.io/a:1\"");
     }
 
     #[test]
     fn messages_wrap_at_spaces_and_never_break_a_word() {
         let wrapped = |text: &str, within| {
             let mut out = Vec::new();
-            wrap(&mut out, text, within);
+            wrap(&mut out, text, within, INDENT);
             String::from_utf8(out).unwrap()
         };
         assert_eq!(wrapped("warning[x]: one two three", 100), "warning[x]: one two three\n");

@@ -250,6 +250,26 @@ pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to
     Translated { patterns: written, fidelity, why, gained, lost }
 }
 
+/// The label's reason told by images of a listing (`listed`) where one
+/// shows the change, instead of the images the texts name: a node's own
+/// image is the example its operator recognises. None when no listed image
+/// shows it (the label's own reason stands).
+pub fn listed_why(text: &str, from: Runtime, to: Runtime, t: &Translated, listed: &[RegistryImage]) -> Option<String> {
+    let source = PinSet::compile([text], from.facts().flags).ok()?;
+    let target = PinSet::compile(&t.patterns, to.facts().flags).ok();
+    let answers: Vec<(Pinned, Pinned)> = listed
+        .iter()
+        .map(|i| (pinned(&source, from, i), target.as_ref().map_or(Pinned::No, |set| pinned(set, to, i))))
+        .collect();
+    let first = |c: Change| answers.iter().position(|&(s, t)| change(s, t) == c).map(|i| &listed[i]);
+    let (gained, lost, depends) = (first(Change::Gained), first(Change::Lost), first(Change::DependsOnPull));
+    let shown = match t.fidelity {
+        Fidelity::Undecided => depends.is_some(),
+        _ => gained.or(lost).or(depends).is_some(),
+    };
+    shown.then(|| changed_why(t.fidelity, from, to, gained.or(t.gained.as_ref()), lost.or(t.lost.as_ref()), depends))?
+}
+
 /// What changes, naming the images that show it.
 fn changed_why(
     fidelity: Fidelity,

@@ -262,3 +262,106 @@ fn crlf_dropins_are_read_as_crio_reads_them() {
     let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/tool.md")).unwrap();
     assert!(guide.contains("`crlf` (a `--patterns FILE` with CRLF line endings"), "docs/tool.md: crlf");
 }
+
+/// A clean, typical configuration of each runtime warns of nothing: in
+/// `config`, `lint` (no finding above a note) and `explain`, text and JSON.
+/// Warnings that fire when nothing is wrong teach operators to ignore them.
+#[test]
+fn a_clean_configuration_of_each_runtime_prints_no_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    // CRI-O: the pause image in the main file, the list in a drop-in that
+    // names the pause image too (as a list copied from another node does).
+    let crio_conf =
+        write_file(dir.path(), "crio.conf", "[crio.image]\npause_image = \"registry.k8s.io/pause:3.10.1\"\n");
+    let conf_d = dir.path().join("crio.conf.d");
+    std::fs::create_dir(&conf_d).unwrap();
+    let pins = ["registry.k8s.io/pause:3.10.1", "registry.k8s.io/kube-proxy:v1.31.0", "quay.io/team/app:1.2"];
+    write_file(&conf_d, "10-pins.conf", pins_dropin(&pins));
+    // A later drop-in replacing that list but for the pause image still
+    // warns (editing the earlier file changes nothing), and says the pause
+    // image, which CRI-O appends whatever the list, is not dropped.
+    let conf_d2 = dir.path().join("crio2.conf.d");
+    std::fs::create_dir(&conf_d2).unwrap();
+    write_file(&conf_d2, "10-pins.conf", pins_dropin(&pins));
+    write_file(&conf_d2, "20-pins.conf", pins_dropin(&pins[1..]));
+    let containerd = write_file(
+        dir.path(),
+        "config.toml",
+        "version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n  \
+         sandbox = \"registry.k8s.io/pause:3.10\"\n  etcd = \"registry.k8s.io/etcd:3.5.9-0\"\n",
+    );
+    let conf_d = conf_d.to_str().unwrap();
+    let conf_d2 = conf_d2.to_str().unwrap();
+    let v = json(&run(&["-c", &crio_conf, "-d", conf_d2, "config", "--json"]));
+    let replaced = with_code(&v["warnings"], "overridden-list");
+    assert_eq!(replaced.len(), 1, "{v}");
+    let message = replaced[0]["message"].as_str().unwrap();
+    assert!(message.contains("none of its 3 pattern(s) is dropped"), "{message}");
+    assert!(message.contains("\"registry.k8s.io/pause:3.10.1\" stays pinned: CRI-O appends it"), "{message}");
+    let runtimes: [Vec<&str>; 3] = [
+        vec!["-c", &crio_conf, "-d", conf_d],
+        vec!["--runtime", "containerd", "-c", &containerd],
+        vec!["--runtime", "cri-dockerd", "--pinned-images", "registry.k8s.io/pause:3.10,registry.k8s.io/kube-proxy"],
+    ];
+    for runtime in &runtimes {
+        for command in [&["config"][..], &["lint"], &["explain", "registry.k8s.io/kube-proxy:v1.31.0"]] {
+            let args = [&runtime[..], command].concat();
+            let out = run(&args);
+            assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+            let (text, errors) = (stdout(&out), stderr(&out));
+            let warned = text.lines().any(|l| l.starts_with("warning") || l.starts_with("error"));
+            assert!(!warned && errors.is_empty(), "{args:?}:\n{text}{errors}");
+            let v = json(&run(&[&args[..], &["--json"]].concat()));
+            if let Some(warnings) = v.get("warnings") {
+                assert_eq!(warnings, &serde_json::json!([]), "{args:?}: {v}");
+            }
+            for f in v.get("findings").and_then(Value::as_array).into_iter().flatten() {
+                assert_eq!(f["severity"], "info", "{args:?}: {f}");
+            }
+        }
+    }
+}
+
+/// A big list (an OpenShift node's 20,000 digests) is told by a count per
+/// source and kind, with each big source's first rows; a local drop-in's
+/// few patterns are all shown; --verbose and --no-trunc list every row.
+#[test]
+fn config_summarizes_a_big_list_by_source_and_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf_d = dir.path().join("crio.conf.d");
+    std::fs::create_dir(&conf_d).unwrap();
+    let digests: Vec<String> = (1..=30u64)
+        .map(|i| {
+            format!(
+                "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:{}",
+                format!("{:016x}", i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).repeat(4)
+            )
+        })
+        .collect();
+    let mut pins: Vec<&str> = digests.iter().map(String::as_str).collect();
+    pins.extend(["quay.io/team/*", "quay.io/team/app:1"]);
+    write_file(&conf_d, "50-openshift.conf", pins_dropin(&pins));
+    let args = ["--config", "", "--config-dir", conf_d.to_str().unwrap(), "config"];
+    let out = run(&args);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows =
+        |text: &str| text.lines().filter(|l| l.split("  ").next().is_some_and(|n| n.parse::<usize>().is_ok())).count();
+    // The first 5 digests, the glob and the name, and the pause image.
+    assert_eq!(rows(&text), 5 + 2 + 1, "{text}");
+    assert!(text.contains("\"quay.io/team/*\"") && text.contains("\"quay.io/team/app:1\""), "{text}");
+    let file = conf_d.join("50-openshift.conf");
+    let file = file.to_str().unwrap();
+    assert!(text.contains(&format!("…   25 more from {file}")), "{text}");
+    let count = format!("33 pattern(s): 32 from {file} (30 digests, 1 glob, 1 name), 1 from pause_image (1 name)");
+    assert!(text.split_whitespace().collect::<Vec<_>>().join(" ").contains(&count), "{text}");
+    assert!(text.contains("note: 25 rows left out; --verbose or --no-trunc lists every row"), "{text}");
+    for every in ["--verbose", "-v", "--no-trunc"] {
+        let text = stdout(&run(&[&args[..], &[every]].concat()));
+        assert_eq!(rows(&text), 33, "{every}:\n{text}");
+        assert!(!text.contains("rows left out"), "{every}:\n{text}");
+    }
+    // A list of 20 from one source is shown whole.
+    write_file(&conf_d, "50-openshift.conf", pins_dropin(&pins[..20]));
+    assert_eq!(rows(&stdout(&run(&args))), 21);
+}

@@ -243,3 +243,32 @@ fn check_states_each_cause_once_with_the_images_it_explains() {
     assert_eq!(v["images"][ocp]["causes"].as_array().map(Vec::len), Some(4));
     assert_eq!(v["images"][app]["causes"].as_array().map(Vec::len), Some(3));
 }
+
+/// `explain -q`: the pinned images' names alone, one a line, an undecided
+/// one too (a pin is never left out silently), with the exit status
+/// `explain` has without it.
+#[test]
+fn explain_quiet_prints_the_pinned_names_alone() {
+    let args = node(&["explain", "--images", "node/images.json"]);
+    let v = json(&run(&[&args[..], &["--json"]].concat()));
+    let images = v["images"].as_array().unwrap();
+    let pinned: Vec<&Value> = images
+        .iter()
+        .filter(|i| i["pinned"] == true || i["depends_on_pull"].as_array().is_some_and(|d| !d.is_empty()))
+        .collect();
+    assert!(pinned.len() >= 2 && pinned.len() < images.len(), "{v}");
+    let out = run(&[&args[..], &["-q"]].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let names: Vec<&str> = text.lines().collect();
+    assert_eq!(names.len(), pinned.len(), "{text}");
+    for (name, image) in names.iter().zip(&pinned) {
+        let listed: Vec<&str> = image["names"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+        assert!(listed.contains(name), "{name} is not one of {listed:?}");
+    }
+    assert!(names.contains(&"docker.io/library/busybox:1.36"), "the undecided image: {names:?}");
+    // The same exit status as without -q; -q and --json are one too many.
+    let check = [&args[..], &["--check"]].concat();
+    assert_eq!(code(&run(&[&check[..], &["-q"]].concat())), code(&run(&check)));
+    assert_eq!(code(&run(&[&args[..], &["-q", "--json"]].concat())), 2);
+}

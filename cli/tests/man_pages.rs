@@ -183,3 +183,30 @@ fn manual_pages_describe_the_runtimes() {
     }
     assert!(page("crio-pin-lint").contains("under \\-\\-runtime containerd\\-normalized not\\-a\\-reference"));
 }
+
+/// What the packages install for each shell: a script completing every
+/// command and option --help lists, and never the hidden generate-man.
+#[test]
+fn completions_cover_every_command_and_option() {
+    let help = stdout(&run(&["--help"]));
+    let commands = ["config", "lint", "explain", "diff", "translate", "completions"];
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(code(&out), 0, "{shell}: {}", stderr(&out));
+        let script = stdout(&out);
+        for word in commands.iter().map(|c| c.to_string()).chain(long_options(&help)) {
+            // fish names an option without its dashes (-l config-dir).
+            let bare = word.trim_start_matches('-');
+            assert!(script.contains(&word) || script.contains(&format!("-l {bare}")), "{shell}: no {word}");
+        }
+        assert!(!script.contains("generate-man") && !script.contains("generate_man"), "{shell}: generate-man");
+    }
+    // bash reads the script (the others' shells may not be installed).
+    let dir = tempfile::tempdir().unwrap();
+    let script = write_file(dir.path(), "crio-pin.bash", run(&["completions", "bash"]).stdout);
+    let checked = Command::new("bash").args(["-n", &script]).output().expect("run bash");
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let out = run(&["completions", "tcsh"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("bash, zsh, fish"), "{}", stderr(&out));
+}

@@ -143,7 +143,9 @@ fn tables_shorten_digests_and_sources_never_names() {
     }
     // A column left out is said, and --no-trunc brings it back.
     let text = stdout(&run(&node(&["explain", "--images", "node/images.json", "--check"])));
-    assert!(text.contains("note: ID and SOURCE left out to fit 100 columns; --no-trunc shows every column"), "{text}");
+    let note = "note: ID and SOURCE left out, PATTERN shown by number (crio-pin config lists each) to fit 100\n  \
+                columns; --no-trunc shows every column, whole";
+    assert!(text.contains(note), "{text}");
     let full = stdout(&run(&node(&["explain", "--images", "node/images.json", "--check", "--no-trunc"])));
     assert!(
         full.starts_with("PINNED     ID  ")
@@ -180,4 +182,84 @@ fn tables_and_messages_fit_columns_when_it_is_set() {
     assert!(full.lines().all(|l| !l.starts_with("  ")), "{full}");
     // Not a number: the default.
     assert_eq!(stdout(&run_env(&args, &[("COLUMNS", "wide")])), text);
+}
+
+/// The lines of `text` wider than `width` columns, but for a line holding
+/// one word alone (a digest reference wider than the line, which is never
+/// broken), the entries of the list translate writes (lines of a file, to
+/// be copied whole: after its first blank line, those not comments), and
+/// unless `tables`, the lines of tables.
+fn too_wide(args: &[&str], text: &str, width: usize, tables: bool) -> Vec<String> {
+    let written = if args.contains(&"translate") { text.find("\n\n") } else { None };
+    let (said, list) = text.split_at(written.unwrap_or(text.len()));
+    let list_comments = list.lines().filter(|l| l.starts_with('#'));
+    let table = table_lines(said);
+    said.lines()
+        .chain(list_comments)
+        .filter(|l| tables || !table.contains(l))
+        .filter(|l| l.chars().count() > width && l.trim().contains(' '))
+        .map(|l| format!("{args:?} at {width} ({} columns):\n{l}", l.chars().count()))
+        .collect()
+}
+
+/// What an operator meets first: every command's help, the sample data's
+/// tables (examples/, as `make demo` runs them, and each runtime's), the
+/// recorded listings' checks with their likely causes (their messages: a
+/// table of 69-column names cannot fit 80), and the errors operators met
+/// (an empty --images, an --as path, a CSV refusal, --config-dir under
+/// containerd), at 80 and 100 columns.
+#[test]
+fn help_tables_and_errors_fit_80_and_100_columns() {
+    let crio = ["-c", "../../../examples/crio/crio.conf", "-d", "../../../examples/crio/crio.conf.d"];
+    let images = ["--images", "../../../examples/data/node-images.txt"];
+    let one_list = ["--patterns", "../../../examples/data/one-list.txt", "explain"];
+    let containerd_node = ["--runtime", "containerd", "-c", "../../../examples/containerd/config.toml"];
+    let dockerd = ["--runtime", "cri-dockerd", "--patterns", "../../../examples/cri-dockerd/pinned-images.txt"];
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write_file(dir.path(), "empty.json", "");
+    let mut runs: Vec<Vec<&str>> = Vec::new();
+    for command in ["config", "lint", "explain", "diff", "translate"] {
+        runs.extend([vec![command, "-h"], vec![command, "--help"]]);
+    }
+    runs.extend([vec!["-h"], vec!["--help"]]);
+    for command in [&["config"][..], &["lint"], &["explain", images[0], images[1]]] {
+        for runtime in [&crio[..], &containerd_node, &dockerd] {
+            runs.push([runtime, command].concat());
+        }
+    }
+    for runtime in ["crio", "containerd", "cri-dockerd"] {
+        runs.push([&["--runtime", runtime][..], &one_list, &images].concat());
+    }
+    runs.extend([
+        [&crio[..], &["diff"], &images, &["--dropin", "../../../examples/crio/proposed/99-local.conf"]].concat(),
+        [&crio[..], &["translate", "--to", "containerd"], &images].concat(),
+        [&containerd_node[..], &["translate", "--to", "crio"], &images].concat(),
+        [&dockerd[..], &["translate", "--to", "crio"], &images].concat(),
+        vec!["explain", "--images", &empty],
+        node(&["diff", "nginx", "--dropin", "changes/99-local.conf", "--as", "sub/99-local.conf"]),
+        vec!["--runtime", "cri-dockerd", "--pinned-images", "a\"b", "config"],
+        vec!["--runtime", "containerd", "--config-dir", "x", "config"],
+        vec!["diff", "nginx"],
+    ]);
+    let recorded = [
+        listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]),
+        node(&["explain", "--images", "node/images.json", "--check"]),
+        containerd("containerd", &["explain", "--images", "containerd/images.json", "--check"]),
+    ];
+    let mut wide = Vec::new();
+    let runs = runs.iter().map(|r| (r, true)).chain(recorded.iter().map(|r| (r, false)));
+    for (args, tables) in runs {
+        for width in [80, 100] {
+            let out = run_env(args, &[("COLUMNS", &width.to_string())]);
+            assert!(!out.stdout.is_empty() || !out.stderr.is_empty(), "{args:?}: no output");
+            wide.extend(too_wide(args, &stdout(&out), width, tables));
+            wide.extend(too_wide(args, &stderr(&out), width, tables));
+        }
+    }
+    assert!(wide.is_empty(), "{} line(s) too wide:\n{}", wide.len(), wide.join("\n"));
+    // The checks that wrap above did: -h is the short form.
+    let short = stdout(&run(&["explain", "-h"]));
+    let long = stdout(&run(&["explain", "--help"]));
+    assert!(short.lines().count() * 2 < long.lines().count(), "-h:\n{short}\n--help:\n{long}");
+    assert!(short.contains("(see more with '--help')"), "{short}");
 }

@@ -155,6 +155,48 @@ fn translate_labels_what_depends_on_the_pull_and_what_changes_both_ways() {
     // containerd's file says which configuration version it is for.
     let out = run(&["--patterns", &patterns, "translate", "--to", "containerd"]);
     let text = stdout(&out);
-    assert!(text.contains("Written for a main config.toml of version 3"), "{text}");
+    // (Its opening comment wraps as messages do.)
+    assert!(text.replace("\n# ", " ").contains("Written for a main config.toml of version 3"), "{text}");
     assert!(text.contains("version = 3\n"), "{text}");
+}
+
+/// An image of --images whose pin depends on the pull under one list is
+/// counted and shown as undecided, never under "0 differ"; the label's
+/// example is that image, not one the tool made up.
+#[test]
+fn translate_counts_an_undecided_image_and_takes_examples_from_the_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let digest = format!("docker.io/library/nginx@sha256:{}", "a".repeat(64));
+    let patterns = write_file(dir.path(), "p.txt", format!("{digest}\n"));
+    // Pulled by tag: crictl shows the digest, CRI-O pins by it only after a
+    // pull by that digest; cri-dockerd matches every RepoDigest.
+    let listing = serde_json::json!({ "images": [{
+        "id": format!("sha256:{}", "b".repeat(64)),
+        "repoTags": ["docker.io/library/nginx:1.27.3"],
+        "repoDigests": [digest],
+        "pinned": false,
+    }]});
+    let listing = write_file(dir.path(), "images.json", serde_json::to_vec(&listing).unwrap());
+    let args = ["--patterns", &patterns, "translate", "--to", "cri-dockerd", "--images", &listing];
+    let out = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["entries"][0]["fidelity"], "undecided", "{v}");
+    assert_eq!(v["images"]["differ"], serde_json::json!([]), "{v}");
+    let undecided = v["images"]["undecided"].as_array().unwrap();
+    assert_eq!(undecided.len(), 1, "{v}");
+    assert_eq!(undecided[0]["names"][0], "docker.io/library/nginx:1.27.3", "{v}");
+    assert_eq!((&undecided[0]["pinned_before"], &undecided[0]["pinned_after"]), (&false.into(), &true.into()));
+    let why = v["entries"][0]["why"].as_str().unwrap();
+    assert!(why.contains("nginx:1.27.3") && !why.contains("nginx:1\""), "{why}");
+    let text = stdout(&run(&args)).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("; 0 differ (an image pinned only if pulled by digest counts as pinned), 1 undecided"),
+        "{text}"
+    );
+    let said = format!("nginx:1.27.3, {digest}: pinned only if pulled by digest by CRI-O, pinned by cri-dockerd");
+    assert!(text.contains(&said), "{text}");
+    // Without the listing, the example is one the texts name.
+    let v = json(&run(&["--patterns", &patterns, "translate", "--to", "cri-dockerd", "--json"]));
+    assert!(!v["entries"][0]["why"].as_str().unwrap().contains("1.27.3"), "{v}");
 }

@@ -121,7 +121,8 @@ func main() {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	for _, file := range reloads {
-		fmt.Printf("\nkill -HUP %d (reload pinned_images from %s)\n", os.Getpid(), file)
+		// No PID: it differs from run to run, and says nothing to a reader.
+		fmt.Printf("\nkill -HUP (this process: reload pinned_images from %s)\n", file)
 		if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 			fail(err)
 		}

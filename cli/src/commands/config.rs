@@ -4,14 +4,16 @@
 
 use crate::args::SourceArgs;
 use crate::error::InputError;
-use crate::list::{Resolved, Warning};
+use crate::list::{Entry, Resolved, Warning};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
 use crate::runtimes;
 use crate::show;
+use crio_pin::pattern::Pattern;
+use crio_pin::Flags;
 
-pub fn run(args: &SourceArgs) -> Result<Outcome, InputError> {
+pub fn run(args: &SourceArgs, verbose: bool) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
@@ -36,7 +38,13 @@ pub fn run(args: &SourceArgs) -> Result<Outcome, InputError> {
         };
         write_json(&mut out, &config);
     } else {
-        let how = Shown { runtime, patterns_file: args.patterns.is_some(), full: args.no_trunc };
+        let how = Shown {
+            runtime,
+            flags,
+            patterns_file: args.patterns.is_some(),
+            full: args.no_trunc,
+            every_row: verbose || args.no_trunc,
+        };
         print(&mut out, &resolved, &refused, how);
     }
     let code = if refused.is_empty() { 0 } else { 2 };
@@ -76,9 +84,101 @@ struct PatternJson<'a> {
 /// How the table is printed.
 struct Shown {
     runtime: Runtime,
+    flags: Flags,
     /// The list is a --patterns FILE's, which the runtime does not read.
     patterns_file: bool,
     full: bool,
+    /// Every row, however long the list (--verbose, --no-trunc).
+    every_row: bool,
+}
+
+/// A source with more patterns than this shows the first `SHOWN` of each
+/// kind only, unless every row is asked for: a generated list of 20,000
+/// digests is read by its count, not by scrolling.
+const BIG: usize = 20;
+const SHOWN: usize = 5;
+
+/// Where a pattern comes from, as the count line groups them: its file,
+/// else its kind of source (flag, env, pause_image, default).
+fn group(e: &Entry) -> &str {
+    match e.source_kind() {
+        "file" => e.file().unwrap_or(&e.source),
+        kind => kind,
+    }
+}
+
+/// What a pattern is under the runtime's rules: a name, a digest, a glob,
+/// a keyword, a repository (cri-dockerd), blank, or refused.
+fn kind(e: &Entry, flags: Flags) -> &'static str {
+    let Ok(text) = std::str::from_utf8(&e.text) else { return "refused" };
+    match Pattern::parse(text, flags) {
+        Ok(Pattern::Exact(t)) if t.contains("sha256:") || t.contains("sha512:") => "digest",
+        Ok(Pattern::Exact(_)) => "name",
+        Ok(Pattern::Glob(_)) => "glob",
+        Ok(Pattern::Keyword(_)) => "keyword",
+        Ok(Pattern::Repository(_)) => "repository",
+        Ok(Pattern::Blank) => "blank",
+        Err(_) => "refused",
+    }
+}
+
+/// Each group of the entries, in the order it first appears: its name,
+/// how many entries of each kind it has, and its last entry's index.
+struct Group<'a> {
+    name: &'a str,
+    kinds: Vec<(&'static str, usize)>,
+    last: usize,
+}
+
+impl Group<'_> {
+    fn len(&self) -> usize {
+        self.kinds.iter().map(|(_, n)| n).sum()
+    }
+}
+
+fn groups(entries: &[Entry], flags: Flags) -> Vec<Group<'_>> {
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let g = match groups.iter().position(|g| g.name == group(e)) {
+            Some(g) => g,
+            None => {
+                groups.push(Group { name: group(e), kinds: Vec::new(), last: i });
+                groups.len() - 1
+            }
+        };
+        let g = &mut groups[g];
+        g.last = i;
+        let k = kind(e, flags);
+        match g.kinds.iter_mut().find(|(known, _)| *known == k) {
+            Some((_, count)) => *count += 1,
+            None => g.kinds.push((k, 1)),
+        }
+    }
+    groups
+}
+
+/// `N pattern(s): A from SOURCE (B names, C digests), ...`: how many from
+/// each source, of each kind.
+fn count_line(entries: &[Entry], groups: &[Group<'_>]) -> String {
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            let kinds: Vec<String> = g.kinds.iter().map(|&(k, c)| counted(c, k)).collect();
+            format!("{} from {} ({})", g.len(), show::escape(g.name), kinds.join(", "))
+        })
+        .collect();
+    format!("{} pattern(s): {}", entries.len(), parts.join(", "))
+}
+
+/// `3 digests`, `1 glob`, `2 repositories`, `1 refused`.
+fn counted(n: usize, kind: &str) -> String {
+    let kinds = match kind {
+        _ if n == 1 => kind.to_string(),
+        "repository" => "repositories".to_string(),
+        "refused" => "refused".to_string(),
+        _ => format!("{kind}s"),
+    };
+    format!("{n} {kinds}")
 }
 
 fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown) {
@@ -98,29 +198,56 @@ fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown)
     if resolved.entries.is_empty() {
         output::say(out, "no patterns: nothing is pinned", how.full);
     } else {
-        let rows: Vec<Vec<String>> = resolved
-            .entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let source = match &e.defined_at {
-                    Some(at) => format!("{} ({at})", e.source),
-                    None => e.source.clone(),
-                };
-                let mut row = vec![i.to_string()];
-                if keyed {
-                    row.push(e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned()));
-                }
-                row.extend([show::quote(&e.display()), show::escape(&source).into_owned()]);
-                row
-            })
-            .collect();
+        let row = |(i, e): (usize, &Entry)| {
+            let source = match &e.defined_at {
+                Some(at) => format!("{} ({at})", e.source),
+                None => e.source.clone(),
+            };
+            let mut row = vec![i.to_string()];
+            if keyed {
+                row.push(e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned()));
+            }
+            row.extend([show::quote(&e.display()), show::escape(&source).into_owned()]);
+            row
+        };
+        let groups = groups(&resolved.entries, how.flags);
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        // Per group: the rows of each kind seen, and those left out.
+        let mut seen: Vec<Vec<usize>> = groups.iter().map(|g| vec![0; g.kinds.len()]).collect();
+        let mut more = vec![0; groups.len()];
+        for (i, e) in resolved.entries.iter().enumerate() {
+            let g = groups.iter().position(|g| g.name == group(e)).expect("every entry is in a group");
+            let k = groups[g].kinds.iter().position(|(k, _)| *k == kind(e, how.flags)).expect("and its kind");
+            seen[g][k] += 1;
+            // A big source shows the first few of each kind: its first
+            // digests, and every glob among them.
+            if how.every_row || groups[g].len() <= BIG || seen[g][k] <= SHOWN {
+                rows.push(row((i, e)));
+            } else {
+                more[g] += 1;
+            }
+            if i == groups[g].last && more[g] > 0 {
+                let mut line = vec!["…".to_string(), format!("{} more from {}", more[g], show::escape(groups[g].name))];
+                line.resize(rows[0].len(), String::new());
+                rows.push(line);
+            }
+        }
+        let left_out: usize = more.iter().sum();
         let mut columns = vec![Column::whole("#")];
         if keyed {
             columns.push(Column::whole("KEY"));
         }
-        columns.extend([Column::whole("PATTERN"), Column::source("SOURCE")]);
+        // The count line and the summary by file still say where they are from.
+        columns.extend([Column::whole("PATTERN"), Column::source("SOURCE").optional(1)]);
         output::table(out, &columns, &rows, how.full);
+        output::say(out, &count_line(&resolved.entries, &groups), how.full);
+        if left_out > 0 {
+            output::say(
+                out,
+                &format!("note: {left_out} rows left out; --verbose or --no-trunc lists every row"),
+                how.full,
+            );
+        }
     }
     for e in resolved.entries.iter().filter(|e| e.source_kind() == "default") {
         if let Some(note) = how.runtime.model().default_note(e) {

@@ -46,7 +46,7 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<
     let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
-    super::note_missing_dir(&resolved);
+    super::note_missing_dir(&resolved, args.no_trunc);
     let before = refused::compile(&resolved.entries, flags, List::Effective)?;
     let (after_resolved, after_flags);
     if let Some(file) = change.dropin {
@@ -137,7 +137,8 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
                 })
                 .collect();
             let how = how.to_uppercase();
-            let columns = [Column::whole("IMAGE"), Column::whole(&how), Column::source("SOURCE").optional(1)];
+            let columns =
+                [Column::whole("IMAGE"), Column::whole(&how).first_word(2), Column::source("SOURCE").optional(1)];
             output::table(out, &columns, &rows, full);
         }
     }

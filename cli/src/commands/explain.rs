@@ -17,6 +17,7 @@ pub fn run(
     args: &SourceArgs,
     images: &ImageArgs,
     check: bool,
+    quiet: bool,
     allow_undecided: bool,
     kubelet: &KubeletArgs,
 ) -> Result<Outcome, InputError> {
@@ -26,7 +27,7 @@ pub fn run(
     let verifier = kubelet.verifier()?;
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
-    super::note_missing_dir(&resolved);
+    super::note_missing_dir(&resolved, args.no_trunc);
     // An empty listing has nothing to compare: the check passes.
     if check && !list.is_empty() && list.iter().all(|i| i.runtime_pinned.is_none()) {
         return Err(InputError(
@@ -69,6 +70,11 @@ pub fn run(
                 .map(|v| v.iter().map(|(image, verdict)| KubeletVerdict { image, verdict }).collect()),
         };
         write_json(&mut out, &json);
+    } else if quiet {
+        for e in report.images.iter().filter(|e| e.pinned || !e.depends_on_pull.is_empty()) {
+            out.extend_from_slice(shown_name(e).as_bytes());
+            out.push(b'\n');
+        }
     } else {
         print(&mut out, &report, check, args.no_trunc, runtime);
         if let Some(verdicts) = &verdicts {
@@ -162,7 +168,11 @@ fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool
     if has_ids {
         columns.push(Column::whole("ID").optional(1));
     }
-    columns.extend([Column::whole("IMAGE"), Column::whole("PATTERN"), Column::source("SOURCE").optional(2)]);
+    columns.extend([
+        Column::whole("IMAGE"),
+        Column::whole("PATTERN").first_word(3),
+        Column::source("SOURCE").optional(2),
+    ]);
     if has_runtime {
         columns.push(Column::whole("RUNTIME"));
     }
@@ -296,13 +306,13 @@ fn print_summary(out: &mut Vec<u8>, report: &Report, check: bool, has_runtime: b
     if !report.causes.is_empty() {
         output::say(out, "Likely causes, each with the disagreements it can explain:", full);
         for c in &report.causes {
-            let _ = writeln!(out, "  - {}", show::escape(&c.message));
+            output::say_indented(out, &format!("  - {}", show::escape(&c.message)), "    ", full);
             let explains = if c.images.len() == report.disagreements {
                 format!("every disagreement ({})", report.disagreements)
             } else {
                 c.images.iter().map(|&i| shown_name(&report.images[i])).collect::<Vec<_>>().join(", ")
             };
-            let _ = writeln!(out, "    explains: {explains}");
+            output::say_indented(out, &format!("    explains: {explains}"), "      ", full);
         }
     }
     let images = report.images.len();

@@ -2,6 +2,7 @@
 //! reads what the command needs, answers, and prints (text or JSON) into
 //! an `Outcome` that `output::finish` writes out.
 
+pub mod completions;
 pub mod config;
 pub mod diff;
 pub mod explain;
@@ -14,7 +15,7 @@ use crate::codes::WarningCode;
 use crate::error::InputError;
 use crate::list::Resolved;
 use crate::runtime::Runtime;
-use crate::{images, show};
+use crate::{images, output, show};
 
 /// The images of `explain` and `diff`: names, and an `--images` listing,
 /// with the names the runtime matches.
@@ -44,9 +45,10 @@ pub fn load_images(args: &ImageArgs, runtime: Runtime) -> Result<Vec<images::Ima
 }
 
 /// `explain` and `diff` print no configuration warnings: a drop-in
-/// directory that does not exist (a typo?) is said on standard error.
-pub fn note_missing_dir(resolved: &Resolved) {
+/// directory that does not exist (a typo?) is said on standard error
+/// (wrapped unless `full`).
+pub fn note_missing_dir(resolved: &Resolved, full: bool) {
     for w in resolved.warnings.iter().filter(|w| w.code == WarningCode::MissingConfigDir) {
-        eprintln!("crio-pin: warning[{}]: {}", w.code, show::escape(&w.message));
+        output::say_on_stderr(&format!("warning[{}]: {}", w.code, w.message), full);
     }
 }

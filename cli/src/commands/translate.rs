@@ -5,7 +5,9 @@
 //! to show every image whose pin would change. Exit status 1 when an
 //! entry changes what it pins (`Fidelity::changes_pins`: anything but
 //! exact or dropped), whatever the images, or an image of `--images`
-//! differs; 0 when every entry is exact or dropped (it pinned nothing).
+//! differs or is undecided (pinned by one list only for a pull by digest);
+//! 0 when every entry is exact or dropped (it pinned nothing). With
+//! `--images`, a label's example is a listed image where one shows it.
 
 use std::io::Write;
 
@@ -22,19 +24,29 @@ use crate::runtime::Runtime;
 use crate::runtimes;
 use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show;
-use crate::translate::{case_note, translate, Fidelity, Translated};
+use crate::translate::{case_note, listed_why, translate, Fidelity, Translated};
 
 pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
     let source = source_runtime(args, from)?;
     let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
     refused::compile(&resolved.entries, source.facts().flags, List::Effective)?;
-    let entries: Vec<(&Entry, Translated)> =
+    let listed = images.map(|path| listed_images(path, source)).transpose()?;
+    let mut entries: Vec<(&Entry, Translated)> =
         resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
+    // A node's own images make the examples, where they show the change.
+    let shows_change =
+        |f: Fidelity| matches!(f, Fidelity::Wider | Fidelity::Narrower | Fidelity::Different | Fidelity::Undecided);
+    for (e, t) in entries.iter_mut().filter(|(_, t)| shows_change(t.fidelity)) {
+        let listed = listed.as_ref().map_or(&[][..], |l| &l.images[..]);
+        if let Some(why) = listed_why(&e.display(), source, to, t, listed) {
+            t.why = Some(why);
+        }
+    }
     let target: Vec<String> = entries.iter().flat_map(|(_, t)| t.patterns.iter().cloned()).collect();
-    let checked = images.map(|path| check(path, &resolved.entries, source, &target, to)).transpose()?;
+    let checked = listed.map(|l| check(l, &resolved.entries, source, &target, to)).transpose()?;
     let changed = entries.iter().filter(|(_, t)| t.fidelity.changes_pins()).count();
-    let differ = checked.as_ref().map_or(0, |c| c.differ.len());
+    let differ = checked.as_ref().map_or(0, |c| c.differ.len() + c.undecided.len());
     let note = case_note(source, to);
     let written = written_list(&entries, to);
 
@@ -111,7 +123,6 @@ impl<'a> View<'a> {
 
     fn text(&self, out: &mut Vec<u8>, no_trunc: bool) {
         let (source, to, entries, note) = (self.source, self.to, self.entries, &self.note);
-        let differ = self.checked.map_or(0, |c| c.differ.len());
         let rows: Vec<Vec<String>> = entries
             .iter()
             .enumerate()
@@ -136,7 +147,8 @@ impl<'a> View<'a> {
         let columns = [
             Column::whole("#"),
             Column::whole("FROM"),
-            Column::whole("TO"),
+            // The list written below says what each becomes.
+            Column::whole("TO").optional(2),
             Column::whole("FIDELITY"),
             Column::source("SOURCE").optional(1),
         ];
@@ -162,34 +174,62 @@ impl<'a> View<'a> {
             .collect();
         output::say(out, &format!("{} pattern(s): {}", entries.len(), counts.join(", ")), no_trunc);
         if let Some(c) = self.checked {
+            let undecided = match c.undecided.len() {
+                0 => String::new(),
+                n => format!(" (an image pinned only if pulled by digest counts as pinned), {n} undecided"),
+            };
             output::say(
                 out,
                 &format!(
-                    "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {differ} differ",
+                    "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {} differ{undecided}",
                     c.checked,
                     show::escape(&c.listing),
                     c.pinned_before,
                     source.facts().name,
                     c.pinned_after,
-                    to.facts().name
+                    to.facts().name,
+                    c.differ.len(),
                 ),
                 no_trunc,
             );
-            for d in &c.differ {
-                let _ = writeln!(
-                    out,
+            let pin = |p: Pinned| match p {
+                Pinned::Yes => "pinned",
+                Pinned::No => "not pinned",
+                Pinned::IfPulledByDigest => "pinned only if pulled by digest",
+            };
+            for (d, (before, after)) in c.differ.iter().chain(&c.undecided).zip(c.answers()) {
+                let line = format!(
                     "  {}: {} by {}, {} by {}",
                     show::escape(&d.names.join(", ")),
-                    if d.pinned_before { "pinned" } else { "not pinned" },
+                    pin(before),
                     source.facts().name,
-                    if d.pinned_after { "pinned" } else { "not pinned" },
+                    pin(after),
                     to.facts().name
                 );
+                output::say_indented(out, &line, "    ", no_trunc);
             }
         }
         let _ = writeln!(out);
-        let _ = write!(out, "{}", self.written);
+        let _ = write!(out, "{}", comments_wrapped(self.written, no_trunc));
     }
+}
+
+/// The written list with its opening comment, a paragraph of `# ` lines,
+/// wrapped to the width as messages are (unless `full`); the list itself
+/// stays as written, each entry on its line, to be copied.
+fn comments_wrapped(written: &str, full: bool) -> String {
+    let lines: Vec<&str> = written.lines().collect();
+    let comment = lines.iter().take_while(|l| l.starts_with("# ")).count();
+    if full || comment == 0 {
+        return written.to_string();
+    }
+    let paragraph: Vec<&str> = lines[..comment].iter().map(|l| l.trim_start_matches("# ")).collect();
+    let mut text = output::wrapped(&format!("# {}", paragraph.join(" ")), output::width(), "# ");
+    for line in &lines[comment..] {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
 }
 
 /// The translated list as the target reads it: a CRI-O drop-in, a
@@ -201,30 +241,59 @@ fn written_list(entries: &[(&Entry, Translated)], to: Runtime) -> String {
     to.model().write_list(&patterns)
 }
 
+/// A listing's images, each as a runtime's rules see it.
+struct Listed {
+    path: String,
+    /// Each image's names (not its ID), and the image.
+    names: Vec<Vec<String>>,
+    images: Vec<RegistryImage>,
+    ids: Vec<Option<String>>,
+}
+
+/// The images of `path`, in the names `from` stores (a listing names an
+/// image in its runtime's form; the image is the same).
+fn listed_images(path: &str, from: Runtime) -> Result<Listed, InputError> {
+    let listed = images::read(path, from.model().naming())?;
+    let mut out = Listed { path: path.to_owned(), names: Vec::new(), images: Vec::new(), ids: Vec::new() };
+    for image in &listed {
+        let names: Vec<String> = image.names.iter().filter(|n| !n.is_id).map(|n| n.text.clone()).collect();
+        out.images.push(RegistryImage::from_names(names.iter().map(String::as_str), image.id.as_deref()));
+        out.names.push(names);
+        out.ids.push(image.id.clone());
+    }
+    Ok(out)
+}
+
 /// Both lists over a listing's images, each judged in the names its own
-/// runtime stores for the image (a listing names an image in its runtime's
-/// form; the image is the same).
-fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Runtime) -> Result<Checked, InputError> {
+/// runtime stores for the image.
+fn check(
+    listed: Listed,
+    entries: &[Entry],
+    from: Runtime,
+    target: &[String],
+    to: Runtime,
+) -> Result<Checked, InputError> {
     let before = refused::compile(entries, from.facts().flags, List::Effective)?;
     let after = crio_pin::PinSet::compile(target, to.facts().flags)
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
-    let listed = images::read(path, from.model().naming())?;
-    let mut checked = Checked { listing: path.to_owned(), checked: listed.len(), ..Checked::default() };
-    for image in &listed {
-        let names: Vec<&str> = image.names.iter().filter(|n| !n.is_id).map(|n| n.text.as_str()).collect();
-        let registry_image = RegistryImage::from_names(names.iter().copied(), image.id.as_deref());
+    let mut checked = Checked { listing: listed.path, checked: listed.images.len(), ..Checked::default() };
+    for ((image, names), id) in listed.images.iter().zip(listed.names).zip(listed.ids) {
+        let was = pinned(&before, from, image);
+        let is = pinned(&after, to, image);
         // A pin that depends on the pull counts as a pin: never lose one silently.
-        let was = pinned(&before, from, &registry_image) != Pinned::No;
-        let is = pinned(&after, to, &registry_image) != Pinned::No;
-        checked.pinned_before += usize::from(was);
-        checked.pinned_after += usize::from(is);
-        if was != is {
-            checked.differ.push(Differ {
-                id: image.id.clone(),
-                names: names.iter().map(|n| n.to_string()).collect(),
-                pinned_after: is,
-                pinned_before: was,
-            });
+        checked.pinned_before += usize::from(was != Pinned::No);
+        checked.pinned_after += usize::from(is != Pinned::No);
+        if was == is {
+            continue;
+        }
+        let image = Differ { id, names, pinned_after: is == Pinned::Yes, pinned_before: was == Pinned::Yes };
+        // Pinned for some pulls on one side only: neither the same nor
+        // surely different, and said as such, never as "0 differ".
+        if was == Pinned::IfPulledByDigest || is == Pinned::IfPulledByDigest {
+            checked.undecided.push(image);
+            checked.undecided_answers.push((was, is));
+        } else {
+            checked.differ.push(image);
         }
     }
     Ok(checked)
@@ -234,10 +303,26 @@ fn check(path: &str, entries: &[Entry], from: Runtime, target: &[String], to: Ru
 #[derive(Serialize, Default)]
 struct Checked {
     checked: usize,
+    /// Pinned by one list and not the other, whatever the pull.
     differ: Vec<Differ>,
     listing: String,
     pinned_after: usize,
     pinned_before: usize,
+    /// Pinned by one list only for a pull by digest, which a listing
+    /// cannot tell (`pinned_*`: pinned whatever the pull).
+    undecided: Vec<Differ>,
+    /// Each undecided image's answers, before and after.
+    #[serde(skip)]
+    undecided_answers: Vec<(Pinned, Pinned)>,
+}
+
+impl Checked {
+    /// The answers of `differ` then `undecided`, in that order.
+    fn answers(&self) -> impl Iterator<Item = (Pinned, Pinned)> + '_ {
+        let yes_no = |b: bool| if b { Pinned::Yes } else { Pinned::No };
+        let differ = self.differ.iter().map(move |d| (yes_no(d.pinned_before), yes_no(d.pinned_after)));
+        differ.chain(self.undecided_answers.iter().copied())
+    }
 }
 
 #[derive(Serialize)]

@@ -94,9 +94,32 @@ fn cri_dockerd_splits_a_pinned_images_value_at_its_commas() {
     let patterns: Vec<&str> =
         v["patterns"].as_array().unwrap().iter().map(|p| p["pattern"].as_str().unwrap()).collect();
     assert_eq!(patterns, ["nginx", "registry.k8s.io/pause:3.10"]);
-    let split = with_code(&v["warnings"], "split-value");
-    assert_eq!(split.len(), 1, "{v}");
-    assert!(split[0]["message"].as_str().unwrap().contains("2 patterns"), "{v}");
+    // A list of names is the flag's ordinary form (the README's): no warning.
+    assert_eq!(v["warnings"], serde_json::json!([]), "{v}");
+    // A split that is probably not what was meant is: a quoted part, a part
+    // that is no image name (empty, blanks inside, not a reference).
+    for (value, why) in [
+        ("\"quay.io/a:1,2\",nginx", "a quoted part keeps its commas"),
+        ("nginx,", "\"\" is no image name"),
+        ("quay.io/app:v1,:v2", "\":v2\" is no image name"),
+        ("quay.io/a:1,quay.io/b c:1", "\"quay.io/b c:1\" is no image name"),
+    ] {
+        let v = json(&run(&["--runtime", "cri-dockerd", "--pinned-images", value, "config", "--json"]));
+        let split = with_code(&v["warnings"], "split-value");
+        assert_eq!(split.len(), 1, "{value}: {v}");
+        let message = split[0]["message"].as_str().unwrap();
+        assert!(message.contains("2 patterns") && message.contains(why), "{value}: {message}");
+    }
+    // A glob's prefix is the start of a name.
+    let v = json(&run(&[
+        "--runtime",
+        "cri-dockerd",
+        "--pinned-images",
+        "registry.k8s.io/kube-*,nginx*",
+        "config",
+        "--json",
+    ]));
+    assert_eq!(v["warnings"], serde_json::json!([]), "{v}");
     // A quote inside an unquoted part stops cri-dockerd's flag parsing.
     let out = run(&["--runtime", "cri-dockerd", "--pinned-images", "a\"b", "config"]);
     assert_eq!(code(&out), 2);

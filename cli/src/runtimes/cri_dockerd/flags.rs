@@ -4,7 +4,7 @@
 use crate::codes::WarningCode;
 use crate::error::InputError;
 use crate::list::{Entry, Resolved, Warning};
-use crate::show;
+use crate::{images, show};
 
 /// cri-dockerd's `--pinned-images`: each value split as cri-dockerd's
 /// flag splits it (a comma-separated list: `split_flag_value`), each
@@ -19,14 +19,14 @@ pub fn read(values: &[String]) -> Result<Resolved, InputError> {
                 show::quote(value)
             ))
         })?;
-        if parts.len() > 1 {
+        if let Some(why) = surprising_split(value, &parts) {
             let quoted: Vec<String> = parts.iter().map(|p| show::quote(p)).collect();
             resolved.warnings.push(Warning::new(
                 WarningCode::SplitValue,
                 format!(
                     "--pinned-images {}: cri-dockerd splits the value at its commas (the flag is a pflag \
-                     StringSlice), so it pins by the {} patterns {}; give each as its own --pinned-images if \
-                     that is meant",
+                     StringSlice), so it pins by the {} patterns {}, and {why}; give each pattern as its own \
+                     --pinned-images",
                     show::quote(value),
                     parts.len(),
                     quoted.join(", ")
@@ -42,6 +42,32 @@ pub fn read(values: &[String]) -> Result<Resolved, InputError> {
         }));
     }
     Ok(resolved)
+}
+
+/// Why a value's split is probably not what the operator meant, if it is
+/// not: `a,b` listing names is the flag's ordinary form, but quotes (CSV's
+/// rule, which few expect of a flag) or a part that cannot be the start of
+/// an image name (empty, blanks inside, `v2` of `quay.io/app:v1,v2` is a
+/// name) say the commas were meant otherwise.
+fn surprising_split(value: &str, parts: &[String]) -> Option<String> {
+    if parts.len() < 2 {
+        return None;
+    }
+    if value.contains('"') {
+        return Some("a quoted part keeps its commas (CSV's rule)".into());
+    }
+    let odd = parts.iter().map(|p| p.trim()).find(|p| !starts_a_name(p))?;
+    Some(format!("{} is no image name", show::quote(odd)))
+}
+
+/// Whether a trimmed part is an image name, or the prefix of one before a
+/// closing `*` (`registry.k8s.io/kube-*`).
+fn starts_a_name(part: &str) -> bool {
+    let name = match part.strip_suffix('*') {
+        Some(prefix) => format!("{prefix}x"),
+        None => part.to_string(),
+    };
+    !name.contains(char::is_whitespace) && images::normalized(&name).is_ok()
 }
 
 /// The patterns cri-dockerd reads from one `--pinned-images` value. The flag

@@ -147,6 +147,7 @@ fn read_crio_files(
     files: &[(String, PathBuf)],
     main_files: usize,
     out: &mut Resolved,
+    replaced: &mut Vec<Replaced>,
 ) -> Result<(Vec<Entry>, Option<String>, PauseSetting), InputError> {
     let mut list: Vec<Entry> = Vec::new();
     let mut list_from: Option<String> = None;
@@ -169,8 +170,8 @@ fn read_crio_files(
         if let Some((new, line)) = settings.pinned {
             if let Some(from) = &list_from {
                 if !list.is_empty() {
-                    let by = Replacer { what: format!("{shown}:{line}"), at: Some((shown.as_str(), line)) };
-                    overridden(out, &list, &new, from, by);
+                    let at = Some((shown.clone(), line));
+                    replaced.push(Replaced::new(out, &list, &new, from, format!("{shown}:{line}"), at));
                 }
             }
             list = new;
@@ -191,6 +192,7 @@ fn replace_by_flag(
     list: &mut Vec<Entry>,
     list_from: Option<&str>,
     out: &mut Resolved,
+    replaced: &mut Vec<Replaced>,
 ) -> Result<Option<Vec<Entry>>, InputError> {
     let (flag_list, flag_source) = if !sources.pinned_images.is_empty() {
         (Some(split_list(sources.pinned_images.iter().map(String::as_str))), "flag")
@@ -206,7 +208,7 @@ fn replace_by_flag(
             .collect();
         let what = if flag_source == "flag" { "--pinned-images" } else { "CONTAINER_PINNED_IMAGES" };
         if let (Some(from), false) = (list_from, list.is_empty()) {
-            overridden(out, list, &new, from, Replacer { what: what.to_string(), at: None });
+            replaced.push(Replaced::new(out, list, &new, from, what.to_string(), None));
         }
         out.warnings.push(Warning::new(
             WarningCode::FlagLostOnReload,
@@ -226,9 +228,10 @@ fn replace_by_flag(
 pub fn read(sources: &Sources) -> Result<Resolved, InputError> {
     let mut out = Resolved::default();
     let (files, main_files) = crio_files(sources, &mut out)?;
-    let (mut list, list_from, mut pause) = read_crio_files(&files, main_files, &mut out)?;
+    let mut lists_replaced = Vec::new();
+    let (mut list, list_from, mut pause) = read_crio_files(&files, main_files, &mut out, &mut lists_replaced)?;
     // The files' list, when a flag or the environment replaced it.
-    let replaced_files_list = replace_by_flag(sources, &mut list, list_from.as_deref(), &mut out)?;
+    let replaced_files_list = replace_by_flag(sources, &mut list, list_from.as_deref(), &mut out, &mut lists_replaced)?;
     let replaced = replaced_files_list.is_some();
     let files_list = replaced_files_list.unwrap_or_default();
     let files_pause = pause.clone();
@@ -249,6 +252,9 @@ pub fn read(sources: &Sources) -> Result<Resolved, InputError> {
         ));
     }
     check_pause_image(&pause.0, &pause.1)?;
+    for r in lists_replaced {
+        r.warn(&mut out, &pause.0);
+    }
     if replaced || pause.0 != files_pause.0 {
         let files_list = if replaced { files_list } else { list.clone() };
         let mut reload: Vec<Entry> = files_list.into_iter().filter(|e| !e.text.is_empty()).collect();
@@ -306,46 +312,81 @@ fn leftover(path: &str) -> Option<&'static str> {
     name.starts_with('.').then_some("a hidden file")
 }
 
-/// What replaced a list: "FILE:LINE" and its place, or the flag or variable.
-struct Replacer<'a> {
-    what: String,
-    at: Option<(&'a str, usize)>,
+/// A list replaced by a later one, whose `overridden-list` warning is
+/// written once the pause image is known: CRI-O appends that image to
+/// whichever list wins, so a pattern naming it is not dropped.
+struct Replaced {
+    old: Vec<Entry>,
+    new: Vec<Entry>,
+    old_from: String,
+    /// What replaced it: "FILE:LINE", the flag or the variable.
+    by: String,
+    /// Its warning's place in `Resolved::warnings`, kept among the
+    /// warnings of the files read around it.
+    warning: usize,
 }
 
-/// Adds the `overridden-list` warning of `old` replaced by `new`, and the
-/// patterns it dropped.
-fn overridden(out: &mut Resolved, old: &[Entry], new: &[Entry], old_from: &str, by: Replacer<'_>) {
-    let kept: std::collections::HashSet<Vec<u8>> = new.iter().map(|e| canonical(&e.text, Flags::DEFAULT)).collect();
-    let dropped: Vec<&Entry> = old.iter().filter(|e| !kept.contains(&canonical(&e.text, Flags::DEFAULT))).collect();
-    let new_from = by.what.as_str();
-    let example = dropped.first().map(|e| format!(", e.g. {:?}", e.display())).unwrap_or_default();
-    let why = if new.iter().all(|e| e.source == "flag" || e.source == "env") {
-        ""
-    } else {
-        " (drop-ins replace the list, they do not merge)"
-    };
-    let effect = if dropped.is_empty() {
-        format!("it repeats all {} of its pattern(s)", old.len())
-    } else {
-        format!(
-            "{} of its {} pattern(s) are dropped{example}; to keep them, repeat them in the \
-             later list",
-            dropped.len(),
-            old.len()
-        )
-    };
-    let message = format!("{new_from} replaces the pinned_images list set in {old_from}{why}: {effect}");
-    let warning = match by.at {
-        Some((file, line)) => Warning::at(WarningCode::OverriddenList, file, line, message),
-        None => Warning::new(WarningCode::OverriddenList, message),
-    };
-    out.overrides.push(Override {
-        warning: out.warnings.len(),
-        by: by.what.clone(),
-        replaced: old_from.to_string(),
-        dropped: dropped.into_iter().cloned().collect(),
-    });
-    out.warnings.push(warning);
+impl Replaced {
+    /// Holds the warning's place (file and line: `at`) until `warn`.
+    fn new(
+        out: &mut Resolved,
+        old: &[Entry],
+        new: &[Entry],
+        old_from: &str,
+        by: String,
+        at: Option<(String, usize)>,
+    ) -> Replaced {
+        let warning = match at {
+            Some((file, line)) => Warning::at(WarningCode::OverriddenList, &file, line, String::new()),
+            None => Warning::new(WarningCode::OverriddenList, String::new()),
+        };
+        out.warnings.push(warning);
+        Replaced {
+            old: old.to_vec(),
+            new: new.to_vec(),
+            old_from: old_from.to_string(),
+            by,
+            warning: out.warnings.len() - 1,
+        }
+    }
+
+    /// The warning, and the patterns it dropped: those neither in the new
+    /// list nor the pause image CRI-O appends.
+    fn warn(self, out: &mut Resolved, pause_image: &str) {
+        let key = |text: &[u8]| canonical(text, Flags::DEFAULT);
+        let kept: std::collections::HashSet<Vec<u8>> = self.new.iter().map(|e| key(&e.text)).collect();
+        let pause = key(pause_image.as_bytes());
+        let (appended, gone): (Vec<&Entry>, Vec<&Entry>) =
+            self.old.iter().filter(|e| !kept.contains(&key(&e.text))).partition(|e| key(&e.text) == pause);
+        let example = gone.first().map(|e| format!(", e.g. {:?}", e.display())).unwrap_or_default();
+        let why = if self.new.iter().all(|e| e.source == "flag" || e.source == "env") {
+            ""
+        } else {
+            " (drop-ins replace the list, they do not merge)"
+        };
+        let old = self.old.len();
+        let mut effect = if gone.is_empty() && appended.is_empty() {
+            format!("it repeats all {old} of its pattern(s)")
+        } else if gone.is_empty() {
+            format!("none of its {old} pattern(s) is dropped")
+        } else {
+            format!(
+                "{} of its {old} pattern(s) are dropped{example}; to keep them, repeat them in the later list",
+                gone.len()
+            )
+        };
+        if let Some(e) = appended.first() {
+            effect.push_str(&format!(" ({:?} stays pinned: CRI-O appends it as the pause image)", e.display()));
+        }
+        out.warnings[self.warning].message =
+            format!("{} replaces the pinned_images list set in {}{why}: {effect}", self.by, self.old_from);
+        out.overrides.push(Override {
+            warning: self.warning,
+            by: self.by,
+            replaced: self.old_from,
+            dropped: gone.into_iter().cloned().collect(),
+        });
+    }
 }
 
 /// The drop-in files as Go's filepath.Walk visits them: directory entries
