@@ -181,14 +181,17 @@ fn translate_counts_an_undecided_image_and_takes_examples_from_the_listing() {
     let out = run(&[&args[..], &["--json"]].concat());
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let v = json(&out);
-    assert_eq!(v["entries"][0]["fidelity"], "undecided", "{v}");
+    // Different, not only undecided: cri-dockerd compares case, so the
+    // entry also loses the names that differ from it only in case.
+    assert_eq!(v["entries"][0]["fidelity"], "different", "{v}");
     assert_eq!(v["images"]["differ"], serde_json::json!([]), "{v}");
     let undecided = v["images"]["undecided"].as_array().unwrap();
     assert_eq!(undecided.len(), 1, "{v}");
     assert_eq!(undecided[0]["names"][0], "docker.io/library/nginx:1.27.3", "{v}");
     assert_eq!((&undecided[0]["pinned_before"], &undecided[0]["pinned_after"]), (&false.into(), &true.into()));
     let why = v["entries"][0]["why"].as_str().unwrap();
-    assert!(why.contains("nginx:1.27.3") && !why.contains("nginx:1\""), "{why}");
+    // The image whose pin depends on the pull is the listed one.
+    assert!(why.contains("whether \"docker.io/library/nginx:1.27.3\" is pinned depends on how it was pulled"), "{why}");
     let text = stdout(&run(&args)).split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         text.contains("; 0 differ (an image pinned only if pulled by digest counts as pinned), 1 undecided"),
