@@ -223,6 +223,41 @@ impl KubeletArgs {
     }
 }
 
+/// `lint --fix`: the fixed list, written for the runtime, never over its
+/// files.
+#[derive(Args)]
+pub struct FixArgs {
+    /// Print the fixed list instead of the findings (never changes a file)
+    ///
+    /// Written as the runtime reads it (a CRI-O drop-in, containerd's
+    /// pinned_images table, cri-dockerd's values and --pinned-images flag),
+    /// after a header naming each change and each finding left. Only fixes
+    /// that pin no fewer images are applied (a duplicate or shadowed
+    /// pattern removed; a name that pins nothing written as the one the
+    /// runtime stores); a wildcard that would pin more, or a name that
+    /// would pin fewer, is left for the operator. Exit 1 when an error is
+    /// left
+    #[arg(long, conflicts_with_all = ["json", "images", "kubelet_config", "severity", "verbose"])]
+    pub fix: bool,
+    /// Write the fixed list to FILE instead of standard output (implies
+    /// --fix; never one of the files the list was read from)
+    #[arg(long, value_name = "FILE",
+          conflicts_with_all = ["json", "images", "kubelet_config", "severity", "verbose"])]
+    pub fix_to: Option<String>,
+}
+
+impl FixArgs {
+    /// Where the fixed list goes, when one is asked for: `Some(None)` for
+    /// standard output.
+    pub fn target(&self) -> Option<Option<&str>> {
+        match (&self.fix_to, self.fix) {
+            (Some(file), _) => Some(Some(file.as_str())),
+            (None, true) => Some(None),
+            (None, false) => None,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// The effective pinned list, each pattern with its source
@@ -272,6 +307,8 @@ pub enum Command {
         /// spare them, and the allowlist entries no pin needs
         #[command(flatten)]
         kubelet: KubeletArgs,
+        #[command(flatten)]
+        fix: FixArgs,
     },
     /// For each image: pinned or not, by which pattern, from where
     ///

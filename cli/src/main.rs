@@ -18,6 +18,7 @@ mod codes;
 mod commands;
 mod error;
 mod findings;
+mod fix;
 mod go_filepath;
 mod images;
 mod input;
@@ -42,7 +43,8 @@ fn main() -> ExitCode {
     let sources = &cli.sources;
     let outcome = match &cli.command {
         Command::Config { verbose } => commands::config::run(sources, *verbose),
-        Command::Lint { images, verbose, severity, kubelet } => {
+        Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target().flatten()),
+        Command::Lint { images, verbose, severity, kubelet, .. } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
             commands::lint::run(sources, images.as_deref(), shown, kubelet)
         }

@@ -12,6 +12,7 @@ mod config;
 mod diff;
 mod explain;
 mod files;
+mod fix;
 mod images_input;
 mod json_schemas;
 mod kubelet;

@@ -99,6 +99,62 @@ pub fn run(
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(counts.errors > 0) })
 }
 
+/// `lint --fix`: the list with every fix that pins no fewer images
+/// applied (`crate::fix`), written for the runtime to `target` (standard
+/// output when None), never over a file the list was read from. Exit
+/// status 1 when an error is left in it.
+pub fn fix(args: &SourceArgs, target: Option<&str>) -> Result<Outcome, InputError> {
+    let runtime = args.runtime()?;
+    let flags = args.flags(runtime);
+    if args.anchor_globs || args.case_sensitive {
+        return Err(InputError(
+            "lint --fix writes the list for the runtime, whose configuration has no such mode: drop \
+             --anchor-globs and --case-sensitive"
+                .into(),
+        ));
+    }
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let fixed = crate::fix::fix(&resolved.entries, flags, runtime);
+    let text = crate::fix::write(&fixed, runtime, args.no_trunc);
+    let (out, written_to) = match target {
+        None | Some("-") => (text.into_bytes(), "standard output".to_string()),
+        Some(path) => {
+            refuse_input(path, &resolved.files)?;
+            std::fs::write(path, text)
+                .map_err(|e| InputError(format!("--fix-to {}: cannot write it ({e})", show::quote(path))))?;
+            (Vec::new(), show::quote(path))
+        }
+    };
+    let left = match (fixed.left.len(), fixed.errors_left) {
+        (0, _) => String::new(),
+        (n, 0) => format!("; {n} finding(s) left as they were, named in its header"),
+        (n, e) => format!("; {n} finding(s) left as they were, {e} of them error(s), named in its header"),
+    };
+    output::say_on_stderr(
+        &format!("the fixed list is on {written_to}: {} change(s){left}", fixed.changes.len()),
+        args.no_trunc,
+    );
+    Ok(Outcome { out, refused: Vec::new(), code: u8::from(fixed.errors_left > 0) })
+}
+
+/// Err when `path` is one of the files the list was read from (the same
+/// file by any name: its device and inode).
+fn refuse_input(path: &str, files: &[String]) -> Result<(), InputError> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(target) = std::fs::metadata(path) else { return Ok(()) };
+    let same =
+        |file: &String| std::fs::metadata(file).is_ok_and(|m| (m.dev(), m.ino()) == (target.dev(), target.ino()));
+    match files.iter().find(|f| same(f)) {
+        Some(file) => Err(InputError(format!(
+            "--fix-to {} is {}, which the list was read from: crio-pin never writes over a configuration file; \
+             write the fixed list to another file, review it, then put it in place yourself",
+            show::quote(path),
+            show::quote(file)
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Drops the `digest-needs-digest-pull` notes the listing answers: the
 /// image was pulled by that digest (CRI-O stores the name, crictl shows
 /// no tag of its repository), so the pattern pins it. How many.
