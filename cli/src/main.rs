@@ -1,6 +1,7 @@
 //! `crio-pin`: what a node's container runtime pins (CRI-O; containerd,
 //! cri-dockerd with `--runtime`), by which pattern, from which file, and
-//! what a change would do. Reads configuration, never writes it.
+//! what a change would do. Reads configuration, never writes it (`lint
+//! --fix-to FILE` writes a fixed list to a file it did not read).
 //!
 //! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
 //! disagreement or undecided image, an image that loses its pin in `diff`,
