@@ -185,7 +185,7 @@ pub fn write(fixed: &Fixed, runtime: Runtime, full: bool) -> String {
         out.push_str(&comment(&format!("left: {left}")));
     }
     out.push_str("#\n");
-    out.push_str(&runtime.model().write_list(&patterns));
+    out.push_str(&crate::output::comments_wrapped(&runtime.model().write_list(&patterns), full));
     out
 }
 

@@ -430,6 +430,24 @@ fn wrap(out: &mut Vec<u8>, text: &str, within: usize, indent: &str) {
     out.push(b'\n');
 }
 
+/// The written list with its opening comment, a paragraph of `# ` lines,
+/// wrapped to the width as messages are (unless `full`); the list itself
+/// stays as written, each entry on its line, to be copied.
+pub fn comments_wrapped(written: &str, full: bool) -> String {
+    let lines: Vec<&str> = written.lines().collect();
+    let comment = lines.iter().take_while(|l| l.starts_with("# ")).count();
+    if full || comment == 0 {
+        return written.to_string();
+    }
+    let paragraph: Vec<&str> = lines[..comment].iter().map(|l| l.trim_start_matches("# ")).collect();
+    let mut text = wrapped(&format!("# {}", paragraph.join(" ")), width(), "# ");
+    for line in &lines[comment..] {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
+}
+
 pub fn write_json(out: &mut Vec<u8>, value: &impl serde::Serialize) {
     serde_json::to_writer_pretty(&mut *out, value).expect("writing JSON to memory");
     out.push(b'\n');

@@ -210,26 +210,8 @@ impl<'a> View<'a> {
             }
         }
         let _ = writeln!(out);
-        let _ = write!(out, "{}", comments_wrapped(self.written, no_trunc));
+        let _ = write!(out, "{}", output::comments_wrapped(self.written, no_trunc));
     }
-}
-
-/// The written list with its opening comment, a paragraph of `# ` lines,
-/// wrapped to the width as messages are (unless `full`); the list itself
-/// stays as written, each entry on its line, to be copied.
-fn comments_wrapped(written: &str, full: bool) -> String {
-    let lines: Vec<&str> = written.lines().collect();
-    let comment = lines.iter().take_while(|l| l.starts_with("# ")).count();
-    if full || comment == 0 {
-        return written.to_string();
-    }
-    let paragraph: Vec<&str> = lines[..comment].iter().map(|l| l.trim_start_matches("# ")).collect();
-    let mut text = output::wrapped(&format!("# {}", paragraph.join(" ")), output::width(), "# ");
-    for line in &lines[comment..] {
-        text.push_str(line);
-        text.push('\n');
-    }
-    text
 }
 
 /// The translated list as the target reads it: a CRI-O drop-in, a
