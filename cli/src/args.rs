@@ -11,6 +11,7 @@ use crate::commands::completions::CompletionShell;
 use crate::error::InputError;
 use crate::lint::Severity;
 use crate::man;
+use crate::output::ColorWhen;
 use crate::runtime::{self, Runtime};
 use crate::sources::Sources;
 
@@ -94,6 +95,12 @@ pub struct SourceArgs {
     /// JSON output for scripts (always whole: never shortened)
     #[arg(long, global = true)]
     pub json: bool,
+    /// Color severities, disagreements and summaries: auto, always or never
+    ///
+    /// Auto: when standard output is a terminal and NO_COLOR is unset or
+    /// empty (CLICOLOR_FORCE forces it). Never in JSON; widths ignore it
+    #[arg(long, value_enum, value_name = "WHEN", global = true, hide_possible_values = true, default_value_t)]
+    pub color: ColorWhen,
     /// Show tables whole and each message on one line
     ///
     /// By default tables fit the width (COLUMNS, else the terminal's, else

@@ -42,6 +42,7 @@ use args::Command;
 fn main() -> ExitCode {
     let cli = args::parse();
     let sources = &cli.sources;
+    output::use_color(sources.color);
     let outcome = match &cli.command {
         Command::Config { verbose } => commands::config::run(sources, *verbose),
         Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target().flatten()),

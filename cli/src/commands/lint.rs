@@ -12,7 +12,7 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
 use crate::list::{Resolved, Warning};
-use crate::output::{self, write_json, Outcome};
+use crate::output::{self, write_json, Outcome, Tone};
 use crate::refused::List;
 use crate::runtimes;
 use crate::{images, show};
@@ -258,13 +258,19 @@ fn print(out: &mut Vec<u8>, warnings: &[Warning], findings: &[Finding], counts: 
         0 => String::new(),
         n => format!(", {n} answered by the --images listing (pulled by those digests)"),
     };
-    output::say(
+    let tone = match (counts.errors, counts.warnings + counts.configuration_warnings) {
+        (0, 0) => Tone::Fine,
+        (0, _) => Tone::Doubtful,
+        _ => Tone::Bad,
+    };
+    output::say_summary(
         out,
         &format!(
             "{} pattern(s){reload}: {} error(s), {} warning(s), {} note(s){answered}{hidden}; {} configuration \
              warning(s)",
             counts.patterns, counts.errors, counts.warnings, counts.notes, counts.configuration_warnings
         ),
+        tone,
         full,
     );
 }
