@@ -279,6 +279,13 @@ pub enum Command {
         /// and a count (--no-trunc lists every row too)
         #[arg(long, short = 'v')]
         verbose: bool,
+        /// Print only the patterns, one a line, as --patterns reads them
+        ///
+        /// The effective list in its order (CRI-O's pause image last),
+        /// escaped as the table shows them (an empty pattern is an empty
+        /// line, which --patterns skips); the exit status is as without -q
+        #[arg(long, short = 'q', conflicts_with_all = ["json", "verbose"])]
+        quiet: bool,
     },
     /// What the runtime does with each pattern, and likely mistakes
     ///
@@ -388,6 +395,13 @@ pub enum Command {
         /// The mode to change to: case-sensitive (CRI-O)
         #[arg(long, group = "change")]
         to_case_sensitive: bool,
+        /// Print only the images whose pin changes, one a line: -NAME loses
+        /// its pin, +NAME gains one
+        ///
+        /// Losses first; names escaped as the table shows them; the exit
+        /// status is as without -q
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
     },
     /// The list read from one runtime written for another
     ///
@@ -411,6 +425,13 @@ pub enum Command {
         /// change is shown
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
+        /// Print only the list written for the target, to be saved as its
+        /// file
+        ///
+        /// The labels and the images are left out; the exit status is as
+        /// without -q
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
     },
     /// A completion script for bash, zsh or fish
     ///

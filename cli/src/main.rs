@@ -44,7 +44,7 @@ fn main() -> ExitCode {
     let sources = &cli.sources;
     output::use_color(sources.color);
     let outcome = match &cli.command {
-        Command::Config { verbose } => commands::config::run(sources, *verbose),
+        Command::Config { verbose, quiet } => commands::config::run(sources, *verbose, *quiet),
         Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target().flatten()),
         Command::Lint { images, verbose, severity, kubelet, .. } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
@@ -53,7 +53,7 @@ fn main() -> ExitCode {
         Command::Explain { images, check, quiet, allow_undecided, kubelet } => {
             commands::explain::run(sources, images, *check, *quiet, *allow_undecided, kubelet)
         }
-        Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive } => {
+        Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive, quiet } => {
             let change = commands::diff::Change {
                 dropin: dropin.as_deref(),
                 dropin_name: dropin_name.as_deref(),
@@ -61,9 +61,11 @@ fn main() -> ExitCode {
                 to_anchor_globs: *to_anchor_globs,
                 to_case_sensitive: *to_case_sensitive,
             };
-            commands::diff::run(sources, images, change)
+            commands::diff::run(sources, images, change, *quiet)
         }
-        Command::Translate { from, to, images } => commands::translate::run(sources, *from, *to, images.as_deref()),
+        Command::Translate { from, to, images, quiet } => {
+            commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
+        }
         Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),
     };

@@ -21,6 +21,7 @@ mod large_input;
 mod lint;
 mod man_pages;
 mod output;
+mod quiet;
 mod refused_lists;
 mod runtimes;
 mod translate;

@@ -26,7 +26,14 @@ use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{case_note, listed_why, translate, Fidelity, Translated};
 
-pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
+/// `quiet`: the written list alone.
+pub fn run(
+    args: &SourceArgs,
+    from: Option<Runtime>,
+    to: Runtime,
+    images: Option<&str>,
+    quiet: bool,
+) -> Result<Outcome, InputError> {
     let source = source_runtime(args, from)?;
     let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
@@ -55,6 +62,8 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
         View { source, to, entries: &entries, checked: checked.as_ref(), note: note.as_deref(), written: &written };
     if args.json {
         write_json(&mut out, &view.json());
+    } else if quiet {
+        out.extend_from_slice(output::comments_wrapped(&written, args.no_trunc).as_bytes());
     } else {
         view.text(&mut out, args.no_trunc);
     }
