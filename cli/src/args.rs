@@ -253,13 +253,19 @@ pub struct FixArgs {
     pub fix_to: Option<String>,
 }
 
+/// Where `lint --fix` writes the fixed list.
+pub enum FixTarget<'a> {
+    Stdout,
+    File(&'a str),
+}
+
 impl FixArgs {
-    /// Where the fixed list goes, when one is asked for: `Some(None)` for
-    /// standard output.
-    pub fn target(&self) -> Option<Option<&str>> {
-        match (&self.fix_to, self.fix) {
-            (Some(file), _) => Some(Some(file.as_str())),
-            (None, true) => Some(None),
+    /// Where the fixed list goes, when one is asked for (`--fix-to -` is
+    /// standard output).
+    pub fn target(&self) -> Option<FixTarget<'_>> {
+        match (self.fix_to.as_deref(), self.fix) {
+            (Some("-"), _) | (None, true) => Some(FixTarget::Stdout),
+            (Some(file), _) => Some(FixTarget::File(file)),
             (None, false) => None,
         }
     }

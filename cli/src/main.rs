@@ -45,7 +45,7 @@ fn main() -> ExitCode {
     output::use_color(sources.color);
     let outcome = match &cli.command {
         Command::Config { verbose, quiet } => commands::config::run(sources, *verbose, *quiet),
-        Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target().flatten()),
+        Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target()),
         Command::Lint { images, verbose, severity, kubelet, .. } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
             commands::lint::run(sources, images.as_deref(), shown, kubelet)

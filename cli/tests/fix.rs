@@ -219,6 +219,15 @@ fn the_fix_is_never_written_over_a_file_it_was_read_from() {
 }
 
 #[test]
+fn a_list_from_crio_s_flag_is_fixed_with_a_word_on_where_it_goes() {
+    let out = run(&["-c", "", "-d", "node/crio.conf.d", "--pinned-images", "nginx:1,quay.io/a:1", "lint", "--fix"]);
+    assert!(stdout(&out).contains("\"docker.io/library/nginx:1\","), "{}", stdout(&out));
+    assert!(stderr(&out).contains("the list comes from --pinned-images"), "{}", stderr(&out));
+    // cri-dockerd's list is its flag: nothing to say.
+    assert!(!stderr(&run(&cri_dockerd(&["lint", "--fix"]))).contains("comes from"));
+}
+
+#[test]
 fn cri_dockerd_s_flag_value_reads_as_the_list() {
     let out = run(&cri_dockerd(&["--no-trunc", "lint", "--fix"]));
     let text = stdout(&out);

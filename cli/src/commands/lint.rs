@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crio_pin::pattern::canonical;
 use crio_pin::Flags;
 
-use crate::args::{KubeletArgs, SourceArgs};
+use crate::args::{FixTarget, KubeletArgs, SourceArgs};
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
@@ -100,10 +100,9 @@ pub fn run(
 }
 
 /// `lint --fix`: the list with every fix that pins no fewer images
-/// applied (`crate::fix`), written for the runtime to `target` (standard
-/// output when None), never over a file the list was read from. Exit
-/// status 1 when an error is left in it.
-pub fn fix(args: &SourceArgs, target: Option<&str>) -> Result<Outcome, InputError> {
+/// applied (`crate::fix`), written for the runtime to `target`, never over
+/// a file the list was read from. Exit status 1 when an error is left in it.
+pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     if args.anchor_globs || args.case_sensitive {
@@ -117,8 +116,8 @@ pub fn fix(args: &SourceArgs, target: Option<&str>) -> Result<Outcome, InputErro
     let fixed = crate::fix::fix(&resolved.entries, flags, runtime);
     let text = crate::fix::write(&fixed, runtime, args.no_trunc);
     let (out, written_to) = match target {
-        None | Some("-") => (text.into_bytes(), "standard output".to_string()),
-        Some(path) => {
+        None | Some(FixTarget::Stdout) => (text.into_bytes(), "standard output".to_string()),
+        Some(FixTarget::File(path)) => {
             refuse_input(path, &resolved.files)?;
             std::fs::write(path, text)
                 .map_err(|e| InputError(format!("--fix-to {}: cannot write it ({e})", show::quote(path))))?;
@@ -134,6 +133,19 @@ pub fn fix(args: &SourceArgs, target: Option<&str>) -> Result<Outcome, InputErro
         &format!("the fixed list is on {written_to}: {} change(s){left}", fixed.changes.len()),
         args.no_trunc,
     );
+    // A runtime that reads drop-ins, whose list a flag or variable set:
+    // a drop-in does not replace that.
+    let from_flags = fixed.entries.iter().any(|e| matches!(e.source_kind(), "flag" | "env"));
+    if from_flags && runtime.facts().unread.config_dir.is_none() {
+        output::say_on_stderr(
+            &format!(
+                "note: the list comes from --pinned-images or its variable, which {} takes over any file: give \
+                 the fixed patterns there (the written file's pinned_images)",
+                runtime.facts().name
+            ),
+            args.no_trunc,
+        );
+    }
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(fixed.errors_left > 0) })
 }
 
