@@ -1,7 +1,9 @@
 //! What `lint` reports and the one loop that makes it: findings, their
-//! severities, the rules a runtime gives (`Rules`, implemented in each
-//! runtime's module), duplicates and shadowed patterns, and the library's
-//! verdict on a pattern's form. Below the runtimes: it names none of them.
+//! severities and the fix each carries as data (`Fix`: what to write, or
+//! no entry; `lint --fix` weighs and applies it, `crate::fix`), the rules a
+//! runtime gives (`Rules`, implemented in each runtime's module),
+//! duplicates and shadowed patterns, and the library's verdict on a
+//! pattern's form. Below the runtimes: it names none of them.
 
 use std::collections::HashMap;
 
