@@ -239,11 +239,10 @@ pub struct FixArgs {
     /// Written as the runtime reads it (a CRI-O drop-in, containerd's
     /// pinned_images table, cri-dockerd's values and --pinned-images flag),
     /// after a header naming each change and each finding left. Only fixes
-    /// that pin no fewer images are applied (a duplicate or shadowed
-    /// pattern removed; a name that pins nothing written as the one the
-    /// runtime stores); a wildcard that would pin more, or a name that
-    /// would pin fewer, is left for the operator. Exit 1 when an error is
-    /// left
+    /// that keep what a pattern pins are applied (a duplicate or shadowed
+    /// pattern removed), and for a name that pins nothing the name the
+    /// runtime stores; a fix that would pin more or fewer is left for the
+    /// operator. Exit 1 when an error is left
     #[arg(long, conflicts_with_all = ["json", "images", "kubelet_config", "severity", "verbose"])]
     pub fix: bool,
     /// Write the fixed list to FILE instead of standard output (implies

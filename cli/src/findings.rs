@@ -59,7 +59,7 @@ pub struct Finding {
 }
 
 /// What a finding says would mend its entry, as data: the message says it
-/// in words, `lint --fix` applies it where that pins no fewer images.
+/// in words, `lint --fix` applies it where that keeps what is pinned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fix {
     /// This text in place of the entry's.

@@ -3,11 +3,12 @@
 //! `translate` writes with), never over the operator's files.
 //!
 //! Each finding carries its fix as data (`findings::Fix`): a text to
-//! write, or no entry at all. A fix is applied only when it pins no fewer
-//! images than the entry did, and that is checked, not assumed: a
+//! write, or no entry at all. A fix is applied only when it loses no pin
+//! and gains none but the one meant, and that is checked, not assumed: a
 //! replacement is judged as `translate` judges a translation, within the
 //! same runtime ([`crate::translate::judge`], over the images both texts
-//! name), and is applied when it pins the same images (`exact`), or when
+//! name), and is applied when it pins the same images (`exact`; a
+//! replacement that pins more, `wider`, is the operator's choice), or when
 //! the entry pinned nothing and the replacement is an exact name, the one
 //! it was evidently meant to be (a gain, said as one). A removal is applied
 //! when the entry pins nothing, or when the earlier entry that pins all it
@@ -52,7 +53,8 @@ enum Decision {
 }
 
 /// `entries` (a list of `runtime`'s, linted under `flags`) with every fix
-/// applied that pins no fewer images.
+/// applied that keeps what its entry pins, or gives an entry that pinned
+/// nothing the exact name it was meant to be.
 pub fn fix(entries: &[Entry], flags: Flags, runtime: Runtime) -> Fixed {
     let mut current: Vec<Entry> = entries.to_vec();
     let mut changes = Vec::new();

@@ -99,7 +99,7 @@ pub fn run(
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(counts.errors > 0) })
 }
 
-/// `lint --fix`: the list with every fix that pins no fewer images
+/// `lint --fix`: the list with every fix that keeps what is pinned
 /// applied (`crate::fix`), written for the runtime to `target`, never over
 /// a file the list was read from. Exit status 1 when an error is left in it.
 pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, InputError> {
