@@ -62,6 +62,46 @@ fn no_escape_unless_asked_for() {
     }
 }
 
+/// The output of the binary with `args` written to a terminal (a pty)
+/// under `env`, as the terminal shows it.
+fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> String {
+    use std::io::Read;
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut leader, mut follower) = (-1, -1);
+    let size = libc::winsize { ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: openpty writes two descriptors into the variables and reads
+    // the window size it is given; each is owned once below.
+    let opened = unsafe { libc::openpty(&mut leader, &mut follower, std::ptr::null_mut(), std::ptr::null(), &size) };
+    assert_eq!(opened, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: the descriptors openpty just gave, owned nowhere else.
+    let (leader, follower) = unsafe { (OwnedFd::from_raw_fd(leader), OwnedFd::from_raw_fd(follower)) };
+    let mut cmd = Command::new(BIN);
+    cmd.args(args).current_dir(data()).stdin(Stdio::null()).stderr(Stdio::null()).stdout(follower);
+    for var in CRIO_ENV {
+        cmd.env_remove(var);
+    }
+    cmd.env("TERM", "xterm");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("run crio-pin");
+    // The parent's copy of the follower is closed with `cmd`: the leader
+    // reads to the end once the child exits (EIO on Linux).
+    drop(cmd);
+    let mut text = Vec::new();
+    let _ = std::fs::File::from(leader).read_to_end(&mut text);
+    child.wait().unwrap();
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+#[test]
+fn auto_colors_a_terminal_unless_no_color() {
+    let args = lint_patterns(&["lint"]);
+    assert!(on_a_terminal(&args, &[]).contains("\u{1b}[1m\u{1b}[31merror[lone-star]"));
+    assert!(!on_a_terminal(&args, &[("NO_COLOR", "1")]).contains(ESC));
+    assert!(!on_a_terminal(&[&["--color", "never"][..], &args].concat(), &[]).contains(ESC));
+}
+
 #[test]
 fn severities_marks_and_summaries_are_colored() {
     let text = stdout(&run(&lint_patterns(&["--color", "always", "lint"])));
