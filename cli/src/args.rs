@@ -11,6 +11,7 @@ use crate::commands::completions::CompletionShell;
 use crate::error::InputError;
 use crate::lint::Severity;
 use crate::man;
+use crate::output::ColorWhen;
 use crate::runtime::{self, Runtime};
 use crate::sources::Sources;
 
@@ -94,6 +95,12 @@ pub struct SourceArgs {
     /// JSON output for scripts (always whole: never shortened)
     #[arg(long, global = true)]
     pub json: bool,
+    /// Color severities, disagreements and summaries: auto, always or never
+    ///
+    /// Auto: when standard output is a terminal and NO_COLOR is unset or
+    /// empty (CLICOLOR_FORCE forces it). Never in JSON; widths ignore it
+    #[arg(long, value_enum, value_name = "WHEN", global = true, hide_possible_values = true, default_value_t)]
+    pub color: ColorWhen,
     /// Show tables whole and each message on one line
     ///
     /// By default tables fit the width (COLUMNS, else the terminal's, else
@@ -223,6 +230,46 @@ impl KubeletArgs {
     }
 }
 
+/// `lint --fix`: the fixed list, written for the runtime, never over its
+/// files.
+#[derive(Args)]
+pub struct FixArgs {
+    /// Print the fixed list instead of the findings (never changes a file)
+    ///
+    /// Written as the runtime reads it (a CRI-O drop-in, containerd's
+    /// pinned_images table, cri-dockerd's values and --pinned-images flag),
+    /// after a header naming each change and each finding left. Only fixes
+    /// that keep what a pattern pins are applied (a duplicate or shadowed
+    /// pattern removed), and for a name that pins nothing the name the
+    /// runtime stores; a fix that would pin more or fewer is left for the
+    /// operator. Exit 1 when an error is left
+    #[arg(long, conflicts_with_all = ["json", "images", "kubelet_config", "severity", "verbose"])]
+    pub fix: bool,
+    /// Write the fixed list to FILE instead of standard output (implies
+    /// --fix; never one of the files the list was read from)
+    #[arg(long, value_name = "FILE",
+          conflicts_with_all = ["json", "images", "kubelet_config", "severity", "verbose"])]
+    pub fix_to: Option<String>,
+}
+
+/// Where `lint --fix` writes the fixed list.
+pub enum FixTarget<'a> {
+    Stdout,
+    File(&'a str),
+}
+
+impl FixArgs {
+    /// Where the fixed list goes, when one is asked for (`--fix-to -` is
+    /// standard output).
+    pub fn target(&self) -> Option<FixTarget<'_>> {
+        match (self.fix_to.as_deref(), self.fix) {
+            (Some("-"), _) | (None, true) => Some(FixTarget::Stdout),
+            (Some(file), _) => Some(FixTarget::File(file)),
+            (None, false) => None,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// The effective pinned list, each pattern with its source
@@ -237,6 +284,13 @@ pub enum Command {
         /// and a count (--no-trunc lists every row too)
         #[arg(long, short = 'v')]
         verbose: bool,
+        /// Print only the patterns, one a line, as --patterns reads them
+        ///
+        /// The effective list in its order (CRI-O's pause image last),
+        /// escaped as the table shows them (an empty pattern is an empty
+        /// line, which --patterns skips); the exit status is as without -q
+        #[arg(long, short = 'q', conflicts_with_all = ["json", "verbose"])]
+        quiet: bool,
     },
     /// What the runtime does with each pattern, and likely mistakes
     ///
@@ -272,6 +326,8 @@ pub enum Command {
         /// spare them, and the allowlist entries no pin needs
         #[command(flatten)]
         kubelet: KubeletArgs,
+        #[command(flatten)]
+        fix: FixArgs,
     },
     /// For each image: pinned or not, by which pattern, from where
     ///
@@ -344,6 +400,13 @@ pub enum Command {
         /// The mode to change to: case-sensitive (CRI-O)
         #[arg(long, group = "change")]
         to_case_sensitive: bool,
+        /// Print only the images whose pin changes, one a line: -NAME loses
+        /// its pin, +NAME gains one
+        ///
+        /// Losses first; names escaped as the table shows them; the exit
+        /// status is as without -q
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
     },
     /// The list read from one runtime written for another
     ///
@@ -367,6 +430,13 @@ pub enum Command {
         /// change is shown
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
+        /// Print only the list written for the target, to be saved as its
+        /// file
+        ///
+        /// The labels and the images are left out; the exit status is as
+        /// without -q
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
     },
     /// A completion script for bash, zsh or fish
     ///

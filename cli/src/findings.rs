@@ -1,7 +1,9 @@
 //! What `lint` reports and the one loop that makes it: findings, their
-//! severities, the rules a runtime gives (`Rules`, implemented in each
-//! runtime's module), duplicates and shadowed patterns, and the library's
-//! verdict on a pattern's form. Below the runtimes: it names none of them.
+//! severities and the fix each carries as data (`Fix`: what to write, or
+//! no entry; `lint --fix` weighs and applies it, `crate::fix`), the rules a
+//! runtime gives (`Rules`, implemented in each runtime's module),
+//! duplicates and shadowed patterns, and the library's verdict on a
+//! pattern's form. Below the runtimes: it names none of them.
 
 use std::collections::HashMap;
 
@@ -47,8 +49,24 @@ pub struct Finding {
     pub message: String,
     #[serde(flatten)]
     pub origin: Origin,
+    /// What to write instead, when a text would do (JSON's; `fix` in words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
+    /// What would mend the entry, as `lint --fix` applies it once it has
+    /// checked what the change pins (`crate::fix`).
+    #[serde(skip)]
+    pub fix: Option<Fix>,
+}
+
+/// What a finding says would mend its entry, as data: the message says it
+/// in words, `lint --fix` applies it where that keeps what is pinned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fix {
+    /// This text in place of the entry's.
+    Write(String),
+    /// No entry: it pins nothing, or (`covered_by`) nothing the entry at
+    /// that index does not pin too.
+    Remove { covered_by: Option<usize> },
 }
 
 /// The canonical names of the OCI artifacts of an `--images` listing
@@ -68,8 +86,8 @@ impl Artifacts {
     }
 }
 
-/// Adds one finding: `add(severity, code, message, suggestion)`.
-pub type Add<'a> = dyn FnMut(Severity, LintCode, String, Option<String>) + 'a;
+/// Adds one finding: `add(severity, code, message, fix)`.
+pub type Add<'a> = dyn FnMut(Severity, LintCode, String, Option<Fix>) + 'a;
 
 /// An entry as its runtime compares it: two entries with the same `key`
 /// are the same pattern; `pattern` is what an earlier one may shadow.
@@ -119,7 +137,8 @@ pub fn each_entry(rules: &dyn Rules, entries: &[Entry], list: List) -> Vec<Findi
                 );
                 add(Severity::Info, LintCode::Duplicate, why, None);
             } else {
-                add(Severity::Warning, LintCode::Duplicate, rules.duplicate(first, entries), None);
+                let fix = Fix::Remove { covered_by: Some(first) };
+                add(Severity::Warning, LintCode::Duplicate, rules.duplicate(first, entries), Some(fix));
             }
         } else {
             seen.insert(compared.key, index);
@@ -132,7 +151,7 @@ pub fn each_entry(rules: &dyn Rules, entries: &[Entry], list: List) -> Vec<Findi
                         "pattern {by} ({}) already pins every name this one pins; it changes nothing",
                         show::quote(&entries[by].display())
                     ),
-                    None,
+                    Some(Fix::Remove { covered_by: Some(by) }),
                 );
             }
         }
@@ -142,14 +161,14 @@ pub fn each_entry(rules: &dyn Rules, entries: &[Entry], list: List) -> Vec<Findi
 }
 
 /// The findings of one entry, each made by `add(severity, code, message,
-/// suggestion)`.
+/// fix)`.
 fn finder<'a>(
     out: &'a mut Vec<Finding>,
     entry: &'a Entry,
     index: usize,
     list: List,
-) -> impl FnMut(Severity, LintCode, String, Option<String>) + 'a {
-    move |severity, code, message, suggestion| {
+) -> impl FnMut(Severity, LintCode, String, Option<Fix>) + 'a {
+    move |severity, code, message, fix| {
         out.push(Finding {
             index,
             list: list.as_str(),
@@ -158,7 +177,11 @@ fn finder<'a>(
             code,
             message,
             origin: entry.origin(),
-            suggestion,
+            suggestion: match &fix {
+                Some(Fix::Write(text)) => Some(text.clone()),
+                _ => None,
+            },
+            fix,
         })
     }
 }

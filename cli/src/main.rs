@@ -1,6 +1,7 @@
 //! `crio-pin`: what a node's container runtime pins (CRI-O; containerd,
 //! cri-dockerd with `--runtime`), by which pattern, from which file, and
-//! what a change would do. Reads configuration, never writes it.
+//! what a change would do. Reads configuration, never writes it (`lint
+//! --fix-to FILE` writes a fixed list to a file it did not read).
 //!
 //! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
 //! disagreement or undecided image, an image that loses its pin in `diff`,
@@ -18,6 +19,7 @@ mod codes;
 mod commands;
 mod error;
 mod findings;
+mod fix;
 mod go_filepath;
 mod images;
 mod input;
@@ -40,16 +42,18 @@ use args::Command;
 fn main() -> ExitCode {
     let cli = args::parse();
     let sources = &cli.sources;
+    output::use_color(sources.color);
     let outcome = match &cli.command {
-        Command::Config { verbose } => commands::config::run(sources, *verbose),
-        Command::Lint { images, verbose, severity, kubelet } => {
+        Command::Config { verbose, quiet } => commands::config::run(sources, *verbose, *quiet),
+        Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target()),
+        Command::Lint { images, verbose, severity, kubelet, .. } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
             commands::lint::run(sources, images.as_deref(), shown, kubelet)
         }
         Command::Explain { images, check, quiet, allow_undecided, kubelet } => {
             commands::explain::run(sources, images, *check, *quiet, *allow_undecided, kubelet)
         }
-        Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive } => {
+        Command::Diff { images, dropin, dropin_name, new_patterns, to_anchor_globs, to_case_sensitive, quiet } => {
             let change = commands::diff::Change {
                 dropin: dropin.as_deref(),
                 dropin_name: dropin_name.as_deref(),
@@ -57,9 +61,11 @@ fn main() -> ExitCode {
                 to_anchor_globs: *to_anchor_globs,
                 to_case_sensitive: *to_case_sensitive,
             };
-            commands::diff::run(sources, images, change)
+            commands::diff::run(sources, images, change, *quiet)
         }
-        Command::Translate { from, to, images } => commands::translate::run(sources, *from, *to, images.as_deref()),
+        Command::Translate { from, to, images, quiet } => {
+            commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
+        }
         Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),
     };

@@ -29,7 +29,8 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             (
                 1,
                 "an error: lone-star, invalid-utf8, bad-pause-image; under --strict also empty, whitespace, \
-                 literal-star; under --runtime containerd-normalized not-a-reference",
+                 literal-star; under --runtime containerd-normalized not-a-reference (with --fix: an error left \
+                 in the fixed list)",
             ),
             (2, UNUSABLE),
         ],

@@ -13,14 +13,99 @@
 //! same width, never inside a word: a digest reference wider than the line
 //! stands whole on a line of its own. `--no-trunc` shows everything whole,
 //! each message on one line; JSON is always whole.
+//!
+//! Color (`--color`) is added after the layout, so no width counts an
+//! escape: a message's first word when it says how bad it is
+//! (`error[CODE]:`, `warning[CODE]:`, `info[CODE]:`, `DISAGREEMENT:`...), a
+//! table's marks (`<-- DISAGREES`), and a summary line. Never in JSON.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
+use anstyle::{AnsiColor, Style};
+
 use crate::list::Warning;
 use crate::refused::Refused;
 use crate::show;
+
+/// `--color`: when the text on standard output is colored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// Standard output is a terminal, and NO_COLOR is unset or empty (or
+    /// CLICOLOR_FORCE is set).
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+static COLOR: OnceLock<bool> = OnceLock::new();
+
+/// Decides, once, whether the output is colored: `when`, and under auto
+/// the environment and standard output (anstream's rules: NO_COLOR's
+/// non-empty value disables, CLICOLOR_FORCE forces, TERM=dumb disables).
+pub fn use_color(when: ColorWhen) {
+    let on = match when {
+        ColorWhen::Always => true,
+        ColorWhen::Never => false,
+        ColorWhen::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
+    };
+    let _ = COLOR.set(on);
+}
+
+fn colored() -> bool {
+    COLOR.get().copied().unwrap_or(false)
+}
+
+/// How bad a finding, a line or a mark says something is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Bad,
+    Doubtful,
+    Note,
+    Fine,
+}
+
+impl Tone {
+    fn style(self) -> Style {
+        match self {
+            Tone::Bad => AnsiColor::Red.on_default().bold(),
+            Tone::Doubtful => AnsiColor::Yellow.on_default().bold(),
+            Tone::Note => AnsiColor::Cyan.on_default(),
+            Tone::Fine => AnsiColor::Green.on_default(),
+        }
+    }
+}
+
+/// `text` in `tone`'s color when the output is colored.
+fn paint(out: &mut Vec<u8>, text: &[u8], tone: Tone) {
+    if colored() {
+        let style = tone.style();
+        let _ = write!(out, "{}", style.render());
+        out.extend_from_slice(text);
+        let _ = write!(out, "{}", style.render_reset());
+    } else {
+        out.extend_from_slice(text);
+    }
+}
+
+/// The mark of a table row whose runtime disagrees with the configuration.
+pub const DISAGREES: &str = "<-- DISAGREES";
+/// The mark of a row whose pin depends on how the image was pulled.
+pub const UNDECIDED: &str = "<-- UNDECIDED";
+
+/// A message's first word when it says how bad the rest is.
+fn head_tone(message: &str) -> Option<(usize, Tone)> {
+    let head = message.split(' ').next()?.strip_suffix(':')?;
+    let tone = match head.split('[').next()? {
+        "error" | "DISAGREEMENT" => Tone::Bad,
+        "warning" | "UNDECIDED" | "REFUSED" => Tone::Doubtful,
+        "info" | "note" => Tone::Note,
+        _ => return None,
+    };
+    Some((head.len(), tone))
+}
 
 /// What a command answered: its output, the refused lists to say on
 /// standard error after it, and its exit status.
@@ -247,7 +332,18 @@ fn table_within(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>],
                 s.push_str(&" ".repeat(widths[i].saturating_sub(text_width(cell)) + 2));
             }
         }
-        out.extend_from_slice(s.trim_end().as_bytes());
+        let s = s.trim_end();
+        // A row's mark is colored after the row is laid out.
+        let marked = [(DISAGREES, Tone::Bad), (UNDECIDED, Tone::Doubtful)]
+            .into_iter()
+            .find_map(|(mark, tone)| s.strip_suffix(mark).map(|before| (before, mark, tone)));
+        match marked {
+            Some((before, mark, tone)) => {
+                out.extend_from_slice(before.as_bytes());
+                paint(out, mark.as_bytes(), tone);
+            }
+            None => out.extend_from_slice(s.as_bytes()),
+        }
         out.push(b'\n');
     };
     line(columns.iter().map(|c| c.header).collect());
@@ -388,7 +484,30 @@ pub fn say(out: &mut Vec<u8>, message: &str, full: bool) {
 /// (an item of a list: `  - ITEM`, then `    `).
 pub fn say_indented(out: &mut Vec<u8>, message: &str, indent: &str, full: bool) {
     let within = if full { usize::MAX } else { width() };
-    wrap(out, message, within, indent);
+    let mut text = Vec::new();
+    wrap(&mut text, message, within, indent);
+    // The head has no space: it is on the first line, whole.
+    match head_tone(message) {
+        Some((len, tone)) => {
+            paint(out, &text[..len], tone);
+            out.extend_from_slice(&text[len..]);
+        }
+        None => out.extend_from_slice(&text),
+    }
+}
+
+/// A summary line, wrapped as `say` wraps a message, in `tone`'s color.
+pub fn say_summary(out: &mut Vec<u8>, message: &str, tone: Tone, full: bool) {
+    let within = if full { usize::MAX } else { width() };
+    let mut text = Vec::new();
+    wrap(&mut text, message, within, INDENT);
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let indent = body.iter().take_while(|&&b| b == b' ').count();
+        out.extend_from_slice(&body[..indent]);
+        paint(out, &body[indent..], tone);
+        out.push(b'\n');
+    }
 }
 
 /// `text` wrapped as `say` wraps a message, within `within` columns, its
@@ -428,6 +547,24 @@ fn wrap(out: &mut Vec<u8>, text: &str, within: usize, indent: &str) {
     }
     out.extend_from_slice(line.trim_end().as_bytes());
     out.push(b'\n');
+}
+
+/// The written list with its opening comment, a paragraph of `# ` lines,
+/// wrapped to the width as messages are (unless `full`); the list itself
+/// stays as written, each entry on its line, to be copied.
+pub fn comments_wrapped(written: &str, full: bool) -> String {
+    let lines: Vec<&str> = written.lines().collect();
+    let comment = lines.iter().take_while(|l| l.starts_with("# ")).count();
+    if full || comment == 0 {
+        return written.to_string();
+    }
+    let paragraph: Vec<&str> = lines[..comment].iter().map(|l| l.trim_start_matches("# ")).collect();
+    let mut text = wrapped(&format!("# {}", paragraph.join(" ")), width(), "# ");
+    for line in &lines[comment..] {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
 }
 
 pub fn write_json(out: &mut Vec<u8>, value: &impl serde::Serialize) {

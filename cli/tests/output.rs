@@ -186,13 +186,18 @@ fn tables_and_messages_fit_columns_when_it_is_set() {
 
 /// The lines of `text` wider than `width` columns, but for a line holding
 /// one word alone (a digest reference wider than the line, which is never
-/// broken), the entries of the list translate writes (lines of a file, to
-/// be copied whole: after its first blank line, those not comments), and
-/// unless `tables`, the lines of tables.
+/// broken), the entries of the list translate and lint --fix write (lines
+/// of a file, to be copied whole: after translate's first blank line, and
+/// all of lint --fix's output, those not comments; a comment of one word,
+/// cri-dockerd's flag value, too), and unless `tables`, the lines of tables.
 fn too_wide(args: &[&str], text: &str, width: usize, tables: bool) -> Vec<String> {
-    let written = if args.contains(&"translate") { text.find("\n\n") } else { None };
+    let written = match () {
+        _ if args.contains(&"--fix") => Some(0),
+        _ if args.contains(&"translate") => text.find("\n\n"),
+        _ => None,
+    };
     let (said, list) = text.split_at(written.unwrap_or(text.len()));
-    let list_comments = list.lines().filter(|l| l.starts_with('#'));
+    let list_comments = list.lines().filter(|l| l.starts_with('#') && l.trim_start_matches('#').trim().contains(' '));
     let table = table_lines(said);
     said.lines()
         .chain(list_comments)
@@ -222,7 +227,7 @@ fn help_tables_and_errors_fit_80_and_100_columns() {
         runs.extend([vec![command, "-h"], vec![command, "--help"]]);
     }
     runs.extend([vec!["-h"], vec!["--help"]]);
-    for command in [&["config"][..], &["lint"], &["explain", images[0], images[1]]] {
+    for command in [&["config"][..], &["lint"], &["lint", "--fix"], &["explain", images[0], images[1]]] {
         for runtime in [&crio[..], &containerd_node, &dockerd] {
             runs.push([runtime, command].concat());
         }
@@ -240,6 +245,9 @@ fn help_tables_and_errors_fit_80_and_100_columns() {
         vec!["--runtime", "cri-dockerd", "--pinned-images", "a\"b", "config"],
         vec!["--runtime", "containerd", "--config-dir", "x", "config"],
         vec!["diff", "nginx"],
+        vec!["--patterns", "lint-patterns.txt", "lint", "--fix"],
+        containerd("containerd", &["lint", "--fix"]),
+        cri_dockerd(&["lint", "--fix"]),
     ]);
     let recorded = [
         listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]),

@@ -13,7 +13,8 @@ use crate::show;
 use crio_pin::pattern::Pattern;
 use crio_pin::Flags;
 
-pub fn run(args: &SourceArgs, verbose: bool) -> Result<Outcome, InputError> {
+/// `quiet`: the patterns alone, one a line.
+pub fn run(args: &SourceArgs, verbose: bool, quiet: bool) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
@@ -37,6 +38,11 @@ pub fn run(args: &SourceArgs, verbose: bool) -> Result<Outcome, InputError> {
             warnings: &resolved.warnings,
         };
         write_json(&mut out, &config);
+    } else if quiet {
+        for e in &resolved.entries {
+            out.extend_from_slice(show::escape(&e.display()).as_bytes());
+            out.push(b'\n');
+        }
     } else {
         let how = Shown {
             runtime,

@@ -24,7 +24,8 @@ pub struct Change<'a> {
     pub to_case_sensitive: bool,
 }
 
-pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<Outcome, InputError> {
+/// `quiet`: the names alone, `-NAME` lost, `+NAME` gained.
+pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: bool) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     // A drop-in needs a drop-in directory, a new mode a runtime with modes.
@@ -94,6 +95,12 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>) -> Result<
             &mut out,
             &serde_json::json!({ "gained": diff.gained, "lost": diff.lost, "warnings": diff.new_warnings }),
         );
+    } else if quiet {
+        for (sign, changes) in [('-', &diff.lost), ('+', &diff.gained)] {
+            for c in changes {
+                out.extend_from_slice(format!("{sign}{}\n", show::name(shown_image(c))).as_bytes());
+            }
+        }
     } else {
         print(&mut out, &diff, args.no_trunc);
     }
@@ -115,6 +122,15 @@ fn plain_file_name(name: &str) -> Result<String, InputError> {
     Ok(name.to_string())
 }
 
+/// The name an image whose pin changes is shown by: the one that decided,
+/// unless containerd's image ID did (the image's name says more).
+fn shown_image(c: &matching::Change) -> &str {
+    match c.names.first() {
+        Some(name) if !c.names.contains(&c.decided_by) => name,
+        _ => &c.decided_by,
+    }
+}
+
 fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
     for (title, changes, how) in
         [("gain a pin", &diff.gained, "pinned by"), ("lose their pin", &diff.lost, "was pinned by")]
@@ -124,11 +140,7 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
             let rows: Vec<Vec<String>> = changes
                 .iter()
                 .map(|c| {
-                    // containerd's image ID decided: the image's name says more.
-                    let image = match c.names.first() {
-                        Some(name) if !c.names.contains(&c.decided_by) => name,
-                        _ => &c.decided_by,
-                    };
+                    let image = shown_image(c);
                     vec![
                         show::name(image).into_owned(),
                         output::pattern_cell(c.pattern_index, c.origin.key.as_deref(), &c.pattern, image, full),

@@ -6,7 +6,7 @@ use std::io::Write;
 use crate::args::{ImageArgs, KubeletArgs, SourceArgs};
 use crate::error::InputError;
 use crate::matching::{self, Cause, Explained, Report};
-use crate::output::{self, write_json, Column, Outcome};
+use crate::output::{self, write_json, Column, Outcome, Tone};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
 use crate::runtimes::kubelet::verify::Verdict;
@@ -192,11 +192,12 @@ fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool
             row.push(e.source.as_deref().map_or("-".into(), |s| show::escape(s).into_owned()));
             if has_runtime {
                 let mark = match e.check {
-                    Some("disagree") => "  <-- DISAGREES",
-                    Some("undecided") => "  <-- UNDECIDED",
+                    Some("disagree") => output::DISAGREES,
+                    Some("undecided") => output::UNDECIDED,
                     _ => "",
                 };
-                row.push(format!("{}{mark}", yes_no(e.runtime_pinned)));
+                let gap = if mark.is_empty() { "" } else { "  " };
+                row.push(format!("{}{gap}{mark}", yes_no(e.runtime_pinned)));
             }
             row
         })
@@ -336,12 +337,18 @@ fn print_summary(out: &mut Vec<u8>, report: &Report, check: bool, has_runtime: b
         let _ =
             writeln!(out, "{images} image(s), {pinned} pinned by the valid patterns{undecided}; the list is refused");
     } else if check || has_runtime {
-        output::say(
+        let tone = match (report.disagreements, report.undecided) {
+            (0, 0) => Tone::Fine,
+            (0, _) => Tone::Doubtful,
+            _ => Tone::Bad,
+        };
+        output::say_summary(
             out,
             &format!(
                 "{images} image(s), {pinned} pinned{undecided}; {} disagreement(s) with the runtime",
                 report.disagreements
             ),
+            tone,
             full,
         );
     } else {

@@ -7,12 +7,12 @@ use std::collections::{HashMap, HashSet};
 use crio_pin::pattern::canonical;
 use crio_pin::Flags;
 
-use crate::args::{KubeletArgs, SourceArgs};
+use crate::args::{FixTarget, KubeletArgs, SourceArgs};
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
 use crate::list::{Resolved, Warning};
-use crate::output::{self, write_json, Outcome};
+use crate::output::{self, write_json, Outcome, Tone};
 use crate::refused::List;
 use crate::runtimes;
 use crate::{images, show};
@@ -97,6 +97,74 @@ pub fn run(
         print(&mut out, warnings, &findings, &counts, shown, args.no_trunc);
     }
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(counts.errors > 0) })
+}
+
+/// `lint --fix`: the list with every fix that keeps what is pinned
+/// applied (`crate::fix`), written for the runtime to `target`, never over
+/// a file the list was read from. Exit status 1 when an error is left in it.
+pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, InputError> {
+    let runtime = args.runtime()?;
+    let flags = args.flags(runtime);
+    if args.anchor_globs || args.case_sensitive {
+        return Err(InputError(
+            "lint --fix writes the list for the runtime, whose configuration has no such mode: drop \
+             --anchor-globs and --case-sensitive"
+                .into(),
+        ));
+    }
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let fixed = crate::fix::fix(&resolved.entries, flags, runtime);
+    let text = crate::fix::write(&fixed, runtime, args.no_trunc);
+    let (out, written_to) = match target {
+        None | Some(FixTarget::Stdout) => (text.into_bytes(), "standard output".to_string()),
+        Some(FixTarget::File(path)) => {
+            refuse_input(path, &resolved.files)?;
+            std::fs::write(path, text)
+                .map_err(|e| InputError(format!("--fix-to {}: cannot write it ({e})", show::quote(path))))?;
+            (Vec::new(), show::quote(path))
+        }
+    };
+    let left = match (fixed.left.len(), fixed.errors_left) {
+        (0, _) => String::new(),
+        (n, 0) => format!("; {n} finding(s) left as they were, named in its header"),
+        (n, e) => format!("; {n} finding(s) left as they were, {e} of them error(s), named in its header"),
+    };
+    output::say_on_stderr(
+        &format!("the fixed list is on {written_to}: {} change(s){left}", fixed.changes.len()),
+        args.no_trunc,
+    );
+    // A runtime that reads drop-ins, whose list a flag or variable set:
+    // a drop-in does not replace that.
+    let from_flags = fixed.entries.iter().any(|e| matches!(e.source_kind(), "flag" | "env"));
+    if from_flags && runtime.facts().unread.config_dir.is_none() {
+        output::say_on_stderr(
+            &format!(
+                "note: the list comes from --pinned-images or its variable, which {} takes over any file: give \
+                 the fixed patterns there (the written file's pinned_images)",
+                runtime.facts().name
+            ),
+            args.no_trunc,
+        );
+    }
+    Ok(Outcome { out, refused: Vec::new(), code: u8::from(fixed.errors_left > 0) })
+}
+
+/// Err when `path` is one of the files the list was read from (the same
+/// file by any name: its device and inode).
+fn refuse_input(path: &str, files: &[String]) -> Result<(), InputError> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(target) = std::fs::metadata(path) else { return Ok(()) };
+    let same =
+        |file: &String| std::fs::metadata(file).is_ok_and(|m| (m.dev(), m.ino()) == (target.dev(), target.ino()));
+    match files.iter().find(|f| same(f)) {
+        Some(file) => Err(InputError(format!(
+            "--fix-to {} is {}, which the list was read from: crio-pin never writes over a configuration file; \
+             write the fixed list to another file, review it, then put it in place yourself",
+            show::quote(path),
+            show::quote(file)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Drops the `digest-needs-digest-pull` notes the listing answers: the
@@ -202,13 +270,19 @@ fn print(out: &mut Vec<u8>, warnings: &[Warning], findings: &[Finding], counts: 
         0 => String::new(),
         n => format!(", {n} answered by the --images listing (pulled by those digests)"),
     };
-    output::say(
+    let tone = match (counts.errors, counts.warnings + counts.configuration_warnings) {
+        (0, 0) => Tone::Fine,
+        (0, _) => Tone::Doubtful,
+        _ => Tone::Bad,
+    };
+    output::say_summary(
         out,
         &format!(
             "{} pattern(s){reload}: {} error(s), {} warning(s), {} note(s){answered}{hidden}; {} configuration \
              warning(s)",
             counts.patterns, counts.errors, counts.warnings, counts.notes, counts.configuration_warnings
         ),
+        tone,
         full,
     );
 }

@@ -26,7 +26,14 @@ use crate::runtimes::{pinned, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{case_note, listed_why, translate, Fidelity, Translated};
 
-pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option<&str>) -> Result<Outcome, InputError> {
+/// `quiet`: the written list alone.
+pub fn run(
+    args: &SourceArgs,
+    from: Option<Runtime>,
+    to: Runtime,
+    images: Option<&str>,
+    quiet: bool,
+) -> Result<Outcome, InputError> {
     let source = source_runtime(args, from)?;
     let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
@@ -55,6 +62,8 @@ pub fn run(args: &SourceArgs, from: Option<Runtime>, to: Runtime, images: Option
         View { source, to, entries: &entries, checked: checked.as_ref(), note: note.as_deref(), written: &written };
     if args.json {
         write_json(&mut out, &view.json());
+    } else if quiet {
+        out.extend_from_slice(output::comments_wrapped(&written, args.no_trunc).as_bytes());
     } else {
         view.text(&mut out, args.no_trunc);
     }
@@ -210,26 +219,8 @@ impl<'a> View<'a> {
             }
         }
         let _ = writeln!(out);
-        let _ = write!(out, "{}", comments_wrapped(self.written, no_trunc));
+        let _ = write!(out, "{}", output::comments_wrapped(self.written, no_trunc));
     }
-}
-
-/// The written list with its opening comment, a paragraph of `# ` lines,
-/// wrapped to the width as messages are (unless `full`); the list itself
-/// stays as written, each entry on its line, to be copied.
-fn comments_wrapped(written: &str, full: bool) -> String {
-    let lines: Vec<&str> = written.lines().collect();
-    let comment = lines.iter().take_while(|l| l.starts_with("# ")).count();
-    if full || comment == 0 {
-        return written.to_string();
-    }
-    let paragraph: Vec<&str> = lines[..comment].iter().map(|l| l.trim_start_matches("# ")).collect();
-    let mut text = output::wrapped(&format!("# {}", paragraph.join(" ")), output::width(), "# ");
-    for line in &lines[comment..] {
-        text.push_str(line);
-        text.push('\n');
-    }
-    text
 }
 
 /// The translated list as the target reads it: a CRI-O drop-in, a

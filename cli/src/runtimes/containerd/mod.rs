@@ -11,7 +11,7 @@ use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
-use crate::findings::{not_utf8, Add, Compared, Rules, Severity};
+use crate::findings::{not_utf8, Add, Compared, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
@@ -258,7 +258,7 @@ impl Rules for ContainerdRules {
                     severity,
                     LintCode::NotAReference,
                     format!("not an image reference ({why}): {does}{hint}"),
-                    bare_id,
+                    bare_id.map(Fix::Write),
                 );
                 return None;
             }
@@ -280,7 +280,7 @@ impl Rules for ContainerdRules {
                     show::quote(host),
                     show::quote(&stored)
                 ),
-                lower,
+                lower.map(Fix::Write),
             );
         } else if stored != text {
             let how = if text.contains('@') && stored.len() < text.len() {
@@ -308,7 +308,7 @@ impl Rules for ContainerdRules {
                     ),
                 )
             };
-            add(severity, LintCode::NotNormalized, message, Some(stored.clone()));
+            add(severity, LintCode::NotNormalized, message, Some(Fix::Write(stored.clone())));
         }
         // containerd as released compares the values as written; its fix
         // PRs, normalised.

@@ -105,6 +105,21 @@ pub fn split_flag_value(value: &str) -> Result<Vec<String>, String> {
     }
 }
 
+/// One `--pinned-images` value that `split_flag_value` reads back as
+/// `values`: joined by commas, a value with a comma or a quote quoted (its
+/// quotes doubled). None when a value holds a line break, which the flag
+/// cannot carry (it reads the first line only).
+pub fn flag_value(values: &[&str]) -> Option<String> {
+    let mut parts = Vec::with_capacity(values.len());
+    for v in values {
+        if v.contains(['\n', '\r']) {
+            return None;
+        }
+        parts.push(if v.contains([',', '"']) { format!("\"{}\"", v.replace('"', "\"\"")) } else { v.to_string() });
+    }
+    Some(parts.join(","))
+}
+
 /// A quoted CSV field (after its opening quote): its text, and what follows
 /// its closing quote.
 fn quoted_field(mut rest: &str) -> Result<(String, &str), String> {
@@ -142,5 +157,17 @@ mod tests {
         assert!(split("a\"b").is_err());
         assert!(split("\"a\"b").is_err());
         assert!(split("\"a").is_err());
+    }
+
+    #[test]
+    fn a_flag_value_is_written_as_it_is_read_back() {
+        for values in
+            [&["nginx", "registry.k8s.io/pause:3.10"][..], &["a,b", "c"], &["say \"hi\"", " x "], &["a", "", "b"]]
+        {
+            let value = flag_value(values).unwrap();
+            assert_eq!(split_flag_value(&value).unwrap(), values, "{value}");
+        }
+        assert_eq!(flag_value(&["a", "b"]).as_deref(), Some("a,b"));
+        assert_eq!(flag_value(&["a\nb"]), None);
     }
 }

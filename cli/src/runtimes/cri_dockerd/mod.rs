@@ -11,7 +11,7 @@ use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
-use crate::findings::{not_utf8, Add, Compared, Containment, Rules, Severity};
+use crate::findings::{not_utf8, Add, Compared, Containment, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name, Naming};
 use crate::list::Entry;
@@ -148,13 +148,26 @@ impl Model for CriDockerd {
             .collect()
     }
 
-    /// cri-dockerd's values, one a line.
+    /// cri-dockerd's values, one a line, then as the one flag value that
+    /// cri-dockerd splits into them.
     fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
         let mut out =
             String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
         for (_, p) in patterns {
             out.push_str(p);
             out.push('\n');
+        }
+        let values: Vec<&str> = patterns.iter().map(|(_, p)| *p).collect();
+        match flags::flag_value(&values) {
+            Some(value) => {
+                // Quoted for a shell or a systemd unit: a '*' must reach cri-dockerd.
+                let plain = value.bytes().all(|b| b.is_ascii_alphanumeric() || b",./:@=_-".contains(&b));
+                let value = if plain { value } else { format!("'{}'", value.replace('\'', "'\\''")) };
+                out.push_str(&format!(
+                    "# or as one flag, which cri-dockerd splits at its commas:\n# --pinned-images={value}\n"
+                ));
+            }
+            None => out.push_str("# (no one flag holds them: a value has a line break)\n"),
         }
         out
     }
@@ -189,7 +202,7 @@ impl Rules for CriDockerdRules {
                     Severity::Warning,
                     LintCode::Empty,
                     "a blank value, which cri-dockerd ignores (it trims every value): remove it".to_string(),
-                    None,
+                    Some(Fix::Remove { covered_by: None }),
                 );
                 return None;
             }
@@ -326,7 +339,7 @@ pub fn cri_dockerd_name_findings(pattern: Pattern<'_>, add: &mut Add<'_>) {
                     show::quote(prefix),
                     show::quote(repository)
                 ),
-                Some(repository.to_string()),
+                Some(Fix::Write(repository.to_string())),
             );
         }
     }
@@ -346,7 +359,7 @@ pub fn cri_dockerd_name_findings(pattern: Pattern<'_>, add: &mut Add<'_>) {
              docker.io/ (and library/ before a one-part name: nginx:1.25, bitnami/etcd:3.5), and \
              cri-dockerd compares with those names{write}"
             ),
-            instead,
+            instead.map(Fix::Write),
         );
     }
 }

@@ -15,7 +15,9 @@ use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
-use crate::findings::{not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Rules, Severity};
+use crate::findings::{
+    not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
+};
 use crate::images::{self, repository};
 use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
@@ -278,7 +280,7 @@ impl Rules for CrioRules<'_> {
                         stock_crio_lone_star(list),
                         refused::library_refuses(list)
                     ),
-                    Some("**".to_string()),
+                    Some(Fix::Write("**".to_string())),
                 );
                 return None;
             }
@@ -333,7 +335,7 @@ impl Rules for CrioRules<'_> {
                     Severity::Error,
                     LintCode::BadPauseImage,
                     bad.message,
-                    Some(crate::images::DEFAULT_PAUSE_IMAGE.to_string()),
+                    Some(Fix::Write(crate::images::DEFAULT_PAUSE_IMAGE.to_string())),
                 );
                 return;
             }
@@ -360,7 +362,7 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
                 "the empty pattern pins only an image with an empty name, which does not exist; \
                  remove it"
                     .to_string(),
-                None,
+                Some(Fix::Remove { covered_by: None }),
             );
         }
         Some(ErrorKind::Whitespace { at, ch }) => {
@@ -379,7 +381,7 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
                      nothing it was meant to: remove it",
                     u32::from(ch)
                 ),
-                Some(without_whitespace(text)),
+                Some(Fix::Write(without_whitespace(text))),
             );
         }
         Some(ErrorKind::LeadingStar { .. }) => {
@@ -395,7 +397,7 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
                     show::quote(&format!("{text}*")),
                     show::quote(&text[1..])
                 ),
-                Some(format!("{text}*")),
+                Some(Fix::Write(format!("{text}*"))),
             );
         }
         Some(ErrorKind::InnerStar { at }) => {
@@ -448,7 +450,7 @@ pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Opt
                 show::quote(&format!("{repository}:TAG")),
                 show::quote(&format!("{repository}:*"))
             ),
-            Some(format!("{repository}:*")),
+            Some(Fix::Write(format!("{repository}:*"))),
         );
         return;
     }
@@ -464,7 +466,7 @@ pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Opt
                  write that instead",
                 show::quote(&stored)
             ),
-            Some(stored),
+            Some(Fix::Write(stored)),
         );
     }
     if let Some(digest) = reference.digest() {

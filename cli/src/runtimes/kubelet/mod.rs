@@ -32,7 +32,7 @@ use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::Causes;
 use crate::codes::{CauseCode, LintCode};
 use crate::error::InputError;
-use crate::findings::{not_utf8, Add, Compared, Rules, Severity};
+use crate::findings::{not_utf8, Add, Compared, Fix, Rules, Severity};
 use crate::images::{self, Image, Name, Naming};
 use crate::list::{Entry, Resolved};
 use crate::refused::{self, List};
@@ -323,7 +323,7 @@ impl Rules for KubeletRules {
                         show::quote(prefix),
                         show::quote(host)
                     ),
-                    meant,
+                    meant.map(Fix::Write),
                 );
             }
         }

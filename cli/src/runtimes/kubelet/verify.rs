@@ -221,5 +221,7 @@ fn finding(
         message,
         origin: entry.origin(),
         suggestion: suggestion.map(|s| s.join(" ")),
+        // The allowlist is the kubelet's file, not the list lint fixes.
+        fix: None,
     }
 }

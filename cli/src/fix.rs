@@ -1,0 +1,251 @@
+//! `lint --fix`: the list lint's findings would leave, written for its
+//! runtime by the runtime's own writer (`Model::write_list`, which
+//! `translate` writes with), never over the operator's files.
+//!
+//! Each finding carries its fix as data (`findings::Fix`): a text to
+//! write, or no entry at all. A fix is applied only when it loses no pin
+//! and gains none but the one meant, and that is checked, not assumed: a
+//! replacement is judged as `translate` judges a translation, within the
+//! same runtime ([`crate::translate::judge`], over the images both texts
+//! name), and is applied when it pins the same images (`exact`; a
+//! replacement that pins more, `wider`, is the operator's choice), or when
+//! the entry pinned nothing and the replacement is an exact name, the one
+//! it was evidently meant to be (a gain, said as one). A removal is applied
+//! when the entry pins nothing, or when the earlier entry that pins all it
+//! pins stays as it is. Anything else (a wildcard that would pin more, a
+//! name that would pin fewer, the pause image, which the runtime itself
+//! sets) is left as it was and named, with what lint suggests. Fixes are
+//! applied in rounds, each on the list the last one left, until lint finds
+//! nothing more to apply: a fixed entry may have more to fix
+//! (`" nginx:1"`, then `nginx:1` to `docker.io/library/nginx:1`).
+
+use crio_pin::Flags;
+
+use crate::findings::{Finding, Fix, Severity};
+use crate::list::Entry;
+use crate::refused::List;
+use crate::runtime::Runtime;
+use crate::show;
+use crate::translate::{judge, Fidelity};
+
+/// More rounds than any chain of fixes needs (each round changes at
+/// least one entry, or is the last).
+const ROUNDS: usize = 8;
+
+/// The list `lint --fix` writes, with what it changed and what it left.
+pub struct Fixed {
+    pub entries: Vec<Entry>,
+    /// Each change, as the output's header says it.
+    pub changes: Vec<String>,
+    /// Each warning or error left, with why it was not fixed.
+    pub left: Vec<String>,
+    /// Errors left: the list still has them (exit status 1).
+    pub errors_left: usize,
+}
+
+/// What one round decided for an entry.
+#[derive(Clone)]
+enum Decision {
+    Remove,
+    /// The text, and whether it pins the same images (else: the entry
+    /// pinned nothing, and this is an exact name).
+    Write(String, bool),
+}
+
+/// `entries` (a list of `runtime`'s, linted under `flags`) with every fix
+/// applied that keeps what its entry pins, or gives an entry that pinned
+/// nothing the exact name it was meant to be.
+pub fn fix(entries: &[Entry], flags: Flags, runtime: Runtime) -> Fixed {
+    let mut current: Vec<Entry> = entries.to_vec();
+    let mut changes = Vec::new();
+    for _ in 0..ROUNDS {
+        let findings = crate::lint::lint(&current, flags, List::Effective, None);
+        let mut decided: Vec<Option<Decision>> = vec![None; current.len()];
+        // Findings come in the order of their entries: a cover's decision
+        // is made before the entries it covers are looked at.
+        for f in &findings {
+            if decided[f.index].is_some() || not_fixed_here(&current[f.index]) {
+                continue;
+            }
+            let decision = match &f.fix {
+                // A cover changed in this round is looked at again in the next.
+                Some(Fix::Remove { covered_by: Some(c) }) if decided[*c].is_none() => Decision::Remove,
+                Some(Fix::Remove { covered_by: None }) => Decision::Remove,
+                Some(Fix::Write(text)) => match checked(&current[f.index].display(), text, runtime) {
+                    Ok(same) => Decision::Write(text.clone(), same),
+                    Err(_) => continue,
+                },
+                _ => continue,
+            };
+            changes.push(said(f, &current, &decision));
+            decided[f.index] = Some(decision);
+        }
+        if decided.iter().all(Option::is_none) {
+            break;
+        }
+        current = current
+            .into_iter()
+            .zip(decided)
+            .filter_map(|(entry, d)| match d {
+                None => Some(entry),
+                Some(Decision::Remove) => None,
+                Some(Decision::Write(text, _)) => Some(Entry { text: text.into_bytes(), ..entry }),
+            })
+            .collect();
+    }
+    let findings = crate::lint::lint(&current, flags, List::Effective, None);
+    let left: Vec<String> =
+        findings.iter().filter(|f| f.severity != Severity::Info).map(|f| left_why(f, &current, runtime)).collect();
+    let errors_left = findings.iter().filter(|f| f.severity == Severity::Error).count();
+    Fixed { entries: current, changes, left, errors_left }
+}
+
+/// The pause image CRI-O appends, and containerd's sandbox key (the image
+/// pods run): the runtime's own setting, which a list's fix does not change.
+fn not_fixed_here(entry: &Entry) -> bool {
+    entry.is_pause_image()
+}
+
+/// Whether `text` may replace `old` in `runtime`'s list: Ok(true) when it
+/// pins the same images, Ok(false) when `old` pinned nothing and `text` is
+/// an exact name; else what would change.
+fn checked(old: &str, text: &str, runtime: Runtime) -> Result<bool, String> {
+    let judged = judge(old, runtime, Ok(vec![text.to_owned()]), runtime);
+    let name = runtime.facts().name;
+    match judged.fidelity {
+        Fidelity::Exact => Ok(true),
+        Fidelity::Dropped if runtime.model().writes_exactly(text) => Ok(false),
+        Fidelity::Dropped => Err(format!("it pins nothing, and {} is a wildcard that pins more", show::quote(text))),
+        Fidelity::Impossible => {
+            Err(format!("{name} refuses the pattern as it is, and {} pins otherwise", show::quote(text)))
+        }
+        Fidelity::Undecided => Err("whether some images are pinned would depend on how they were pulled".into()),
+        _ => {
+            let shown = |i: &crate::runtimes::RegistryImage| show::quote(runtime.model().stored_form(i.name()));
+            let gains = judged.gained.as_ref().map(|i| format!("it would pin {}, which the entry does not", shown(i)));
+            let losses = judged.lost.as_ref().map(|i| format!("it would not pin {}, which the entry does", shown(i)));
+            Err(gains.into_iter().chain(losses).collect::<Vec<_>>().join(", and "))
+        }
+    }
+}
+
+/// An entry as the header names it: its pattern and where it was written.
+fn named(entry: &Entry) -> String {
+    format!("{} ({})", show::pattern(entry.key.as_deref(), &entry.display()), show::escape(&entry.source))
+}
+
+/// One change, as the header says it.
+fn said(f: &Finding, entries: &[Entry], decision: &Decision) -> String {
+    let entry = &entries[f.index];
+    let what = match (decision, &f.fix) {
+        (Decision::Remove, Some(Fix::Remove { covered_by: Some(c) })) => {
+            format!("removed: {} pins every image it pins", named(&entries[*c]))
+        }
+        (Decision::Remove, _) => "removed: it pins nothing".to_string(),
+        (Decision::Write(text, true), _) => format!("now {}, which pins the same images", show::quote(text)),
+        (Decision::Write(text, false), _) => {
+            format!("now {}: it pinned nothing, and this is the name it was meant to be", show::quote(text))
+        }
+    };
+    format!("{} [{}]: {what}", named(entry), f.code)
+}
+
+/// A warning or error left in the list, with why it was not fixed.
+fn left_why(f: &Finding, entries: &[Entry], runtime: Runtime) -> String {
+    let entry = &entries[f.index];
+    let why = match &f.fix {
+        _ if not_fixed_here(entry) => "the runtime's own pause or sandbox image: change its setting".to_string(),
+        Some(Fix::Write(text)) => match checked(&entry.display(), text, runtime) {
+            Err(why) => format!("{} would change what is pinned: {why}; write it if that is meant", show::quote(text)),
+            Ok(_) => format!("{} is left for the next run", show::quote(text)),
+        },
+        Some(Fix::Remove { .. }) => "the entry it repeats was changed: run again".to_string(),
+        None => "no fix that keeps what it pins: crio-pin lint says why".to_string(),
+    };
+    format!("{} {}[{}]: {why}", named(entry), f.severity.as_str(), f.code)
+}
+
+/// The list written as `runtime` reads it, after a header that says each
+/// change and what was left (wrapped as messages are, unless `full`). The
+/// entries the runtime appends itself (CRI-O's pause image) are not written.
+pub fn write(fixed: &Fixed, runtime: Runtime, full: bool) -> String {
+    let written: Vec<(&Entry, String)> =
+        fixed.entries.iter().filter(|e| e.source_kind() != "pause_image").map(|e| (e, e.display())).collect();
+    let patterns: Vec<(&Entry, &str)> = written.iter().map(|(e, t)| (*e, t.as_str())).collect();
+    let within = if full { usize::MAX } else { crate::output::width() };
+    let comment = |text: &str| crate::output::wrapped(&format!("# {text}"), within, "#   ");
+    let mut out = comment(&format!(
+        "Written by crio-pin lint --fix: {} change(s), {} finding(s) left as they were. Review it, then put it in \
+         place of the list it fixes (each entry names where it was read).",
+        fixed.changes.len(),
+        fixed.left.len()
+    ));
+    for change in &fixed.changes {
+        out.push_str(&comment(&format!("changed: {change}")));
+    }
+    for left in &fixed.left {
+        out.push_str(&comment(&format!("left: {left}")));
+    }
+    out.push_str("#\n");
+    out.push_str(&crate::output::comments_wrapped(&runtime.model().write_list(&patterns), full));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(texts: &[&str]) -> Vec<Entry> {
+        let file: std::rc::Rc<str> = "f".into();
+        texts.iter().enumerate().map(|(i, t)| Entry::in_file(t.as_bytes().to_vec(), &file, i + 1)).collect()
+    }
+
+    fn texts(fixed: &Fixed) -> Vec<String> {
+        fixed.entries.iter().map(Entry::display).collect()
+    }
+
+    #[test]
+    fn fixes_that_keep_or_only_add_pins_are_applied_and_the_rest_left() {
+        let list = entries(&[
+            "quay.io/a/*",
+            " nginx:1.25",
+            "quay.io/a/b:1",
+            "*pause",
+            "",
+            "registry.k8s.io/pause:3.10",
+            "REGISTRY.k8s.io/pause:3.10",
+            "*",
+        ]);
+        let fixed = fix(&list, Flags::CRIO, Runtime::Crio);
+        assert_eq!(
+            texts(&fixed),
+            ["quay.io/a/*", "docker.io/library/nginx:1.25", "*pause", "registry.k8s.io/pause:3.10", "*"]
+        );
+        // Two rounds for the blank then the short name; the shadowed,
+        // empty and duplicate entries removed.
+        assert_eq!(fixed.changes.len(), 5, "{:#?}", fixed.changes);
+        assert!(
+            fixed.left.iter().any(|l| l.contains("\"*pause\"") && l.contains("\"*pause*\" would change")),
+            "{:#?}",
+            fixed.left
+        );
+        assert!(fixed.left.iter().any(|l| l.contains("error[lone-star]")), "{:#?}", fixed.left);
+        assert_eq!(fixed.errors_left, 1);
+    }
+
+    #[test]
+    fn a_fix_that_would_lose_a_pin_is_left() {
+        // containerd keeps a host as written: Quay.io/a:1 pins an image
+        // pulled as that name, which quay.io/a:1 does not.
+        let fixed = fix(&entries(&["Quay.io/a:1", "nginx"]), Flags::CONTAINERD, Runtime::Containerd);
+        assert_eq!(texts(&fixed), ["Quay.io/a:1", "docker.io/library/nginx:latest"]);
+        assert!(
+            fixed.left.iter().any(|l| l.contains("not-normalized") && l.contains("it would not pin \"Quay.io/a:1\"")),
+            "{:#?}",
+            fixed.left
+        );
+        // cri-dockerd: nginx* pins nginx-exporter too, which nginx does not.
+        let fixed = fix(&entries(&["nginx*", "docker.io/library/redis:7"]), Flags::CRI_DOCKERD, Runtime::CriDockerd);
+        assert_eq!(texts(&fixed), ["nginx*", "redis:7"]);
+    }
+}

@@ -1,0 +1,242 @@
+//! `lint --fix`: its output lints clean, is its own fix (a second run
+//! changes nothing), and pins every image the original pinned, each image
+//! it pins beside them one a change named as a gain, checked with the
+//! library's oracles of each runtime's rules over a universe of names
+//! (data/image-names.txt in each runtime's stored form, and the lists'
+//! own texts respelt), for the samples and for generated lists of mistakes.
+
+use crio_pin::oracle::containerd::ContainerdReference;
+use crio_pin::oracle::cri_dockerd::CriDockerdReference;
+use crio_pin::oracle::docker_reference::normalize;
+use crio_pin::oracle::ReferenceSet;
+use crio_pin::Flags;
+
+use crate::util::*;
+
+const NAMES: &str = include_str!("../../data/image-names.txt");
+
+/// A runtime's rules, as its oracle answers them. (A lone '*', which
+/// stock CRI-O panics on, is left out: a list with one is refused before
+/// and after, as the fix leaves it.)
+fn pins(runtime: &str, list: &[String]) -> Box<dyn Fn(&str) -> bool> {
+    let bytes: Vec<Vec<u8>> =
+        list.iter().filter(|p| *p != "*" || runtime != "crio").map(|p| p.as_bytes().to_vec()).collect();
+    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    match runtime {
+        "crio" => {
+            let set = ReferenceSet::compile(&refs, Flags::CRIO).expect("a list CRI-O takes");
+            Box::new(move |n| set.is_match(n.as_bytes()))
+        }
+        "containerd" | "containerd-normalized" => {
+            let set = ContainerdReference::compile(&refs, runtime == "containerd-normalized");
+            Box::new(move |n| set.pinned(n.as_bytes()).is_some())
+        }
+        "cri-dockerd" => {
+            let set = CriDockerdReference::compile(&refs);
+            Box::new(move |n| set.pinned(n.as_bytes()).is_some())
+        }
+        other => panic!("no oracle for {other}"),
+    }
+}
+
+/// A normalised name as the runtime stores it: cri-dockerd compares
+/// Docker's familiar names.
+fn stored(runtime: &str, name: &str) -> String {
+    match runtime {
+        "cri-dockerd" => name.strip_prefix("docker.io/library/").or(name.strip_prefix("docker.io/")).unwrap_or(name),
+        _ => name,
+    }
+    .to_string()
+}
+
+/// The names the lists are run over, each a name the runtime stores (a
+/// normalised reference, in its stored form): the corpus's, and each
+/// pattern's text respelt (without its stars, in lower case, in upper
+/// case, longer, deeper, with a tag).
+fn universe(runtime: &str, lists: &[&[String]]) -> BTreeSet<String> {
+    let mut candidates: Vec<String> = NAMES.lines().map(str::to_string).collect();
+    for text in lists.iter().flat_map(|l| l.iter()) {
+        let core = text.trim().trim_matches('*');
+        for base in [core.to_string(), core.to_lowercase(), core.to_uppercase()] {
+            candidates.extend([format!("{base}x"), format!("{base}-x:1"), format!("{base}/x:1"), format!("{base}:1")]);
+            candidates.push(base);
+        }
+    }
+    let normal =
+        candidates.iter().filter_map(|n| normalize(n).ok().or_else(|| normalize(&format!("docker.io/{n}")).ok()));
+    normal.map(|n| stored(runtime, &n)).collect()
+}
+
+/// The patterns `config --json` reads with `args`, without the runtime's
+/// own (CRI-O's pause image, containerd's default sandbox image: on any list).
+fn patterns(args: &[&str]) -> Vec<String> {
+    // (A list the runtime refuses is still listed, with exit status 2.)
+    let out = run(&[args, &["config", "--json"]].concat());
+    assert!(code(&out) == 0 || code(&out) == 2 && !out.stdout.is_empty(), "{args:?}: {}", stderr(&out));
+    let v = json(&out);
+    let listed = v["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["source_kind"] != "pause_image" && p["source_kind"] != "default");
+    listed.map(|p| p["pattern"].as_str().unwrap().to_string()).collect()
+}
+
+/// The arguments that read the fixed list `text`, written for `runtime`.
+fn reading(runtime: &str, dir: &Path, text: &str) -> Vec<String> {
+    let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    match runtime {
+        "crio" => {
+            let conf_d = dir.join("conf.d");
+            std::fs::create_dir_all(&conf_d).unwrap();
+            write_file(&conf_d, "99-fixed.conf", text);
+            owned(&["--config", "", "--config-dir", conf_d.to_str().unwrap()])
+        }
+        "containerd" | "containerd-normalized" => {
+            owned(&["--runtime", runtime, "--config", &write_file(dir, "fixed.toml", text)])
+        }
+        _ => owned(&["--runtime", runtime, "--patterns", &write_file(dir, "fixed.txt", text)]),
+    }
+}
+
+/// `lint --fix` on the list `args` read (for `runtime`): what the output
+/// reads as, lints as and pins, against the original. How many changes.
+fn round_trip(runtime: &str, args: &[&str]) -> usize {
+    let out = run(&[args, &["--no-trunc", "lint", "--fix"]].concat());
+    let text = stdout(&out);
+    assert!(code(&out) <= 1, "{args:?}: {}", stderr(&out));
+    assert!(stderr(&out).contains("the fixed list is on standard output"), "{}", stderr(&out));
+    let dir = tempfile::tempdir().unwrap();
+    let fixed_args = reading(runtime, dir.path(), &text);
+    let fixed_args: Vec<&str> = fixed_args.iter().map(String::as_str).collect();
+    // Lints clean: no error but those it named as left, and a second
+    // run finds nothing more to fix.
+    let linted = json(&run(&[&fixed_args[..], &["lint", "--json"]].concat()));
+    for f in linted["findings"].as_array().unwrap().iter().filter(|f| f["severity"] == "error") {
+        let named = format!("{}[{}]", f["severity"].as_str().unwrap(), f["code"].as_str().unwrap());
+        assert!(text.lines().any(|l| l.starts_with("# left: ") && l.contains(&named)), "{f} not named:\n{text}");
+    }
+    let again = stdout(&run(&[&fixed_args[..], &["--no-trunc", "lint", "--fix"]].concat()));
+    assert!(again.starts_with("# Written by crio-pin lint --fix: 0 change(s)"), "not its own fix:\n{again}");
+    // Pins: none lost; each one gained by a change said to gain it.
+    let (before, after) = (patterns(args), patterns(&fixed_args));
+    let gains: Vec<String> = text
+        .lines()
+        .filter(|l| {
+            l.starts_with("# changed: ") && l.ends_with(": it pinned nothing, and this is the name it was meant to be")
+        })
+        .map(|l| {
+            let now = l.rsplit_once(" now \"").unwrap().1;
+            now.split_once("\": it pinned nothing").unwrap().0.to_string()
+        })
+        .collect();
+    let (was, is, gained) = (pins(runtime, &before), pins(runtime, &after), pins(runtime, &gains));
+    let names = universe(runtime, &[&before, &after]);
+    let mut checked = 0;
+    for name in &names {
+        assert!(!was(name) || is(name), "{args:?}: the fix loses the pin of {name}:\n{text}");
+        assert!(was(name) || !is(name) || gained(name), "{args:?}: {name} is pinned by no change said:\n{text}");
+        checked += usize::from(was(name));
+    }
+    assert!(checked > 0, "{args:?}: the original pins none of {} names", names.len());
+    text.lines().filter(|l| l.starts_with("# changed: ")).count()
+}
+
+#[test]
+fn the_samples_round_trip() {
+    assert_eq!(round_trip("crio", &["--patterns", "lint-patterns.txt"]), 5);
+    // Nothing to fix on the node.
+    assert_eq!(round_trip("crio", &NODE), 0);
+    assert_eq!(round_trip("containerd", &containerd("containerd", &[])), 3);
+    assert_eq!(round_trip("containerd-normalized", &containerd("containerd-normalized", &[])), 3);
+    assert_eq!(round_trip("cri-dockerd", &cri_dockerd(&[])), 1);
+}
+
+/// A list of `runtime`'s with the mistakes lint fixes and those it leaves,
+/// made from the corpus's names from `start` on.
+fn mistakes(runtime: &str, start: usize) -> String {
+    let names: Vec<&str> = NAMES.lines().skip(start).step_by(7).take(12).collect();
+    let mut list = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let name = stored(runtime, name);
+        let (repository, _) = name.split_once([':', '@']).unwrap_or((&name, ""));
+        let short = name.strip_prefix("docker.io/library/").unwrap_or(&name).to_string();
+        let made = match (runtime, i % 6) {
+            (_, 0) => vec![name.clone(), name.clone()],
+            ("crio", 1) => vec![format!(" {name}")],
+            ("crio", 2) => vec![format!("{repository}*"), format!("{name}"), format!("*{short}")],
+            ("crio", 3) => vec![short, name.to_uppercase()],
+            ("crio", 4) => vec![String::new(), repository.to_string()],
+            ("cri-dockerd", 1) => vec![format!("docker.io/library/{name}"), " ".to_string()],
+            ("cri-dockerd", 2) => {
+                vec![format!("{repository}/*"), format!("{repository}/x:1"), format!("{repository}*")]
+            }
+            ("cri-dockerd", 3) => vec![format!(" {name} "), name.clone()],
+            (_, 1) => vec![short.replace("docker.io/library/", "")],
+            (_, 2) => vec![format!("{repository}:latest"), repository.to_string()],
+            (_, 3) => vec![name.to_uppercase()],
+            _ => vec![name.clone()],
+        };
+        list.extend(made);
+    }
+    list.join("\n") + "\n"
+}
+
+#[test]
+fn generated_lists_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    for runtime in ["crio", "containerd", "containerd-normalized", "cri-dockerd"] {
+        for start in [0, 3] {
+            let file = write_file(dir.path(), &format!("{runtime}-{start}.txt"), mistakes(runtime, start));
+            let changed = round_trip(runtime, &["--runtime", runtime, "--patterns", &file]);
+            assert!(changed >= 4, "{runtime}: {changed} change(s)");
+        }
+    }
+}
+
+#[test]
+fn the_fix_is_never_written_over_a_file_it_was_read_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = write_file(dir.path(), "pins.txt", "nginx:1\n");
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&list, &link).unwrap();
+    for target in [list.as_str(), link.to_str().unwrap()] {
+        let out = run(&["--patterns", &list, "lint", "--fix-to", target]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(stderr(&out).contains("which the list was read from") && stderr(&out).contains("another file"));
+        assert_eq!(std::fs::read_to_string(&list).unwrap(), "nginx:1\n");
+    }
+    // CRI-O's main file and drop-ins too.
+    let out = run(&node(&["lint", "--fix-to", "node/crio.conf"]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    // Another file: written, nothing on standard output.
+    let target = dir.path().join("fixed.conf");
+    let out = run(&["--patterns", &list, "lint", "--fix-to", target.to_str().unwrap()]);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()), "{}", stderr(&out));
+    let written = std::fs::read_to_string(&target).unwrap();
+    assert!(written.contains("\"docker.io/library/nginx:1\","), "{written}");
+    assert!(stderr(&out).contains("1 change(s)"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_list_from_crio_s_flag_is_fixed_with_a_word_on_where_it_goes() {
+    let out = run(&["-c", "", "-d", "node/crio.conf.d", "--pinned-images", "nginx:1,quay.io/a:1", "lint", "--fix"]);
+    assert!(stdout(&out).contains("\"docker.io/library/nginx:1\","), "{}", stdout(&out));
+    assert!(stderr(&out).contains("the list comes from --pinned-images"), "{}", stderr(&out));
+    // cri-dockerd's list is its flag: nothing to say.
+    assert!(!stderr(&run(&cri_dockerd(&["lint", "--fix"]))).contains("comes from"));
+}
+
+#[test]
+fn cri_dockerd_s_flag_value_reads_as_the_list() {
+    let out = run(&cri_dockerd(&["--no-trunc", "lint", "--fix"]));
+    let text = stdout(&out);
+    let flag = text.lines().find_map(|l| l.strip_prefix("# --pinned-images=")).expect("the flag line");
+    let value = flag.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')).unwrap_or(flag);
+    let from_flag = patterns(&["--runtime", "cri-dockerd", "--pinned-images", value]);
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        from_flag,
+        patterns(&["--runtime", "cri-dockerd", "--patterns", &write_file(dir.path(), "f.txt", &text)])
+    );
+}
