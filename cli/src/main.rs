@@ -2,8 +2,8 @@
 //! cri-dockerd with `--runtime`), by which pattern, from which file, and
 //! what a change would do. Reads configuration, never writes it.
 //!
-//! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
-//! disagreement or undecided image, an image that loses its pin in `diff`,
+//! Exit status: 0 fine; 1 findings (a lint error, an `explain --check` or
+//! `check` disagreement or undecided image, an image that loses its pin in `diff`,
 //! a pattern `translate` cannot carry over exactly); 2 the input cannot be
 //! used (usage,
 //! unreadable or malformed files, a configuration the runtime would
@@ -16,6 +16,7 @@ mod args;
 mod causes;
 mod codes;
 mod commands;
+mod cri;
 mod error;
 mod findings;
 mod go_filepath;
@@ -60,6 +61,11 @@ fn main() -> ExitCode {
             commands::diff::run(sources, images, change)
         }
         Command::Translate { from, to, images } => commands::translate::run(sources, *from, *to, images.as_deref()),
+        Command::Check { runtime_endpoint, images, allow_undecided, kubelet } => {
+            let from =
+                commands::check::ImagesFrom { listing: images.as_deref(), endpoint: runtime_endpoint.as_deref() };
+            commands::check::run(sources, from, *allow_undecided, kubelet)
+        }
         Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),
     };
