@@ -8,6 +8,7 @@ mod util;
 
 mod artifacts;
 mod bad_config;
+mod check;
 mod config;
 mod diff;
 mod explain;

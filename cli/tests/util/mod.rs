@@ -14,14 +14,15 @@ pub const LISTING_F: [&str; 4] = ["-c", "crio-listings/crio.conf", "-d", "crio-l
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_crio-pin");
 /// The environment the tool reads: CRI-O's variables, its own choice of
-/// runtime, and the width of its output (unset: the tests' output is no
-/// terminal, so 100 columns).
-pub const CRIO_ENV: [&str; 6] = [
+/// runtime, crictl's endpoint, and the width of its output (unset: the
+/// tests' output is no terminal, so 100 columns).
+pub const CRIO_ENV: [&str; 7] = [
     "CONTAINER_CONFIG",
     "CONTAINER_CONFIG_DIR",
     "CONTAINER_PINNED_IMAGES",
     "CONTAINER_PAUSE_IMAGE",
     "CRIO_PIN_RUNTIME",
+    "CONTAINER_RUNTIME_ENDPOINT",
     "COLUMNS",
 ];
 
