@@ -52,13 +52,13 @@ pub fn run(
     let resolved = runtimes::resolve(&args.sources(runtime))?;
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
-    let (answered_by, list) = match from.listing {
-        Some(path) => (None, images::read(path, naming)?),
+    let (source, list) = match from.listing {
+        Some(path) => (Source::Listing(path), images::read(path, naming)?),
         None => {
             let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
             let endpoint = Endpoint::parse(from.endpoint.or(env.as_deref()).unwrap_or(default_endpoint))?;
             let (answered_by, list) = cri::list_images(&endpoint, naming)?;
-            (Some(answered_by), list)
+            (Source::Cri(answered_by), list)
         }
     };
     explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
@@ -68,10 +68,6 @@ pub fn run(
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
     let explanation = explain::Explanation::new(&resolved, flags, &list, verifier.as_ref())?;
     let summary = Summary::new(runtime, &resolved, &refused, &linted, &explanation, allow_undecided);
-    let source = match (&answered_by, from.listing) {
-        (Some(cri), _) => Source::Cri(cri),
-        (None, listing) => Source::Listing(listing.unwrap_or("-")),
-    };
     let mut out = Vec::new();
     if args.json {
         let json = CheckJson {
@@ -195,7 +191,7 @@ impl Summary {
 #[serde(rename_all = "snake_case")]
 enum Source<'a> {
     Listing(&'a str),
-    Cri(&'a cri::Runtime),
+    Cri(cri::Runtime),
 }
 
 /// `check --json`: the summary, then each command's own JSON.
