@@ -180,3 +180,25 @@ fn refused(endpoint: &Endpoint, path: &str, status: &tonic::Status) -> InputErro
         status.message()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn endpoints_are_read_as_crictl_reads_them() {
+        let path = |text: &str| Endpoint::parse(text).map(|e| e.path);
+        assert_eq!(
+            path("unix:///run/containerd/containerd.sock").unwrap(),
+            Path::new("/run/containerd/containerd.sock")
+        );
+        // A bare path is a Unix socket too.
+        assert_eq!(path("/var/run/crio/crio.sock").unwrap(), Path::new("/var/run/crio/crio.sock"));
+        for refused in ["tcp://127.0.0.1:2376", "npipe:////./pipe/dockershim", "unix://", ""] {
+            let InputError(why) = path(refused).unwrap_err();
+            assert!(why.contains("unix:///"), "{refused}: {why}");
+        }
+    }
+}
