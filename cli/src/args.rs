@@ -368,7 +368,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE|-")]
         images: Option<String>,
     },
-    /// Is this node's pinning right? The list, its traps, each image against the runtime
+    /// The list, lint and each image against the runtime, with one exit status
     ///
     /// One exit status for a script or a monitoring job, and a summary
     /// first: the list in force (as config shows it), lint's findings, and
