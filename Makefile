@@ -201,9 +201,11 @@ demo:
 	@echo "        effect before it ships"
 	@echo "   8-9  one list under three runtimes' rules; containerd's and cri-dockerd's traps,"
 	@echo "        a list carried from one runtime to another"
+	@echo "   10   crio-pin check: the node against its running CRI-O (not reloaded), summary first"
 	@echo "== Next"
-	@echo "   on a node:  crio-pin config; crio-pin lint;"
-	@echo "               crictl images -o json | crio-pin explain --images - --check"
+	@echo "   on a node:  sudo crio-pin check (the list, lint and each image against the running"
+	@echo "               runtime, read from its socket: one exit status); or crio-pin config;"
+	@echo "               crio-pin lint; crictl images -o json | crio-pin explain --images - --check"
 	@echo "   read:       README.md (where to start), docs/tool.md and man crio-pin, docs/runtimes.md,"
 	@echo "               docs/c.md, go/README.md, docs/cri-o.md"
 	@echo "   check:      make test (the whole suite, about 12 minutes on 2 idle cores)"
@@ -254,6 +256,10 @@ demo-cli-run:
 	$(call tool,--runtime containerd --config examples/containerd/config.toml lint)
 	$(call tool_1,--runtime containerd --config examples/containerd/config.toml translate --to crio $(IMAGES))
 	$(call tool,--runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint)
+	@echo
+	@echo "== $$(($(SECTION) + 4)). The CRI-O node checked against its running CRI-O, one exit status"
+	@echo "   Why: a monitoring job needs one answer; this CRI-O still pins by the list before 99-local.conf."
+	$(call tool_1,check --images examples/data/node-images.json,$(CRIO_NODE))
 
 
 # The stages of make test, in order, each announced and timed

@@ -438,6 +438,33 @@ pub enum Command {
         #[arg(long, short = 'q', conflicts_with = "json")]
         quiet: bool,
     },
+    /// The list, lint and each image against the runtime, with one exit status
+    ///
+    /// One exit status for a script or a monitoring job, and a summary
+    /// first: the list in force (as config shows it), lint's findings, and
+    /// each image's pin against the runtime's own pinned flag (as explain
+    /// --check shows it), the images read from the runtime's CRI socket, or
+    /// from --images
+    #[command(after_help = man::exit_status_help("check"))]
+    Check {
+        /// The runtime's CRI socket, as crictl's --runtime-endpoint names it
+        #[arg(long, short = 'r', value_name = "ENDPOINT", conflicts_with = "images", long_help = man::endpoint_help())]
+        runtime_endpoint: Option<String>,
+        /// The output of `crictl images -o json` (or `-` for stdin), instead
+        /// of asking the runtime
+        #[arg(long, value_name = "FILE|-")]
+        images: Option<String>,
+        /// Accept undecided images
+        ///
+        /// Undecided: a pattern names a digest crictl shows for an image
+        /// pulled by tag
+        #[arg(long)]
+        allow_undecided: bool,
+        /// Also whether the kubelet pulls each image again before a pod
+        /// uses it, and lint's verified-pin and unneeded-entry
+        #[command(flatten)]
+        kubelet: KubeletArgs,
+    },
     /// A completion script for bash, zsh or fish
     ///
     /// Written to standard output; the packages and `make install` install

@@ -147,6 +147,8 @@ codes! {
             "a reload was rejected and CRI-O kept its older list (its log says \"Unable to reload configuration\")",
         NotRestarted = "not-restarted":
             "containerd, cri-dockerd: the configuration changed after the runtime started, and it reads it only at start (containerd labels images pinned at a pull or at start-up)",
+        OlderRuntime = "older-runtime":
+            "containerd: before 2.0 it reads no pinned_images (1.7 pins only its sandbox image; 1.6 pins nothing and sets no pinned flag)",
         StickyLabel = "sticky-label":
             "containerd: an image pinned once stays pinned (its io.cri-containerd.pinned label is never removed) after its value leaves the configuration",
         OtherRules = "other-rules":

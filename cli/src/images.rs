@@ -312,6 +312,14 @@ fn is_artifact(id: &str, digests: &[String]) -> bool {
             .any(|d| d.rsplit_once('@').and_then(|(_, digest)| digest.split_once(':')).is_some_and(|(_, h)| h == hex))
 }
 
+/// An image a runtime listed over its CRI socket (`cri`), as a crictl
+/// listing's entry with the same fields is read: `pinned` is always said
+/// there (the kubelet takes a missing flag for false).
+pub fn listed(id: String, repo_tags: Vec<String>, repo_digests: Vec<String>, pinned: bool, naming: Naming) -> Image {
+    let listed = Listed { id, repo_tags: Some(repo_tags), repo_digests: Some(repo_digests), pinned: Some(pinned) };
+    from_listing(listed, naming)
+}
+
 fn from_listing(listed: Listed, naming: Naming) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();

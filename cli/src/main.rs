@@ -3,8 +3,8 @@
 //! what a change would do. Reads configuration, never writes it (`lint
 //! --fix-to FILE` writes a fixed list to a file it did not read).
 //!
-//! Exit status: 0 fine; 1 findings (a lint error, an `explain --check`
-//! disagreement or undecided image, an image that loses its pin in `diff`,
+//! Exit status: 0 fine; 1 findings (a lint error, an `explain --check` or
+//! `check` disagreement or undecided image, an image that loses its pin in `diff`,
 //! a pattern `translate` cannot carry over exactly); 2 the input cannot be
 //! used (usage,
 //! unreadable or malformed files, a configuration the runtime would
@@ -17,6 +17,7 @@ mod args;
 mod causes;
 mod codes;
 mod commands;
+mod cri;
 mod error;
 mod findings;
 mod fix;
@@ -65,6 +66,11 @@ fn main() -> ExitCode {
         }
         Command::Translate { from, to, images, quiet } => {
             commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
+        }
+        Command::Check { runtime_endpoint, images, allow_undecided, kubelet } => {
+            let from =
+                commands::check::ImagesFrom { listing: images.as_deref(), endpoint: runtime_endpoint.as_deref() };
+            commands::check::run(sources, from, *allow_undecided, kubelet)
         }
         Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),

@@ -65,6 +65,20 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
                  change",
             ),
         ],
+        "check" => &[
+            (0, "all right: no lint error, and the runtime pins each image as the configuration read here does"),
+            (
+                1,
+                "a disagreement with the runtime, an undecided image (unless --allow-undecided) or a lint error \
+                 (warnings and notes do not fail)",
+            ),
+            (
+                2,
+                "unusable input, a runtime that cannot be asked (no socket, no answer within a few seconds, no CRI), \
+                 a listing without pinned flags, or a list the runtime may switch to is refused (the rest is still \
+                 shown)",
+            ),
+        ],
         "completions" => &[(0, "the script is written"), (2, "usage: no shell, or another than bash, zsh or fish")],
         _ => &[
             (0, "fine"),
@@ -92,6 +106,23 @@ pub fn exit_status_help(command: &str) -> String {
         .map(|(code, what)| output::wrapped(&format!("  {code}  {what}"), within, "     "))
         .collect();
     format!("Exit status:\n{}", lines.concat().trim_end())
+}
+
+/// `check --runtime-endpoint`'s long help: its defaults, each runtime's
+/// own socket (`Facts::cri_endpoint`).
+pub fn endpoint_help() -> String {
+    use clap::ValueEnum;
+    let defaults: Vec<String> = crate::runtime::Runtime::value_variants()
+        .iter()
+        .filter(|r| r.facts().option != "containerd-normalized")
+        .filter_map(|r| r.facts().cri_endpoint.map(|e| format!("{} {e}", r.facts().name)))
+        .collect();
+    format!(
+        "The runtime's CRI socket, as crictl's --runtime-endpoint names it\n\nunix:///PATH (a bare path too), \
+         usually root's only [env: {}] [default: the runtime's own: {}]",
+        crate::cri::ENDPOINT_ENV,
+        defaults.join(", ")
+    )
 }
 
 /// The widest --help is: wider prose is harder to read, not shorter.
@@ -149,6 +180,7 @@ fn code_sections(command: &str) -> Vec<CodeSection> {
                 CauseCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect(),
             ),
         ],
+        "check" => [code_sections("lint"), code_sections("explain")].concat(),
         "diff" => vec![(
             "WARNINGS",
             "The warnings only the changed configuration has, as config prints them; JSON warnings[].code.",

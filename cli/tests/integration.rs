@@ -8,6 +8,7 @@ mod util;
 
 mod artifacts;
 mod bad_config;
+mod check;
 mod color;
 mod config;
 mod diff;

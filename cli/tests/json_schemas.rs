@@ -3,12 +3,24 @@
 use crate::util::*;
 
 /// Validates `v`, the JSON of `command`, against its schema; and every
-/// code in it against the codes its manual page lists.
+/// code in it against the codes its manual page lists (`check`: each part
+/// against its own command's page).
 fn check_json(command: &str, v: &Value, what: &str, pages: &Path) {
     let root = schema(command);
     let mut errors = Vec::new();
     validate(&root, &root, v, "$", &mut errors);
     assert!(errors.is_empty(), "{what}: {command} --json does not match its schema:\n{}", errors.join("\n"));
+    if command == "check" {
+        for part in ["config", "lint", "explain"] {
+            codes_listed(part, &v[part], what, pages);
+        }
+    } else {
+        codes_listed(command, v, what, pages);
+    }
+}
+
+/// Every code of `v`, the JSON of `command`, is listed in its manual page.
+fn codes_listed(command: &str, v: &Value, what: &str, pages: &Path) {
     let page = std::fs::read_to_string(pages.join(format!("crio-pin-{command}.1"))).unwrap();
     let config_page = std::fs::read_to_string(pages.join("crio-pin-config.1")).unwrap();
     for key in ["warnings", "findings", "causes", "refused"] {
@@ -26,9 +38,14 @@ fn schema(command: &str) -> Value {
     serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The JSON Schema keywords the schemas use: $ref (to $defs), type, enum,
-/// minimum, properties, required, additionalProperties, items.
+/// The JSON Schema keywords the schemas use: $ref (to $defs, or to another
+/// command's schema, `lint.schema.json`), type, enum, minimum, properties,
+/// required, additionalProperties, items.
 fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut Vec<String>) {
+    if let Some(command) = schema["$ref"].as_str().and_then(|r| r.strip_suffix(".schema.json")) {
+        let other = self::schema(command);
+        return validate(&other, &other, v, at, errors);
+    }
     if let Some(reference) = schema["$ref"].as_str() {
         let name = reference.strip_prefix("#/$defs/").expect("a $ref into $defs");
         return validate(root, &root["$defs"][name], v, at, errors);
@@ -100,7 +117,7 @@ fn every_json_output_matches_its_documented_schema() {
         if !command_line.contains(" --json") {
             continue;
         }
-        let command = ["config", "lint", "explain", "diff", "translate"]
+        let command = ["config", "lint", "explain", "diff", "translate", "check"]
             .into_iter()
             .find(|c| command_line.split(' ').any(|w| w == *c))
             .unwrap_or_else(|| panic!("{}: which command?", path.display()));
@@ -152,10 +169,27 @@ fn every_json_output_matches_its_documented_schema() {
             &[],
         ),
         (node(&["translate", "--to", "containerd"]), &[]),
+        (node(&["check", "--images", "node/images.json"]), &env),
+        (listing_f(&["check", "--images", "crio-listings/F/list.json"]), &[]),
+        (vec!["-c", "bad/lone-star.conf", "-d", "none", "check", "--images", "crio-listings/A/list.json"], &[]),
+        (
+            vec![
+                "-c",
+                "../../../examples/crio/crio.conf",
+                "-d",
+                "../../../examples/crio/crio.conf.d",
+                "check",
+                "--images",
+                "../../../examples/data/node-images.json",
+                "--kubelet-config",
+                "../../../examples/kubelet/config.yaml",
+            ],
+            &[],
+        ),
     ];
     for (args, env) in runs {
         let command =
-            ["config", "lint", "explain", "diff", "translate"].into_iter().find(|c| args.contains(c)).unwrap();
+            ["config", "lint", "explain", "diff", "translate", "check"].into_iter().find(|c| args.contains(c)).unwrap();
         let out = run_env(&[&args[..], &["--json"]].concat(), env);
         assert!(code(&out) != 2 || !out.stdout.is_empty(), "{args:?}: {}", stderr(&out));
         check_json(command, &json(&out), &format!("{args:?}"), pages.path());
@@ -179,7 +213,7 @@ fn docs_json_md_names_every_key_of_the_schemas() {
             _ => {}
         }
     }
-    for command in ["config", "lint", "explain", "diff"] {
+    for command in ["config", "lint", "explain", "diff", "check"] {
         let mut all = BTreeSet::new();
         keys(&schema(command), &mut all);
         let section = doc
@@ -229,9 +263,11 @@ fn other_runtimes_json_matches_the_schemas_and_manual_pages() {
             "--check",
         ],
         cri_dockerd(&["diff", "--images", "cri-dockerd/images.json", "--new-patterns", "cri-dockerd/new-pins.txt"]),
+        containerd("containerd", &["check", "--images", "containerd/images.json"]),
+        cri_dockerd(&["check", "--images", "cri-dockerd/images.json"]),
     ];
     for args in runs {
-        let command = ["config", "lint", "explain", "diff"].into_iter().find(|c| args.contains(c)).unwrap();
+        let command = ["config", "lint", "explain", "diff", "check"].into_iter().find(|c| args.contains(c)).unwrap();
         let out = run(&[&args[..], &["--json"]].concat());
         assert!(!out.stdout.is_empty(), "{args:?}: {}", stderr(&out));
         check_json(command, &json(&out), &format!("{args:?}"), pages.path());

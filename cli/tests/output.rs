@@ -209,10 +209,11 @@ fn too_wide(args: &[&str], text: &str, width: usize, tables: bool) -> Vec<String
 
 /// What an operator meets first: every command's help, the sample data's
 /// tables (examples/, as `make demo` runs them, and each runtime's), the
-/// recorded listings' checks with their likely causes (their messages: a
-/// table of 69-column names cannot fit 80), and the errors operators met
-/// (an empty --images, an --as path, a CSV refusal, --config-dir under
-/// containerd), at 80 and 100 columns.
+/// recorded listings' checks with their likely causes and the sample node's
+/// `check` (their messages: a table of 69-column names cannot fit 80), and
+/// the errors operators met (an empty --images, an --as path, a CSV
+/// refusal, --config-dir under containerd, an unreachable CRI socket), at
+/// 80 and 100 columns.
 #[test]
 fn help_tables_and_errors_fit_80_and_100_columns() {
     let crio = ["-c", "../../../examples/crio/crio.conf", "-d", "../../../examples/crio/crio.conf.d"];
@@ -223,7 +224,7 @@ fn help_tables_and_errors_fit_80_and_100_columns() {
     let dir = tempfile::tempdir().unwrap();
     let empty = write_file(dir.path(), "empty.json", "");
     let mut runs: Vec<Vec<&str>> = Vec::new();
-    for command in ["config", "lint", "explain", "diff", "translate"] {
+    for command in ["config", "lint", "explain", "diff", "translate", "check"] {
         runs.extend([vec![command, "-h"], vec![command, "--help"]]);
     }
     runs.extend([vec!["-h"], vec!["--help"]]);
@@ -248,11 +249,13 @@ fn help_tables_and_errors_fit_80_and_100_columns() {
         vec!["--patterns", "lint-patterns.txt", "lint", "--fix"],
         containerd("containerd", &["lint", "--fix"]),
         cri_dockerd(&["lint", "--fix"]),
+        vec!["check", "--runtime-endpoint", "unix:///nonexistent/crio.sock"],
     ]);
     let recorded = [
         listing_f(&["explain", "--images", "crio-listings/F/list.json", "--check"]),
         node(&["explain", "--images", "node/images.json", "--check"]),
         containerd("containerd", &["explain", "--images", "containerd/images.json", "--check"]),
+        [&crio[..], &["check", "--images", "../../../examples/data/node-images.json"]].concat(),
     ];
     let mut wide = Vec::new();
     let runs = runs.iter().map(|r| (r, true)).chain(recorded.iter().map(|r| (r, false)));

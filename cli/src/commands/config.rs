@@ -21,23 +21,7 @@ pub fn run(args: &SourceArgs, verbose: bool, quiet: bool) -> Result<Outcome, Inp
     let mut out = Vec::new();
     let refused = refused::check_lists(&resolved, flags)?;
     if args.json {
-        let patterns = resolved.entries.iter().enumerate().map(|(index, e)| PatternJson {
-            defined_at: e.defined_at.as_deref(),
-            file: e.file(),
-            index,
-            key: e.key.as_deref(),
-            line: e.line(),
-            pattern: e.display(),
-            source: &e.source,
-            source_kind: e.source_kind(),
-        });
-        let config = ConfigJson {
-            files: &resolved.files,
-            patterns: patterns.collect(),
-            refused: &refused,
-            warnings: &resolved.warnings,
-        };
-        write_json(&mut out, &config);
+        write_json(&mut out, &json(&resolved, &refused));
     } else if quiet {
         for e in &resolved.entries {
             out.extend_from_slice(show::escape(&e.display()).as_bytes());
@@ -58,11 +42,27 @@ pub fn run(args: &SourceArgs, verbose: bool, quiet: bool) -> Result<Outcome, Inp
     Ok(Outcome { out, refused, code })
 }
 
+/// `config --json`: the files read, each pattern with its source, the
+/// refused patterns and the warnings.
+pub fn json<'a>(resolved: &'a Resolved, refused: &'a [Refused]) -> ConfigJson<'a> {
+    let patterns = resolved.entries.iter().enumerate().map(|(index, e)| PatternJson {
+        defined_at: e.defined_at.as_deref(),
+        file: e.file(),
+        index,
+        key: e.key.as_deref(),
+        line: e.line(),
+        pattern: e.display(),
+        source: &e.source,
+        source_kind: e.source_kind(),
+    });
+    ConfigJson { files: &resolved.files, patterns: patterns.collect(), refused, warnings: &resolved.warnings }
+}
+
 /// `config --json`. (Typed rather than `json!` values, which cost a map
 /// per pattern: a million-entry list spent most of its time there. Keys in
 /// alphabetical order, as `json!` writes them.)
 #[derive(serde::Serialize)]
-struct ConfigJson<'a> {
+pub struct ConfigJson<'a> {
     files: &'a [String],
     patterns: Vec<PatternJson<'a>>,
     /// The patterns that make a list refused: the configuration's, or the
@@ -88,14 +88,14 @@ struct PatternJson<'a> {
 }
 
 /// How the table is printed.
-struct Shown {
-    runtime: Runtime,
-    flags: Flags,
+pub struct Shown {
+    pub runtime: Runtime,
+    pub flags: Flags,
     /// The list is a --patterns FILE's, which the runtime does not read.
-    patterns_file: bool,
-    full: bool,
+    pub patterns_file: bool,
+    pub full: bool,
     /// Every row, however long the list (--verbose, --no-trunc).
-    every_row: bool,
+    pub every_row: bool,
 }
 
 /// A source with more patterns than this shows the first `SHOWN` of each
@@ -187,7 +187,9 @@ fn counted(n: usize, kind: &str) -> String {
     format!("{n} {kinds}")
 }
 
-fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown) {
+/// The files read, the table, the count line, the notes, the warnings
+/// and the refused patterns.
+pub fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Shown) {
     // A --patterns FILE is read by the tool alone: no runtime's order.
     let order = if how.patterns_file {
         "files read".to_string()

@@ -3,13 +3,17 @@
 
 use std::io::Write;
 
+use crio_pin::Flags;
+
 use crate::args::{ImageArgs, KubeletArgs, SourceArgs};
 use crate::error::InputError;
+use crate::images::Image;
+use crate::list::Resolved;
 use crate::matching::{self, Cause, Explained, Report};
 use crate::output::{self, write_json, Column, Outcome, Tone};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
-use crate::runtimes::kubelet::verify::Verdict;
+use crate::runtimes::kubelet::verify::{Verdict, Verifier};
 use crate::runtimes::{self, RegistryImage};
 use crate::show;
 
@@ -28,65 +32,114 @@ pub fn run(
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved, args.no_trunc);
-    // An empty listing has nothing to compare: the check passes.
-    if check && !list.is_empty() && list.iter().all(|i| i.runtime_pinned.is_none()) {
-        return Err(InputError(
-            "explain --check compares with the runtime's `pinned` flags: give the output \
-             of `crictl images -o json` with --images"
-                .into(),
-        ));
+    if check {
+        require_runtime_flags(&list, "explain --check", "with --images")?;
     }
-    let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
-    let report = matching::explain(&resolved, &compiled, &list, flags);
-    let verdicts: Option<Vec<(String, Verdict)>> = verifier.as_ref().map(|v| {
-        list.iter()
-            .map(|image| {
-                let registry =
-                    RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
-                (registry.name().to_owned(), v.image(&registry))
-            })
-            .collect()
-    });
+    let explanation = Explanation::new(&resolved, flags, &list, verifier.as_ref())?;
     if args.json {
-        // Straight to text: a Value of 50,000 images would double the work.
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            images: &'a [Explained],
-            disagreements: usize,
-            undecided: usize,
-            refused: &'a [Refused],
-            causes: &'a [Cause],
-            #[serde(skip_serializing_if = "Option::is_none")]
-            kubelet: Option<Vec<KubeletVerdict<'a>>>,
+        write_json(&mut out, &explanation.json());
+    } else if quiet {
+        for e in explanation.report.images.iter().filter(|e| e.pinned || !e.depends_on_pull.is_empty()) {
+            out.extend_from_slice(shown_name(e).as_bytes());
+            out.push(b'\n');
         }
-        let json = Out {
+    } else {
+        explanation.print(&mut out, check, args.no_trunc, runtime);
+    }
+    let code = explanation.code(check, allow_undecided);
+    // Said on standard error after the output: why the list is refused.
+    Ok(Outcome { out, refused: explanation.report.refused, code })
+}
+
+/// Err unless the runtime's `pinned` flags came with the images (`what`
+/// compares with them; `how`: where to give them). An empty listing has
+/// nothing to compare: the check passes.
+pub fn require_runtime_flags(list: &[Image], what: &str, how: &str) -> Result<(), InputError> {
+    if !list.is_empty() && list.iter().all(|i| i.runtime_pinned.is_none()) {
+        return Err(InputError(format!(
+            "{what} compares with the runtime's `pinned` flags: give the output of `crictl images -o json` {how}"
+        )));
+    }
+    Ok(())
+}
+
+/// The answer for each image, and the kubelet's when its configuration is
+/// given: what `explain` prints, and `check` after the rest.
+pub struct Explanation {
+    pub report: Report,
+    /// Each image's name and the kubelet's verdict, in the order of `report`.
+    pub verdicts: Option<Vec<(String, Verdict)>>,
+}
+
+impl Explanation {
+    pub fn new(
+        resolved: &Resolved,
+        flags: Flags,
+        list: &[Image],
+        verifier: Option<&Verifier>,
+    ) -> Result<Explanation, InputError> {
+        let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
+        let report = matching::explain(resolved, &compiled, list, flags);
+        let verdicts = verifier.map(|v| {
+            list.iter()
+                .map(|image| {
+                    let registry =
+                        RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
+                    (registry.name().to_owned(), v.image(&registry))
+                })
+                .collect()
+        });
+        Ok(Explanation { report, verdicts })
+    }
+
+    /// `explain --json`.
+    pub fn json(&self) -> ExplainJson<'_> {
+        let report = &self.report;
+        ExplainJson {
             images: &report.images,
             disagreements: report.disagreements,
             undecided: report.undecided,
             refused: &report.refused,
             causes: &report.causes,
-            kubelet: verdicts
+            kubelet: self
+                .verdicts
                 .as_ref()
                 .map(|v| v.iter().map(|(image, verdict)| KubeletVerdict { image, verdict }).collect()),
-        };
-        write_json(&mut out, &json);
-    } else if quiet {
-        for e in report.images.iter().filter(|e| e.pinned || !e.depends_on_pull.is_empty()) {
-            out.extend_from_slice(shown_name(e).as_bytes());
-            out.push(b'\n');
-        }
-    } else {
-        print(&mut out, &report, check, args.no_trunc, runtime);
-        if let Some(verdicts) = &verdicts {
-            print_kubelet(&mut out, verdicts, args.no_trunc);
         }
     }
-    if !report.refused.is_empty() {
-        // Said on standard error after the output: why the list is refused.
-        return Ok(Outcome { out, refused: report.refused, code: 2 });
+
+    /// The table, the notes, the likely causes and the counts, then the
+    /// kubelet's answers.
+    pub fn print(&self, out: &mut Vec<u8>, check: bool, full: bool, runtime: Runtime) {
+        print(out, &self.report, check, full, runtime);
+        if let Some(verdicts) = &self.verdicts {
+            print_kubelet(out, verdicts, full);
+        }
     }
-    let undecided = report.undecided > 0 && !allow_undecided;
-    Ok(Outcome { out, refused: Vec::new(), code: u8::from(check && (report.disagreements > 0 || undecided)) })
+
+    /// The exit status: 2 when the list is refused; with `check`, 1 on a
+    /// disagreement or (unless allowed) an undecided image.
+    pub fn code(&self, check: bool, allow_undecided: bool) -> u8 {
+        let report = &self.report;
+        if !report.refused.is_empty() {
+            return 2;
+        }
+        let undecided = report.undecided > 0 && !allow_undecided;
+        u8::from(check && (report.disagreements > 0 || undecided))
+    }
+}
+
+/// `explain --json`. (Written straight to text: a Value of 50,000 images
+/// would double the work.)
+#[derive(serde::Serialize)]
+pub struct ExplainJson<'a> {
+    images: &'a [Explained],
+    disagreements: usize,
+    undecided: usize,
+    refused: &'a [Refused],
+    causes: &'a [Cause],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet: Option<Vec<KubeletVerdict<'a>>>,
 }
 
 /// Whether the kubelet pulls an image again before a pod uses it (JSON

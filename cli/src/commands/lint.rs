@@ -14,7 +14,8 @@ use crate::lint::{self, Finding, Severity};
 use crate::list::{Resolved, Warning};
 use crate::output::{self, write_json, Outcome, Tone};
 use crate::refused::List;
-use crate::runtimes;
+use crate::runtime::Runtime;
+use crate::runtimes::{self, kubelet::verify::Verifier};
 use crate::{images, show};
 
 /// What the text shows of the findings.
@@ -63,40 +64,84 @@ pub fn run(
         Some(path) => Some(images::read(path, runtime.model().naming())?),
         None => None,
     };
-    let artifacts = listing.as_deref().map(|l| lint::Artifacts::new(l, flags));
-    let mut findings = lint::lint(&resolved.entries, flags, List::Effective, artifacts.as_ref());
-    if let Some(reload) = &resolved.reload {
-        let again = lint::lint(reload, flags, List::AfterReload, artifacts.as_ref());
-        // The same finding on the same entry says nothing new.
-        let new: Vec<Finding> = again
-            .into_iter()
-            .filter(|r| {
-                !findings
-                    .iter()
-                    .any(|f| f.code == r.code && f.origin.source == r.origin.source && f.pattern == r.pattern)
-            })
-            .collect();
-        findings.extend(new);
-    }
-    if let Some(verifier) = &verifier {
-        findings.extend(verifier.lint(runtime, &resolved.entries));
-    }
-    let answered = listing.as_deref().map_or(0, |l| quiet_answered(&mut findings, l, flags));
-    let counts = LintCounts::new(&resolved, &findings, answered);
-    findings.retain(|f| f.severity <= shown.least);
-    // The configuration's warnings are warnings too.
-    let warnings = if shown.least >= Severity::Warning { &resolved.warnings[..] } else { &[] };
+    let linted = Linted::new(runtime, flags, &resolved, listing.as_deref(), verifier.as_ref(), shown.least);
     if args.json {
-        let json = serde_json::json!({
-            "counts": counts,
-            "findings": findings,
-            "warnings": warnings,
-        });
-        write_json(&mut out, &json);
+        write_json(&mut out, &linted.json(&resolved));
     } else {
-        print(&mut out, warnings, &findings, &counts, shown, args.no_trunc);
+        linted.print(&mut out, linted.warnings(&resolved), shown, args.no_trunc);
     }
-    Ok(Outcome { out, refused: Vec::new(), code: u8::from(counts.errors > 0) })
+    Ok(Outcome { out, refused: Vec::new(), code: u8::from(linted.counts.errors > 0) })
+}
+
+/// What `lint` found in a configuration: what it prints, and what `check`
+/// counts and prints after its summary.
+pub struct Linted {
+    /// The findings shown: at least as severe as `least`.
+    pub findings: Vec<Finding>,
+    /// Every finding counted, whatever is shown.
+    pub counts: LintCounts,
+    least: Severity,
+}
+
+impl Linted {
+    /// The findings on `resolved`'s list in force and on the list a reload
+    /// loads instead, the kubelet's with its configuration; a CRI-O
+    /// `listing` tells OCI artifacts and quiets the notes it answers.
+    pub fn new(
+        runtime: Runtime,
+        flags: Flags,
+        resolved: &Resolved,
+        listing: Option<&[images::Image]>,
+        verifier: Option<&Verifier>,
+        least: Severity,
+    ) -> Linted {
+        let artifacts = listing.map(|l| lint::Artifacts::new(l, flags));
+        let mut findings = lint::lint(&resolved.entries, flags, List::Effective, artifacts.as_ref());
+        if let Some(reload) = &resolved.reload {
+            let again = lint::lint(reload, flags, List::AfterReload, artifacts.as_ref());
+            // The same finding on the same entry says nothing new.
+            let new: Vec<Finding> = again
+                .into_iter()
+                .filter(|r| {
+                    !findings
+                        .iter()
+                        .any(|f| f.code == r.code && f.origin.source == r.origin.source && f.pattern == r.pattern)
+                })
+                .collect();
+            findings.extend(new);
+        }
+        if let Some(verifier) = verifier {
+            findings.extend(verifier.lint(runtime, &resolved.entries));
+        }
+        let answered = listing.map_or(0, |l| quiet_answered(&mut findings, l, flags));
+        let counts = LintCounts::new(resolved, &findings, answered);
+        findings.retain(|f| f.severity <= least);
+        Linted { findings, counts, least }
+    }
+
+    /// The configuration's warnings, which are warnings too: shown unless
+    /// only errors are.
+    pub fn warnings<'r>(&self, resolved: &'r Resolved) -> &'r [Warning] {
+        if self.least >= Severity::Warning {
+            &resolved.warnings
+        } else {
+            &[]
+        }
+    }
+
+    /// `lint --json`.
+    pub fn json(&self, resolved: &Resolved) -> serde_json::Value {
+        serde_json::json!({
+            "counts": self.counts,
+            "findings": self.findings,
+            "warnings": self.warnings(resolved),
+        })
+    }
+
+    /// The findings, then `warnings` (the configuration's), then the counts.
+    pub fn print(&self, out: &mut Vec<u8>, warnings: &[Warning], shown: Shown, full: bool) {
+        print(out, warnings, &self.findings, &self.counts, shown, full);
+    }
 }
 
 /// `lint --fix`: the list with every fix that keeps what is pinned
@@ -187,20 +232,20 @@ fn quiet_answered(findings: &mut Vec<Finding>, listing: &[images::Image], flags:
 /// What `lint` found, counted: its summary line and JSON `counts` (every
 /// finding, whatever `--severity` shows).
 #[derive(serde::Serialize)]
-struct LintCounts {
+pub struct LintCounts {
     /// `digest-needs-digest-pull` notes the `--images` listing answers
     /// (the images were pulled by those digests): not findings.
-    answered_by_listing: usize,
+    pub answered_by_listing: usize,
     /// Configuration warnings (`warnings`), printed after the findings.
-    configuration_warnings: usize,
-    errors: usize,
-    notes: usize,
+    pub configuration_warnings: usize,
+    pub errors: usize,
+    pub notes: usize,
     /// Patterns of the list the configuration gives.
-    patterns: usize,
+    pub patterns: usize,
     /// Patterns of the files' list a SIGHUP reload loads instead (null when
     /// no flag or variable replaced it).
-    reload_patterns: Option<usize>,
-    warnings: usize,
+    pub reload_patterns: Option<usize>,
+    pub warnings: usize,
 }
 
 impl LintCounts {

@@ -2,6 +2,7 @@
 //! reads what the command needs, answers, and prints (text or JSON) into
 //! an `Outcome` that `output::finish` writes out.
 
+pub mod check;
 pub mod completions;
 pub mod config;
 pub mod diff;

@@ -217,6 +217,9 @@ pub struct Facts {
     /// It pins an image by a value that equals its image ID (`sha256:…`),
     /// its record's name: not a name other runtimes compare.
     pub pins_image_ids: bool,
+    /// Its default CRI socket, as crictl names an endpoint, which `check`
+    /// reads its images from (None: not a runtime).
+    pub cri_endpoint: Option<&'static str>,
 }
 
 /// Why a runtime has no use for each option that says where its

@@ -14,14 +14,16 @@ pub const LISTING_F: [&str; 4] = ["-c", "crio-listings/crio.conf", "-d", "crio-l
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_crio-pin");
 /// The environment the tool reads: CRI-O's variables, its own choice of
-/// runtime, the width of its output (unset: the tests' output is no
-/// terminal, so 100 columns) and whether it is colored (unset: no color).
-pub const CRIO_ENV: [&str; 9] = [
+/// runtime, crictl's endpoint, the width of its output (unset: the
+/// tests' output is no terminal, so 100 columns) and whether it is
+/// colored (unset: no color).
+pub const CRIO_ENV: [&str; 10] = [
     "CONTAINER_CONFIG",
     "CONTAINER_CONFIG_DIR",
     "CONTAINER_PINNED_IMAGES",
     "CONTAINER_PAUSE_IMAGE",
     "CRIO_PIN_RUNTIME",
+    "CONTAINER_RUNTIME_ENDPOINT",
     "COLUMNS",
     "NO_COLOR",
     "CLICOLOR_FORCE",

@@ -45,6 +45,7 @@ pub const FACTS: Facts = Facts {
     unread: UNREAD,
     lint_rules: |_, _| Box::new(ContainerdRules { normalized: false }),
     pins_image_ids: true,
+    cri_endpoint: Some("unix:///run/containerd/containerd.sock"),
 };
 
 /// containerd as its open fix PRs intend: values normalised first (a value
@@ -145,6 +146,12 @@ impl Model for Containerd {
             causes.push(CauseCode::NotRestarted, 0, at, || {
                 "containerd reads its configuration only when it starts, and labels an image pinned when it \
                  pulls it or at start-up: the files changed since it started (systemctl restart containerd)"
+                    .to_string()
+            });
+            causes.push(CauseCode::OlderRuntime, 0, at, || {
+                "the running containerd is older than 2.0, which reads no pinned_images: 1.7 pins only its \
+                 sandbox image, 1.6 pins nothing and sets no pinned flag, so the kubelet may remove any image \
+                 (containerd --version; `crio-pin check` shows the version its socket answers with)"
                     .to_string()
             });
         } else {

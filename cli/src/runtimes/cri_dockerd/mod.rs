@@ -51,6 +51,7 @@ pub const FACTS: Facts = Facts {
     },
     lint_rules: |_, _| Box::new(CriDockerdRules),
     pins_image_ids: false,
+    cri_endpoint: Some("unix:///run/cri-dockerd.sock"),
 };
 
 /// Its list is its command line's.

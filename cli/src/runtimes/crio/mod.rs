@@ -50,6 +50,7 @@ pub const FACTS: Facts = Facts {
     unread: Unread { config: None, config_dir: None, pinned_images: None, pause_image: None },
     lint_rules: |flags, artifacts| Box::new(CrioRules { flags, artifacts }),
     pins_image_ids: false,
+    cri_endpoint: Some("unix:///var/run/crio/crio.sock"),
 };
 
 /// What stock CRI-O, and a runtime built on this library, do with a list

@@ -70,6 +70,8 @@ pub const FACTS: Facts = Facts {
     },
     lint_rules: |_, _| Box::new(KubeletRules),
     pins_image_ids: false,
+    // It answers no CRI: it is the runtimes' client.
+    cri_endpoint: None,
 };
 
 const NOT_A_RUNTIME: &str = "the kubelet's allowlist is read from its KubeletConfiguration (--config FILE, \

@@ -1,0 +1,274 @@
+//! `crio-pin check`: is this node's pinning right? The effective list (as
+//! `config` shows it), lint's findings (as `lint`), and every image's pin
+//! against the runtime's own `pinned` flag (as `explain --check`), the
+//! images read from the runtime's CRI socket (`cri`) or from `--images`;
+//! a summary first, then each command's detail, and one exit status: 0 all
+//! right, 1 a disagreement, an undecided image or a lint error, 2 unusable
+//! input, an unreachable runtime or a refused list.
+//!
+//! Each part is the command's own code (`config::print`, `lint::Linted`,
+//! `explain::Explanation`) on one reading of the configuration.
+
+use serde::Serialize;
+
+use crate::args::{KubeletArgs, SourceArgs};
+use crate::commands::{config, explain, lint};
+use crate::cri::{self, Endpoint};
+use crate::error::InputError;
+use crate::lint::Severity;
+use crate::list::Resolved;
+use crate::matching::Explained;
+use crate::output::{self, write_json, Outcome};
+use crate::refused::{self, Refused};
+use crate::runtime::Runtime;
+use crate::runtimes;
+use crate::{images, show};
+
+/// Where the images come from: `--images`, else the runtime's CRI socket.
+pub struct ImagesFrom<'a> {
+    pub listing: Option<&'a str>,
+    /// `--runtime-endpoint`, else `CONTAINER_RUNTIME_ENDPOINT`, else the
+    /// runtime's default socket.
+    pub endpoint: Option<&'a str>,
+}
+
+pub fn run(
+    args: &SourceArgs,
+    from: ImagesFrom<'_>,
+    allow_undecided: bool,
+    kubelet: &KubeletArgs,
+) -> Result<Outcome, InputError> {
+    let runtime = args.runtime()?;
+    let flags = args.flags(runtime);
+    let Some(default_endpoint) = runtime.facts().cri_endpoint else {
+        return Err(InputError(format!(
+            "check compares a runtime's pins with what the runtime reports, and --runtime {} is no runtime: \
+             give the runtime the kubelet runs on (--runtime crio, containerd or cri-dockerd) with \
+             --kubelet-config, or use `lint --runtime {}`",
+            runtime.facts().option,
+            runtime.facts().option
+        )));
+    };
+    let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let verifier = kubelet.verifier()?;
+    let naming = runtime.model().naming();
+    let (source, list) = match from.listing {
+        Some(path) => (Source::Listing(path), images::read(path, naming)?),
+        None => {
+            let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
+            let endpoint = Endpoint::parse(from.endpoint.or(env.as_deref()).unwrap_or(default_endpoint))?;
+            let (answered_by, list) = cri::list_images(&endpoint, naming)?;
+            (Source::Cri(answered_by), list)
+        }
+    };
+    explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
+    let refused = refused::check_lists(&resolved, flags)?;
+    // lint tells OCI artifacts by a listing, which only CRI-O lists.
+    let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
+    let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
+    let explanation = explain::Explanation::new(&resolved, flags, &list, verifier.as_ref())?;
+    let summary = Summary::new(runtime, &resolved, &refused, &linted, &explanation, allow_undecided);
+    let mut out = Vec::new();
+    if args.json {
+        let json = CheckJson {
+            summary: &summary,
+            images_from: &source,
+            config: config::json(&resolved, &refused),
+            lint: linted.json(&resolved),
+            explain: explanation.json(),
+        };
+        write_json(&mut out, &json);
+    } else {
+        let full = args.no_trunc;
+        print_summary(&mut out, &summary, runtime, &source, full);
+        section(&mut out, "the list in force, as `crio-pin config` shows it");
+        let shown = config::Shown { runtime, flags, patterns_file: args.patterns.is_some(), full, every_row: full };
+        config::print(&mut out, &resolved, &refused, shown);
+        section(&mut out, "its traps, as `crio-pin lint` finds them");
+        // The configuration's warnings are above, with the list.
+        linted.print(&mut out, &[], lint::Shown { verbose: false, least: Severity::Info }, full);
+        section(&mut out, "each image against the runtime, as `crio-pin explain --check` shows it");
+        explanation.print(&mut out, true, full, runtime);
+    }
+    // Said on standard error after the output: why a list is refused.
+    Ok(Outcome { out, refused, code: summary.exit_status })
+}
+
+/// What `check` found, counted: its first lines and JSON `summary`.
+#[derive(Serialize)]
+struct Summary {
+    /// `--runtime`'s value.
+    runtime: &'static str,
+    /// Patterns of the list in force, and the files they were read from.
+    patterns: usize,
+    files: usize,
+    /// Patterns of the files' list a SIGHUP reload loads instead (CRI-O,
+    /// when a flag or variable replaced it).
+    reload_patterns: Option<usize>,
+    images: usize,
+    pinned: usize,
+    undecided: usize,
+    disagreements: usize,
+    /// Patterns that make a list refused (now, or after a reload).
+    refused: usize,
+    lint_errors: usize,
+    lint_warnings: usize,
+    lint_notes: usize,
+    configuration_warnings: usize,
+    /// With --kubelet-config: the images it pulls again before a pod uses
+    /// them, and how many of them the configuration pins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet_verified: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet_verified_pinned: Option<usize>,
+    /// --allow-undecided: undecided images do not fail the check.
+    undecided_allowed: bool,
+    /// What fails the check, each in a few words (empty: all right).
+    problems: Vec<String>,
+    exit_status: u8,
+}
+
+impl Summary {
+    fn new(
+        runtime: Runtime,
+        resolved: &Resolved,
+        refused: &[Refused],
+        linted: &lint::Linted,
+        explanation: &explain::Explanation,
+        allow_undecided: bool,
+    ) -> Summary {
+        let report = &explanation.report;
+        let counts = &linted.counts;
+        let mut problems = Vec::new();
+        if !refused.is_empty() {
+            problems.push(format!("{} pattern(s) make a list refused", refused.len()));
+        }
+        if report.disagreements > 0 {
+            problems.push(format!("{} disagreement(s) with the runtime", report.disagreements));
+        }
+        if report.undecided > 0 && !allow_undecided {
+            problems.push(format!("{} undecided image(s)", report.undecided));
+        }
+        if counts.errors > 0 {
+            problems.push(format!("{} lint error(s)", counts.errors));
+        }
+        // The images the kubelet verifies, among those `which` keeps.
+        let verified = |which: &dyn Fn(&Explained) -> bool| {
+            let verdicts = explanation.verdicts.as_ref()?;
+            Some(report.images.iter().zip(verdicts).filter(|(e, (_, v))| v.verified && which(e)).count())
+        };
+        let exit_status = if !refused.is_empty() {
+            2
+        } else {
+            u8::from(counts.errors > 0).max(explanation.code(true, allow_undecided))
+        };
+        Summary {
+            runtime: runtime.facts().option,
+            patterns: resolved.entries.len(),
+            files: resolved.files.len(),
+            reload_patterns: counts.reload_patterns,
+            images: report.images.len(),
+            pinned: report.images.iter().filter(|e| e.pinned).count(),
+            undecided: report.undecided,
+            disagreements: report.disagreements,
+            refused: refused.len(),
+            lint_errors: counts.errors,
+            lint_warnings: counts.warnings,
+            lint_notes: counts.notes,
+            configuration_warnings: counts.configuration_warnings,
+            kubelet_verified: verified(&|_| true),
+            kubelet_verified_pinned: verified(&|e| e.pinned),
+            undecided_allowed: allow_undecided,
+            problems,
+            exit_status,
+        }
+    }
+}
+
+/// Where the images came from (JSON `images_from`): a listing, or the
+/// runtime that answered on its socket.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Source<'a> {
+    Listing(&'a str),
+    Cri(cri::Runtime),
+}
+
+/// `check --json`: the summary, then each command's own JSON.
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    summary: &'a Summary,
+    images_from: &'a Source<'a>,
+    config: config::ConfigJson<'a>,
+    lint: serde_json::Value,
+    explain: explain::ExplainJson<'a>,
+}
+
+/// The verdict, then one line for each part: what a monitoring job's
+/// operator reads before the detail.
+fn print_summary(out: &mut Vec<u8>, s: &Summary, runtime: Runtime, source: &Source<'_>, full: bool) {
+    let verdict = match s.exit_status {
+        0 => "all right".to_string(),
+        code => {
+            format!("{} (exit status {code}): {}", if code == 2 { "REFUSED" } else { "FAILED" }, s.problems.join(", "))
+        }
+    };
+    let images_from = match source {
+        Source::Cri(cri) => {
+            let api = if cri.api_version.is_empty() { String::new() } else { format!(", CRI {}", cri.api_version) };
+            format!(
+                "read from {}, which answers as {} {}{api}",
+                show::escape(&cri.endpoint),
+                show::escape(&cri.name),
+                show::escape(&cri.version)
+            )
+        }
+        Source::Listing(listing) => format!("read from {}", show::escape(listing)),
+    };
+    let reload =
+        s.reload_patterns.map_or(String::new(), |n| format!(", and {n} in the files' list a SIGHUP reload loads"));
+    let undecided = match s.undecided {
+        0 => String::new(),
+        n if s.undecided_allowed => format!(", {n} undecided (accepted: --allow-undecided)"),
+        n => format!(", {n} undecided"),
+    };
+    let mut lines = vec![
+        ("check", verdict),
+        ("runtime", format!("{} (--runtime {}); images {images_from}", runtime.facts().name, s.runtime)),
+        ("list", format!("{} pattern(s) from {} file(s){reload}", s.patterns, s.files)),
+        (
+            "images",
+            format!(
+                "{}, {} pinned{undecided}; {} disagreement(s) with the runtime's pinned flag",
+                s.images, s.pinned, s.disagreements
+            ),
+        ),
+        (
+            "lint",
+            format!(
+                "{} error(s), {} warning(s), {} note(s); {} configuration warning(s)",
+                s.lint_errors, s.lint_warnings, s.lint_notes, s.configuration_warnings
+            ),
+        ),
+    ];
+    if let (Some(verified), Some(pinned)) = (s.kubelet_verified, s.kubelet_verified_pinned) {
+        lines.push((
+            "kubelet",
+            format!(
+                "pulls {verified} of {} image(s) again before a pod uses it, {pinned} of the {} pinned",
+                s.images, s.pinned
+            ),
+        ));
+    }
+    if s.refused > 0 {
+        lines.push(("refused", format!("{} pattern(s); standard error says why", s.refused)));
+    }
+    for (label, text) in lines {
+        output::say_indented(out, &format!("{label:<9}{text}"), &" ".repeat(9), full);
+    }
+}
+
+/// The heading of one part of the detail.
+fn section(out: &mut Vec<u8>, title: &str) {
+    out.extend_from_slice(format!("\n== {title}\n").as_bytes());
+}
