@@ -242,13 +242,14 @@ pub struct FixArgs {
     /// that keep what a pattern pins are applied (a duplicate or shadowed
     /// pattern removed), and for a name that pins nothing the name the
     /// runtime stores; a fix that would pin more or fewer is left for the
-    /// operator. Exit 1 when an error is left
-    #[arg(long, conflicts_with_all = ["json", "images", "kubelet_config", "severity", "verbose"])]
+    /// operator. Exit 1 when an error is left. With --json, the changes, what
+    /// was left and the written list as one JSON object
+    #[arg(long, conflicts_with_all = ["images", "kubelet_config", "severity", "verbose"])]
     pub fix: bool,
     /// Write the fixed list to FILE instead of standard output (implies
     /// --fix; never one of the files the list was read from)
     #[arg(long, value_name = "FILE",
-          conflicts_with_all = ["json", "images", "kubelet_config", "severity", "verbose"])]
+          conflicts_with_all = ["images", "kubelet_config", "severity", "verbose"])]
     pub fix_to: Option<String>,
 }
 

@@ -20,9 +20,11 @@
 //! (`" nginx:1"`, then `nginx:1` to `docker.io/library/nginx:1`).
 
 use crio_pin::Flags;
+use serde::Serialize;
 
+use crate::codes::LintCode;
 use crate::findings::{Finding, Fix, Severity};
-use crate::list::Entry;
+use crate::list::{Entry, Origin};
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
@@ -35,12 +37,53 @@ const ROUNDS: usize = 8;
 /// The list `lint --fix` writes, with what it changed and what it left.
 pub struct Fixed {
     pub entries: Vec<Entry>,
-    /// Each change, as the output's header says it.
-    pub changes: Vec<String>,
+    /// Each change, in the order it was made.
+    pub changes: Vec<Change>,
     /// Each warning or error left, with why it was not fixed.
-    pub left: Vec<String>,
+    pub left: Vec<Left>,
     /// Errors left: the list still has them (exit status 1).
     pub errors_left: usize,
+}
+
+/// One change (`lint --fix --json`'s `changes`; a `changed:` line of the
+/// written list's header).
+#[derive(Serialize)]
+pub struct Change {
+    /// The finding the change mends.
+    pub code: LintCode,
+    /// The entry as it was.
+    pub pattern: String,
+    #[serde(flatten)]
+    pub origin: Origin,
+    /// The text written in its place; none when the entry was removed.
+    pub now: Option<String>,
+    /// What changed and why it keeps what is pinned (or what it gains).
+    pub message: String,
+}
+
+/// A warning or error left as it was (`left`; a `left:` line).
+#[derive(Serialize)]
+pub struct Left {
+    pub code: LintCode,
+    pub severity: Severity,
+    pub pattern: String,
+    #[serde(flatten)]
+    pub origin: Origin,
+    /// Why it was not fixed, and what to do.
+    pub message: String,
+}
+
+impl Change {
+    /// As the header says it.
+    pub fn said(&self) -> String {
+        format!("{} [{}]: {}", named(&self.pattern, &self.origin), self.code, self.message)
+    }
+}
+
+impl Left {
+    pub fn said(&self) -> String {
+        format!("{} {}[{}]: {}", named(&self.pattern, &self.origin), self.severity.as_str(), self.code, self.message)
+    }
 }
 
 /// What one round decided for an entry.
@@ -94,7 +137,7 @@ pub fn fix(entries: &[Entry], flags: Flags, runtime: Runtime) -> Fixed {
             .collect();
     }
     let findings = crate::lint::lint(&current, flags, List::Effective, None);
-    let left: Vec<String> =
+    let left: Vec<Left> =
         findings.iter().filter(|f| f.severity != Severity::Info).map(|f| left_why(f, &current, runtime)).collect();
     let errors_left = findings.iter().filter(|f| f.severity == Severity::Error).count();
     Fixed { entries: current, changes, left, errors_left }
@@ -130,16 +173,17 @@ fn checked(old: &str, text: &str, runtime: Runtime) -> Result<bool, String> {
 }
 
 /// An entry as the header names it: its pattern and where it was written.
-fn named(entry: &Entry) -> String {
-    format!("{} ({})", show::pattern(entry.key.as_deref(), &entry.display()), show::escape(&entry.source))
+fn named(pattern: &str, origin: &Origin) -> String {
+    format!("{} ({})", show::pattern(origin.key.as_deref(), pattern), show::escape(&origin.source))
 }
 
-/// One change, as the header says it.
-fn said(f: &Finding, entries: &[Entry], decision: &Decision) -> String {
+/// One change, said.
+fn said(f: &Finding, entries: &[Entry], decision: &Decision) -> Change {
     let entry = &entries[f.index];
-    let what = match (decision, &f.fix) {
+    let message = match (decision, &f.fix) {
         (Decision::Remove, Some(Fix::Remove { covered_by: Some(c) })) => {
-            format!("removed: {} pins every image it pins", named(&entries[*c]))
+            let cover = &entries[*c];
+            format!("removed: {} pins every image it pins", named(&cover.display(), &cover.origin()))
         }
         (Decision::Remove, _) => "removed: it pins nothing".to_string(),
         (Decision::Write(text, true), _) => format!("now {}, which pins the same images", show::quote(text)),
@@ -147,11 +191,15 @@ fn said(f: &Finding, entries: &[Entry], decision: &Decision) -> String {
             format!("now {}: it pinned nothing, and this is the name it was meant to be", show::quote(text))
         }
     };
-    format!("{} [{}]: {what}", named(entry), f.code)
+    let now = match decision {
+        Decision::Remove => None,
+        Decision::Write(text, _) => Some(text.clone()),
+    };
+    Change { code: f.code, pattern: entry.display(), origin: entry.origin(), now, message }
 }
 
 /// A warning or error left in the list, with why it was not fixed.
-fn left_why(f: &Finding, entries: &[Entry], runtime: Runtime) -> String {
+fn left_why(f: &Finding, entries: &[Entry], runtime: Runtime) -> Left {
     let entry = &entries[f.index];
     let why = match &f.fix {
         _ if not_fixed_here(entry) => "the runtime's own pause or sandbox image: change its setting".to_string(),
@@ -162,7 +210,7 @@ fn left_why(f: &Finding, entries: &[Entry], runtime: Runtime) -> String {
         Some(Fix::Remove { .. }) => "the entry it repeats was changed: run again".to_string(),
         None => "no fix that keeps what it pins: crio-pin lint says why".to_string(),
     };
-    format!("{} {}[{}]: {why}", named(entry), f.severity.as_str(), f.code)
+    Left { code: f.code, severity: f.severity, pattern: entry.display(), origin: entry.origin(), message: why }
 }
 
 /// The list written as `runtime` reads it, after a header that says each
@@ -181,10 +229,10 @@ pub fn write(fixed: &Fixed, runtime: Runtime, full: bool) -> String {
         fixed.left.len()
     ));
     for change in &fixed.changes {
-        out.push_str(&comment(&format!("changed: {change}")));
+        out.push_str(&comment(&format!("changed: {}", change.said())));
     }
     for left in &fixed.left {
-        out.push_str(&comment(&format!("left: {left}")));
+        out.push_str(&comment(&format!("left: {}", left.said())));
     }
     out.push_str("#\n");
     out.push_str(&crate::output::comments_wrapped(&runtime.model().write_list(&patterns), full));
@@ -223,13 +271,16 @@ mod tests {
         );
         // Two rounds for the blank then the short name; the shadowed,
         // empty and duplicate entries removed.
-        assert_eq!(fixed.changes.len(), 5, "{:#?}", fixed.changes);
+        let said = |fixed: &Fixed| {
+            fixed.changes.iter().map(Change::said).chain(fixed.left.iter().map(Left::said)).collect::<Vec<_>>()
+        };
+        assert_eq!(fixed.changes.len(), 5, "{:#?}", said(&fixed));
         assert!(
-            fixed.left.iter().any(|l| l.contains("\"*pause\"") && l.contains("\"*pause*\" would change")),
+            fixed.left.iter().any(|l| l.pattern == "*pause" && l.message.contains("\"*pause*\" would change")),
             "{:#?}",
-            fixed.left
+            said(&fixed)
         );
-        assert!(fixed.left.iter().any(|l| l.contains("error[lone-star]")), "{:#?}", fixed.left);
+        assert!(fixed.left.iter().any(|l| l.said().contains("error[lone-star]")), "{:#?}", said(&fixed));
         assert_eq!(fixed.errors_left, 1);
     }
 
@@ -240,9 +291,12 @@ mod tests {
         let fixed = fix(&entries(&["Quay.io/a:1", "nginx"]), Flags::CONTAINERD, Runtime::Containerd);
         assert_eq!(texts(&fixed), ["Quay.io/a:1", "docker.io/library/nginx:latest"]);
         assert!(
-            fixed.left.iter().any(|l| l.contains("not-normalized") && l.contains("it would not pin \"Quay.io/a:1\"")),
+            fixed
+                .left
+                .iter()
+                .any(|l| l.code.as_str() == "not-normalized" && l.message.contains("it would not pin \"Quay.io/a:1\"")),
             "{:#?}",
-            fixed.left
+            fixed.left.iter().map(Left::said).collect::<Vec<_>>()
         );
         // cri-dockerd: nginx* pins nginx-exporter too, which nginx does not.
         let fixed = fix(&entries(&["nginx*", "docker.io/library/redis:7"]), Flags::CRI_DOCKERD, Runtime::CriDockerd);

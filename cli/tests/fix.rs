@@ -104,7 +104,8 @@ fn reading(runtime: &str, dir: &Path, text: &str) -> Vec<String> {
 fn round_trip(runtime: &str, args: &[&str]) -> usize {
     let out = run(&[args, &["--no-trunc", "lint", "--fix"]].concat());
     let text = stdout(&out);
-    assert!(code(&out) <= 1, "{args:?}: {}", stderr(&out));
+    let status = code(&out);
+    assert!(status <= 1, "{args:?}: {}", stderr(&out));
     assert!(stderr(&out).contains("the fixed list is on standard output"), "{}", stderr(&out));
     let dir = tempfile::tempdir().unwrap();
     let fixed_args = reading(runtime, dir.path(), &text);
@@ -139,7 +140,25 @@ fn round_trip(runtime: &str, args: &[&str]) -> usize {
         checked += usize::from(was(name));
     }
     assert!(checked > 0, "{args:?}: the original pins none of {} names", names.len());
-    text.lines().filter(|l| l.starts_with("# changed: ")).count()
+    let changed = text.lines().filter(|l| l.starts_with("# changed: ")).count();
+    // --json says the same: the list as printed, each change and each
+    // finding left, the gains by their `now`.
+    let out = run(&[args, &["--no-trunc", "lint", "--fix", "--json"]].concat());
+    assert_eq!(code(&out), status, "{args:?}: {}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["list"].as_str(), Some(text.as_str()), "{args:?}");
+    assert_eq!(v["written_to"], Value::Null);
+    let changes = v["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), changed, "{args:?}");
+    let left = text.lines().filter(|l| l.starts_with("# left: ")).count();
+    assert_eq!(v["left"].as_array().unwrap().len(), left, "{args:?}");
+    let json_gains: Vec<String> = changes
+        .iter()
+        .filter(|c| c["message"].as_str().unwrap().ends_with("the name it was meant to be"))
+        .map(|c| c["now"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(json_gains, gains, "{args:?}");
+    changed
 }
 
 #[test]
@@ -192,6 +211,21 @@ fn generated_lists_round_trip() {
             assert!(changed >= 4, "{runtime}: {changed} change(s)");
         }
     }
+}
+
+#[test]
+fn fix_to_with_json_writes_the_list_and_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join("90-pinned.conf");
+    let to = to.to_str().unwrap();
+    let out = run(&["--patterns", "lint-patterns.txt", "lint", "--fix-to", to, "--json"]);
+    assert!(code(&out) <= 1, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["written_to"].as_str(), Some(to));
+    assert_eq!(v["list"].as_str().unwrap(), std::fs::read_to_string(to).unwrap());
+    assert_eq!(v["changes"].as_array().unwrap().len(), 5);
+    let removed = v["changes"].as_array().unwrap().iter().filter(|c| c["now"].is_null()).count();
+    assert!(removed > 0 && removed < 5, "{v}");
 }
 
 #[test]

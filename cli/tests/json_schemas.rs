@@ -15,7 +15,18 @@ fn check_json(command: &str, v: &Value, what: &str, pages: &Path) {
             codes_listed(part, &v[part], what, pages);
         }
     } else {
-        codes_listed(command, v, what, pages);
+        // `lint --fix --json`'s codes are lint's.
+        codes_listed(command.trim_end_matches("-fix"), v, what, pages);
+    }
+}
+
+/// The command whose schema `args` answers by: `lint --fix` has its own.
+fn command_of(args: &[&str]) -> &'static str {
+    let command =
+        ["config", "lint", "explain", "diff", "translate", "check"].into_iter().find(|c| args.contains(c)).unwrap();
+    match command {
+        "lint" if args.iter().any(|a| a.starts_with("--fix")) => "lint-fix",
+        _ => command,
     }
 }
 
@@ -23,7 +34,7 @@ fn check_json(command: &str, v: &Value, what: &str, pages: &Path) {
 fn codes_listed(command: &str, v: &Value, what: &str, pages: &Path) {
     let page = std::fs::read_to_string(pages.join(format!("crio-pin-{command}.1"))).unwrap();
     let config_page = std::fs::read_to_string(pages.join("crio-pin-config.1")).unwrap();
-    for key in ["warnings", "findings", "causes", "refused"] {
+    for key in ["warnings", "findings", "causes", "refused", "changes", "left"] {
         for item in v[key].as_array().into_iter().flatten() {
             let code = item["code"].as_str().unwrap();
             let listed = format!(".TP\n\\fB{}\\fR\n", code.replace('-', "\\-"));
@@ -117,10 +128,7 @@ fn every_json_output_matches_its_documented_schema() {
         if !command_line.contains(" --json") {
             continue;
         }
-        let command = ["config", "lint", "explain", "diff", "translate", "check"]
-            .into_iter()
-            .find(|c| command_line.split(' ').any(|w| w == *c))
-            .unwrap_or_else(|| panic!("{}: which command?", path.display()));
+        let command = command_of(&command_line.split(' ').collect::<Vec<_>>());
         let out = &text[text.find("--- stdout\n").unwrap() + 11..text.find("--- stderr\n").unwrap()];
         let v: Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         check_json(command, &v, &path.display().to_string(), pages.path());
@@ -143,6 +151,8 @@ fn every_json_output_matches_its_documented_schema() {
         (vec!["--patterns", &crlf, "config"], &[]),
         (vec!["--patterns", "lint-patterns.txt", "--strict", "lint"], &[]),
         (node(&["lint"]), &env),
+        (node(&["lint", "--fix"]), &env),
+        (vec!["--patterns", "lint-patterns.txt", "lint", "--fix"], &[]),
         (vec!["-c", "", "-d", "reload/crio.conf.d", "lint"], &env),
         (listing_f(&["lint", "--images", "crio-listings/F/list.json"]), &[]),
         (node(&["explain", "--images", "node/images.json", "--check"]), &[]),
@@ -188,8 +198,7 @@ fn every_json_output_matches_its_documented_schema() {
         ),
     ];
     for (args, env) in runs {
-        let command =
-            ["config", "lint", "explain", "diff", "translate", "check"].into_iter().find(|c| args.contains(c)).unwrap();
+        let command = command_of(&args);
         let out = run_env(&[&args[..], &["--json"]].concat(), env);
         assert!(code(&out) != 2 || !out.stdout.is_empty(), "{args:?}: {}", stderr(&out));
         check_json(command, &json(&out), &format!("{args:?}"), pages.path());
@@ -213,13 +222,13 @@ fn docs_json_md_names_every_key_of_the_schemas() {
             _ => {}
         }
     }
-    for command in ["config", "lint", "explain", "diff", "check"] {
+    for command in ["config", "lint", "lint-fix", "explain", "diff", "check"] {
         let mut all = BTreeSet::new();
         keys(&schema(command), &mut all);
         let section = doc
             .split("\n## ")
-            .find(|s| s.starts_with(&format!("`{command} --json`")))
-            .unwrap_or_else(|| panic!("docs/json.md has no section \"## `{command} --json`\""));
+            .find(|s| s.starts_with(&format!("`{} --json`", command.replace('-', " --"))))
+            .unwrap_or_else(|| panic!("docs/json.md has no section for {command} --json"));
         let shared = doc.split("\n## ").next().unwrap();
         for key in all {
             let key = format!("`{key}`");
@@ -239,6 +248,8 @@ fn other_runtimes_json_matches_the_schemas_and_manual_pages() {
     let runs: Vec<Vec<&str>> = vec![
         containerd("containerd", &["config"]),
         containerd("containerd-normalized", &["lint"]),
+        containerd("containerd-normalized", &["lint", "--fix"]),
+        cri_dockerd(&["lint", "--fix"]),
         vec!["--runtime", "containerd", "-c", "containerd/default.toml", "config"],
         [&refused[..], &["config"]].concat(),
         [&refused[..], &["lint"]].concat(),
@@ -267,7 +278,7 @@ fn other_runtimes_json_matches_the_schemas_and_manual_pages() {
         cri_dockerd(&["check", "--images", "cri-dockerd/images.json"]),
     ];
     for args in runs {
-        let command = ["config", "lint", "explain", "diff", "check"].into_iter().find(|c| args.contains(c)).unwrap();
+        let command = command_of(&args);
         let out = run(&[&args[..], &["--json"]].concat());
         assert!(!out.stdout.is_empty(), "{args:?}: {}", stderr(&out));
         check_json(command, &json(&out), &format!("{args:?}"), pages.path());

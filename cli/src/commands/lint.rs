@@ -160,14 +160,34 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
     let resolved = runtimes::resolve(&args.sources(runtime))?;
     let fixed = crate::fix::fix(&resolved.entries, flags, runtime);
     let text = crate::fix::write(&fixed, runtime, args.no_trunc);
-    let (out, written_to) = match target {
-        None | Some(FixTarget::Stdout) => (text.into_bytes(), "standard output".to_string()),
+    let code = u8::from(fixed.errors_left > 0);
+    let written_to = match target {
         Some(FixTarget::File(path)) => {
             refuse_input(path, &resolved.files)?;
-            std::fs::write(path, text)
+            std::fs::write(path, &text)
                 .map_err(|e| InputError(format!("--fix-to {}: cannot write it ({e})", show::quote(path))))?;
-            (Vec::new(), show::quote(path))
+            Some(path)
         }
+        None | Some(FixTarget::Stdout) => None,
+    };
+    if args.json {
+        let mut out = Vec::new();
+        write_json(
+            &mut out,
+            &serde_json::json!({
+                "changes": fixed.changes,
+                "errors_left": fixed.errors_left,
+                "left": fixed.left,
+                // The list as written (to `written_to`, when given).
+                "list": text,
+                "written_to": written_to,
+            }),
+        );
+        return Ok(Outcome { out, refused: Vec::new(), code });
+    }
+    let (out, written_to) = match written_to {
+        None => (text.into_bytes(), "standard output".to_string()),
+        Some(path) => (Vec::new(), show::quote(path)),
     };
     let left = match (fixed.left.len(), fixed.errors_left) {
         (0, _) => String::new(),
@@ -191,7 +211,7 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
             args.no_trunc,
         );
     }
-    Ok(Outcome { out, refused: Vec::new(), code: u8::from(fixed.errors_left > 0) })
+    Ok(Outcome { out, refused: Vec::new(), code })
 }
 
 /// Err when `path` is one of the files the list was read from (the same
