@@ -202,6 +202,8 @@ demo:
 	@echo "   8-9  one list under three runtimes' rules; containerd's and cri-dockerd's traps,"
 	@echo "        a list carried from one runtime to another"
 	@echo "   10   crio-pin check: the node against its running CRI-O (not reloaded), summary first"
+	@echo "   11   the kubelet's credential check: a pinned image it would pull again (lint and"
+	@echo "        check take --kubelet-config too)"
 	@echo "== Next"
 	@echo "   on a node:  sudo crio-pin check (the list, lint and each image against the running"
 	@echo "               runtime, read from its socket: one exit status); or crio-pin config;"
@@ -227,6 +229,8 @@ tool_1 = $(call tool,$(1),$(2)) || [ $$? -eq 1 ]
 IMAGES := --images examples/data/node-images.txt
 
 ONE_LIST := --patterns examples/data/one-list.txt explain $(IMAGES)
+KUBELET := --kubelet-config examples/kubelet/config.yaml
+PLATFORM_IMAGE := registry.example:5000/platform/ingress-gateway:2.4.1
 
 demo-cli-run:
 	@echo "== $(SECTION). crio-pin on a CRI-O node: which list is in force, and its traps"
@@ -260,6 +264,11 @@ demo-cli-run:
 	@echo "== $$(($(SECTION) + 4)). The CRI-O node checked against its running CRI-O, one exit status"
 	@echo "   Why: a monitoring job needs one answer; this CRI-O still pins by the list before 99-local.conf."
 	$(call tool_1,check --images examples/data/node-images.json,$(CRIO_NODE))
+	@echo
+	@echo "== $$(($(SECTION) + 5)). The kubelet's own list: pinned images it pulls again before a pod runs"
+	@echo "   Why: a pinned image outside the kubelet's allowlist fails its pod on a node cut off from"
+	@echo "   the registry; here the allowlist names the platform registry without its port."
+	$(call tool,explain $(PLATFORM_IMAGE) registry.k8s.io/pause:3.10 $(KUBELET),$(CRIO_NODE))
 
 
 # The stages of make test, in order, each announced and timed
