@@ -618,7 +618,9 @@ func (e engine) matchIndex(name string) int {
 	return indexResult(r)
 }
 
-// matchEach writes into results (len(names) of them, at least one).
+// matchEach writes into results (len(names) of them, at least one). The
+// names the length table settles are not sent: their result stays false
+// (grow cleared it), and the module walks only the others.
 func (e engine) matchEach(results []bool, names []string) {
 	if e.p == nil {
 		return
@@ -628,10 +630,13 @@ func (e engine) matchEach(results []bool, names []string) {
 		panic(internalError("crio_pin_match_each", "no instance of the WebAssembly module left"))
 	}
 	in := s.in
-	count := in.names(e, names, true)
-	if count < 0 {
+	count := in.names(e, names, false)
+	if count <= 0 {
 		e.p.put(s)
-		panic(internalError("crio_pin_match_each", "no module memory for the names"))
+		if count < 0 {
+			panic(internalError("crio_pin_match_each", "no module memory for the names"))
+		}
+		return
 	}
 	out := uint64(in.scratch) + 4*uint64(count)
 	if !in.call(in.matchEach, uint64(e.p.set), out+uint64(count), uint64(in.scratch), uint64(count), out) {
@@ -639,8 +644,19 @@ func (e engine) matchEach(results []bool, names []string) {
 		panic(internalError("crio_pin_match_each", "a trap in the WebAssembly module"))
 	}
 	r := uint64(uint32(in.stack[0]))
-	for i, b := range in.view(uint32(out), uint32(count)) {
-		results[i] = b != 0
+	answers := in.view(uint32(out), uint32(count))
+	if count == len(names) {
+		for i, b := range answers {
+			results[i] = b != 0
+		}
+	} else {
+		j := 0
+		for i, n := range names {
+			if !e.settled(n) {
+				results[i] = answers[j] != 0
+				j++
+			}
+		}
 	}
 	e.p.put(s)
 	eachResult(r, count)
