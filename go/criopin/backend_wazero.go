@@ -63,7 +63,8 @@ type module struct {
 	compiled   wazero.CompiledModule
 	runtime    wazero.Runtime
 	version    string
-	validators *pool // instances holding no set, for Validate
+	validators *pool                   // instances holding no set, for Validate
+	cache      wazero.CompilationCache // nil without CRIOPIN_WASM_CACHE
 }
 
 var (
@@ -84,8 +85,36 @@ func loadModule() (*module, *CompileError) {
 	return loaded, moduleFailed
 }
 
+// compileModule compiles the module, through the compilation cache when
+// CRIOPIN_WASM_CACHE names a safe directory (cache_wazero.go); a cache
+// that fails is left out, with one line on stderr.
 func compileModule() (*module, error) {
-	r := wazero.NewRuntime(ctx)
+	if dir := os.Getenv(cacheEnv); dir != "" {
+		if cache := openCache(dir); cache != nil {
+			m, err := compileModuleWith(cache)
+			if err == nil {
+				return m, nil
+			}
+			_ = cache.Close(ctx)
+			cacheWarning(dir, "could not be used ("+err.Error()+")")
+		}
+	}
+	return compileModuleWith(nil)
+}
+
+// compileModuleWith compiles the module in a new runtime with cache (nil:
+// none) and starts its first instance.
+func compileModuleWith(cache wazero.CompilationCache) (m *module, err error) {
+	config := wazero.NewRuntimeConfig()
+	if cache != nil {
+		config = config.WithCompilationCache(cache)
+	}
+	r := wazero.NewRuntimeWithConfig(ctx, config)
+	defer func() {
+		if err != nil {
+			_ = r.Close(ctx)
+		}
+	}()
 	// The module's imports: random_get seeds the exact table's hash (as
 	// std's RandomState does natively), fd_write carries a panic's message
 	// to stderr; it reads no environment and opens no file.
@@ -96,7 +125,7 @@ func compileModule() (*module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &module{compiled: compiled, runtime: r}
+	m = &module{compiled: compiled, runtime: r, cache: cache}
 	first, err := m.instantiate()
 	if err != nil {
 		return nil, err
