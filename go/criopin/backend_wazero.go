@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -375,9 +376,19 @@ func newPool(m *module, first *instance, set uint32) *pool {
 // get takes an idle instance; nil when the set has none left (every one
 // trapped).
 func (p *pool) get() *slot {
-	for i := range p.slots {
+	// Each goroutine starts its search at a slot of its own (from its
+	// stack's address: stable for a goroutine, different between them),
+	// so that goroutines matching at once do not all try the first slot,
+	// whose cache line the goroutine holding it writes twice a call.
+	var here byte
+	h := uint32(uintptr(unsafe.Pointer(&here))>>13) * 0x9e37_79b9 // stacks are 8 KiB apart or more
+	i := int((uint64(h) * uint64(len(p.slots))) >> 32)
+	for range p.slots {
 		if s := &p.slots[i]; s.state.Load() == slotIdle && s.state.CompareAndSwap(slotIdle, slotBusy) {
 			return s
+		}
+		if i++; i == len(p.slots) {
+			i = 0
 		}
 	}
 	return p.getSlow()
