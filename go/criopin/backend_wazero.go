@@ -557,14 +557,14 @@ func validateEngine(patterns []string, f Flag) *CompileError {
 	return err
 }
 
-// names writes names (those the table does not settle, unless all) into
+// names writes the names the table does not settle into
 // the scratch memory in one copy: their lengths, then room for one result
 // byte each, then their bytes. It returns how many it wrote; -1 when the
 // memory cannot hold them.
-func (in *instance) names(e engine, names []string, all bool) int {
+func (in *instance) names(e engine, names []string) int {
 	count, total := 0, 0
 	for _, n := range names {
-		if all || !e.settled(n) {
+		if !e.settled(n) {
 			count++
 			total += len(n)
 		}
@@ -578,7 +578,7 @@ func (in *instance) names(e engine, names []string, all bool) int {
 	b := in.view(in.scratch, uint32(5*count+total))
 	at, i := 5*count, 0
 	for _, n := range names {
-		if all || !e.settled(n) {
+		if !e.settled(n) {
 			binary.LittleEndian.PutUint32(b[4*i:], uint32(len(n)))
 			at += copy(b[at:], n)
 			i++
@@ -614,7 +614,7 @@ func (e engine) matchAny(names []string) bool {
 	if unsettled == 1 { // most images: one stored name
 		ok = in.put(last) && in.call(in.match, uint64(e.p.set), uint64(in.scratch), uint64(len(last)))
 	} else {
-		count := in.names(e, names, false)
+		count := in.names(e, names)
 		ok = count > 0 && in.call(in.matchAny, uint64(e.p.set), uint64(in.scratch)+5*uint64(count),
 			uint64(in.scratch), uint64(count))
 	}
@@ -670,7 +670,7 @@ func (e engine) matchEach(results []bool, names []string) {
 		panic(internalError("crio_pin_match_each", "no instance of the WebAssembly module left"))
 	}
 	in := s.in
-	count := in.names(e, names, false)
+	count := in.names(e, names)
 	if count <= 0 {
 		e.p.put(s)
 		if count < 0 {
