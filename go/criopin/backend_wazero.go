@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -63,7 +64,8 @@ type module struct {
 	compiled   wazero.CompiledModule
 	runtime    wazero.Runtime
 	version    string
-	validators *pool // instances holding no set, for Validate
+	validators *pool                   // instances holding no set, for Validate
+	cache      wazero.CompilationCache // nil without CRIOPIN_WASM_CACHE
 }
 
 var (
@@ -84,8 +86,36 @@ func loadModule() (*module, *CompileError) {
 	return loaded, moduleFailed
 }
 
+// compileModule compiles the module, through the compilation cache when
+// CRIOPIN_WASM_CACHE names a safe directory (cache_wazero.go); a cache
+// that fails is left out, with one line on stderr.
 func compileModule() (*module, error) {
-	r := wazero.NewRuntime(ctx)
+	if dir := os.Getenv(cacheEnv); dir != "" {
+		if cache := openCache(dir); cache != nil {
+			m, err := compileModuleWith(cache)
+			if err == nil {
+				return m, nil
+			}
+			_ = cache.Close(ctx)
+			cacheWarning(dir, "could not be used ("+err.Error()+")")
+		}
+	}
+	return compileModuleWith(nil)
+}
+
+// compileModuleWith compiles the module in a new runtime with cache (nil:
+// none) and starts its first instance.
+func compileModuleWith(cache wazero.CompilationCache) (m *module, err error) {
+	config := wazero.NewRuntimeConfig()
+	if cache != nil {
+		config = config.WithCompilationCache(cache)
+	}
+	r := wazero.NewRuntimeWithConfig(ctx, config)
+	defer func() {
+		if err != nil {
+			_ = r.Close(ctx)
+		}
+	}()
 	// The module's imports: random_get seeds the exact table's hash (as
 	// std's RandomState does natively), fd_write carries a panic's message
 	// to stderr; it reads no environment and opens no file.
@@ -96,7 +126,7 @@ func compileModule() (*module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &module{compiled: compiled, runtime: r}
+	m = &module{compiled: compiled, runtime: r, cache: cache}
 	first, err := m.instantiate()
 	if err != nil {
 		return nil, err
@@ -346,9 +376,19 @@ func newPool(m *module, first *instance, set uint32) *pool {
 // get takes an idle instance; nil when the set has none left (every one
 // trapped).
 func (p *pool) get() *slot {
-	for i := range p.slots {
+	// Each goroutine starts its search at a slot of its own (from its
+	// stack's address: stable for a goroutine, different between them),
+	// so that goroutines matching at once do not all try the first slot,
+	// whose cache line the goroutine holding it writes twice a call.
+	var here byte
+	h := uint32(uintptr(unsafe.Pointer(&here))>>13) * 0x9e37_79b9 // stacks are 8 KiB apart or more
+	i := int((uint64(h) * uint64(len(p.slots))) >> 32)
+	for range p.slots {
 		if s := &p.slots[i]; s.state.Load() == slotIdle && s.state.CompareAndSwap(slotIdle, slotBusy) {
 			return s
+		}
+		if i++; i == len(p.slots) {
+			i = 0
 		}
 	}
 	return p.getSlow()
@@ -517,14 +557,14 @@ func validateEngine(patterns []string, f Flag) *CompileError {
 	return err
 }
 
-// names writes names (those the table does not settle, unless all) into
+// names writes the names the table does not settle into
 // the scratch memory in one copy: their lengths, then room for one result
 // byte each, then their bytes. It returns how many it wrote; -1 when the
 // memory cannot hold them.
-func (in *instance) names(e engine, names []string, all bool) int {
+func (in *instance) names(e engine, names []string) int {
 	count, total := 0, 0
 	for _, n := range names {
-		if all || !e.settled(n) {
+		if !e.settled(n) {
 			count++
 			total += len(n)
 		}
@@ -538,7 +578,7 @@ func (in *instance) names(e engine, names []string, all bool) int {
 	b := in.view(in.scratch, uint32(5*count+total))
 	at, i := 5*count, 0
 	for _, n := range names {
-		if all || !e.settled(n) {
+		if !e.settled(n) {
 			binary.LittleEndian.PutUint32(b[4*i:], uint32(len(n)))
 			at += copy(b[at:], n)
 			i++
@@ -574,7 +614,7 @@ func (e engine) matchAny(names []string) bool {
 	if unsettled == 1 { // most images: one stored name
 		ok = in.put(last) && in.call(in.match, uint64(e.p.set), uint64(in.scratch), uint64(len(last)))
 	} else {
-		count := in.names(e, names, false)
+		count := in.names(e, names)
 		ok = count > 0 && in.call(in.matchAny, uint64(e.p.set), uint64(in.scratch)+5*uint64(count),
 			uint64(in.scratch), uint64(count))
 	}
@@ -618,7 +658,9 @@ func (e engine) matchIndex(name string) int {
 	return indexResult(r)
 }
 
-// matchEach writes into results (len(names) of them, at least one).
+// matchEach writes into results (len(names) of them, at least one). The
+// names the length table settles are not sent: their result stays false
+// (grow cleared it), and the module walks only the others.
 func (e engine) matchEach(results []bool, names []string) {
 	if e.p == nil {
 		return
@@ -628,10 +670,13 @@ func (e engine) matchEach(results []bool, names []string) {
 		panic(internalError("crio_pin_match_each", "no instance of the WebAssembly module left"))
 	}
 	in := s.in
-	count := in.names(e, names, true)
-	if count < 0 {
+	count := in.names(e, names)
+	if count <= 0 {
 		e.p.put(s)
-		panic(internalError("crio_pin_match_each", "no module memory for the names"))
+		if count < 0 {
+			panic(internalError("crio_pin_match_each", "no module memory for the names"))
+		}
+		return
 	}
 	out := uint64(in.scratch) + 4*uint64(count)
 	if !in.call(in.matchEach, uint64(e.p.set), out+uint64(count), uint64(in.scratch), uint64(count), out) {
@@ -639,8 +684,19 @@ func (e engine) matchEach(results []bool, names []string) {
 		panic(internalError("crio_pin_match_each", "a trap in the WebAssembly module"))
 	}
 	r := uint64(uint32(in.stack[0]))
-	for i, b := range in.view(uint32(out), uint32(count)) {
-		results[i] = b != 0
+	answers := in.view(uint32(out), uint32(count))
+	if count == len(names) {
+		for i, b := range answers {
+			results[i] = b != 0
+		}
+	} else {
+		j := 0
+		for i, n := range names {
+			if !e.settled(n) {
+				results[i] = answers[j] != 0
+				j++
+			}
+		}
 	}
 	e.p.put(s)
 	eachResult(r, count)

@@ -525,3 +525,27 @@ func liveSetsSettled() int64 {
 	}
 	return last
 }
+
+// TestEachWithSettledNames: a listing where the length table settles most
+// names (no pattern has their length) and asks about the rest: each answer
+// lands at its own name's index, and a reused slice's stale values are
+// cleared (the wasm backend sends the module only the names it asks about).
+func TestEachWithSettledNames(t *testing.T) {
+	s := criopin.MustCompile([]string{"registry.k8s.io/pause:3.10", "quay.io/x/y:1"})
+	defer s.Close()
+	names := []string{"a", "registry.k8s.io/pause:3.10", "docker.io/library/nginx:latest", "quay.io/x/y:1",
+		"quay.io/x/y:2", "bb", "REGISTRY.K8S.IO/PAUSE:3.10", ""}
+	want := []bool{false, true, false, true, false, false, true, false}
+	if got := s.MatchEach(names); !equalBools(got, want) {
+		t.Fatalf("MatchEach = %v, want %v", got, want)
+	}
+	dst := make([]bool, 1, 1+len(names))
+	dst[0] = true
+	stale := dst[:cap(dst)]
+	for i := range stale {
+		stale[i] = true
+	}
+	if got := s.AppendEach(dst, names); !equalBools(got, append([]bool{true}, want...)) {
+		t.Fatalf("AppendEach over stale values = %v, want true then %v", got, want)
+	}
+}

@@ -87,6 +87,29 @@
 // host lookup) that makes glibc warn about getpwuid_r and getaddrinfo,
 // harmless since the library never calls it.
 //
+// # The WebAssembly module's cache
+//
+// With the wasm backend, the first [Compile], [Validate] or [Version] of a
+// process compiles the embedded module to machine code (0.1 to 0.3 s).
+// CRIOPIN_WASM_CACHE=DIR in the environment keeps that machine code in DIR
+// (wazero's compilation cache), so that a later process reads it instead
+// (about 10 ms): paid once per machine and wazero version, not
+// once per process start. Unset or empty, nothing is written anywhere.
+// The cgo backend ignores the variable.
+//
+// The cache is code the process runs, so a cache someone else can write
+// to is code execution for them: DIR (made 0700 when missing), its
+// wazero-* directories and their files must be owned by the process's
+// effective user and writable by no one else, and every parent directory
+// owned by that user or root and writable by no one else unless sticky
+// (as /tmp). Otherwise the variable is ignored, with one line on stderr.
+// (wazero checks an entry's checksum, which catches damage, not
+// tampering: the owner and modes are the protection.) Any failure of the
+// cache (an entry that does not read back, a directory that cannot be
+// written) also prints one line and the module
+// is compiled without it: the cache never makes the package fail. The
+// variable is read once, on that first use.
+//
 // # Sharing and reloads
 //
 // A [Set] is immutable and safe for any number of goroutines. Whoever

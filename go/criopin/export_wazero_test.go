@@ -21,5 +21,9 @@ func CompileModule() error {
 	if err != nil {
 		return err
 	}
-	return m.runtime.Close(ctx)
+	err = m.runtime.Close(ctx)
+	if m.cache != nil {
+		_ = m.cache.Close(ctx)
+	}
+	return err
 }

@@ -197,7 +197,11 @@ func BenchmarkFloor(b *testing.B) {
 // goroutines at once (b.RunParallel), as CRI-O's ListImages handlers call
 // it; one op one image. With the wasm backend this is what its pool of
 // instances is for: compare with -cpu 1,2 (go/README.md, "The wasm
-// backend").
+// backend"). Beside the wall time a call (ns/op: it halves from -cpu 1 to
+// 2 when the calls scale and the machine has two free cores), cpu-ns/op is
+// the process's CPU time a call, all threads: it stays flat when the calls
+// scale, and grows when goroutines cost each other (contention), whatever
+// else the machine runs.
 func BenchmarkParallel(b *testing.B) {
 	images := nodeImages(b)
 	set := criopin.MustCompile(handList)
@@ -207,6 +211,7 @@ func BenchmarkParallel(b *testing.B) {
 		backend = "wasm"
 	}
 	b.Run("list=hand/"+backend, func(b *testing.B) {
+		cpu := processCPU()
 		b.RunParallel(func(pb *testing.PB) {
 			pinned := false
 			for i := 0; pb.Next(); i++ {
@@ -214,5 +219,8 @@ func BenchmarkParallel(b *testing.B) {
 			}
 			sink = pinned
 		})
+		if cpu := processCPU() - cpu; cpu > 0 {
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+		}
 	})
 }

@@ -33,3 +33,18 @@ func BenchmarkModuleCompile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkModuleCompileCached: the same with CRIOPIN_WASM_CACHE set and
+// the cache filled: a later process's start, the machine code read back
+// from the directory instead of compiled.
+func BenchmarkModuleCompileCached(b *testing.B) {
+	b.Setenv("CRIOPIN_WASM_CACHE", b.TempDir())
+	if err := criopin.CompileModule(); err != nil { // fills the cache
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := criopin.CompileModule(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,162 @@
+//go:build !cgo || criopin_purego
+
+package criopin_test
+
+// CRIOPIN_WASM_CACHE (cache_wazero.go): a process started with it keeps
+// the module compiled to machine code in the directory, and the next
+// process reads it from there; a directory others could write to is
+// refused; a cache that fails is left out. Each case starts this test
+// binary again (TestCacheHelperProcess), as a second process start is the
+// subject.
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/crio-pin/crio-pin/go/criopin"
+)
+
+const cacheHelperEnv = "CRIOPIN_TEST_CACHE_HELPER"
+
+// TestCacheHelperProcess is the started process: it loads the module
+// (through the cache, when the environment names one) and checks answers.
+func TestCacheHelperProcess(t *testing.T) {
+	if os.Getenv(cacheHelperEnv) != "1" {
+		t.Skip("run by the cache tests in a process of their own")
+	}
+	s := criopin.MustCompile([]string{"registry.k8s.io/pause:3.10", "quay.io/openshift/*"})
+	defer s.Close()
+	if !s.Match("registry.k8s.io/pause:3.10") || !s.Match("quay.io/openshift/cli:4") || s.Match("docker.io/nginx:1") {
+		t.Fatal("wrong answers")
+	}
+	os.Stdout.WriteString("cache helper: answers right\n")
+}
+
+// startWithCache runs the helper with CRIOPIN_WASM_CACHE=dir and returns
+// its stderr (the helper must answer right whatever the cache does).
+func startWithCache(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCacheHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), cacheHelperEnv+"=1", "CRIOPIN_WASM_CACHE="+dir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || !strings.Contains(stdout.String(), "cache helper: answers right") {
+		t.Fatalf("the process with CRIOPIN_WASM_CACHE=%s failed (%v):\n%s%s", dir, err, stdout.String(), stderr.String())
+	}
+	return stderr.String()
+}
+
+// cacheEntries are the files wazero keeps in dir.
+func cacheEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := filepath.Glob(filepath.Join(dir, "wazero-*", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
+func TestCacheSecondStartUsesIt(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cache") // made by the first process
+	if got := startWithCache(t, dir); got != "" {
+		t.Fatalf("the first start printed %q", got)
+	}
+	st, err := os.Stat(dir)
+	if err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("the cache directory: %v, %v; want it made 0700", st, err)
+	}
+	entries := cacheEntries(t, dir)
+	if len(entries) != 1 {
+		t.Fatalf("the first start left %q, want the module's one entry", entries)
+	}
+	written, err := os.ReadFile(entries[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(entries[0])
+	// The second start reads the entry and writes nothing.
+	if got := startWithCache(t, dir); got != "" {
+		t.Fatalf("the second start printed %q", got)
+	}
+	after, _ := os.Stat(entries[0])
+	if now := cacheEntries(t, dir); len(now) != 1 || now[0] != entries[0] || !after.ModTime().Equal(before.ModTime()) {
+		t.Fatalf("the second start rewrote the cache: %q", now)
+	}
+	// That the second start read it: the same start with the entry's
+	// machine code damaged notices (wazero checks its checksum), says so
+	// once and compiles the module itself.
+	damaged := bytes.Clone(written)
+	for i := len(damaged) / 2; i < len(damaged)/2+64; i++ {
+		damaged[i] ^= 0xff
+	}
+	if err := os.WriteFile(entries[0], damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := startWithCache(t, dir)
+	if strings.Count(got, "\n") != 1 || !strings.Contains(got, "CRIOPIN_WASM_CACHE="+dir+" could not be used") {
+		t.Fatalf("a damaged entry: stderr %q, want one line saying the cache could not be used", got)
+	}
+}
+
+func TestCacheRefusesUnsafeDirectories(t *testing.T) {
+	refused := func(t *testing.T, dir, why string) {
+		t.Helper()
+		got := startWithCache(t, dir)
+		if strings.Count(got, "\n") != 1 || !strings.Contains(got, "CRIOPIN_WASM_CACHE="+dir+" ignored: ") ||
+			!strings.Contains(got, why) {
+			t.Fatalf("stderr %q, want one line: ignored, %s", got, why)
+		}
+		if entries := cacheEntries(t, dir); len(entries) != 0 {
+			t.Fatalf("a refused cache was written: %q", entries)
+		}
+	}
+	t.Run("others may write", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, dir, "writable by its group or others")
+	})
+	t.Run("its group may write", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.Chmod(dir, 0o770); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, dir, "writable by its group or others")
+	})
+	t.Run("a version directory others may write", func(t *testing.T) {
+		dir := t.TempDir()
+		version := filepath.Join(dir, "wazero-v0-planted")
+		if err := os.Mkdir(version, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(version, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, dir, version+" is writable")
+	})
+	t.Run("another user's", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("needs root to give a directory to another user")
+		}
+		dir := t.TempDir()
+		if err := os.Chown(dir, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		refused(t, dir, "is owned by user 65534")
+	})
+	t.Run("not a directory", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "file")
+		if err := os.WriteFile(file, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := startWithCache(t, file)
+		if strings.Count(got, "\n") != 1 || !strings.Contains(got, "is not a directory") {
+			t.Fatalf("stderr %q, want one line: not a directory", got)
+		}
+	})
+}
