@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crio_pin::Flags;
 
-use crate::commands::completions::CompletionShell;
 use crate::error::InputError;
 use crate::lint::Severity;
 use crate::man;
@@ -489,4 +488,13 @@ pub fn command() -> clap::Command {
 /// The command line, parsed; usage errors exit here (status 2).
 pub fn parse() -> Cli {
     Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
+}
+
+/// The shells `completions` writes a script for (an option's values, as
+/// the others here: the command takes them from the command line).
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
 }
