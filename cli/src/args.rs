@@ -34,14 +34,7 @@ pub struct Cli {
 pub struct SourceArgs {
     /// The runtime whose configuration is read and whose rules decide
     /// [default: crio]
-    ///
-    /// CRI-O; containerd 2.x (values compared as written);
-    /// containerd-normalized (as its fix PRs intend: values normalised);
-    /// cri-dockerd (prefixes, bare repositories, Docker's familiar names);
-    /// kubelet (no runtime: its preloadedImagesVerificationAllowlist, read
-    /// from --config, default /var/lib/kubelet/config.yaml, and
-    /// --config-dir) [env: CRIO_PIN_RUNTIME]
-    #[arg(long, value_enum, value_name = "RUNTIME", global = true)]
+    #[arg(long, value_enum, value_name = "RUNTIME", global = true, long_help = man::runtime_help())]
     pub runtime: Option<Runtime>,
     /// The runtime's main configuration file
     ///

@@ -259,6 +259,8 @@ pub struct Facts {
     pub name: &'static str,
     /// How it compares, for the messages that say its rules are fixed.
     pub rules: &'static str,
+    /// What `--runtime`'s help says of it.
+    pub help: &'static str,
     /// Who refuses to pull a name that is a reference but for its case.
     pub puller: &'static str,
     /// Who does something with a list the library refuses, as messages

@@ -33,6 +33,7 @@ pub const FACTS: Facts = Facts {
     option: "cri-dockerd",
     name: NAME,
     rules: "exact references, bare repositories and anchored prefixes, compared case-sensitively",
+    help: "cri-dockerd (prefixes, bare repositories, Docker's familiar names)",
     // Docker pulls for it.
     puller: "Docker",
     refuser: NAME,

@@ -41,6 +41,7 @@ pub const FACTS: Facts = Facts {
     option: "crio",
     name: NAME,
     rules: "CRI-O's globs and keywords, ignoring case",
+    help: "CRI-O",
     puller: NAME,
     refuser: NAME,
     stock_refuser: "stock CRI-O",

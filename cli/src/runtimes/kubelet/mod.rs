@@ -56,6 +56,8 @@ pub const FACTS: Facts = Facts {
     name: NAME,
     rules: "exact repositories without tag or digest, and prefixes ending in /*, compared case-sensitively with \
             the image's normalised repository",
+    help: "kubelet (no runtime: its preloadedImagesVerificationAllowlist, read from --config, default \
+           /var/lib/kubelet/config.yaml, and --config-dir)",
     puller: "the kubelet",
     refuser: "the kubelet",
     stock_refuser: "the kubelet",
