@@ -296,6 +296,10 @@ test-docs:
 	@sh tools/check-docs.sh --self-test
 	@sh tools/check-docs.sh
 
+# Go is one of the project's tools (check-tools): the test that compares
+# go_filepath.rs with Go's own path/filepath must run, not skip.
+test-rust test-cli: export CRIO_PIN_REQUIRE_GO = 1
+
 test-rust:
 	@# One style (rustfmt.toml) for the workspace, the fuzz targets and the
 	@# plot tool: `cargo fmt` in each fixes what this reports; then clippy,

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use crio_pin::Flags;
 
-use crate::commands::completions::CompletionShell;
 use crate::error::InputError;
 use crate::lint::Severity;
 use crate::man;
@@ -35,14 +34,7 @@ pub struct Cli {
 pub struct SourceArgs {
     /// The runtime whose configuration is read and whose rules decide
     /// [default: crio]
-    ///
-    /// CRI-O; containerd 2.x (values compared as written);
-    /// containerd-normalized (as its fix PRs intend: values normalised);
-    /// cri-dockerd (prefixes, bare repositories, Docker's familiar names);
-    /// kubelet (no runtime: its preloadedImagesVerificationAllowlist, read
-    /// from --config, default /var/lib/kubelet/config.yaml, and
-    /// --config-dir) [env: CRIO_PIN_RUNTIME]
-    #[arg(long, value_enum, value_name = "RUNTIME", global = true)]
+    #[arg(long, value_enum, value_name = "RUNTIME", global = true, long_help = man::runtime_help())]
     pub runtime: Option<Runtime>,
     /// The runtime's main configuration file
     ///
@@ -490,4 +482,13 @@ pub fn command() -> clap::Command {
 /// The command line, parsed; usage errors exit here (status 2).
 pub fn parse() -> Cli {
     Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
+}
+
+/// The shells `completions` writes a script for (an option's values, as
+/// the others here: the command takes them from the command line).
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
 }

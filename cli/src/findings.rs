@@ -113,6 +113,12 @@ pub trait Rules {
     /// Why `entries[first]` makes a later entry a duplicate.
     fn duplicate(&self, first: usize, entries: &[Entry]) -> String;
 
+    /// Why a later `entry`, the same pattern as `entries[first]`, is
+    /// harmless where it is (a note, nothing to change); None: a duplicate.
+    fn harmless_repeat(&self, _first: usize, _entry: &Entry, _entries: &[Entry]) -> Option<String> {
+        None
+    }
+
     /// The findings made after duplicates (CRI-O's: the names it stores).
     fn after(&self, _index: usize, _entry: &Entry, _list: List, _add: &mut Add<'_>) {}
 }
@@ -127,18 +133,12 @@ pub fn each_entry(rules: &dyn Rules, entries: &[Entry], list: List) -> Vec<Findi
         let mut add = finder(&mut out, entry, index, list);
         let Some(compared) = rules.entry(entry, list, &mut add) else { continue };
         if let Some(&first) = seen.get(&compared.key) {
-            if entry.source == "pause_image" {
-                // Appended by CRI-O to whatever list wins: naming it too is
-                // harmless, and keeps it pinned should pause_image change.
-                let why = format!(
-                    "CRI-O appends the pause image to the list, and pattern {first} ({}) names it too: \
-                     nothing to change",
-                    show::quote(&entries[first].display())
-                );
-                add(Severity::Info, LintCode::Duplicate, why, None);
-            } else {
-                let fix = Fix::Remove { covered_by: Some(first) };
-                add(Severity::Warning, LintCode::Duplicate, rules.duplicate(first, entries), Some(fix));
+            match rules.harmless_repeat(first, entry, entries) {
+                Some(why) => add(Severity::Info, LintCode::Duplicate, why, None),
+                None => {
+                    let fix = Fix::Remove { covered_by: Some(first) };
+                    add(Severity::Warning, LintCode::Duplicate, rules.duplicate(first, entries), Some(fix));
+                }
             }
         } else {
             seen.insert(compared.key, index);

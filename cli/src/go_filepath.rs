@@ -2,6 +2,12 @@
 //! (path/filepath: Clean, Dir, Join, Match, Glob), on bytes, as Go's
 //! strings are: an `imports` entry is cleaned, joined to its file's
 //! directory when relative, then globbed if it has a meta character.
+//!
+//! Written from Go 1.26's path/filepath (match.go, path.go) on Unix, which
+//! no crate follows (`glob` and `globset` read `[!a]`, `**` and escapes
+//! otherwise); a test asks Go itself, by running it, tens of thousands of
+//! Match and Glob queries and compares the answers
+//! (`cli/tests/go/filepath.go`).
 
 use std::ffi::OsStr;
 use std::fs;
@@ -246,7 +252,9 @@ fn glob_dir(dir: &[u8], pattern: &[u8], mut matches: Vec<Vec<u8>>) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
     use std::os::unix::ffi::OsStrExt;
+    use std::process::{Command, Stdio};
 
     #[test]
     fn go_path_functions() {
@@ -284,5 +292,351 @@ mod tests {
         assert_eq!(names, vec![".c.toml", "a.toml", "b.toml"]);
         let nested = glob(root.join("*/*.toml").as_os_str().as_bytes()).unwrap();
         assert_eq!(nested.len(), 1);
+    }
+
+    /// A small deterministic generator (xorshift64*): the same queries on
+    /// every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+        }
+
+        fn pick<'a>(&mut self, from: &[&'a [u8]]) -> &'a [u8] {
+            from[self.below(from.len())]
+        }
+    }
+
+    /// The bytes patterns and names are made of: every meta character, the
+    /// separator, letters, a two-byte rune and a byte that is no UTF-8.
+    const ATOMS: [&[u8]; 14] =
+        [b"*", b"?", b"[", b"]", b"^", b"-", b"\\", b"/", b"a", b"b", b"c", b".", "\u{e9}".as_bytes(), b"\xff"];
+
+    /// Any string of atoms: mostly bad patterns, and names.
+    fn any_text(rng: &mut Rng, max: usize) -> Vec<u8> {
+        let len = rng.below(max + 1);
+        (0..len).flat_map(|_| rng.pick(&ATOMS).to_vec()).collect()
+    }
+
+    /// A pattern made of tokens, so that most are well formed: letters,
+    /// stars, `?`, escapes and classes (negated or not, of single runes,
+    /// ranges and escapes), with a token left unfinished now and then.
+    fn token_pattern(rng: &mut Rng, max: usize, separators: bool) -> Vec<u8> {
+        let letters: &[&[u8]] = &[b"a", b"b", b"c", b".", "\u{e9}".as_bytes()];
+        let mut out = Vec::new();
+        for _ in 0..rng.below(max) + 1 {
+            match rng.below(if separators { 12 } else { 11 }) {
+                0..=3 => out.extend_from_slice(rng.pick(letters)),
+                4 | 5 => out.push(b'*'),
+                6 => out.push(b'?'),
+                7 => {
+                    out.push(b'\\');
+                    out.extend_from_slice(rng.pick(&ATOMS));
+                }
+                8 | 9 => {
+                    out.push(b'[');
+                    if rng.below(3) == 0 {
+                        out.push(b'^');
+                    }
+                    for _ in 0..rng.below(3) + 1 {
+                        let item: &[&[u8]] = &[b"a", b"b", b"\\]", b"\\-", b"\\\\", b"/", b"*", "\u{e9}".as_bytes()];
+                        out.extend_from_slice(rng.pick(item));
+                        if rng.below(3) == 0 {
+                            out.push(b'-');
+                            out.extend_from_slice(rng.pick(item));
+                        }
+                    }
+                    if rng.below(8) != 0 {
+                        out.push(b']');
+                    }
+                }
+                10 => out.extend_from_slice(rng.pick(&ATOMS)),
+                _ => out.push(b'/'),
+            }
+        }
+        out
+    }
+
+    /// A name for a pattern: one of the names it was made from, mostly.
+    fn name_for(rng: &mut Rng) -> Vec<u8> {
+        let name_atoms: &[&[u8]] = &[b"a", b"b", b"c", b".", b"/", b"-", b"]", b"*", "\u{e9}".as_bytes(), b"\xff"];
+        let len = rng.below(7);
+        (0..len).flat_map(|_| rng.pick(name_atoms).to_vec()).collect()
+    }
+
+    /// A name the pattern may well match: each `*` some atoms, each `?` or
+    /// class one, an escape the byte it escapes, the rest as written (a
+    /// negated class or a range is often missed: Go then says no).
+    fn name_from(rng: &mut Rng, pattern: &[u8]) -> Vec<u8> {
+        let mut name = Vec::new();
+        let mut i = 0;
+        while i < pattern.len() {
+            match pattern[i] {
+                b'*' => (0..rng.below(3)).for_each(|_| name.extend_from_slice(rng.pick(&ATOMS[7..]))),
+                b'?' => name.extend_from_slice(rng.pick(&ATOMS[8..])),
+                b'\\' if i + 1 < pattern.len() => {
+                    i += 1;
+                    name.push(pattern[i]);
+                }
+                b'[' => {
+                    let end = pattern[i..].iter().position(|&b| b == b']').map_or(pattern.len(), |e| i + e);
+                    let members: Vec<u8> =
+                        pattern[i + 1..end].iter().copied().filter(|b| !b"^-\\".contains(b)).collect();
+                    name.push(members.get(rng.below(members.len().max(1))).copied().unwrap_or(b'a'));
+                    i = end;
+                }
+                b => name.push(b),
+            }
+            i += 1;
+        }
+        name
+    }
+
+    /// Patterns and names picked by hand: every edge of a class (ranges,
+    /// negation, escapes, `]` and `-` where they are taken or refused), and
+    /// patterns that end early.
+    fn edge_cases() -> Vec<(Vec<u8>, Vec<u8>)> {
+        let patterns: &[&[u8]] = &[
+            b"",
+            b"*",
+            b"**",
+            b"?",
+            b"a*",
+            b"*a",
+            b"a*b*c",
+            b"*/*",
+            b"?/?",
+            b"a/*",
+            b"[a-c]",
+            b"[^a-c]",
+            b"[c-a]",
+            b"[a-a]",
+            b"[]a]",
+            b"[^]a]",
+            b"[\\]]",
+            b"[\\-]",
+            b"[\\\\]",
+            b"[a\\-c]",
+            b"[-]",
+            b"[a-]",
+            b"[-a]",
+            b"[^]",
+            b"[]",
+            b"[",
+            b"[a",
+            b"[a-",
+            b"[^",
+            b"[\\",
+            b"\\",
+            b"a\\",
+            b"*\\",
+            b"\\*",
+            b"\\?",
+            b"\\[",
+            b"\\a",
+            b"[/]",
+            b"[^/]",
+            b"[!a]",
+            b"a[",
+            b"*a[",
+            b"a*[",
+            b"[a]*[",
+            b"*[a",
+            b"x*y[",
+            b"[*]",
+            b"[?]",
+            b"[\xff]",
+            b"[a-\xff]",
+            b"\xff",
+            b"*\xff",
+            b"[\xc3\xa9]",
+            b"[\xc3]",
+            b"[a-\xc3\xa9]",
+            b"[^\xc3\xa9]",
+            b"?\xc3\xa9",
+            b"[[]",
+            b"[]]",
+            b"[]-]",
+            b"[a]]",
+            b"*]",
+            b"]",
+            b"^",
+            b"-",
+            b"a[b-]c",
+        ];
+        let names: &[&[u8]] = &[
+            b"",
+            b"a",
+            b"b",
+            b"c",
+            b"ab",
+            b"abc",
+            b"a/b",
+            b"/",
+            b"]",
+            b"-",
+            b"\\",
+            b"*",
+            b"?",
+            b"[",
+            b"^",
+            b"\xff",
+            b"\xc3\xa9",
+            b"\xc3",
+            b"a\xff",
+            b"axbyc",
+            b"x/y[",
+        ];
+        patterns.iter().flat_map(|p| names.iter().map(|n| (p.to_vec(), n.to_vec()))).collect()
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn match_answer(answer: Result<bool, BadPattern>) -> String {
+        match answer {
+            Ok(matched) => matched.to_string(),
+            Err(BadPattern) => "bad".into(),
+        }
+    }
+
+    fn glob_answer(answer: Result<Vec<Vec<u8>>, BadPattern>) -> String {
+        match answer {
+            Ok(found) => {
+                std::iter::once("ok".to_string()).chain(found.iter().map(|p| hex(p))).collect::<Vec<_>>().join(" ")
+            }
+            Err(BadPattern) => "bad".into(),
+        }
+    }
+
+    /// Go's answers to `queries` (the lines `cli/tests/go/filepath.go`
+    /// reads) and its version; None, said past cargo's capture, where
+    /// there is no Go, unless CRIO_PIN_REQUIRE_GO is set (`make test`
+    /// sets it: Go is one of the project's tools), which fails instead.
+    fn go_answers(queries: &str) -> Option<(String, Vec<String>)> {
+        let version = match Command::new("go").arg("version").output() {
+            Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_string(),
+            Ok(out) => return skipped(&format!("`go version` failed: {}", String::from_utf8_lossy(&out.stderr))),
+            Err(e) => return skipped(&format!("no go to run ({e})")),
+        };
+        let program = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/go/filepath.go");
+        let mut child = Command::new("go")
+            .args(["run", program])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("go run starts");
+        let mut stdin = child.stdin.take().unwrap();
+        let queries = queries.to_owned();
+        let writer = std::thread::spawn(move || stdin.write_all(queries.as_bytes()).expect("go reads the queries"));
+        let out = child.wait_with_output().expect("go run ends");
+        writer.join().unwrap();
+        assert!(out.status.success(), "go run {program} failed");
+        Some((version, String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()))
+    }
+
+    fn skipped<T>(why: &str) -> Option<T> {
+        if std::env::var_os("CRIO_PIN_REQUIRE_GO").is_some() {
+            panic!("go_filepath must be compared with Go here (CRIO_PIN_REQUIRE_GO), but: {why}");
+        }
+        let line = format!("SKIPPED: go_filepath compared with Go's path/filepath: {why}; install Go to run it\n");
+        let _ = std::io::stderr().write_all(line.as_bytes());
+        None
+    }
+
+    /// A tree for Glob: names with meta characters and a two-byte rune,
+    /// files and directories two levels deep, and a dangling symlink
+    /// (Glob of a name without meta characters finds it: Lstat).
+    fn glob_tree(root: &Path) {
+        let names = ["a", "b", "ab", "a.toml", "b.conf", "[x]", "*", "?", "c-d", "\u{e9}", ".hidden"];
+        for (i, top) in names.iter().enumerate() {
+            let top = root.join(top);
+            if i % 3 == 0 {
+                fs::write(&top, "").unwrap();
+                continue;
+            }
+            fs::create_dir(&top).unwrap();
+            for inner in &names[..i] {
+                if inner.len() % 2 == 0 {
+                    fs::create_dir(top.join(inner)).unwrap();
+                    fs::write(top.join(inner).join("x.toml"), "").unwrap();
+                } else {
+                    fs::write(top.join(inner), "").unwrap();
+                }
+            }
+        }
+        std::os::unix::fs::symlink(root.join("nowhere"), root.join("dangling")).unwrap();
+    }
+
+    #[test]
+    fn match_and_glob_agree_with_go_itself() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut cases = edge_cases();
+        for _ in 0..20_000 {
+            cases.push((any_text(&mut rng, 8), name_for(&mut rng)));
+        }
+        for _ in 0..20_000 {
+            let pattern = token_pattern(&mut rng, 6, true);
+            let name = if rng.below(2) == 0 { name_from(&mut rng, &pattern) } else { name_for(&mut rng) };
+            cases.push((pattern, name));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().as_os_str().as_bytes().to_vec();
+        glob_tree(dir.path());
+        let mut globs: Vec<Vec<u8>> = ["dangling", "a", "nowhere", "b/a", "[x]", "\\[x]", "*/*/x.toml", "*/[", "[/*"]
+            .iter()
+            .map(|p| p.as_bytes().to_vec())
+            .collect();
+        for _ in 0..3_000 {
+            globs.push(token_pattern(&mut rng, 5, true));
+        }
+        let globs: Vec<Vec<u8>> = globs.iter().map(|p| [&root[..], b"/", p].concat()).collect();
+
+        let mut queries = String::new();
+        let mut ours = Vec::new();
+        for (pattern, name) in &cases {
+            queries.push_str(&format!("M {} {}\n", hex(pattern), hex(name)));
+            ours.push(match_answer(is_match(pattern, name)));
+        }
+        for pattern in &globs {
+            queries.push_str(&format!("G {}\n", hex(pattern)));
+            ours.push(glob_answer(glob(pattern)));
+        }
+        let Some((version, theirs)) = go_answers(&queries) else { return };
+        assert_eq!(theirs.len(), ours.len(), "one answer a query");
+        let shown = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let queried = cases.iter().map(|(p, n)| format!("Match({:?}, {:?})", shown(p), shown(n)));
+        let queried = queried.chain(globs.iter().map(|p| format!("Glob({:?})", shown(p))));
+        let differ: Vec<String> = queried
+            .zip(ours.iter().zip(&theirs))
+            .filter(|(_, (a, b))| a != b)
+            .map(|(q, (a, b))| format!("{q}: ours {a}, Go's {b}"))
+            .collect();
+        let count = |answer: &str| ours.iter().filter(|a| *a == answer).count();
+        let (bad, found) = (count("bad"), ours.iter().filter(|a| a.starts_with("ok ")).count());
+        println!(
+            "{} Match and {} Glob queries compared with {version}: {} disagree ({} true, {} false, {bad} bad \
+             patterns; {found} globs found files)",
+            cases.len(),
+            globs.len(),
+            differ.len(),
+            count("true"),
+            count("false"),
+        );
+        assert!(bad > 1_000 && bad < ours.len() / 2, "bad patterns and good ones both asked ({bad} bad)");
+        assert!(count("true") > 5_000, "matches asked");
+        assert!(found > 100, "globs that find something asked ({found})");
+        assert!(
+            differ.is_empty(),
+            "{} disagreements with Go, e.g.:\n{}",
+            differ.len(),
+            differ[..differ.len().min(20)].join("\n")
+        );
     }
 }

@@ -9,6 +9,7 @@ use clap_mangen::roff::{bold, italic, roman, Inline, Roff};
 
 use crate::codes::{CauseCode, LintCode, WarningCode};
 use crate::output;
+use crate::runtime::Runtime;
 
 /// Each command's exit statuses: what --help ends with, and the page's
 /// EXIT STATUS.
@@ -108,15 +109,30 @@ pub fn exit_status_help(command: &str) -> String {
     format!("Exit status:\n{}", lines.concat().trim_end())
 }
 
+/// `--runtime`'s long help: each runtime as its module describes it
+/// (`Facts::help`), in the list's order.
+pub fn runtime_help() -> String {
+    let each: Vec<&str> = Runtime::ALL.iter().map(|r| r.facts().help).collect();
+    format!(
+        "The runtime whose configuration is read and whose rules decide [default: {}]\n\n{} [env: {}]",
+        Runtime::default().facts().option,
+        each.join("; "),
+        crate::runtime::ENV
+    )
+}
+
 /// `check --runtime-endpoint`'s long help: its defaults, each runtime's
-/// own socket (`Facts::cri_endpoint`).
+/// own socket (`Facts::cri_endpoint`), each socket once (containerd's
+/// rule sets share one).
 pub fn endpoint_help() -> String {
-    use clap::ValueEnum;
-    let defaults: Vec<String> = crate::runtime::Runtime::value_variants()
-        .iter()
-        .filter(|r| r.facts().option != "containerd-normalized")
-        .filter_map(|r| r.facts().cri_endpoint.map(|e| format!("{} {e}", r.facts().name)))
-        .collect();
+    let mut defaults: Vec<String> = Vec::new();
+    let mut seen = Vec::new();
+    for facts in Runtime::ALL.iter().map(|r| r.facts()) {
+        if let Some(endpoint) = facts.cri_endpoint.filter(|e| !seen.contains(e)) {
+            seen.push(endpoint);
+            defaults.push(format!("{} {endpoint}", facts.name));
+        }
+    }
     format!(
         "The runtime's CRI socket, as crictl's --runtime-endpoint names it\n\nunix:///PATH (a bare path too), \
          usually root's only [env: {}] [default: the runtime's own: {}]",

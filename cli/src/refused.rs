@@ -1,7 +1,7 @@
 //! Lists the library refuses under a runtime's rules, each refused
 //! pattern named, and what the runtime does with them beside a runtime
 //! built on this library (which refuses it with an error, docs/cri-o.md). The tool says both, never one for the other; what the
-//! runtime does is its module's (`Facts::on_refused`): stock CRI-O panics
+//! runtime does is its module's (`Model::on_refused`): stock CRI-O panics
 //! on a lone `*` (`runtimes::crio`), containerd's fix PRs skip a value
 //! that is no reference without a word.
 
@@ -228,34 +228,7 @@ pub fn refused_at_start(kind: &ErrorKind, name: &str) -> String {
 /// What the runtime and a runtime built on this library do with a list
 /// that has this error.
 fn consequence(kind: &ErrorKind, list: List, flags: Flags) -> String {
-    (Runtime::of(flags).facts().on_refused)(kind, list)
-}
-
-/// The pause image of the list a reload loads, when CRI-O would reject
-/// that reload for it (ReloadPauseImage: ParsePauseImage fails, and the
-/// whole reload with it).
-pub fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
-    let why = crate::images::qualify(&entry.display()).err()?;
-    let at = entry.defined_at.as_deref().unwrap_or("default");
-    Some(Refused {
-        code: LintCode::BadPauseImage.as_str(),
-        file: entry.file().map(str::to_string),
-        index,
-        line: entry.line(),
-        list: List::AfterReload.as_str(),
-        message: format!(
-            "the files' pause image {} (set at {at}), which a SIGHUP reload loads in place of \
-             --pause-image or CONTAINER_PAUSE_IMAGE, is not a valid image reference ({why}): CRI-O \
-             rejects that reload (\"Unable to reload configuration\") and keeps its configuration, the \
-             pinned list included; write a reference such as {}",
-            show::quote(&entry.display()),
-            show::quote(crate::images::DEFAULT_PAUSE_IMAGE)
-        ),
-        pattern: entry.display(),
-        source: entry.source.clone(),
-        source_kind: entry.source_kind(),
-        key: None,
-    })
+    Runtime::of(flags).model().on_refused(kind, list)
 }
 
 /// The refusals of the configuration's lists: the one it gives, and the
@@ -270,9 +243,7 @@ pub fn check_lists(resolved: &crate::list::Resolved, flags: Flags) -> Result<Vec
                 out.push(r);
             }
         }
-        if let Some(pause) = reload.last().filter(|e| e.source == "pause_image") {
-            out.extend(bad_reload_pause(pause, reload.len() - 1));
-        }
+        out.extend(Runtime::of(flags).model().refuses_reload(reload));
     }
     Ok(out)
 }

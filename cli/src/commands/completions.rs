@@ -3,20 +3,11 @@
 //! writes each into build/completions, `make install` and the packages
 //! install them where each shell looks).
 
-use clap::ValueEnum;
 use clap_complete::Shell;
 
-use crate::args;
+use crate::args::{self, CompletionShell};
 use crate::error::InputError;
 use crate::output::Outcome;
-
-/// The shells a script is written for.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum CompletionShell {
-    Bash,
-    Zsh,
-    Fish,
-}
 
 pub fn run(shell: CompletionShell) -> Result<Outcome, InputError> {
     let shell = match shell {

@@ -1,6 +1,10 @@
-//! What each runtime stores and matches for an image: one module per
-//! runtime behind [`Model`], so that a command asks "which names does this
-//! runtime compare for this image?" without branching on the runtime.
+//! What the tool knows of each runtime: one module per runtime behind one
+//! face, [`Model`], and one list of them, [`RUNTIMES`] (through the
+//! `runtimes!` mapping below), from which the [`Runtime`] type, the values
+//! of `--runtime`, each runtime's [`Facts`], its lint rules and the oracle
+//! the proof of `translate`'s labels checks it against are all found. A
+//! command asks "which names does this runtime compare for this image?"
+//! without branching on the runtime.
 //!
 //! An image is described once, as a registry knows it ([`RegistryImage`]:
 //! its references normalised, its ID); each runtime's module says which of
@@ -11,14 +15,11 @@
 //! the library's `PinSet`, under the runtime's flags, over those names: the
 //! same decision `explain` makes, and the one `translate` labels from.
 //!
-//! The rest of what the tool knows of a runtime is its [`Facts`], a const
-//! in its module: its library flags and `--runtime` value, how messages
-//! name it, the options it does not read, what it does with a list the
-//! library refuses. [`Runtime::facts`] is the one place that maps a
-//! `--runtime` value to its module; the commands ask it. Adding a
-//! runtime is its module (a `Model`, its `Rules` and its `FACTS`), a
-//! variant of `Runtime` with its line in that mapping, and its oracle (the
-//! library's, mapped beside it).
+//! Beside that behaviour each module keeps its [`Facts`], plain data: its
+//! library flags and `--runtime` value, how messages name it, the options
+//! it does not read. Adding a runtime is its module (its `Model` with its
+//! `Facts`, lint `Rules` and oracle) and one line in `runtimes!`
+//! (docs/runtimes.md, "Adding a runtime").
 
 pub mod containerd;
 pub mod cri_dockerd;
@@ -32,9 +33,47 @@ use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
 use crate::images::{repository, Image, Name, Naming};
 use crate::list::{Entry, Resolved};
-use crate::refused::List;
-use crate::runtime::Runtime;
+use crate::refused::{self, List, Refused};
 use crate::sources::Sources;
+
+/// The one mapping of runtimes to their modules: each line names a
+/// runtime's variant of [`Runtime`] (the name code uses, `Runtime::Crio`)
+/// and its module's [`Model`]. From it come the `Runtime` enum, in the
+/// list's order (the order of `--runtime`'s values; the first is the
+/// default), and [`RUNTIMES`], which `Runtime::model` indexes.
+macro_rules! runtimes {
+    ($($variant:ident => $model:expr,)*) => {
+        /// A runtime the tool knows, as `--runtime` (or `CRIO_PIN_RUNTIME`)
+        /// selects it: an index into [`RUNTIMES`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Runtime {
+            $($variant,)*
+        }
+
+        /// Every runtime, each its module's face, in `Runtime`'s order.
+        pub static RUNTIMES: &[&dyn Model] = &[$(&$model,)*];
+
+        impl Runtime {
+            /// Every runtime, in the list's order.
+            pub const ALL: &'static [Runtime] = &[$(Runtime::$variant,)*];
+        }
+    };
+}
+
+runtimes! {
+    // [crio.image] pinned_images, its globs and keywords (the default).
+    Crio => crio::Crio,
+    // containerd 2.x: pinned_images of config.toml, compared as written.
+    Containerd => containerd::RELEASED,
+    // containerd as its open fix PRs intend: values normalised first.
+    ContainerdNormalized => containerd::NORMALIZED,
+    // cri-dockerd (its PR #571): --pinned-images, prefixes and bare
+    // repositories.
+    CriDockerd => cri_dockerd::CriDockerd,
+    // The kubelet's preloadedImagesVerificationAllowlist: no runtime, but
+    // the list that decides whether a pinned image is usable unverified.
+    Kubelet => kubelet::Kubelet,
+}
 
 /// An image as a registry knows it, whatever runtime pulled it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,8 +112,35 @@ pub enum Pinned {
     IfPulledByDigest,
 }
 
-/// One runtime's knowledge of the names of images.
-pub trait Model {
+/// One runtime, as its module knows it: the one face through which the
+/// commands reach it.
+pub trait Model: Sync {
+    /// What the tool knows of it beside its behaviour.
+    fn facts(&self) -> &'static Facts;
+
+    /// Its lint rules, under `flags` (its own, with its modes); artifacts:
+    /// the OCI artifacts of an `--images` listing.
+    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a>;
+
+    /// What it, and a runtime built on this library, do with a list the
+    /// library refuses for this kind of error (`list`: the list it is in).
+    /// By default: it reads its list only at start.
+    fn on_refused(&self, kind: &ErrorKind, _list: List) -> String {
+        refused::refused_at_start(kind, self.facts().refuser)
+    }
+
+    /// Why it would refuse the list a reload loads (`reload`, the files'
+    /// list in place of a flag's) beyond its patterns: CRI-O's pause image.
+    fn refuses_reload(&self, _reload: &[Entry]) -> Option<Refused> {
+        None
+    }
+
+    /// Its rules as the library's oracle of them (written from the
+    /// runtime's own code), over `list`: what the proof of `translate`'s
+    /// labels checks the tool against.
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn Oracle>;
+
     /// The names the runtime compares its list with, for `image`.
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName>;
 
@@ -92,7 +158,9 @@ pub trait Model {
     );
 
     /// The runtime, as messages name it.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.facts().name
+    }
 
     /// How it names its images, as `--images` reads them.
     fn naming(&self) -> Naming;
@@ -175,15 +243,11 @@ pub trait Model {
     }
 }
 
-/// What the tool knows of a runtime beside the names it stores: its
-/// `--runtime` value, its rules, how messages name it, the options it does
-/// not read and what it does with a list the library refuses. Each
-/// runtime's module holds its own (`FACTS`; containerd's fix PRs are a
-/// variant of containerd's), and [`Runtime::facts`] is the one place that
-/// maps a `--runtime` value to them.
+/// What the tool knows of a runtime beside its behaviour, as data: its
+/// `--runtime` value, its library flags, how messages name it, the options
+/// it does not read. Each runtime's module holds its own, beside its
+/// [`Model`] (containerd's fix PRs are a variant of containerd's).
 pub struct Facts {
-    /// What it stores for an image, and how it reads and writes lists.
-    pub model: &'static dyn Model,
     /// The library's rules for it.
     pub flags: Flags,
     /// The modes a user may add to its rules (`--anchor-globs`,
@@ -195,6 +259,8 @@ pub struct Facts {
     pub name: &'static str,
     /// How it compares, for the messages that say its rules are fixed.
     pub rules: &'static str,
+    /// What `--runtime`'s help says of it.
+    pub help: &'static str,
     /// Who refuses to pull a name that is a reference but for its case.
     pub puller: &'static str,
     /// Who does something with a list the library refuses, as messages
@@ -203,17 +269,11 @@ pub struct Facts {
     /// The same, where a message sets it beside a runtime built on this
     /// library (CRI-O as released: "stock CRI-O").
     pub stock_refuser: &'static str,
-    /// What it, and a runtime built on this library, do with a list the
-    /// library refuses for this kind of error (`List`: the list it is in).
-    pub on_refused: fn(&ErrorKind, List) -> String,
     /// What it does with a value that is not UTF-8.
     pub on_not_utf8: &'static str,
     /// Why each option that says where a configuration is means nothing to
     /// it (`None`: it reads that option).
     pub unread: Unread,
-    /// Its lint rules, under these flags (its own, with its modes);
-    /// artifacts: the OCI artifacts of an `--images` listing.
-    pub lint_rules: for<'a> fn(Flags, Option<&'a Artifacts>) -> Box<dyn Rules + 'a>,
     /// It pins an image by a value that equals its image ID (`sha256:…`),
     /// its record's name: not a name other runtimes compare.
     pub pins_image_ids: bool,
@@ -232,51 +292,47 @@ pub struct Unread {
 }
 
 impl Runtime {
-    /// Its facts, from its module: the one mapping of a `--runtime` value
-    /// to its runtime's module.
-    pub fn facts(self) -> &'static Facts {
-        match self {
-            Runtime::Crio => &crio::FACTS,
-            Runtime::Containerd => &containerd::FACTS,
-            Runtime::ContainerdNormalized => &containerd::NORMALIZED_FACTS,
-            Runtime::CriDockerd => &cri_dockerd::FACTS,
-            Runtime::Kubelet => &kubelet::FACTS,
-        }
-    }
-
-    /// What this runtime stores for an image.
+    /// What this runtime stores for an image, how it reads and writes
+    /// lists: its module's face, from the one list.
     pub fn model(self) -> &'static dyn Model {
-        self.facts().model
+        RUNTIMES[self as usize]
     }
 
-    /// The library's oracle of its rules over `list`, which the proof of
-    /// `translate`'s labels checks the tool against: mapped here, beside
-    /// `facts`, so that a new runtime brings both.
+    /// Its facts, from its module.
+    pub fn facts(self) -> &'static Facts {
+        self.model().facts()
+    }
+
+    /// Its oracle over `list` (its module's, from the same list).
     #[cfg(test)]
-    pub fn oracle(self, list: &[String]) -> Oracle {
-        use crio_pin::oracle::kubelet::KubeletAllowlist;
-        use crio_pin::oracle::{containerd::ContainerdReference, cri_dockerd::CriDockerdReference, ReferenceSet};
-        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
-        match self {
-            Runtime::Crio => Oracle::Crio(ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")),
-            Runtime::Containerd => Oracle::Containerd(ContainerdReference::compile(&bytes, false)),
-            Runtime::ContainerdNormalized => Oracle::Containerd(ContainerdReference::compile(&bytes, true)),
-            Runtime::CriDockerd => Oracle::CriDockerd(CriDockerdReference::compile(&bytes)),
-            // A list the kubelet refuses: it does not start, and covers nothing.
-            Runtime::Kubelet => {
-                Oracle::Kubelet(KubeletAllowlist::compile(&list.iter().map(String::as_str).collect::<Vec<_>>()).ok())
-            }
-        }
+    pub fn oracle(self, list: &[String]) -> Box<dyn Oracle> {
+        self.model().oracle(list)
     }
 }
 
-/// A runtime's oracle over one list (the library's `testing` feature).
+/// One pull of an image, built by the proof of `translate`'s labels from
+/// the image's parts (not by the tool's model): each runtime's oracle
+/// takes from it the names that runtime stores.
 #[cfg(test)]
-pub enum Oracle {
-    Crio(crio_pin::oracle::ReferenceSet),
-    Containerd(crio_pin::oracle::containerd::ContainerdReference),
-    CriDockerd(crio_pin::oracle::cri_dockerd::CriDockerdReference),
-    Kubelet(Option<crio_pin::oracle::kubelet::KubeletAllowlist>),
+#[derive(Debug)]
+pub struct Pull {
+    /// Its tagged reference, normalised, if it has a tag.
+    pub tag: Option<String>,
+    /// Its digested reference, normalised.
+    pub digest: String,
+    /// Its image ID, `sha256:…`.
+    pub id: String,
+    /// Pulled by its digest too (by its tag alone otherwise).
+    pub by_digest: bool,
+}
+
+/// A runtime's rules as its library oracle has them (the library's
+/// `testing` feature), over one list.
+#[cfg(test)]
+pub trait Oracle {
+    /// Whether the list pins the image of `pull`, by the names this
+    /// runtime stores for it.
+    fn pins(&self, pull: &Pull) -> bool;
 }
 
 /// The list `sources` give: a pattern file, else the configuration of
@@ -291,7 +347,7 @@ pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
 /// The lint rules of the runtime whose flags `flags` are (CRI-O's with its
 /// modes); `artifacts`: CRI-O's OCI artifacts of an `--images` listing.
 pub fn lint_rules(flags: Flags, artifacts: Option<&Artifacts>) -> Box<dyn Rules + '_> {
-    (Runtime::of(flags).facts().lint_rules)(flags, artifacts)
+    Runtime::of(flags).model().lint_rules(flags, artifacts)
 }
 
 /// Whether `set`, compiled with `runtime`'s flags, pins `image`.

@@ -4,9 +4,10 @@
 //! against the library's oracles of the runtimes' rules
 //! (`crio_pin::oracle`: CRI-O's loop, containerd's comparisons as released
 //! and as its fix PRs intend, cri-dockerd's matcher, the kubelet's
-//! allowlist) over a universe of images, each with the names each runtime
-//! stores for it, built here from the image's parts, not by the tool's own
-//! model.
+//! allowlist, each found through its runtime's `Model::oracle`) over a
+//! universe of images, each pull built here from the image's parts (each
+//! oracle takes the names its runtime stores from them), not by the tool's
+//! own model.
 //!
 //! The universe: every repository of a few hosts and paths (Docker Hub's
 //! short and long forms, paths that repeat a registry's name behind a
@@ -25,7 +26,7 @@ use proptest::test_runner::TestRunner;
 
 use super::{translate, Fidelity};
 use crate::runtime::Runtime;
-use crate::runtimes::{Oracle, RegistryImage};
+use crate::runtimes::{Oracle, Pull, RegistryImage};
 
 const HOSTS: [&str; 5] = ["docker.io", "quay.io", "QUAY.IO", "mirror.example", "localhost:5000"];
 const PATHS: [&str; 8] = [
@@ -44,38 +45,20 @@ fn digest(n: u8) -> String {
     format!("sha256:{}", format!("{n:x}").repeat(64))
 }
 
-/// One image as pulled, with the names each runtime compares for it.
+/// One image as pulled.
 #[derive(Debug)]
 struct Pulled {
     /// Its repository, tag and pull, for messages.
     what: String,
-    crio: Vec<String>,
-    containerd: Vec<String>,
-    cri_dockerd: Vec<String>,
-    /// Its references, as a pod's image may name it (the kubelet compares
-    /// the one the pod names).
-    references: Vec<String>,
+    pull: Pull,
     /// The group of pulls of the same image (for `undecided`).
     group: usize,
 }
 
-/// Docker's familiar form (reference.FamiliarString), as the oracle of the
-/// names Docker reports.
-fn familiar(name: &str) -> String {
-    let Some(rest) = name.strip_prefix("docker.io/") else { return name.to_owned() };
-    match rest.strip_prefix("library/") {
-        Some(path) if !path.split(['@', ':']).next().unwrap().contains('/') => path.to_owned(),
-        _ => rest.to_owned(),
-    }
-}
-
-/// The names of an image with these references, pulled by its tag (and
-/// by its digest when `by_digest`), as each runtime stores them.
+/// An image with these references, pulled by its tag (and by its digest
+/// when `by_digest`).
 fn pulled(tag: Option<&str>, digest: &str, id: &str, by_digest: bool, group: usize) -> Pulled {
     let digest_kept = by_digest || tag.is_none();
-    let crio: Vec<String> = tag.iter().map(|t| t.to_string()).chain(digest_kept.then(|| digest.to_owned())).collect();
-    let containerd: Vec<String> = tag.iter().map(|t| t.to_string()).chain([digest.to_owned(), id.to_owned()]).collect();
-    let cri_dockerd = tag.iter().map(|t| familiar(t)).chain([familiar(digest)]).collect();
     let what = format!(
         "{} pulled by {}",
         tag.unwrap_or(digest),
@@ -87,8 +70,8 @@ fn pulled(tag: Option<&str>, digest: &str, id: &str, by_digest: bool, group: usi
             "digest"
         }
     );
-    let references = tag.iter().map(|t| t.to_string()).chain([digest.to_owned()]).collect();
-    Pulled { what, crio, containerd, cri_dockerd, references, group }
+    let pull = Pull { tag: tag.map(str::to_owned), digest: digest.to_owned(), id: id.to_owned(), by_digest };
+    Pulled { what, pull, group }
 }
 
 /// Every image some registry can serve: each host with each path (behind
@@ -119,18 +102,6 @@ fn universe() -> Vec<Pulled> {
         }
     }
     images
-}
-
-impl Oracle {
-    /// Whether it pins `image`, by the names that runtime stores for it.
-    fn pins(&self, image: &Pulled) -> bool {
-        match self {
-            Oracle::Crio(set) => image.crio.iter().any(|n| set.is_match(n.as_bytes())),
-            Oracle::Containerd(set) => image.containerd.iter().any(|n| set.pinned(n.as_bytes()).is_some()),
-            Oracle::CriDockerd(set) => image.cri_dockerd.iter().any(|n| set.pinned(n.as_bytes()).is_some()),
-            Oracle::Kubelet(list) => list.as_ref().is_some_and(|l| image.references.iter().any(|r| l.covers(r))),
-        }
-    }
 }
 
 /// The pulls of an example image the tool gives (its references), for the
@@ -200,8 +171,8 @@ fn floor(s: &str, i: usize) -> usize {
 
 /// A false label: the direction, the entry, what the tool said and the
 /// image that refutes it.
-fn refute(t: &super::Translated, source: &Oracle, target: &Oracle, universe: &[Pulled]) -> Option<String> {
-    let (s, g) = (|i: &Pulled| source.pins(i), |i: &Pulled| target.pins(i));
+fn refute(t: &super::Translated, source: &dyn Oracle, target: &dyn Oracle, universe: &[Pulled]) -> Option<String> {
+    let (s, g) = (|i: &Pulled| source.pins(&i.pull), |i: &Pulled| target.pins(&i.pull));
     let any_image = |f: &dyn Fn(&Pulled) -> bool| universe.iter().find(|i| f(i)).map(|i| i.what.clone());
     let shows = |example: &Option<RegistryImage>, want: (bool, bool)| match example {
         Some(image) => pulls_of(image).iter().any(|i| (s(i), g(i)) == want),
@@ -255,7 +226,7 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
                 let t = translate(&text, from, to);
                 *counts.entry((from.facts().option, to.facts().option, t.fidelity.as_str())).or_default() += 1;
                 let target = to.oracle(&t.patterns);
-                if let Some(why) = refute(&t, &source, &target, &universe) {
+                if let Some(why) = refute(&t, &*source, &*target, &universe) {
                     false_labels.push(format!(
                         "{} -> {}: {text:?} -> {:?} {}: {why}",
                         from.facts().option,

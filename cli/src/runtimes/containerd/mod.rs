@@ -11,7 +11,7 @@ use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
-use crate::findings::{not_utf8, Add, Compared, Fix, Rules, Severity};
+use crate::findings::{not_utf8, Add, Artifacts, Compared, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
@@ -19,31 +19,37 @@ use crate::list::Entry;
 use crate::list::Resolved;
 use crate::refused;
 use crate::refused::List;
-use crate::runtime::Runtime;
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::{ErrorKind, Flags};
 
-pub struct Containerd;
+/// containerd as released, or (`normalized`) as its fix PRs intend.
+pub struct Containerd {
+    normalized: bool,
+}
+
+/// containerd 2.x as released.
+pub const RELEASED: Containerd = Containerd { normalized: false };
+
+/// containerd with one of its fix PRs.
+pub const NORMALIZED: Containerd = Containerd { normalized: true };
 
 /// The runtime, as messages name it.
 const NAME: &str = "containerd";
 
 /// containerd 2.x as released: values compared as written.
 pub const FACTS: Facts = Facts {
-    model: &Containerd,
     flags: Flags::CONTAINERD,
     modes: Flags::DEFAULT,
     option: "containerd",
     name: NAME,
     rules: "each value compared with the stored names as written, byte for byte",
+    help: "containerd 2.x (values compared as written)",
     puller: NAME,
     refuser: NAME,
     stock_refuser: NAME,
-    on_refused,
     on_not_utf8: ON_NOT_UTF8,
     unread: UNREAD,
-    lint_rules: |_, _| Box::new(ContainerdRules { normalized: false }),
     pins_image_ids: true,
     cri_endpoint: Some("unix:///run/containerd/containerd.sock"),
 };
@@ -54,9 +60,9 @@ pub const NORMALIZED_FACTS: Facts = Facts {
     flags: Flags::CONTAINERD_NORMALIZED,
     option: "containerd-normalized",
     rules: "each value normalised as a reference, then compared with the stored names byte for byte",
+    help: "containerd-normalized (as its fix PRs intend: values normalised)",
     refuser: "containerd with a fix PR",
     stock_refuser: "containerd with a fix PR",
-    lint_rules: |_, _| Box::new(ContainerdRules { normalized: true }),
     pins_image_ids: false,
     ..FACTS
 };
@@ -91,8 +97,36 @@ fn on_refused(kind: &ErrorKind, _: List) -> String {
 }
 
 impl Model for Containerd {
-    fn name(&self) -> &'static str {
-        FACTS.name
+    fn facts(&self) -> &'static Facts {
+        if self.normalized {
+            &NORMALIZED_FACTS
+        } else {
+            &FACTS
+        }
+    }
+
+    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(ContainerdRules { normalized: self.normalized })
+    }
+
+    fn on_refused(&self, kind: &ErrorKind, list: List) -> String {
+        on_refused(kind, list)
+    }
+
+    /// containerd's comparisons (as released, or normalised), over the
+    /// records a pull makes: the tag, the digest and the image ID.
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        use crio_pin::oracle::containerd::ContainerdReference;
+        struct Oracle(ContainerdReference);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let names = pull.tag.iter().chain([&pull.digest, &pull.id]);
+                names.into_iter().any(|n| self.0.pinned(n.as_bytes()).is_some())
+            }
+        }
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(ContainerdReference::compile(&bytes, self.normalized)))
     }
 
     fn default_note(&self, entry: &Entry) -> Option<String> {
@@ -140,7 +174,6 @@ impl Model for Containerd {
     /// containerd reads its configuration only at start, labels an image
     /// pinned when it pulls it or at start-up, and never removes the label.
     fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
-        let runtime = Runtime::of(causes.flags);
         if !runtime_pins {
             // (A restart never unpins: the label stays, below.)
             causes.push(CauseCode::NotRestarted, 0, at, || {
@@ -163,13 +196,13 @@ impl Model for Containerd {
             });
         }
         // Only when the other rules give the runtime's answer.
-        let (other, how) = match runtime {
-            Runtime::Containerd => (
+        let (other, how) = match self.normalized {
+            false => (
                 NORMALIZED_FACTS.flags,
                 "normalises the values (a build with one of its fix PRs): --runtime containerd-normalized \
                  reads the list so",
             ),
-            _ => (
+            true => (
                 FACTS.flags,
                 "compares the values as written (2.x as released): --runtime containerd reads the list so",
             ),

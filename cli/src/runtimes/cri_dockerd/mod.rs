@@ -11,12 +11,12 @@ use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
-use crate::findings::{not_utf8, Add, Compared, Containment, Fix, Rules, Severity};
+use crate::findings::{not_utf8, Add, Artifacts, Compared, Containment, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, Name, Naming};
 use crate::list::Entry;
 use crate::list::Resolved;
-use crate::refused::{self, List};
+use crate::refused::List;
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::Pattern;
@@ -28,17 +28,16 @@ pub struct CriDockerd;
 const NAME: &str = "cri-dockerd";
 
 pub const FACTS: Facts = Facts {
-    model: &CriDockerd,
     flags: Flags::CRI_DOCKERD,
     modes: Flags::DEFAULT,
     option: "cri-dockerd",
     name: NAME,
     rules: "exact references, bare repositories and anchored prefixes, compared case-sensitively",
+    help: "cri-dockerd (prefixes, bare repositories, Docker's familiar names)",
     // Docker pulls for it.
     puller: "Docker",
     refuser: NAME,
     stock_refuser: NAME,
-    on_refused: |kind, _| refused::refused_at_start(kind, NAME),
     on_not_utf8: "cri-dockerd's configuration cannot hold it, and the library refuses the list",
     unread: Unread {
         config: Some(NO_FILES),
@@ -49,7 +48,6 @@ pub const FACTS: Facts = Facts {
              --pinned-images to see it here",
         ),
     },
-    lint_rules: |_, _| Box::new(CriDockerdRules),
     pins_image_ids: false,
     cri_endpoint: Some("unix:///run/cri-dockerd.sock"),
 };
@@ -59,8 +57,37 @@ const NO_FILES: &str = "cri-dockerd has no configuration file: give its --pinned
                         --pinned-images (one pattern each), or --patterns FILE";
 
 impl Model for CriDockerd {
-    fn name(&self) -> &'static str {
-        FACTS.name
+    fn facts(&self) -> &'static Facts {
+        &FACTS
+    }
+
+    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(CriDockerdRules)
+    }
+
+    /// cri-dockerd's matcher, over the names Docker reports for a pull:
+    /// its tag and its digest in Docker's familiar form
+    /// (reference.FamiliarString, written here from its rules rather than
+    /// by the tool's `images::familiar`).
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        use crio_pin::oracle::cri_dockerd::CriDockerdReference;
+        struct Oracle(CriDockerdReference);
+        fn familiar(name: &str) -> String {
+            let Some(rest) = name.strip_prefix("docker.io/") else { return name.to_owned() };
+            match rest.strip_prefix("library/") {
+                Some(path) if !path.split(['@', ':']).next().unwrap().contains('/') => path.to_owned(),
+                _ => rest.to_owned(),
+            }
+        }
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let names = pull.tag.iter().chain([&pull.digest]);
+                names.into_iter().any(|n| self.0.pinned(familiar(n).as_bytes()).is_some())
+            }
+        }
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(CriDockerdReference::compile(&bytes)))
     }
 
     /// The familiar name Docker reports (`nginx:latest`, `bitnami/etcd:3.5`).

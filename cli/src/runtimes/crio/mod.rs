@@ -23,7 +23,7 @@ use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
-use crate::refused::{self, List};
+use crate::refused::{self, List, Refused};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::{canonical, ErrorKind, Pattern};
@@ -36,19 +36,17 @@ pub struct Crio;
 const NAME: &str = "CRI-O";
 
 pub const FACTS: Facts = Facts {
-    model: &Crio,
     flags: Flags::CRIO,
     modes: Flags::CRIO_OPTIONS,
     option: "crio",
     name: NAME,
     rules: "CRI-O's globs and keywords, ignoring case",
+    help: "CRI-O",
     puller: NAME,
     refuser: NAME,
     stock_refuser: "stock CRI-O",
-    on_refused,
     on_not_utf8: "CRI-O's TOML decoder refuses the file",
     unread: Unread { config: None, config_dir: None, pinned_images: None, pause_image: None },
-    lint_rules: |flags, artifacts| Box::new(CrioRules { flags, artifacts }),
     pins_image_ids: false,
     cri_endpoint: Some("unix:///var/run/crio/crio.sock"),
 };
@@ -95,6 +93,33 @@ fn on_refused(kind: &ErrorKind, list: List) -> String {
     }
 }
 
+/// The pause image of the list a reload loads, when CRI-O would reject
+/// that reload for it (ReloadPauseImage: ParsePauseImage fails, and the
+/// whole reload with it).
+fn bad_reload_pause(entry: &Entry, index: usize) -> Option<Refused> {
+    let why = crate::images::qualify(&entry.display()).err()?;
+    let at = entry.defined_at.as_deref().unwrap_or("default");
+    Some(Refused {
+        code: LintCode::BadPauseImage.as_str(),
+        file: entry.file().map(str::to_string),
+        index,
+        line: entry.line(),
+        list: List::AfterReload.as_str(),
+        message: format!(
+            "the files' pause image {} (set at {at}), which a SIGHUP reload loads in place of \
+             --pause-image or CONTAINER_PAUSE_IMAGE, is not a valid image reference ({why}): CRI-O \
+             rejects that reload (\"Unable to reload configuration\") and keeps its configuration, the \
+             pinned list included; write a reference such as {}",
+            show::quote(&entry.display()),
+            show::quote(crate::images::DEFAULT_PAUSE_IMAGE)
+        ),
+        pattern: entry.display(),
+        source: entry.source.clone(),
+        source_kind: entry.source_kind(),
+        key: None,
+    })
+}
+
 /// What stock CRI-O does on a lone '*', for the list it is in.
 fn stock_crio_lone_star(list: List) -> &'static str {
     match list {
@@ -113,8 +138,37 @@ fn stock_crio_lone_star(list: List) -> &'static str {
 }
 
 impl Model for Crio {
-    fn name(&self) -> &'static str {
-        FACTS.name
+    fn facts(&self) -> &'static Facts {
+        &FACTS
+    }
+
+    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(CrioRules { flags, artifacts })
+    }
+
+    fn on_refused(&self, kind: &ErrorKind, list: List) -> String {
+        on_refused(kind, list)
+    }
+
+    /// CRI-O rejects a reload whose pause image is no reference.
+    fn refuses_reload(&self, reload: &[Entry]) -> Option<Refused> {
+        let pause = reload.last().filter(|e| e.source == "pause_image")?;
+        bad_reload_pause(pause, reload.len() - 1)
+    }
+
+    /// CRI-O's loop, over the names in its storage: the tag, and the
+    /// digest when the image was pulled by it (or has no tag).
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        struct Oracle(crio_pin::oracle::ReferenceSet);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let digest = (pull.by_digest || pull.tag.is_none()).then_some(&pull.digest);
+                pull.tag.iter().chain(digest).any(|n| self.0.is_match(n.as_bytes()))
+            }
+        }
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(crio_pin::oracle::ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")))
     }
 
     fn naming(&self) -> Naming {
@@ -317,6 +371,17 @@ impl Rules for CrioRules<'_> {
         Some(Compared { key: canonical(&entry.text, flags), pattern: Some(pattern) })
     }
 
+    /// The pause image, appended by CRI-O to whatever list wins: naming it
+    /// too is harmless, and keeps it pinned should pause_image change.
+    fn harmless_repeat(&self, first: usize, entry: &Entry, entries: &[Entry]) -> Option<String> {
+        (entry.source == "pause_image").then(|| {
+            format!(
+                "CRI-O appends the pause image to the list, and pattern {first} ({}) names it too: nothing to change",
+                show::quote(&entries[first].display())
+            )
+        })
+    }
+
     fn duplicate(&self, first: usize, entries: &[Entry]) -> String {
         format!(
             "same pattern as {first} ({}) as CRI-O compares them{}; remove one",
@@ -331,7 +396,7 @@ impl Rules for CrioRules<'_> {
         let Ok(pattern) = Pattern::parse(text, Flags::DEFAULT) else { return };
         let well_formed = verdict(&entry.text).is_none();
         if entry.source == "pause_image" && list == List::AfterReload {
-            if let Some(bad) = refused::bad_reload_pause(entry, index) {
+            if let Some(bad) = bad_reload_pause(entry, index) {
                 add(
                     Severity::Error,
                     LintCode::BadPauseImage,

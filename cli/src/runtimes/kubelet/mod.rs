@@ -32,10 +32,10 @@ use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::Causes;
 use crate::codes::{CauseCode, LintCode};
 use crate::error::InputError;
-use crate::findings::{not_utf8, Add, Compared, Fix, Rules, Severity};
+use crate::findings::{not_utf8, Add, Artifacts, Compared, Fix, Rules, Severity};
 use crate::images::{self, Image, Name, Naming};
 use crate::list::{Entry, Resolved};
-use crate::refused::{self, List};
+use crate::refused::List;
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::{ErrorKind, Pattern};
@@ -50,17 +50,17 @@ const NAME: &str = "the kubelet's allowlist";
 pub const FEATURE_GATE: &str = "KubeletEnsureSecretPulledImages";
 
 pub const FACTS: Facts = Facts {
-    model: &Kubelet,
     flags: Flags::KUBELET,
     modes: Flags::DEFAULT,
     option: "kubelet",
     name: NAME,
     rules: "exact repositories without tag or digest, and prefixes ending in /*, compared case-sensitively with \
             the image's normalised repository",
+    help: "kubelet (no runtime: its preloadedImagesVerificationAllowlist, read from --config, default \
+           /var/lib/kubelet/config.yaml, and --config-dir)",
     puller: "the kubelet",
     refuser: "the kubelet",
     stock_refuser: "the kubelet",
-    on_refused: |kind, _| refused::refused_at_start(kind, "the kubelet"),
     on_not_utf8: "the kubelet's YAML decoder refuses the file",
     unread: Unread {
         config: None,
@@ -68,7 +68,6 @@ pub const FACTS: Facts = Facts {
         pinned_images: Some(NOT_A_RUNTIME),
         pause_image: Some(NOT_A_RUNTIME),
     },
-    lint_rules: |_, _| Box::new(KubeletRules),
     pins_image_ids: false,
     // It answers no CRI: it is the runtimes' client.
     cri_endpoint: None,
@@ -155,8 +154,28 @@ pub fn refusal(entry: &str) -> Option<String> {
 }
 
 impl Model for Kubelet {
-    fn name(&self) -> &'static str {
-        NAME
+    fn facts(&self) -> &'static Facts {
+        &FACTS
+    }
+
+    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(KubeletRules)
+    }
+
+    /// The kubelet's allowlist, over the references a pod may name the
+    /// image by (it compares the one the pod names); a list it refuses
+    /// covers nothing, as the kubelet does not start with it.
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        use crio_pin::oracle::kubelet::KubeletAllowlist;
+        struct Oracle(Option<KubeletAllowlist>);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let mut references = pull.tag.iter().chain([&pull.digest]);
+                self.0.as_ref().is_some_and(|l| references.any(|r| l.covers(r)))
+            }
+        }
+        Box::new(Oracle(KubeletAllowlist::compile(&list.iter().map(String::as_str).collect::<Vec<_>>()).ok()))
     }
 
     fn naming(&self) -> Naming {
