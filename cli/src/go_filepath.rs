@@ -252,9 +252,7 @@ fn glob_dir(dir: &[u8], pattern: &[u8], mut matches: Vec<Vec<u8>>) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
     use std::os::unix::ffi::OsStrExt;
-    use std::process::{Command, Stdio};
 
     #[test]
     fn go_path_functions() {
@@ -515,39 +513,10 @@ mod tests {
     }
 
     /// Go's answers to `queries` (the lines `cli/tests/go/filepath.go`
-    /// reads) and its version; None, said past cargo's capture, where
-    /// there is no Go, unless CRIO_PIN_REQUIRE_GO is set (`make test`
-    /// sets it: Go is one of the project's tools), which fails instead.
+    /// reads) and its version (`crate::go_oracle`: None where Go cannot run).
     fn go_answers(queries: &str) -> Option<(String, Vec<String>)> {
-        let version = match Command::new("go").arg("version").output() {
-            Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_string(),
-            Ok(out) => return skipped(&format!("`go version` failed: {}", String::from_utf8_lossy(&out.stderr))),
-            Err(e) => return skipped(&format!("no go to run ({e})")),
-        };
-        let program = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/go/filepath.go");
-        let mut child = Command::new("go")
-            .args(["run", program])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("go run starts");
-        let mut stdin = child.stdin.take().unwrap();
-        let queries = queries.to_owned();
-        let writer = std::thread::spawn(move || stdin.write_all(queries.as_bytes()).expect("go reads the queries"));
-        let out = child.wait_with_output().expect("go run ends");
-        writer.join().unwrap();
-        assert!(out.status.success(), "go run {program} failed");
-        Some((version, String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()))
-    }
-
-    fn skipped<T>(why: &str) -> Option<T> {
-        if std::env::var_os("CRIO_PIN_REQUIRE_GO").is_some() {
-            panic!("go_filepath must be compared with Go here (CRIO_PIN_REQUIRE_GO), but: {why}");
-        }
-        let line = format!("SKIPPED: go_filepath compared with Go's path/filepath: {why}; install Go to run it\n");
-        let _ = std::io::stderr().write_all(line.as_bytes());
-        None
+        let (version, out) = crate::go_oracle::run("go_filepath", "filepath.go", queries)?;
+        Some((version, out.lines().map(str::to_string).collect()))
     }
 
     /// A tree for Glob: names with meta characters and a two-byte rune,

@@ -532,40 +532,12 @@ mod tests {
 
     /// `qualify` against containers/image itself: its parser, as CRI-O
     /// runs it, over every name of the universe (cli/tests/go/reference,
-    /// run with the Go toolchain; SKIPPED without one unless
-    /// CRIO_PIN_REQUIRE_GO is set, as `make test` sets it).
+    /// through `crate::go_oracle`).
     #[test]
     fn qualify_agrees_with_containers_image_s_parser() {
-        use std::io::Write;
-        use std::process::{Command, Stdio};
         let names = reference_universe();
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/go/reference");
-        let child = Command::new("go")
-            .args(["run", "."])
-            .current_dir(dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn();
-        let answers = child.and_then(|mut child| {
-            let mut stdin = child.stdin.take().unwrap();
-            let input: String = names.iter().map(|n| format!("{n}\n")).collect();
-            let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-            let out = child.wait_with_output()?;
-            writer.join().unwrap()?;
-            match out.status.success() {
-                true => Ok(String::from_utf8(out.stdout).unwrap()),
-                false => Err(std::io::Error::other(String::from_utf8_lossy(&out.stderr).into_owned())),
-            }
-        });
-        let answers = match answers {
-            Ok(answers) => answers,
-            Err(why) if std::env::var_os("CRIO_PIN_REQUIRE_GO").is_none() => {
-                eprintln!("SKIPPED qualify against containers/image: `go run` in {dir} failed: {why}");
-                return;
-            }
-            Err(why) => panic!("`go run` in {dir} must run here (CRIO_PIN_REQUIRE_GO): {why}"),
-        };
+        let input: String = names.iter().map(|n| format!("{n}\n")).collect();
+        let Some((_, answers)) = crate::go_oracle::run("images::qualify", "reference", &input) else { return };
         let answers: Vec<&str> = answers.lines().collect();
         assert_eq!(answers.len(), names.len());
         let mut wrong = Vec::new();

@@ -22,6 +22,8 @@ mod error;
 mod findings;
 mod fix;
 mod go_filepath;
+#[cfg(test)]
+mod go_oracle;
 mod images;
 mod input;
 mod lint;
