@@ -196,12 +196,16 @@ pub struct ImageArgs {
     /// compares the familiar names Docker reports
     pub names: Vec<String>,
     /// The output of `crictl images -o json`, or names one a line; `-` for
-    /// stdin
+    /// stdin (repeatable)
     ///
     /// The listing, or its "images" array (`jq .images`), or image names
-    /// one a line ('#' comments); anything else is an error
+    /// one a line ('#' comments); or the runtime's own listing with labels:
+    /// `ctr -n k8s.io images ls` (containerd), `docker image inspect`
+    /// (cri-dockerd); anything else is an error. The images of several are
+    /// merged by image ID: crictl's for the pinned flags, the runtime's own
+    /// for the labels
     #[arg(long, value_name = "FILE|-")]
-    pub images: Option<String>,
+    pub images: Vec<String>,
 }
 
 /// The kubelet's configuration, set beside the runtime's list: which
@@ -451,9 +455,12 @@ pub enum Command {
         #[arg(long, short = 'r', value_name = "ENDPOINT", conflicts_with = "images", long_help = man::endpoint_help())]
         runtime_endpoint: Option<String>,
         /// The output of `crictl images -o json` (or `-` for stdin), instead
-        /// of asking the runtime
+        /// of asking the runtime (repeatable)
+        ///
+        /// As explain's: the runtime's own listing with labels too (`ctr -n
+        /// k8s.io images ls`, `docker image inspect`), merged by image ID
         #[arg(long, value_name = "FILE|-")]
-        images: Option<String>,
+        images: Vec<String>,
         /// Accept undecided images
         ///
         /// Undecided: a pattern names a digest crictl shows for an image

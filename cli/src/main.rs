@@ -69,7 +69,7 @@ fn main() -> ExitCode {
         }
         Command::Check { runtime_endpoint, images, allow_undecided, kubelet } => {
             let from =
-                commands::check::ImagesFrom { listing: images.as_deref(), endpoint: runtime_endpoint.as_deref() };
+                commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref() };
             commands::check::run(sources, from, *allow_undecided, kubelet)
         }
         Command::Completions { shell } => commands::completions::run(*shell),

@@ -5,6 +5,7 @@
 //! (image_pull.go: getLabels, UpdateImage), whatever the pull.
 
 pub mod config;
+pub mod ctr_listing;
 
 use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::{decide, Causes};
@@ -13,7 +14,7 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Fix, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name, Naming};
+use crate::images::{Image, LabelListing, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
@@ -121,6 +122,7 @@ impl Model for Containerd {
             image_id_record: true,
             lists_artifacts: false,
             digest_beside_tag: true,
+            label_listing: Some(LabelListing::Ctr),
         }
     }
 

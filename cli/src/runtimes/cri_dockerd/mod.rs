@@ -5,6 +5,7 @@
 //! one-part path), every one of them whatever the pull.
 
 pub mod flags;
+pub mod inspect;
 
 use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::Causes;
@@ -13,7 +14,7 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Containment, Fix, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name, Naming};
+use crate::images::{Image, LabelListing, Name, Naming};
 use crate::list::Entry;
 use crate::list::Resolved;
 use crate::refused::{self, List};
@@ -73,6 +74,7 @@ impl Model for CriDockerd {
             image_id_record: false,
             lists_artifacts: false,
             digest_beside_tag: true,
+            label_listing: Some(LabelListing::DockerInspect),
         }
     }
 
