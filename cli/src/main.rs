@@ -24,6 +24,7 @@ mod fix;
 mod go_filepath;
 mod images;
 mod input;
+mod labels;
 mod lint;
 mod list;
 mod man;

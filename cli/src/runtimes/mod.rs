@@ -31,6 +31,7 @@ use crate::causes::Causes;
 use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
 use crate::images::{repository, Image, Name, Naming};
+use crate::labels::{LabelPin, LabelSelector};
 use crate::list::{Entry, Resolved};
 use crate::refused::List;
 use crate::runtime::Runtime;
@@ -104,6 +105,13 @@ pub trait Model {
     /// The list its configuration holds, read from where `sources` say as
     /// the runtime reads it.
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError>;
+
+    /// The label by which this runtime pins `image` whatever its list says
+    /// (`selectors`: its configuration's label selectors), and who set it;
+    /// None when no label pins it, or its labels are unknown.
+    fn label_pin(&self, _image: &Image, _selectors: &[LabelSelector]) -> Option<LabelPin> {
+        None
+    }
 
     /// Why this runtime refuses `text` beyond what the library refuses
     /// under its flags (the kubelet's allowlist), in its words.

@@ -6,6 +6,7 @@
 
 pub mod config;
 pub mod ctr_listing;
+pub mod labels;
 
 use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::{decide, Causes};
@@ -15,6 +16,7 @@ use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, LabelListing, Name, Naming};
+use crate::labels::{LabelPin, LabelSelector};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
@@ -134,6 +136,10 @@ impl Model for Containerd {
         config::read(sources.config.as_deref())
     }
 
+    fn label_pin(&self, image: &Image, _: &[LabelSelector]) -> Option<LabelPin> {
+        labels::label_pin(image)
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()
@@ -156,11 +162,13 @@ impl Model for Containerd {
                  (containerd --version; `crio-pin check` shows the version its socket answers with)"
                     .to_string()
             });
-        } else {
+        } else if image.labels.is_none() {
+            // (With ctr's listing the label is known: a label pin is no disagreement.)
             causes.push(CauseCode::StickyLabel, 0, at, || {
                 "containerd never removes the pinned label of an image record (io.cri-containerd.pinned): an \
                  image pinned once stays pinned after its value leaves the configuration, until the image is \
-                 removed (crictl rmi) and pulled again"
+                 removed (crictl rmi) and pulled again; give `ctr -n k8s.io images ls` with a second --images \
+                 to see its labels"
                     .to_string()
             });
         }

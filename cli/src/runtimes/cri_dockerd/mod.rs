@@ -6,6 +6,7 @@
 
 pub mod flags;
 pub mod inspect;
+pub mod labels;
 
 use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::Causes;
@@ -15,6 +16,7 @@ use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Compared, Containment, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, LabelListing, Name, Naming};
+use crate::labels::{LabelPin, LabelSelector};
 use crate::list::Entry;
 use crate::list::Resolved;
 use crate::refused::{self, List};
@@ -102,6 +104,10 @@ impl Model for CriDockerd {
             "" => Ok(vec!["*".to_owned()]),
             _ => Err("cri-dockerd has no keyword (\"*word*\")".into()),
         }
+    }
+
+    fn label_pin(&self, image: &Image, selectors: &[LabelSelector]) -> Option<LabelPin> {
+        labels::label_pin(image, selectors)
     }
 
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {

@@ -1,0 +1,87 @@
+//! Pins by label: an image a runtime pins because of a label it carries,
+//! whatever the list says (containerd's `io.cri-containerd.pinned`, kept
+//! after the value that set it left the list; k3s's and rke2's import
+//! labels; cri-dockerd's `--pinned-image-labels`). Each runtime's module
+//! says which labels it honours (`Model::label_pin`); this is what they
+//! share: the answer, the selectors, and the keys that look like an
+//! honoured one but are not.
+
+use serde::Serialize;
+
+/// Why a label pins an image (JSON `pinned_by_label`).
+#[derive(Clone, Debug, Serialize)]
+pub struct LabelPin {
+    /// The label, `key=value`.
+    pub label: String,
+    /// Who set it, in a few words (the SOURCE column).
+    pub set_by: &'static str,
+    /// Why it is there and what to do about it.
+    pub why: String,
+}
+
+/// A label selector of a runtime's configuration: `KEY` (any value) or
+/// `KEY=VALUE`.
+#[derive(Clone, Debug)]
+pub struct LabelSelector {
+    pub key: String,
+    pub value: Option<String>,
+    /// As given, for messages.
+    pub text: String,
+}
+
+impl LabelSelector {
+    pub fn parse(text: &str) -> LabelSelector {
+        let (key, value) = match text.split_once('=') {
+            Some((key, value)) => (key.trim(), Some(value.trim().to_owned())),
+            None => (text.trim(), None),
+        };
+        LabelSelector { key: key.to_owned(), value, text: text.to_owned() }
+    }
+
+    /// The label of `labels` it selects, if any.
+    pub fn selects<'l>(&self, labels: &'l [(String, String)]) -> Option<&'l (String, String)> {
+        labels.iter().find(|(k, v)| *k == self.key && self.value.as_ref().is_none_or(|want| want == v))
+    }
+}
+
+/// The key of `honoured` (the keys a runtime pins by, or marks its pins
+/// with) that `key` is probably a misspelling of: not one of them, but
+/// within 3 edits of one (`io.cri.containerd.pinned`,
+/// `io.cri-containerd.pin`). Keys a runtime sets for other ends
+/// (`io.cri-containerd.image`) are further away.
+pub fn near_miss(key: &str, honoured: &[&'static str]) -> Option<&'static str> {
+    if honoured.contains(&key) {
+        return None;
+    }
+    honoured
+        .iter()
+        .map(|honoured| (strsim::damerau_levenshtein(key, honoured), *honoured))
+        .filter(|&(distance, _)| distance <= 3)
+        .min()
+        .map(|(_, honoured)| honoured)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtimes::containerd::labels::KEYS;
+
+    #[test]
+    fn near_misses_are_close_to_an_honoured_key_and_not_one() {
+        assert_eq!(near_miss("io.cri.containerd.pinned", KEYS), Some("io.cri-containerd.pinned"));
+        assert_eq!(near_miss("io.cri-containerd.pin", KEYS), Some("io.cri-containerd.pinned"));
+        assert_eq!(near_miss("io.cattle.k3s.pined", KEYS), Some("io.cattle.k3s.pinned"));
+        assert_eq!(near_miss("io.cri-containerd.pinned", KEYS), None);
+        assert_eq!(near_miss("io.cri-containerd.image", KEYS), None);
+        assert_eq!(near_miss("org.opencontainers.image.title", KEYS), None);
+    }
+
+    #[test]
+    fn a_selector_without_a_value_selects_any_value() {
+        let labels = vec![("pinned".to_string(), "true".to_string())];
+        assert!(LabelSelector::parse("pinned").selects(&labels).is_some());
+        assert!(LabelSelector::parse("pinned=true").selects(&labels).is_some());
+        assert!(LabelSelector::parse("pinned=false").selects(&labels).is_none());
+        assert!(LabelSelector::parse("other").selects(&labels).is_none());
+    }
+}

@@ -1,0 +1,43 @@
+//! cri-dockerd's `--pinned-image-labels`: images pinned by the labels of
+//! their config (`docker image inspect`: Config.Labels), which the image's
+//! author sets, so any image can pin itself by carrying the label. Each
+//! value is split at its commas as `--pinned-images` is (a pflag
+//! StringSlice); each part is `KEY` (any value) or `KEY=VALUE`.
+
+use super::flags::split_flag_value;
+use crate::error::InputError;
+use crate::images::Image;
+use crate::labels::{LabelPin, LabelSelector};
+use crate::show;
+
+/// The selectors of `--pinned-image-labels` values.
+pub fn read(values: &[String]) -> Result<Vec<LabelSelector>, InputError> {
+    let mut selectors = Vec::new();
+    for value in values {
+        let parts = split_flag_value(value).map_err(|why| {
+            InputError(format!(
+                "--pinned-image-labels {}: cri-dockerd reads the value as a comma-separated list (CSV) and \
+                 refuses it ({why}): quote a part that holds a comma or a quote (\"a,b\"), doubling its quotes",
+                show::quote(value)
+            ))
+        })?;
+        selectors.extend(parts.iter().filter(|p| !p.trim().is_empty()).map(|p| LabelSelector::parse(p)));
+    }
+    Ok(selectors)
+}
+
+/// Why cri-dockerd pins `image` by a label, if one of `selectors` selects it.
+pub fn label_pin(image: &Image, selectors: &[LabelSelector]) -> Option<LabelPin> {
+    let labels = image.labels.as_deref()?;
+    selectors.iter().find_map(|s| {
+        s.selects(labels).map(|(key, value)| LabelPin {
+            label: format!("{key}={value}"),
+            set_by: "image's author",
+            why: format!(
+                "cri-dockerd's --pinned-image-labels {} selects it by a label of its config, which the image's \
+                 author set: any image can pin itself so",
+                show::quote(&s.text)
+            ),
+        })
+    })
+}
