@@ -64,6 +64,15 @@ pub struct SourceArgs {
     /// flag (a pflag StringSlice) splits them
     #[arg(long, value_name = "LIST", global = true)]
     pub pinned_images: Vec<String>,
+    /// cri-dockerd's --pinned-image-labels: comma-separated KEY or
+    /// KEY=VALUE label selectors (repeatable)
+    ///
+    /// cri-dockerd pins every image whose config carries a selected label
+    /// (KEY alone: any value); explain sees the labels in `docker image
+    /// inspect` given with --images. lint warns: an image's author sets its
+    /// labels
+    #[arg(long, value_name = "LIST", global = true)]
+    pub pinned_image_labels: Vec<String>,
     /// The pause image, which CRI-O appends as an exact pattern
     ///
     /// CRI-O only [env: CONTAINER_PAUSE_IMAGE]
@@ -165,6 +174,7 @@ impl SourceArgs {
             config: self.config.clone(),
             config_dir: self.config_dir.clone(),
             pinned_images: self.pinned_images.clone(),
+            pinned_image_labels: self.pinned_image_labels.clone(),
             pause_image: self.pause_image.clone(),
             patterns: self.patterns.clone(),
             extra_dropin: None,
@@ -303,14 +313,18 @@ pub enum Command {
     #[command(after_help = man::exit_status_help("lint"))]
     Lint {
         /// The output of `crictl images -o json` (or `-` for stdin), which
-        /// quiets notes it answers
+        /// quiets notes it answers; or the runtime's own listing, whose
+        /// labels it checks (repeatable)
         ///
         /// A pattern naming the canonical name (repo@digest) of an OCI artifact listed
         /// there pins it however it was pulled, and one naming a digest the
         /// listing shows pulled by that digest pins it: neither is noted as
-        /// needing a pull by digest (CRI-O only)
+        /// needing a pull by digest (CRI-O only). In `ctr -n k8s.io images
+        /// ls` (containerd) or `docker image inspect` (cri-dockerd), a label
+        /// key a few letters from one a runtime pins by is a near-miss-label
+        /// warning
         #[arg(long, value_name = "FILE|-")]
-        images: Option<String>,
+        images: Vec<String>,
         /// List every finding
         ///
         /// By default a note found on more than 3 patterns, or a warning or an

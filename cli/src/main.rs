@@ -50,7 +50,7 @@ fn main() -> ExitCode {
         Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target()),
         Command::Lint { images, verbose, severity, kubelet, .. } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
-            commands::lint::run(sources, images.as_deref(), shown, kubelet)
+            commands::lint::run(sources, images, shown, kubelet)
         }
         Command::Explain { images, check, quiet, allow_undecided, kubelet } => {
             commands::explain::run(sources, images, *check, *quiet, *allow_undecided, kubelet)

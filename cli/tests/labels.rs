@@ -66,13 +66,70 @@ fn a_label_pin_is_no_disagreement_with_the_runtime() {
     assert_eq!(v["images_from"]["listing"], format!("{CRICTL}, {CTR}"));
 }
 
+const INSPECT: &str = "labels/docker-inspect.json";
+
 #[test]
-fn docker_inspect_gives_cri_dockerd_the_labels() {
-    let v = json(&run(&["--runtime", "cri-dockerd", "explain", "--images", "labels/docker-inspect.json", "--json"]));
+fn cri_dockerd_pins_by_the_labels_its_selectors_select() {
+    let v = json(&run(&["--runtime", "cri-dockerd", "explain", "--images", INSPECT, "--json"]));
     let agent = image_named(&v, "registry.example/team/agent:1.4");
     assert_eq!(agent["id"], "sha256:4f4fb700ef54461cfa02571ae0db9a0dc1e0cdb5577484a6d75e68dc38e8acc1");
     // No --pinned-image-labels: the label selects nothing.
     assert_eq!(agent["pinned"], false, "{agent}");
+    // KEY=VALUE and KEY alone select it; another value does not.
+    for (selector, pinned) in [("pinned=true", true), ("pinned", true), ("pinned=false", false), ("a,pinned", true)] {
+        let args = ["--runtime", "cri-dockerd", "--pinned-image-labels", selector, "explain", "--images", INSPECT];
+        let v = json(&run(&[&args[..], &["--images", "labels/crictl-cri-dockerd.json", "--check", "--json"]].concat()));
+        let agent = image_named(&v, "registry.example/team/agent:1.4");
+        assert_eq!(agent["pinned"], pinned, "{selector}: {agent}");
+        if pinned {
+            assert_eq!(agent["pinned_by_label"]["label"], "pinned=true");
+            assert_eq!(agent["pinned_by_label"]["set_by"], "image's author");
+            assert_eq!(v["disagreements"], 0, "{selector}: {v}");
+        } else {
+            assert_eq!(v["disagreements"], 1, "{selector}: {v}");
+            assert!(v["causes"].as_array().unwrap().iter().any(|c| c["code"] == "label-selector"), "{v}");
+        }
+    }
+}
+
+#[test]
+fn lint_warns_on_self_pinning_selectors_and_near_miss_keys() {
+    let out = run(&[
+        "--runtime",
+        "cri-dockerd",
+        "--pinned-images",
+        "nginx:1.25",
+        "--pinned-image-labels",
+        "pinned=true,io.cri.containerd.pinned",
+        "lint",
+        "--json",
+    ]);
+    assert_eq!(code(&out), 0, "warnings only: {}", stderr(&out));
+    let v = json(&out);
+    let warnings: Vec<(&str, &str)> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| (w["code"].as_str().unwrap(), w["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(warnings.iter().filter(|(c, _)| *c == "self-pinning-selector").count(), 2, "{warnings:?}");
+    let near: Vec<_> = warnings.iter().filter(|(c, _)| *c == "near-miss-label").collect();
+    assert_eq!(near.len(), 1, "{warnings:?}");
+    assert!(near[0].1.contains("io.cri-containerd.pinned"), "{near:?}");
+    // In a listing: the label no runtime honours, with its image.
+    for command in ["lint", "check"] {
+        let out = run(&containerd_labels(&[command, "--images", CTR, "--images", CRICTL, "--json"]));
+        let v = json(&out);
+        let warnings = if command == "lint" { &v["warnings"] } else { &v["lint"]["warnings"] };
+        let near = with_code(warnings, "near-miss-label");
+        assert_eq!(near.len(), 1, "{command}: {v}");
+        let message = near[0]["message"].as_str().unwrap();
+        assert!(message.contains("\"io.cri.containerd.pinned\" of 1 image(s) (quay.io/team/typo:1)"), "{message}");
+    }
+    // Only cri-dockerd has label selectors.
+    let out = run(&["--runtime", "containerd", "--pinned-image-labels", "a=b", "config"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--pinned-image-labels is cri-dockerd's flag"), "{}", stderr(&out));
 }
 
 #[test]

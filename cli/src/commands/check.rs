@@ -50,7 +50,7 @@ pub fn run(
             runtime.facts().option
         )));
     };
-    let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let mut resolved = runtimes::resolve(&args.sources(runtime))?;
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
     let (source, list) = match from.listings {
@@ -64,6 +64,7 @@ pub fn run(
     };
     explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
     let refused = refused::check_lists(&resolved, flags)?;
+    resolved.warnings.extend(crate::labels::listing_warnings(&list));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);

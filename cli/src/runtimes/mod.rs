@@ -32,7 +32,7 @@ use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
 use crate::images::{repository, Image, Name, Naming};
 use crate::labels::{LabelPin, LabelSelector};
-use crate::list::{Entry, Resolved};
+use crate::list::{Entry, Resolved, Warning};
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::sources::Sources;
@@ -111,6 +111,25 @@ pub trait Model {
     /// None when no label pins it, or its labels are unknown.
     fn label_pin(&self, _image: &Image, _selectors: &[LabelSelector]) -> Option<LabelPin> {
         None
+    }
+
+    /// The label keys it pins by, or marks its pins with: what `lint`
+    /// measures near-miss keys against.
+    fn pinning_label_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The label selectors of its configuration (`values`: the
+    /// --pinned-image-labels given), with what is wrong with them.
+    fn label_selectors(&self, values: &[String]) -> Result<(Vec<LabelSelector>, Vec<Warning>), InputError> {
+        match values {
+            [] => Ok(Default::default()),
+            _ => Err(InputError(format!(
+                "--pinned-image-labels is cri-dockerd's flag, and {} pins by no label selector: drop it, or use \
+                 --runtime cri-dockerd",
+                self.name()
+            ))),
+        }
     }
 
     /// Why this runtime refuses `text` beyond what the library refuses
@@ -290,10 +309,14 @@ pub enum Oracle {
 /// The list `sources` give: a pattern file, else the configuration of
 /// their runtime, read as that runtime reads it.
 pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
-    match &sources.patterns {
+    let mut resolved = match &sources.patterns {
         Some(path) => crate::sources::pattern_file(path),
         None => sources.runtime.model().read_config(sources),
-    }
+    }?;
+    let (selectors, warnings) = sources.runtime.model().label_selectors(&sources.pinned_image_labels)?;
+    resolved.label_selectors = selectors;
+    resolved.warnings.extend(warnings);
+    Ok(resolved)
 }
 
 /// The lint rules of the runtime whose flags `flags` are (CRI-O's with its

@@ -140,6 +140,10 @@ impl Model for Containerd {
         labels::label_pin(image)
     }
 
+    fn pinning_label_keys(&self) -> &'static [&'static str] {
+        labels::KEYS
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()

@@ -5,13 +5,17 @@
 //! StringSlice); each part is `KEY` (any value) or `KEY=VALUE`.
 
 use super::flags::split_flag_value;
+use crate::codes::WarningCode;
 use crate::error::InputError;
 use crate::images::Image;
-use crate::labels::{LabelPin, LabelSelector};
+use crate::labels::{near_miss, LabelPin, LabelSelector};
+use crate::list::Warning;
 use crate::show;
 
-/// The selectors of `--pinned-image-labels` values.
-pub fn read(values: &[String]) -> Result<Vec<LabelSelector>, InputError> {
+/// The selectors of `--pinned-image-labels` values, and a warning for
+/// each: an image's author sets its labels (and a key a few letters from
+/// containerd's says more).
+pub fn read(values: &[String]) -> Result<(Vec<LabelSelector>, Vec<Warning>), InputError> {
     let mut selectors = Vec::new();
     for value in values {
         let parts = split_flag_value(value).map_err(|why| {
@@ -23,7 +27,31 @@ pub fn read(values: &[String]) -> Result<Vec<LabelSelector>, InputError> {
         })?;
         selectors.extend(parts.iter().filter(|p| !p.trim().is_empty()).map(|p| LabelSelector::parse(p)));
     }
-    Ok(selectors)
+    let mut warnings = Vec::new();
+    for s in &selectors {
+        warnings.push(Warning::new(
+            WarningCode::SelfPinningSelector,
+            format!(
+                "--pinned-image-labels {}: cri-dockerd pins every image whose config carries this label, and an \
+                 image's labels are set by its author (a Dockerfile's LABEL): any image pulled onto the node can \
+                 pin itself so, and the kubelet then never removes it to free disk space (containerd \
+                 stopped trusting its own pin labels in image configs in v2.4.0); pin by name with --pinned-images instead",
+                show::quote(&s.text)
+            ),
+        ));
+        if let Some(honoured) = near_miss(&s.key) {
+            warnings.push(Warning::new(
+                WarningCode::NearMissLabel,
+                format!(
+                    "--pinned-image-labels {}: the key {} is a few letters from {honoured}, which containerd (or \
+                     k3s, rke2) pins by; cri-dockerd selects by exactly this key, and no runtime sets it",
+                    show::quote(&s.text),
+                    show::quote(&s.key)
+                ),
+            ));
+        }
+    }
+    Ok((selectors, warnings))
 }
 
 /// Why cri-dockerd pins `image` by a label, if one of `selectors` selects it.

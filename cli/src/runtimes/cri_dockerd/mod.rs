@@ -17,7 +17,7 @@ use crate::findings::{not_utf8, Add, Compared, Containment, Fix, Rules, Severity
 use crate::images;
 use crate::images::{Image, LabelListing, Name, Naming};
 use crate::labels::{LabelPin, LabelSelector};
-use crate::list::Entry;
+use crate::list::{Entry, Warning};
 use crate::list::Resolved;
 use crate::refused::{self, List};
 use crate::show;
@@ -110,6 +110,10 @@ impl Model for CriDockerd {
         labels::label_pin(image, selectors)
     }
 
+    fn label_selectors(&self, values: &[String]) -> Result<(Vec<LabelSelector>, Vec<Warning>), InputError> {
+        labels::read(values)
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests);
         names.map(|n| StoredName { text: self.stored_form(n).to_owned(), held: Held::Always }).collect()
@@ -135,10 +139,19 @@ impl Model for CriDockerd {
                         .to_string()
                 });
             }
+            let (selectors, labels) = (&causes.resolved.label_selectors, image.labels.is_some());
             causes.push(CauseCode::LabelSelector, 0, at, || {
-                "cri-dockerd runs with --pinned-image-labels, which pin images by their labels: this tool \
-                 reads no labels"
-                    .to_string()
+                let missing = match (labels, selectors.is_empty()) {
+                    (false, true) => "give them with --pinned-image-labels, and the images' labels with --images \
+                                      of `docker image inspect`",
+                    (false, false) => "give the images' labels with --images of `docker image inspect`",
+                    (true, true) => "give them with --pinned-image-labels",
+                    (true, false) => "it runs with other selectors than given here",
+                };
+                format!(
+                    "cri-dockerd runs with --pinned-image-labels that select the image by a label of its config: \
+                     {missing}"
+                )
             });
         }
         causes.push(CauseCode::OtherSources, 0, at, || {
