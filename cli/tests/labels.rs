@@ -171,3 +171,17 @@ fn a_listing_of_no_known_format_names_the_file_and_every_format() {
         }
     }
 }
+
+#[test]
+fn translate_labels_a_label_selector_impossible() {
+    for to in ["crio", "containerd", "cri-dockerd"] {
+        let out = run(&cri_dockerd(&["--pinned-image-labels", "pinned=true", "translate", "--to", to, "--json"]));
+        assert_eq!(code(&out), 1, "{to}: {}", stderr(&out));
+        let v = json(&out);
+        let entries = v["entries"].as_array().unwrap();
+        let selector = entries.iter().find(|e| e["from"] == "pinned=true").unwrap_or_else(|| panic!("{v}"));
+        assert_eq!(selector["fidelity"], "impossible", "{to}: {selector}");
+        assert!(selector["why"].as_str().unwrap().starts_with("a label selector"), "{selector}");
+        assert!(!v["config"].as_str().unwrap().contains("pinned=true"), "{to}: {v}");
+    }
+}
