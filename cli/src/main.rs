@@ -69,8 +69,7 @@ fn main() -> ExitCode {
             commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
         }
         Command::Check { runtime_endpoint, images, allow_undecided, kubelet } => {
-            let from =
-                commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref() };
+            let from = commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref() };
             commands::check::run(sources, from, *allow_undecided, kubelet)
         }
         Command::Completions { shell } => commands::completions::run(*shell),

@@ -151,9 +151,21 @@ fn a_runtimes_own_listing_is_refused_under_another_runtime() {
 fn a_listing_of_no_known_format_names_the_file_and_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let cases = [
-        ("docker-ls.txt", "REPOSITORY   TAG   IMAGE ID   CREATED   SIZE\nnginx  1.25  a1f3e3b2c0d6  1 day ago  190MB\n", ":1: this looks like `docker images`"),
-        ("short-row.txt", "REF TYPE DIGEST SIZE PLATFORMS LABELS\ndocker.io/library/a:1 application/x\n", ":2: 2 word(s)"),
-        ("bad-digest.txt", "REF TYPE DIGEST SIZE PLATFORMS LABELS\ndocker.io/library/a:1 t nodigest 1.6 KiB - -\n", ":2: its DIGEST"),
+        (
+            "docker-ls.txt",
+            "REPOSITORY   TAG   IMAGE ID   CREATED   SIZE\nnginx  1.25  a1f3e3b2c0d6  1 day ago  190MB\n",
+            ":1: this looks like `docker images`",
+        ),
+        (
+            "short-row.txt",
+            "REF TYPE DIGEST SIZE PLATFORMS LABELS\ndocker.io/library/a:1 application/x\n",
+            ":2: 2 word(s)",
+        ),
+        (
+            "bad-digest.txt",
+            "REF TYPE DIGEST SIZE PLATFORMS LABELS\ndocker.io/library/a:1 t nodigest 1.6 KiB - -\n",
+            ":2: its DIGEST",
+        ),
         ("docker-bad.json", "[{\"Id\": 1}]", ":1:"),
         ("other.json", "{\"items\": []}", ":1:"),
     ];
@@ -184,4 +196,19 @@ fn translate_labels_a_label_selector_impossible() {
         assert!(selector["why"].as_str().unwrap().starts_with("a label selector"), "{selector}");
         assert!(!v["config"].as_str().unwrap().contains("pinned=true"), "{to}: {v}");
     }
+}
+
+#[test]
+fn listings_without_ids_merge_by_a_name_both_list() {
+    // ctr's default namespace keeps no record named by the image ID.
+    let dir = tempfile::tempdir().unwrap();
+    let ctr = std::fs::read_to_string(data().join(CTR)).unwrap();
+    let without_ids: String = ctr.lines().filter(|l| !l.starts_with("sha256:")).map(|l| format!("{l}\n")).collect();
+    let path = write_file(dir.path(), "ctr.txt", without_ids);
+    let v = json(&run(&containerd_labels(&["explain", "--images", CRICTL, "--images", &path, "--check", "--json"])));
+    assert_eq!(v["images"].as_array().unwrap().len(), 4, "{v}");
+    assert_eq!(v["disagreements"], 0, "{v}");
+    // Two crictl listings of one node are one set of images.
+    let v = json(&run(&containerd_labels(&["explain", "--images", CRICTL, "--images", CRICTL, "--json"])));
+    assert_eq!(v["images"].as_array().unwrap().len(), 4, "{v}");
 }

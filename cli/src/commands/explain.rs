@@ -282,7 +282,11 @@ fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
         // Loud: no pattern of the list explains this pin.
         output::say(
             out,
-            &format!("PINNED BY LABEL: {name}: no pattern pins it, its label {} does: {}", show::quote(&pin.label), pin.why),
+            &format!(
+                "PINNED BY LABEL: {name}: no pattern pins it, its label {} does: {}",
+                show::quote(&pin.label),
+                pin.why
+            ),
             full,
         );
     }

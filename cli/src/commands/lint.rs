@@ -42,12 +42,7 @@ fn printed_each(severity: Severity) -> usize {
 /// How many more patterns a summarised code names as examples.
 const EXAMPLES: usize = 2;
 
-pub fn run(
-    args: &SourceArgs,
-    images: &[String],
-    shown: Shown,
-    kubelet: &KubeletArgs,
-) -> Result<Outcome, InputError> {
+pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &KubeletArgs) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let mut resolved = runtimes::resolve(&args.sources(runtime))?;

@@ -107,7 +107,10 @@ impl<'l> Row<'l> {
         }
         let labels = rest.trim();
         if words.len() < 6 || labels.is_empty() {
-            return Err(format!("{} word(s) where there are at least 7", words.len() + usize::from(!labels.is_empty())));
+            return Err(format!(
+                "{} word(s) where there are at least 7",
+                words.len() + usize::from(!labels.is_empty())
+            ));
         }
         let digest = words[2];
         if !digest.split_once(':').is_some_and(|(algorithm, hex)| !algorithm.is_empty() && !hex.is_empty()) {

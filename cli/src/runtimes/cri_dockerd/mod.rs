@@ -17,8 +17,8 @@ use crate::findings::{not_utf8, Add, Compared, Containment, Fix, Rules, Severity
 use crate::images;
 use crate::images::{Image, LabelListing, Name, Naming};
 use crate::labels::{LabelPin, LabelSelector};
-use crate::list::{Entry, Warning};
 use crate::list::Resolved;
+use crate::list::{Entry, Warning};
 use crate::refused::{self, List};
 use crate::show;
 use crate::sources::Sources;
@@ -142,8 +142,10 @@ impl Model for CriDockerd {
             let (selectors, labels) = (&causes.resolved.label_selectors, image.labels.is_some());
             causes.push(CauseCode::LabelSelector, 0, at, || {
                 let missing = match (labels, selectors.is_empty()) {
-                    (false, true) => "give them with --pinned-image-labels, and the images' labels with --images \
-                                      of `docker image inspect`",
+                    (false, true) => {
+                        "give them with --pinned-image-labels, and the images' labels with --images \
+                                      of `docker image inspect`"
+                    }
                     (false, false) => "give the images' labels with --images of `docker image inspect`",
                     (true, true) => "give them with --pinned-image-labels",
                     (true, false) => "it runs with other selectors than given here",
