@@ -26,7 +26,7 @@ fn explain_names_the_label_that_pins_when_no_pattern_does() {
     assert_eq!(pause["pinned_by_label"]["set_by"], "k3s import");
     // containerd's own label, kept after the value left the list.
     let sticky = image_named(&v, "quay.io/team/sticky:2");
-    assert_eq!(sticky["pinned_by_label"]["set_by"], "containerd label");
+    assert_eq!(sticky["pinned_by_label"]["set_by"], "containerd");
     assert!(sticky["pinned_by_label"]["why"].as_str().unwrap().contains("never removes the label"), "{sticky}");
     // A near-miss key pins nothing.
     let typo = image_named(&v, "quay.io/team/typo:1");

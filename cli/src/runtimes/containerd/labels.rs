@@ -44,7 +44,7 @@ pub fn label_pin(image: &Image) -> Option<LabelPin> {
         },
         None => LabelPin {
             label,
-            set_by: "containerd label",
+            set_by: "containerd",
             why: format!(
                 "containerd labelled it when a pinned_images value matched it at a pull or at start-up, and \
                  never removes the label, so it stays pinned after the value left the list; to unpin it, \
