@@ -171,6 +171,11 @@ fn every_json_output_matches_its_documented_schema() {
         (node(&["translate", "--to", "containerd"]), &[]),
         (node(&["check", "--images", "node/images.json"]), &env),
         (
+            vec!["--runtime", "cri-dockerd", "--pinned-image-labels", "pinned=true,io.cri.containerd.pinned", "lint"],
+            &[],
+        ),
+        (vec!["--runtime", "containerd", "-c", "labels/config.toml", "lint", "--images", "labels/ctr-images.txt"], &[]),
+        (
             vec![
                 "--runtime",
                 "containerd",
