@@ -200,7 +200,7 @@ demo:
 	@echo "   6-7  crio-pin on a CRI-O node: a list silently replaced, three traps, a drop-in's"
 	@echo "        effect before it ships"
 	@echo "   8-9  one list under three runtimes' rules; containerd's and cri-dockerd's traps,"
-	@echo "        a list carried from one runtime to another"
+	@echo "        a list carried from one runtime to another, pins by label (k3s's, containerd's)"
 	@echo "   10   crio-pin check: the node against its running CRI-O (not reloaded), summary first"
 	@echo "   11   the kubelet's credential check: a pinned image it would pull again (lint and"
 	@echo "        check take --kubelet-config too)"
@@ -259,6 +259,7 @@ demo-cli-run:
 	@echo "   Why: each runtime fails silently in its own way; translate says what a move would change."
 	$(call tool,--runtime containerd --config examples/containerd/config.toml lint)
 	$(call tool_1,--runtime containerd --config examples/containerd/config.toml translate --to crio $(IMAGES))
+	$(call tool,--runtime containerd --config examples/containerd/config.toml explain --images cli/tests/data/labels/ctr-images.txt)
 	$(call tool,--runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint)
 	@echo
 	@echo "== $$(($(SECTION) + 4)). The CRI-O node checked against its running CRI-O, one exit status"

@@ -56,6 +56,15 @@ pub struct SourceArgs {
     /// flag (a pflag StringSlice) splits them
     #[arg(long, value_name = "LIST", global = true)]
     pub pinned_images: Vec<String>,
+    /// cri-dockerd's --pinned-image-labels: comma-separated KEY or
+    /// KEY=VALUE label selectors (repeatable)
+    ///
+    /// cri-dockerd pins every image whose config carries a selected label
+    /// (KEY alone: any value); explain sees the labels in `docker image
+    /// inspect` given with --images. lint warns: an image's author sets its
+    /// labels
+    #[arg(long, value_name = "LIST", global = true)]
+    pub pinned_image_labels: Vec<String>,
     /// The pause image, which CRI-O appends as an exact pattern
     ///
     /// CRI-O only [env: CONTAINER_PAUSE_IMAGE]
@@ -157,6 +166,7 @@ impl SourceArgs {
             config: self.config.clone(),
             config_dir: self.config_dir.clone(),
             pinned_images: self.pinned_images.clone(),
+            pinned_image_labels: self.pinned_image_labels.clone(),
             pause_image: self.pause_image.clone(),
             patterns: self.patterns.clone(),
             extra_dropin: None,
@@ -188,12 +198,16 @@ pub struct ImageArgs {
     /// compares the familiar names Docker reports
     pub names: Vec<String>,
     /// The output of `crictl images -o json`, or names one a line; `-` for
-    /// stdin
+    /// stdin (repeatable)
     ///
     /// The listing, or its "images" array (`jq .images`), or image names
-    /// one a line ('#' comments); anything else is an error
+    /// one a line ('#' comments); or the runtime's own listing with labels:
+    /// `ctr -n k8s.io images ls` (containerd), `docker image inspect`
+    /// (cri-dockerd); anything else is an error. The images of several are
+    /// merged by image ID: crictl's for the pinned flags, the runtime's own
+    /// for the labels
     #[arg(long, value_name = "FILE|-")]
-    pub images: Option<String>,
+    pub images: Vec<String>,
 }
 
 /// The kubelet's configuration, set beside the runtime's list: which
@@ -292,14 +306,18 @@ pub enum Command {
     #[command(after_help = man::exit_status_help("lint"))]
     Lint {
         /// The output of `crictl images -o json` (or `-` for stdin), which
-        /// quiets notes it answers
+        /// quiets notes it answers; or the runtime's own listing, whose
+        /// labels it checks (repeatable)
         ///
         /// A pattern naming the canonical name (repo@digest) of an OCI artifact listed
         /// there pins it however it was pulled, and one naming a digest the
         /// listing shows pulled by that digest pins it: neither is noted as
-        /// needing a pull by digest (CRI-O only)
+        /// needing a pull by digest (CRI-O only). In `ctr -n k8s.io images
+        /// ls` (containerd) or `docker image inspect` (cri-dockerd), a label
+        /// key a few letters from one a runtime pins by is a near-miss-label
+        /// warning
         #[arg(long, value_name = "FILE|-")]
-        images: Option<String>,
+        images: Vec<String>,
         /// List every finding
         ///
         /// By default a note found on more than 3 patterns, or a warning or an
@@ -444,9 +462,12 @@ pub enum Command {
         #[arg(long, short = 'r', value_name = "ENDPOINT", conflicts_with = "images", long_help = man::endpoint_help())]
         runtime_endpoint: Option<String>,
         /// The output of `crictl images -o json` (or `-` for stdin), instead
-        /// of asking the runtime
+        /// of asking the runtime (repeatable)
+        ///
+        /// As explain's: the runtime's own listing with labels too (`ctr -n
+        /// k8s.io images ls`, `docker image inspect`), merged by image ID
         #[arg(long, value_name = "FILE|-")]
-        images: Option<String>,
+        images: Vec<String>,
         /// Accept undecided images
         ///
         /// Undecided: a pattern names a digest crictl shows for an image

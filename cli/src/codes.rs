@@ -74,6 +74,10 @@ codes! {
             "containerd: 2.0 to 2.2 (or 2.3.0 to 2.3.4) would pin otherwise or refuse the files: they migrate and check configuration versions differently",
         UnpinnedSandbox = "unpinned-sandbox":
             "containerd: pinned_images.sandbox is empty: pods run the default pause image, which nothing then pins",
+        SelfPinningSelector = "self-pinning-selector":
+            "cri-dockerd: a --pinned-image-labels selector pins by a label of the image's config, which the image's author sets: any image can pin itself, and stay on disk for ever",
+        NearMissLabel = "near-miss-label":
+            "a label key (a --pinned-image-labels selector, or a label of an --images listing) a few letters from one a runtime pins by (io.cri-containerd.pinned), which no runtime honours",
         SplitValue = "split-value":
             "cri-dockerd: a --pinned-images value whose split at its commas is probably not what was meant (a quoted part, or a part that is no image name): the flag is a comma-separated list (a pflag StringSlice, read as CSV), each part its own pattern",
     }
@@ -156,7 +160,7 @@ codes! {
         SandboxImage = "sandbox-image":
             "cri-dockerd: it pins its sandbox image (--pod-infra-container-image) whatever --pinned-images says",
         LabelSelector = "label-selector":
-            "cri-dockerd: --pinned-image-labels pins images by their labels, which this tool does not read",
+            "cri-dockerd: --pinned-image-labels pins images by their labels, and the selectors or the labels (docker image inspect, with --images) were not given here",
         OtherSources = "other-sources":
             "the runtime reads other sources than read here: CRI-O --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir; containerd another --config; cri-dockerd other --pinned-images",
     }

@@ -25,6 +25,8 @@
 //! UpdateImage). cri-dockerd matches the repoTags and repoDigests Docker
 //! reports, every one of them. Neither lists OCI artifacts.
 
+use std::collections::HashMap;
+
 use oci_spec::distribution::Reference;
 use serde::Deserialize;
 
@@ -51,6 +53,10 @@ pub struct Image {
     /// Taken for an OCI artifact, and why (every name then counts: CRI-O
     /// matches an artifact's reference and its canonical name).
     pub artifact: Option<&'static str>,
+    /// Its labels, sorted, when a listing that shows them was read (`ctr
+    /// images ls`, `docker image inspect`); None: unknown (crictl's listing
+    /// has none), which is not the same as none.
+    pub labels: Option<Vec<(String, String)>>,
 }
 
 /// How a runtime names its images, as `--images` reads them: each
@@ -69,6 +75,28 @@ pub struct Naming {
     /// that repository whatever the pull (not CRI-O: only when pulled by
     /// that digest).
     pub digest_beside_tag: bool,
+    /// The listing of its own that shows the labels it pins by, which
+    /// `--images` reads besides crictl's (None: it pins by no label).
+    pub label_listing: Option<LabelListing>,
+}
+
+/// A runtime's own listing of its images with their labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelListing {
+    /// `ctr -n k8s.io images ls`: containerd's image records.
+    Ctr,
+    /// `docker image inspect`: Docker's images, with their config's labels.
+    DockerInspect,
+}
+
+impl LabelListing {
+    /// The command that writes it, and whose it is, for messages.
+    pub fn command(self) -> &'static str {
+        match self {
+            LabelListing::Ctr => "`ctr -n k8s.io images ls` (containerd's image records)",
+            LabelListing::DockerInspect => "`docker image inspect` (Docker's, under cri-dockerd)",
+        }
+    }
 }
 
 /// Why a listed entry is taken for an OCI artifact, as printed and in JSON.
@@ -109,7 +137,9 @@ struct Listed {
 /// What `--images` takes, for messages.
 pub const EXPECTED: &str = "the output of `crictl images -o json` \
                             ({\"images\": [{\"id\", \"repoTags\", \"repoDigests\", \"pinned\"}, …]}, or \
-                            its array, `jq .images`), or image names one a line";
+                            its array, `jq .images`), of `ctr -n k8s.io images ls` (containerd: a table REF TYPE \
+                            DIGEST SIZE PLATFORMS LABELS), of `docker image inspect` (cri-dockerd: [{\"Id\", \
+                            \"RepoTags\", \"RepoDigests\", \"Config\": {\"Labels\"}}, …]), or image names one a line";
 
 /// Reads `--images FILE` (or `-` for standard input), the names as a
 /// runtime named by `naming` matches them.
@@ -118,8 +148,84 @@ pub fn read(path: &str, naming: Naming) -> Result<Vec<Image>, InputError> {
     parse(path, &bytes, naming)
 }
 
-/// A crictl listing, its array of images, or names one a line. No image
-/// name starts with `{` or `[` (containers/image takes no IPv6 registry).
+/// Reads every `--images FILE`, merging the images of several by image
+/// ID (or, where a listing has none, by a name both list): crictl's
+/// listing for the runtime's `pinned` flags with the runtime's own for the
+/// labels.
+pub fn read_all(paths: &[String], naming: Naming) -> Result<Vec<Image>, InputError> {
+    let mut images: Vec<Image> = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        let read = read(path, naming)?;
+        if i == 0 {
+            images = read;
+            continue;
+        }
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let mut by_name: HashMap<String, usize> = HashMap::new();
+        for (at, image) in images.iter().enumerate() {
+            if let Some(id) = &image.id {
+                by_id.entry(id_key(id).to_owned()).or_insert(at);
+            }
+            for name in image.names.iter().filter(|n| !n.is_id) {
+                by_name.entry(name.text.clone()).or_insert(at);
+            }
+        }
+        for image in read {
+            let same = match &image.id {
+                Some(id) if by_id.contains_key(id_key(id)) => by_id.get(id_key(id)).copied(),
+                // Only where one of the two has no ID can a name decide.
+                _ => image
+                    .names
+                    .iter()
+                    .filter(|n| !n.is_id)
+                    .find_map(|n| by_name.get(&n.text).copied())
+                    .filter(|&at| images[at].id.is_none() || image.id.is_none()),
+            };
+            match same {
+                Some(at) => combine(&mut images[at], image),
+                None => images.push(image),
+            }
+        }
+    }
+    Ok(images)
+}
+
+/// An image ID without its algorithm: CRI-O's crictl listing gives bare hex.
+fn id_key(id: &str) -> &str {
+    id.strip_prefix("sha256:").unwrap_or(id)
+}
+
+/// What two listings say of one image: every name; pinned if either says
+/// so (a pin is never dropped); the labels of both.
+fn combine(into: &mut Image, other: Image) {
+    for name in other.names {
+        match into.names.iter_mut().find(|n| n.text == name.text) {
+            Some(n) => {
+                n.stored |= name.stored;
+                n.is_tag |= name.is_tag;
+            }
+            None => into.names.push(name),
+        }
+    }
+    into.runtime_pinned = match (into.runtime_pinned, other.runtime_pinned) {
+        (Some(a), Some(b)) => Some(a || b),
+        (a, b) => a.or(b),
+    };
+    if let Some(labels) = other.labels {
+        let mine = into.labels.get_or_insert_with(Vec::new);
+        mine.extend(labels);
+        mine.sort();
+        mine.dedup();
+    }
+    into.id = into.id.take().or(other.id);
+    into.artifact = into.artifact.or(other.artifact);
+    into.given = into.given.take().or(other.given);
+    into.refused = into.refused.take().or(other.refused);
+}
+
+/// A crictl listing, its array of images, the runtime's own listing with
+/// labels, or names one a line. No image name starts with `{` or `[`
+/// (containers/image takes no IPv6 registry).
 pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, InputError> {
     // crictl always prints a document ({"images": []} for a node without
     // images): nothing at all means the command that wrote it failed, and a
@@ -140,6 +246,11 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
             let listing: Listing = serde_json::from_slice(bytes).map_err(json_error)?;
             return Ok(listing.images.into_iter().map(|l| from_listing(l, naming)).collect());
         }
+        // crictl's array, or Docker's (its keys capitalised: "Id").
+        Some(b'[') if first_key(bytes).is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) => {
+            own_listing(path, LabelListing::DockerInspect, naming)?;
+            return crate::runtimes::cri_dockerd::inspect::parse(path, bytes, naming);
+        }
         Some(b'[') => {
             let images: Vec<Listed> = serde_json::from_slice(bytes).map_err(json_error)?;
             return Ok(images.into_iter().map(|l| from_listing(l, naming)).collect());
@@ -158,6 +269,18 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if crate::runtimes::containerd::ctr_listing::is_header(line) {
+            own_listing(path, LabelListing::Ctr, naming)?;
+            return crate::runtimes::containerd::ctr_listing::parse(path, text, naming);
+        }
+        if is_docker_table_header(line) {
+            return Err(InputError(format!(
+                "{path}:{}: this looks like `docker images` (a table: REPOSITORY  TAG  IMAGE ID), which shows \
+                 no digests and no labels; give the output of `docker image inspect $(docker image ls -q)`, or \
+                 of `crictl images -o json`",
+                i + 1
+            )));
+        }
         if is_crictl_table_header(line) {
             return Err(InputError(format!(
                 "{path}:{}: this looks like `crictl images` without `-o json` (a table: IMAGE  TAG  IMAGE ID  \
@@ -174,6 +297,43 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
         })?);
     }
     Ok(images)
+}
+
+/// The header of `docker images`' table (`REPOSITORY  TAG  IMAGE ID  …`).
+fn is_docker_table_header(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("REPOSITORY") && words.next() == Some("TAG")
+}
+
+/// The first key of the first object of a JSON array, to tell crictl's
+/// array (`"id"`) from Docker's (`"Id"`) before reading either whole.
+fn first_key(bytes: &[u8]) -> Option<&str> {
+    let open = bytes.iter().position(|&b| b == b'{')?;
+    let between = &bytes[bytes.iter().position(|&b| b == b'[')? + 1..open];
+    if !between.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let rest = &bytes[open + 1..];
+    let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    let key = rest[start..].strip_prefix(b"\"")?;
+    std::str::from_utf8(&key[..key.iter().position(|&b| b == b'"')?]).ok()
+}
+
+/// Err unless `listing` is the runtime's own (a ctr listing names images
+/// as containerd stores them, Docker's as Docker reports them).
+fn own_listing(path: &str, listing: LabelListing, naming: Naming) -> Result<(), InputError> {
+    if naming.label_listing == Some(listing) {
+        return Ok(());
+    }
+    let runtime = match listing {
+        LabelListing::Ctr => "--runtime containerd (or containerd-normalized)",
+        LabelListing::DockerInspect => "--runtime cri-dockerd",
+    };
+    Err(InputError(format!(
+        "{path}: this is the output of {}, which names images as that runtime does: give it with {runtime}, \
+         or give the output of `crictl images -o json`, which every runtime answers",
+        listing.command()
+    )))
 }
 
 /// The header of `crictl images`' table (`IMAGE  TAG  IMAGE ID  SIZE`,
@@ -198,6 +358,7 @@ pub fn plain(name: &str, naming: Naming) -> Result<Image, String> {
             given: None,
             refused: None,
             artifact: None,
+            labels: None,
         });
     }
     let (text, given, refused) = match (naming.pulled_as)(name) {
@@ -209,7 +370,7 @@ pub fn plain(name: &str, naming: Naming) -> Result<Image, String> {
         Err(why) => return Err(why),
     };
     let names = vec![Name { text, stored: true, is_tag: false, is_id: false }];
-    Ok(Image { id: None, names, runtime_pinned: None, given, refused, artifact: None })
+    Ok(Image { id: None, names, runtime_pinned: None, given, refused, artifact: None, labels: None })
 }
 
 /// Whether `text` is an image ID as containerd names its record
@@ -329,6 +490,21 @@ pub fn listed(id: String, repo_tags: Vec<String>, repo_digests: Vec<String>, pin
     from_listing(listed, naming)
 }
 
+/// An image of a runtime's own listing (Docker's), read as crictl's entry
+/// with the same names is, with its labels and no `pinned` flag.
+pub fn with_labels(
+    id: String,
+    repo_tags: Vec<String>,
+    repo_digests: Vec<String>,
+    mut labels: Vec<(String, String)>,
+    naming: Naming,
+) -> Image {
+    let listed = Listed { id, repo_tags: Some(repo_tags), repo_digests: Some(repo_digests), pinned: None };
+    labels.sort();
+    labels.dedup();
+    Image { labels: Some(labels), ..from_listing(listed, naming) }
+}
+
 fn from_listing(listed: Listed, naming: Naming) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
@@ -343,7 +519,15 @@ fn from_listing(listed: Listed, naming: Naming) -> Image {
     if naming.image_id_record && !listed.id.is_empty() {
         names.push(Name { text: listed.id.clone(), stored: true, is_tag: false, is_id: true });
     }
-    Image { id: Some(listed.id), names, runtime_pinned: listed.pinned, given: None, refused: None, artifact }
+    Image {
+        id: Some(listed.id),
+        names,
+        runtime_pinned: listed.pinned,
+        given: None,
+        refused: None,
+        artifact,
+        labels: None,
+    }
 }
 
 #[cfg(test)]

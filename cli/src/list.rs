@@ -151,6 +151,9 @@ pub struct Resolved {
     pub reload: Option<Vec<Entry>>,
     /// The lists replaced by later ones, with their dropped patterns.
     pub overrides: Vec<Override>,
+    /// The label selectors that pin images beside the list (cri-dockerd's
+    /// --pinned-image-labels).
+    pub label_selectors: Vec<crate::labels::LabelSelector>,
 }
 
 /// Where each line of a file starts, found once: the line of an offset is

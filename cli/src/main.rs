@@ -26,6 +26,7 @@ mod go_filepath;
 mod go_oracle;
 mod images;
 mod input;
+mod labels;
 mod lint;
 mod list;
 mod man;
@@ -51,7 +52,7 @@ fn main() -> ExitCode {
         Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target()),
         Command::Lint { images, verbose, severity, kubelet, .. } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
-            commands::lint::run(sources, images.as_deref(), shown, kubelet)
+            commands::lint::run(sources, images, shown, kubelet)
         }
         Command::Explain { images, check, quiet, allow_undecided, kubelet } => {
             commands::explain::run(sources, images, *check, *quiet, *allow_undecided, kubelet)
@@ -70,8 +71,7 @@ fn main() -> ExitCode {
             commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
         }
         Command::Check { runtime_endpoint, images, allow_undecided, kubelet } => {
-            let from =
-                commands::check::ImagesFrom { listing: images.as_deref(), endpoint: runtime_endpoint.as_deref() };
+            let from = commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref() };
             commands::check::run(sources, from, *allow_undecided, kubelet)
         }
         Command::Completions { shell } => commands::completions::run(*shell),

@@ -180,7 +180,11 @@ fn code_sections(command: &str) -> Vec<CodeSection> {
                 "With the runtime's pinned flags (crictl images -o json), each image's check; JSON \
                  images[].check.",
                 vec![
-                    ("agree", "the runtime pins the image exactly when the configuration read here does"),
+                    (
+                        "agree",
+                        "the runtime pins the image exactly when the configuration read here does, or a label \
+                         pins it (PINNED BY LABEL: the label, from the runtime's own listing given with --images)",
+                    ),
                     ("disagree", "they differ: DISAGREEMENT, and the likely causes below"),
                     (
                         "undecided",

@@ -8,6 +8,7 @@ use serde::Serialize;
 pub use crate::causes::Cause;
 use crate::causes::{decide, Causes};
 use crate::images::{Image, Name};
+use crate::labels::LabelPin;
 use crate::list::{Entry, Origin, Resolved};
 use crate::refused::{Compiled, Refused};
 use crate::runtime::Runtime;
@@ -33,7 +34,8 @@ pub struct Explained {
     pub pattern_index: Option<usize>,
     pub pattern: Option<String>,
     pub source: Option<String>,
-    /// "file", "flag", "env" or "pause_image"; null when not pinned.
+    /// "file", "flag", "env", "pause_image" or "label" (`pinned_by_label`);
+    /// null when not pinned.
     pub source_kind: Option<&'static str>,
     /// Where the pattern was written (the pause image: where it was set).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,6 +73,10 @@ pub struct Explained {
     /// name, however it was pulled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub artifact: Option<&'static str>,
+    /// No pattern pins it, a label does (the runtime's own listing showed
+    /// it): which, who set it and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pinned_by_label: Option<LabelPin>,
 }
 
 pub struct Report {
@@ -92,12 +98,15 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
     let refused = !compiled.refused.is_empty();
     let (mut disagreements, mut undecided) = (0, 0);
     let mut causes = Causes::new(resolved, flags);
+    let model = Runtime::of(flags).model();
     let mut explained: Vec<Explained> = images
         .iter()
         .enumerate()
         .map(|(at, image)| {
             let decided = decide(compiled, image);
-            let pinned = decided.is_some();
+            // A label pins whatever the list says: said only where no pattern does.
+            let by_label = decided.is_none().then(|| model.label_pin(image, &resolved.label_selectors)).flatten();
+            let pinned = decided.is_some() || by_label.is_some();
             // Only worth saying when the stored names do not pin it anyway.
             let depends_on_pull: Vec<DependsOnPull> = image
                 .names
@@ -126,7 +135,7 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
                 disagreements += 1;
                 let runtime_pins = image.runtime_pinned == Some(true);
                 // The runtime's own likely causes (`crate::runtimes`).
-                Runtime::of(flags).model().likely_causes(&mut causes, at, image, runtime_pins, decided.map(|(_, n)| n));
+                model.likely_causes(&mut causes, at, image, runtime_pins, decided.map(|(_, n)| n));
             }
             let entry = decided.map(|(i, _)| &entries[i]);
             Explained {
@@ -136,8 +145,8 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
                 pinned,
                 pattern_index: decided.map(|(i, _)| i),
                 pattern: entry.map(Entry::display),
-                source: entry.map(|e| e.source.clone()),
-                source_kind: entry.map(Entry::source_kind),
+                source: entry.map(|e| e.source.clone()).or_else(|| by_label.as_ref().map(|l| l.set_by.to_owned())),
+                source_kind: entry.map(Entry::source_kind).or(by_label.as_ref().map(|_| "label")),
                 file: entry.and_then(|e| e.file().map(str::to_string)),
                 line: entry.and_then(Entry::line),
                 key: entry.and_then(|e| e.key.clone()),
@@ -149,6 +158,7 @@ pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags
                 given: image.given.clone(),
                 refused_name: image.refused.clone(),
                 artifact: image.artifact,
+                pinned_by_label: by_label,
             }
         })
         .collect();

@@ -21,6 +21,8 @@ pub struct Sources {
     pub config: Option<String>,
     pub config_dir: Option<String>,
     pub pinned_images: Vec<String>,
+    /// cri-dockerd's --pinned-image-labels values.
+    pub pinned_image_labels: Vec<String>,
     pub pause_image: Option<String>,
     pub patterns: Option<String>,
     /// (name in the config directory, file to read): a drop-in previewed by

@@ -18,6 +18,7 @@ mod fix;
 mod images_input;
 mod json_schemas;
 mod kubelet;
+mod labels;
 mod large_input;
 mod lint;
 mod man_pages;

@@ -180,6 +180,26 @@ fn every_json_output_matches_its_documented_schema() {
         ),
         (node(&["translate", "--to", "containerd"]), &[]),
         (node(&["check", "--images", "node/images.json"]), &env),
+        (
+            vec!["--runtime", "cri-dockerd", "--pinned-image-labels", "pinned=true,io.cri.containerd.pinned", "lint"],
+            &[],
+        ),
+        (vec!["--runtime", "containerd", "-c", "labels/config.toml", "lint", "--images", "labels/ctr-images.txt"], &[]),
+        (
+            vec![
+                "--runtime",
+                "containerd",
+                "-c",
+                "labels/config.toml",
+                "explain",
+                "--images",
+                "labels/crictl-containerd.json",
+                "--images",
+                "labels/ctr-images.txt",
+                "--check",
+            ],
+            &[],
+        ),
         (listing_f(&["check", "--images", "crio-listings/F/list.json"]), &[]),
         (vec!["-c", "bad/lone-star.conf", "-d", "none", "check", "--images", "crio-listings/A/list.json"], &[]),
         (

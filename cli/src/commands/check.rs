@@ -26,7 +26,8 @@ use crate::{images, show};
 
 /// Where the images come from: `--images`, else the runtime's CRI socket.
 pub struct ImagesFrom<'a> {
-    pub listing: Option<&'a str>,
+    /// `--images`, each file's images merged by ID.
+    pub listings: &'a [String],
     /// `--runtime-endpoint`, else `CONTAINER_RUNTIME_ENDPOINT`, else the
     /// runtime's default socket.
     pub endpoint: Option<&'a str>,
@@ -49,20 +50,21 @@ pub fn run(
             runtime.facts().option
         )));
     };
-    let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let mut resolved = runtimes::resolve(&args.sources(runtime))?;
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
-    let (source, list) = match from.listing {
-        Some(path) => (Source::Listing(path), images::read(path, naming)?),
-        None => {
+    let (source, list) = match from.listings {
+        [] => {
             let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
             let endpoint = Endpoint::parse(from.endpoint.or(env.as_deref()).unwrap_or(default_endpoint))?;
             let (answered_by, list) = cri::list_images(&endpoint, naming)?;
             (Source::Cri(answered_by), list)
         }
+        paths => (Source::Listing(paths.join(", ")), images::read_all(paths, naming)?),
     };
     explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
     let refused = refused::check_lists(&resolved, flags)?;
+    resolved.warnings.extend(crate::labels::listing_warnings(&list));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
@@ -189,8 +191,9 @@ impl Summary {
 /// runtime that answered on its socket.
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
-enum Source<'a> {
-    Listing(&'a str),
+enum Source {
+    /// The `--images` files, joined by ", " when there are several.
+    Listing(String),
     Cri(cri::Runtime),
 }
 
@@ -198,7 +201,7 @@ enum Source<'a> {
 #[derive(Serialize)]
 struct CheckJson<'a> {
     summary: &'a Summary,
-    images_from: &'a Source<'a>,
+    images_from: &'a Source,
     config: config::ConfigJson<'a>,
     lint: serde_json::Value,
     explain: explain::ExplainJson<'a>,
@@ -206,7 +209,7 @@ struct CheckJson<'a> {
 
 /// The verdict, then one line for each part: what a monitoring job's
 /// operator reads before the detail.
-fn print_summary(out: &mut Vec<u8>, s: &Summary, runtime: Runtime, source: &Source<'_>, full: bool) {
+fn print_summary(out: &mut Vec<u8>, s: &Summary, runtime: Runtime, source: &Source, full: bool) {
     let verdict = match s.exit_status {
         0 => "all right".to_string(),
         code => {

@@ -240,7 +240,7 @@ fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool
             row.push(shown_name(e));
             row.push(match (e.pattern_index, &e.pattern) {
                 (Some(i), Some(p)) => output::pattern_cell(i, e.key.as_deref(), p, name_shown(e), full),
-                _ => "-".into(),
+                _ => e.pinned_by_label.as_ref().map_or("-".into(), |l| format!("label {}", show::escape(&l.label))),
             });
             row.push(e.source.as_deref().map_or("-".into(), |s| show::escape(s).into_owned()));
             if has_runtime {
@@ -260,8 +260,9 @@ fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool
     }
 }
 
-/// What the table cannot say about one image: odd names, artifacts, names
-/// given by hand, pins that depend on the pull, disagreements.
+/// What the table cannot say about one image: odd names, pins by label,
+/// artifacts, names given by hand, pins that depend on the pull,
+/// disagreements.
 fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
     let name = shown_name(e);
     // A name quoted in the table holds blanks or invisible characters
@@ -273,6 +274,18 @@ fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
                 "note: {} holds blanks or invisible characters (shown quoted and escaped): a pattern \
                  pins it only if it holds them too",
                 show::name(odd)
+            ),
+            full,
+        );
+    }
+    if let Some(pin) = &e.pinned_by_label {
+        // Loud: no pattern of the list explains this pin.
+        output::say(
+            out,
+            &format!(
+                "PINNED BY LABEL: {name}: no pattern pins it, its label {} does: {}",
+                show::quote(&pin.label),
+                pin.why
             ),
             full,
         );

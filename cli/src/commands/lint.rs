@@ -16,7 +16,7 @@ use crate::output::{self, write_json, Outcome, Tone};
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::runtimes::{self, kubelet::verify::Verifier};
-use crate::{images, show};
+use crate::{images, labels, show};
 
 /// What the text shows of the findings.
 #[derive(Clone, Copy)]
@@ -42,29 +42,41 @@ fn printed_each(severity: Severity) -> usize {
 /// How many more patterns a summarised code names as examples.
 const EXAMPLES: usize = 2;
 
-pub fn run(
-    args: &SourceArgs,
-    images: Option<&str>,
-    shown: Shown,
-    kubelet: &KubeletArgs,
-) -> Result<Outcome, InputError> {
+pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &KubeletArgs) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    let resolved = runtimes::resolve(&args.sources(runtime))?;
+    let mut resolved = runtimes::resolve(&args.sources(runtime))?;
     let verifier = kubelet.verifier()?;
     let mut out = Vec::new();
+    let naming = runtime.model().naming();
     let listing = match images {
-        Some(_) if !runtime.model().naming().lists_artifacts => {
+        [] => None,
+        _ if !naming.lists_artifacts && naming.label_listing.is_none() => {
             return Err(InputError(format!(
-                "lint --images tells OCI artifacts, which only CRI-O pins by their canonical name: it has no use \
-                 with --runtime {} (explain --images shows what the list pins)",
+                "lint --images tells OCI artifacts, which only CRI-O pins by their canonical name, and reads the \
+                 labels of containerd's and cri-dockerd's own listings: it has no use with --runtime {} (explain \
+                 --images shows what the list pins)",
                 runtime.facts().option
             )))
         }
-        Some(path) => Some(images::read(path, runtime.model().naming())?),
-        None => None,
+        paths => Some(images::read_all(paths, naming)?),
     };
-    let linted = Linted::new(runtime, flags, &resolved, listing.as_deref(), verifier.as_ref(), shown.least);
+    let labelled = listing.as_ref().is_some_and(|l| l.iter().any(|i| i.labels.is_some()));
+    if let (Some(own), false, Some(_)) = (naming.label_listing, labelled || naming.lists_artifacts, &listing) {
+        return Err(InputError(format!(
+            "lint --images tells OCI artifacts, which only CRI-O pins by their canonical name, and reads the \
+             labels of {} under --runtime {}: the listing given has none (crictl's shows no labels); give that \
+             listing",
+            own.command(),
+            runtime.facts().option
+        )));
+    }
+    if let Some(listing) = &listing {
+        resolved.warnings.extend(labels::listing_warnings(listing));
+    }
+    // lint tells OCI artifacts by a listing, which only CRI-O lists.
+    let artifacts_listing = listing.as_deref().filter(|_| naming.lists_artifacts);
+    let linted = Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), shown.least);
     if args.json {
         write_json(&mut out, &linted.json(&resolved));
     } else {

@@ -33,13 +33,13 @@ pub fn load_images(args: &ImageArgs, runtime: Runtime) -> Result<Vec<images::Ima
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    if let Some(path) = &args.images {
-        list.extend(images::read(path, runtime.model().naming())?);
+    if !args.images.is_empty() {
+        list.extend(images::read_all(&args.images, runtime.model().naming())?);
     }
     // An empty listing (`{"images": []}`, names all commented out) is a
     // node with no images: a valid answer. No input at all is an error, and
     // so is an empty file (`images::parse`).
-    if args.names.is_empty() && args.images.is_none() {
+    if args.names.is_empty() && args.images.is_empty() {
         return Err(InputError(format!("no images: give names, or --images FILE ({})", images::EXPECTED)));
     }
     Ok(list)

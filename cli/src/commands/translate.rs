@@ -39,8 +39,11 @@ pub fn run(
     // A list its runtime refuses has no meaning to carry over.
     refused::compile(&resolved.entries, source.facts().flags, List::Effective)?;
     let listed = images.map(|path| listed_images(path, source)).transpose()?;
+    let selectors = selector_entries(&resolved);
     let mut entries: Vec<(&Entry, Translated)> =
         resolved.entries.iter().map(|e| (e, translate(&e.display(), source, to))).collect();
+    // A label selector is no pattern: no list of any runtime can say it.
+    entries.extend(selectors.iter().map(|e| (e, label_selector(to, e))));
     // A node's own images make the examples, where they show the change.
     let shows_change =
         |f: Fidelity| matches!(f, Fidelity::Wider | Fidelity::Narrower | Fidelity::Different | Fidelity::Undecided);
@@ -69,6 +72,42 @@ pub fn run(
     }
     let code = if changed == 0 && differ == 0 { 0 } else { 1 };
     Ok(Outcome { out, refused: Vec::new(), code })
+}
+
+/// cri-dockerd's --pinned-image-labels selectors, as entries of its flags
+/// beside the patterns.
+fn selector_entries(resolved: &crate::list::Resolved) -> Vec<Entry> {
+    let entry = |s: &crate::labels::LabelSelector| Entry {
+        text: s.text.clone().into_bytes(),
+        source: "flag".to_owned(),
+        defined_at: None,
+        at: None,
+        key: None,
+    };
+    resolved.label_selectors.iter().map(entry).collect()
+}
+
+/// A label selector in `to`'s terms: impossible, and why.
+fn label_selector(to: Runtime, selector: &Entry) -> Translated {
+    let why = if to.model().label_selectors(&[selector.display()]).is_ok() {
+        "the list written here holds patterns only: keep it as its --pinned-image-labels value".to_owned()
+    } else {
+        format!(
+            "no entry of {}'s list can say it; pin those images by name (explain --images of `docker image \
+             inspect` names them)",
+            to.facts().name
+        )
+    };
+    Translated {
+        patterns: Vec::new(),
+        fidelity: Fidelity::Impossible,
+        why: Some(format!(
+            "a label selector (--pinned-image-labels), not a pattern: it pins the images whose config carries the \
+             label; {why}"
+        )),
+        gained: None,
+        lost: None,
+    }
 }
 
 /// The runtime the list is read from: `--from` or `--runtime`, by its own

@@ -32,7 +32,8 @@ use crate::causes::Causes;
 use crate::error::InputError;
 use crate::findings::{Artifacts, Rules};
 use crate::images::{repository, Image, Name, Naming};
-use crate::list::{Entry, Resolved};
+use crate::labels::{LabelPin, LabelSelector};
+use crate::list::{Entry, Resolved, Warning};
 use crate::refused::{self, List, Refused};
 use crate::sources::Sources;
 
@@ -172,6 +173,32 @@ pub trait Model: Sync {
     /// The list its configuration holds, read from where `sources` say as
     /// the runtime reads it.
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError>;
+
+    /// The label by which this runtime pins `image` whatever its list says
+    /// (`selectors`: its configuration's label selectors), and who set it;
+    /// None when no label pins it, or its labels are unknown.
+    fn label_pin(&self, _image: &Image, _selectors: &[LabelSelector]) -> Option<LabelPin> {
+        None
+    }
+
+    /// The label keys it pins by, or marks its pins with: what `lint`
+    /// measures near-miss keys against.
+    fn pinning_label_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The label selectors of its configuration (`values`: the
+    /// --pinned-image-labels given), with what is wrong with them.
+    fn label_selectors(&self, values: &[String]) -> Result<(Vec<LabelSelector>, Vec<Warning>), InputError> {
+        match values {
+            [] => Ok(Default::default()),
+            _ => Err(InputError(format!(
+                "--pinned-image-labels is cri-dockerd's flag, and {} pins by no label selector: drop it, or use \
+                 --runtime cri-dockerd",
+                self.name()
+            ))),
+        }
+    }
 
     /// Why this runtime refuses `text` beyond what the library refuses
     /// under its flags (the kubelet's allowlist), in its words.
@@ -338,10 +365,14 @@ pub trait Oracle {
 /// The list `sources` give: a pattern file, else the configuration of
 /// their runtime, read as that runtime reads it.
 pub fn resolve(sources: &Sources) -> Result<Resolved, InputError> {
-    match &sources.patterns {
+    let mut resolved = match &sources.patterns {
         Some(path) => crate::sources::pattern_file(path),
         None => sources.runtime.model().read_config(sources),
-    }
+    }?;
+    let (selectors, warnings) = sources.runtime.model().label_selectors(&sources.pinned_image_labels)?;
+    resolved.label_selectors = selectors;
+    resolved.warnings.extend(warnings);
+    Ok(resolved)
 }
 
 /// The lint rules of the runtime whose flags `flags` are (CRI-O's with its

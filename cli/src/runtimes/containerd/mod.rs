@@ -5,6 +5,8 @@
 //! (image_pull.go: getLabels, UpdateImage), whatever the pull.
 
 pub mod config;
+pub mod ctr_listing;
+pub mod labels;
 
 use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::{decide, Causes};
@@ -13,7 +15,8 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Artifacts, Compared, Fix, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name, Naming};
+use crate::images::{Image, LabelListing, Name, Naming};
+use crate::labels::{LabelPin, LabelSelector};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
@@ -155,6 +158,7 @@ impl Model for Containerd {
             image_id_record: true,
             lists_artifacts: false,
             digest_beside_tag: true,
+            label_listing: Some(LabelListing::Ctr),
         }
     }
 
@@ -164,6 +168,14 @@ impl Model for Containerd {
 
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
         config::read(sources.config.as_deref())
+    }
+
+    fn label_pin(&self, image: &Image, _: &[LabelSelector]) -> Option<LabelPin> {
+        labels::label_pin(image)
+    }
+
+    fn pinning_label_keys(&self) -> &'static [&'static str] {
+        labels::KEYS
     }
 
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
@@ -187,11 +199,13 @@ impl Model for Containerd {
                  (containerd --version; `crio-pin check` shows the version its socket answers with)"
                     .to_string()
             });
-        } else {
+        } else if image.labels.is_none() {
+            // (With ctr's listing the label is known: a label pin is no disagreement.)
             causes.push(CauseCode::StickyLabel, 0, at, || {
                 "containerd never removes the pinned label of an image record (io.cri-containerd.pinned): an \
                  image pinned once stays pinned after its value leaves the configuration, until the image is \
-                 removed (crictl rmi) and pulled again"
+                 removed (crictl rmi) and pulled again; give `ctr -n k8s.io images ls` with a second --images \
+                 to see its labels"
                     .to_string()
             });
         }

@@ -5,6 +5,8 @@
 //! one-part path), every one of them whatever the pull.
 
 pub mod flags;
+pub mod inspect;
+pub mod labels;
 
 use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
 use crate::causes::Causes;
@@ -13,9 +15,10 @@ use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Artifacts, Compared, Containment, Fix, Rules, Severity};
 use crate::images;
-use crate::images::{Image, Name, Naming};
-use crate::list::Entry;
+use crate::images::{Image, LabelListing, Name, Naming};
+use crate::labels::{LabelPin, LabelSelector};
 use crate::list::Resolved;
+use crate::list::{Entry, Warning};
 use crate::refused::List;
 use crate::show;
 use crate::sources::Sources;
@@ -100,6 +103,7 @@ impl Model for CriDockerd {
             image_id_record: false,
             lists_artifacts: false,
             digest_beside_tag: true,
+            label_listing: Some(LabelListing::DockerInspect),
         }
     }
 
@@ -129,6 +133,14 @@ impl Model for CriDockerd {
         }
     }
 
+    fn label_pin(&self, image: &Image, selectors: &[LabelSelector]) -> Option<LabelPin> {
+        labels::label_pin(image, selectors)
+    }
+
+    fn label_selectors(&self, values: &[String]) -> Result<(Vec<LabelSelector>, Vec<Warning>), InputError> {
+        labels::read(values)
+    }
+
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests);
         names.map(|n| StoredName { text: self.stored_form(n).to_owned(), held: Held::Always }).collect()
@@ -154,10 +166,21 @@ impl Model for CriDockerd {
                         .to_string()
                 });
             }
+            let (selectors, labels) = (&causes.resolved.label_selectors, image.labels.is_some());
             causes.push(CauseCode::LabelSelector, 0, at, || {
-                "cri-dockerd runs with --pinned-image-labels, which pin images by their labels: this tool \
-                 reads no labels"
-                    .to_string()
+                let missing = match (labels, selectors.is_empty()) {
+                    (false, true) => {
+                        "give them with --pinned-image-labels, and the images' labels with --images \
+                                      of `docker image inspect`"
+                    }
+                    (false, false) => "give the images' labels with --images of `docker image inspect`",
+                    (true, true) => "give them with --pinned-image-labels",
+                    (true, false) => "it runs with other selectors than given here",
+                };
+                format!(
+                    "cri-dockerd runs with --pinned-image-labels that select the image by a label of its config: \
+                     {missing}"
+                )
             });
         }
         causes.push(CauseCode::OtherSources, 0, at, || {

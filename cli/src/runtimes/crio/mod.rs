@@ -172,7 +172,13 @@ impl Model for Crio {
     }
 
     fn naming(&self) -> Naming {
-        Naming { pulled_as: images::qualify, image_id_record: false, lists_artifacts: true, digest_beside_tag: false }
+        Naming {
+            pulled_as: images::qualify,
+            image_id_record: false,
+            lists_artifacts: true,
+            digest_beside_tag: false,
+            label_listing: None,
+        }
     }
 
     fn stored_as_note(&self, stored: &str) -> String {

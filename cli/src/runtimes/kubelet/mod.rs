@@ -184,6 +184,7 @@ impl Model for Kubelet {
             image_id_record: false,
             lists_artifacts: false,
             digest_beside_tag: true,
+            label_listing: None,
         }
     }
 

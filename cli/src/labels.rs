@@ -1,0 +1,134 @@
+//! Pins by label: an image a runtime pins because of a label it carries,
+//! whatever the list says (containerd's `io.cri-containerd.pinned`, kept
+//! after the value that set it left the list; k3s's and rke2's import
+//! labels; cri-dockerd's `--pinned-image-labels`). Each runtime's module
+//! says which labels it honours (`Model::label_pin`); this is what they
+//! share: the answer, the selectors, and the keys that look like an
+//! honoured one but are not.
+
+use std::collections::BTreeMap;
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+use crate::codes::WarningCode;
+use crate::images::Image;
+use crate::list::Warning;
+use crate::runtime::Runtime;
+use crate::show;
+
+/// Why a label pins an image (JSON `pinned_by_label`).
+#[derive(Clone, Debug, Serialize)]
+pub struct LabelPin {
+    /// The label, `key=value`.
+    pub label: String,
+    /// Who set it, in a few words (the SOURCE column).
+    pub set_by: &'static str,
+    /// Why it is there and what to do about it.
+    pub why: String,
+}
+
+/// A label selector of a runtime's configuration: `KEY` (any value) or
+/// `KEY=VALUE`.
+#[derive(Clone, Debug)]
+pub struct LabelSelector {
+    pub key: String,
+    pub value: Option<String>,
+    /// As given, for messages.
+    pub text: String,
+}
+
+impl LabelSelector {
+    pub fn parse(text: &str) -> LabelSelector {
+        let (key, value) = match text.split_once('=') {
+            Some((key, value)) => (key.trim(), Some(value.trim().to_owned())),
+            None => (text.trim(), None),
+        };
+        LabelSelector { key: key.to_owned(), value, text: text.to_owned() }
+    }
+
+    /// The label of `labels` it selects, if any.
+    pub fn selects<'l>(&self, labels: &'l [(String, String)]) -> Option<&'l (String, String)> {
+        labels.iter().find(|(k, v)| *k == self.key && self.value.as_ref().is_none_or(|want| want == v))
+    }
+}
+
+/// The label keys some runtime pins by, or marks its pins with
+/// (`Model::pinning_label_keys`).
+fn honoured_keys() -> Vec<&'static str> {
+    Runtime::value_variants().iter().flat_map(|r| r.model().pinning_label_keys()).copied().collect()
+}
+
+/// The honoured key `key` is probably a misspelling of: not one of them,
+/// but within 3 edits of one (`io.cri.containerd.pinned`,
+/// `io.cri-containerd.pin`). Keys a runtime sets for other ends
+/// (`io.cri-containerd.image`) are further away.
+pub fn near_miss(key: &str) -> Option<&'static str> {
+    let honoured = honoured_keys();
+    if honoured.contains(&key) {
+        return None;
+    }
+    honoured
+        .into_iter()
+        .map(|honoured| (strsim::damerau_levenshtein(key, honoured), honoured))
+        .filter(|&(distance, _)| distance <= 3)
+        .min()
+        .map(|(_, honoured)| honoured)
+}
+
+/// A `near-miss-label` warning for each label key of a listing's images
+/// that is a near miss, with the images that carry it.
+pub fn listing_warnings(images: &[Image]) -> Vec<Warning> {
+    let mut found: BTreeMap<&str, (&'static str, Vec<&str>)> = BTreeMap::new();
+    for image in images {
+        for (key, _) in image.labels.iter().flatten() {
+            if let Some(honoured) = near_miss(key) {
+                let name = image.names.first().map_or("", |n| n.text.as_str());
+                found.entry(key).or_insert((honoured, Vec::new())).1.push(name);
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|(key, (honoured, names))| {
+            let shown: Vec<String> = names.iter().take(3).map(|n| show::name(n).into_owned()).collect();
+            let more = if names.len() > 3 { format!(" and {} more", names.len() - 3) } else { String::new() };
+            Warning::new(
+                WarningCode::NearMissLabel,
+                format!(
+                    "the label {} of {} image(s) ({}{more}) is a few letters from {honoured}, which a runtime pins \
+                     by; no runtime honours {}, so it pins nothing: if a pin was meant, label the image {honoured} \
+                     (containerd: `ctr -n k8s.io images label REF {honoured}=pinned`) and remove this one",
+                    show::quote(key),
+                    names.len(),
+                    shown.join(", "),
+                    show::quote(key)
+                ),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_misses_are_close_to_an_honoured_key_and_not_one() {
+        assert_eq!(near_miss("io.cri.containerd.pinned"), Some("io.cri-containerd.pinned"));
+        assert_eq!(near_miss("io.cri-containerd.pin"), Some("io.cri-containerd.pinned"));
+        assert_eq!(near_miss("io.cattle.k3s.pined"), Some("io.cattle.k3s.pinned"));
+        assert_eq!(near_miss("io.cri-containerd.pinned"), None);
+        assert_eq!(near_miss("io.cri-containerd.image"), None);
+        assert_eq!(near_miss("org.opencontainers.image.title"), None);
+    }
+
+    #[test]
+    fn a_selector_without_a_value_selects_any_value() {
+        let labels = vec![("pinned".to_string(), "true".to_string())];
+        assert!(LabelSelector::parse("pinned").selects(&labels).is_some());
+        assert!(LabelSelector::parse("pinned=true").selects(&labels).is_some());
+        assert!(LabelSelector::parse("pinned=false").selects(&labels).is_none());
+        assert!(LabelSelector::parse("other").selects(&labels).is_none());
+    }
+}

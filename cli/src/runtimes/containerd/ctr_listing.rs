@@ -1,0 +1,183 @@
+//! `ctr -n k8s.io images ls`: containerd's image records with their labels,
+//! which crictl's listing does not show. containerd pins an image whose
+//! record carries `io.cri-containerd.pinned=pinned`, a label it sets when a
+//! pinned_images value matches at a pull or at start-up and never removes.
+//!
+//! The table (cmd/ctr/commands/images/images.go, `listCommand`; seen from
+//! ctr 1.6.20 on a containerd this project's tests start, and unchanged in
+//! 2.x): a header `REF TYPE DIGEST SIZE PLATFORMS LABELS`, then one row a
+//! record, its cells padded with blanks by a tabwriter. SIZE is two words
+//! (`1.6 KiB`), PLATFORMS one (`linux/amd64,linux/arm64`, or `-`), LABELS
+//! the rest of the row: `k=v` pairs sorted and joined by commas, or `-`.
+//! A pull stores one record per name (the tag, the repository@digest) and
+//! the CRI plugin one named by the image ID (`sha256:<config digest>`), all
+//! with the same target DIGEST: the rows of one image are the rows of one
+//! DIGEST.
+
+use std::collections::HashMap;
+
+use crate::error::InputError;
+use crate::images::{self, Image, Naming};
+use crate::show;
+
+/// Whether `line` is the header of ctr's table.
+pub fn is_header(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("REF") && words.next() == Some("TYPE") && words.next() == Some("DIGEST")
+}
+
+/// The images of a ctr listing (`text`, header included), with their
+/// labels: the records of one target digest are one image.
+pub fn parse(path: &str, text: &str, naming: Naming) -> Result<Vec<Image>, InputError> {
+    let mut images: Vec<Records> = Vec::new();
+    let mut by_digest: HashMap<String, usize> = HashMap::new();
+    let mut header_seen = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if !header_seen {
+            header_seen = is_header(line);
+            continue;
+        }
+        let row = Row::read(line).map_err(|why| {
+            InputError(format!(
+                "{path}:{}: {why}: a row of `ctr images ls` has the columns REF TYPE DIGEST SIZE PLATFORMS \
+                 LABELS; give its whole output, as ctr printed it (`ctr -n k8s.io images ls -q` lists names \
+                 only: give it as names, without the header)",
+                i + 1
+            ))
+        })?;
+        let at = *by_digest.entry(row.digest.to_owned()).or_insert_with(|| {
+            images.push(Records::default());
+            images.len() - 1
+        });
+        let records = &mut images[at];
+        if images::is_image_id(row.reference) {
+            records.id.get_or_insert_with(|| row.reference.to_owned());
+        } else if row.reference.contains('@') {
+            records.digests.push(row.reference.to_owned());
+        } else {
+            records.tags.push(row.reference.to_owned());
+        }
+        records.labels.extend(labels(row.labels));
+    }
+    Ok(images
+        .into_iter()
+        .map(|r| {
+            let mut image = images::with_labels(r.id.unwrap_or_default(), r.tags, r.digests, r.labels, naming);
+            // No record named by the ID (ctr's default namespace, not the CRI's).
+            image.id = image.id.filter(|id| !id.is_empty());
+            image
+        })
+        .collect())
+}
+
+/// The records of one target digest.
+#[derive(Default)]
+struct Records {
+    id: Option<String>,
+    tags: Vec<String>,
+    digests: Vec<String>,
+    labels: Vec<(String, String)>,
+}
+
+/// The cells of a row that say which image it is and how it is labelled.
+struct Row<'l> {
+    reference: &'l str,
+    digest: &'l str,
+    labels: &'l str,
+}
+
+impl<'l> Row<'l> {
+    fn read(line: &'l str) -> Result<Row<'l>, String> {
+        // REF, TYPE, DIGEST, SIZE (two words), PLATFORMS, then LABELS: the
+        // rest, which may hold blanks in a value.
+        let mut words = Vec::with_capacity(7);
+        let mut rest = line;
+        while words.len() < 6 {
+            let start = rest.len() - rest.trim_start().len();
+            rest = &rest[start..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            if end == 0 {
+                break;
+            }
+            words.push(&rest[..end]);
+            rest = &rest[end..];
+        }
+        let labels = rest.trim();
+        if words.len() < 6 || labels.is_empty() {
+            return Err(format!(
+                "{} word(s) where there are at least 7",
+                words.len() + usize::from(!labels.is_empty())
+            ));
+        }
+        let digest = words[2];
+        if !digest.split_once(':').is_some_and(|(algorithm, hex)| !algorithm.is_empty() && !hex.is_empty()) {
+            return Err(format!("its DIGEST {} is no digest (algorithm:hex)", show::quote(digest)));
+        }
+        Ok(Row { reference: words[0], digest, labels })
+    }
+}
+
+/// The labels of a LABELS cell: `-` is none; a part without `=` belongs to
+/// the value before it (ctr joins the pairs with commas, which a value may
+/// hold too).
+fn labels(cell: &str) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    if cell == "-" {
+        return pairs;
+    }
+    for part in cell.split(',') {
+        match (part.split_once('='), pairs.last_mut()) {
+            (Some((key, value)), _) => pairs.push((key.to_owned(), value.to_owned())),
+            (None, Some((_, value))) => {
+                value.push(',');
+                value.push_str(part);
+            }
+            (None, None) => pairs.push((part.to_owned(), String::new())),
+        }
+    }
+    pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::Runtime;
+
+    #[test]
+    fn the_records_of_one_digest_are_one_image_with_their_labels() {
+        let id = format!("sha256:{}", "0".repeat(64));
+        let digest = format!("sha256:{}", "5".repeat(64));
+        let text = format!(
+            "REF  TYPE  DIGEST  SIZE  PLATFORMS  LABELS \n\
+             docker.io/library/a:1  application/vnd.oci.image.manifest.v1+json {digest} 1.6 KiB linux/amd64 \
+             io.cri-containerd.image=managed,io.cri-containerd.pinned=pinned \n\
+             {id} application/vnd.oci.image.manifest.v1+json {digest} 1.6 KiB linux/amd64 \
+             io.cri-containerd.image=managed \n\
+             docker.io/library/b:1  application/vnd.oci.image.manifest.v1+json sha256:{} 0.0 B - - \n",
+            "6".repeat(64)
+        );
+        let images = parse("l", &text, Runtime::Containerd.model().naming()).unwrap();
+        assert_eq!(images.len(), 2);
+        assert_eq!(images[0].id.as_deref(), Some(id.as_str()));
+        let names: Vec<&str> = images[0].names.iter().map(|n| n.text.as_str()).collect();
+        assert_eq!(names, ["docker.io/library/a:1", id.as_str()]);
+        let pinned = ("io.cri-containerd.pinned".to_string(), "pinned".to_string());
+        assert!(images[0].labels.as_ref().unwrap().contains(&pinned));
+        assert_eq!(images[1].id, None);
+        assert_eq!(images[1].labels.as_deref(), Some(&[][..]));
+    }
+
+    #[test]
+    fn a_value_may_hold_commas_and_blanks() {
+        assert_eq!(
+            labels("a=1,b=x,y,c=two words"),
+            [("a".into(), "1".into()), ("b".into(), "x,y".into()), ("c".into(), "two words".into())]
+        );
+        assert!(labels("-").is_empty());
+        assert!(Row::read("docker.io/library/a:1 application/x sha256:00").is_err());
+        assert!(Row::read("a t nodigest 1 B - -").is_err());
+    }
+}
