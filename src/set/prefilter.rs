@@ -51,8 +51,7 @@
 use std::cell::Cell;
 
 use super::lengths::all_ascii;
-use super::needles::{Found, Owner, NONE};
-use super::Canonical;
+use super::search::{Form, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
 use memchr::arch::all::packedpair::Pair;
 
 /// Most needles given a prefilter ([`Prefilter`]). Each costs two
@@ -278,41 +277,41 @@ impl Prefilter {
         Some(prefilter)
     }
 
-    /// The lowest index of a needle found in `name` (with `first`, any one)
-    /// and `below` ([`NONE`] for none); `floor` is the lowest index of all
-    /// needles. `raw`: `name` is as given, and the search fails if its
-    /// answer depends on the canonical form (a byte >= 0x80); else
-    /// canonical.
+    /// The lowest index of a needle found in `name` (or any one, as
+    /// `query` wants) and `below` ([`NONE`] for none); `floor` is the
+    /// lowest index of all needles. A name as given fails the search if its
+    /// answer depends on the canonical form (a byte >= 0x80).
     /// `None` when verifying its candidates would cost more than
     /// `allowance` (see [`VERIFY_PER_BYTE`]): the automaton answers then.
     #[inline(always)]
     pub(super) fn search(
         &self,
         name: &[u8],
-        raw: bool,
-        (first, floor, below): (bool, u32, u32),
+        query: Query,
+        floor: u32,
+        below: u32,
         allowance: &Allowance,
-    ) -> Option<Result<Found, Canonical>> {
+    ) -> Option<Result<Found, NeedsCanonical>> {
         let mut best = below;
-        let done = |best: u32| first && best != NONE || best <= floor;
+        let wanted = query.wanted;
         if let Some(prefix) =
             self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix, allowance))
         {
             best = prefix.index;
         }
-        let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best, allowance) };
+        let ascii = if wanted.done(best, floor) { None } else { self.scan(name, wanted, floor, &mut best, allowance) };
         if allowance.spent() {
             return None;
         }
         let lowest = Some(best).filter(|&b| b != NONE);
         let found = |read_all| Some(Ok(Found { lowest, read_all }));
         match ascii {
-            _ if !raw => found(false),
+            _ if query.form == Form::Canonical => found(false),
             Some(true) => found(true),
-            Some(false) => Some(Err(Canonical)),
-            None if done(best) => found(false),
+            Some(false) => Some(Err(NeedsCanonical)),
+            None if wanted.done(best, floor) => found(false),
             None if all_ascii(name) => found(true),
-            None => Some(Err(Canonical)),
+            None => Some(Err(NeedsCanonical)),
         }
     }
 
@@ -476,13 +475,13 @@ impl Prefilter {
     /// or at `floor`. Says whether the name is all ASCII when it read every
     /// byte, `None` when it stopped early.
     #[inline(always)]
-    fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32, allowance: &Allowance) -> Option<bool> {
+    fn scan(&self, name: &[u8], wanted: Wanted, floor: u32, best: &mut u32, allowance: &Allowance) -> Option<bool> {
         #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
         if self.avx2 && name.len() >= 16 + self.reach {
             // SAFETY: AVX2 is available (`avx2_available`).
-            return unsafe { self.scan_avx2(name, first, floor, best, allowance) };
+            return unsafe { self.scan_avx2(name, wanted, floor, best, allowance) };
         }
-        self.scan_without_avx2(name, first, floor, best, allowance)
+        self.scan_without_avx2(name, wanted, floor, best, allowance)
     }
 
     /// [`Prefilter::scan`] where AVX2 is not available, and of names too
@@ -492,7 +491,7 @@ impl Prefilter {
     fn scan_without_avx2(
         &self,
         name: &[u8],
-        first: bool,
+        wanted: Wanted,
         floor: u32,
         best: &mut u32,
         allowance: &Allowance,
@@ -503,13 +502,13 @@ impl Prefilter {
             // SAFETY: SSE2 is part of x86-64.
             return unsafe {
                 if n <= 32 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance)
+                    self.scan_fixed::<x86::Sse2, 2>(name, wanted, floor, best, allowance)
                 } else if n <= 64 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best, allowance)
+                    self.scan_fixed::<x86::Sse2, 4>(name, wanted, floor, best, allowance)
                 } else if n <= 128 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best, allowance)
+                    self.scan_fixed::<x86::Sse2, 8>(name, wanted, floor, best, allowance)
                 } else {
-                    self.scan_in::<x86::Sse2>(name, first, floor, best, allowance)
+                    self.scan_in::<x86::Sse2>(name, wanted, floor, best, allowance)
                 }
             };
         }
@@ -519,21 +518,21 @@ impl Prefilter {
             // a runtime without it refuses to load the module.
             return unsafe {
                 if n <= 32 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 2>(name, first, floor, best, allowance)
+                    self.scan_fixed::<wasm::Simd128, 2>(name, wanted, floor, best, allowance)
                 } else if n <= 64 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 4>(name, first, floor, best, allowance)
+                    self.scan_fixed::<wasm::Simd128, 4>(name, wanted, floor, best, allowance)
                 } else if n <= 128 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 8>(name, first, floor, best, allowance)
+                    self.scan_fixed::<wasm::Simd128, 8>(name, wanted, floor, best, allowance)
                 } else {
-                    self.scan_in::<wasm::Simd128>(name, first, floor, best, allowance)
+                    self.scan_in::<wasm::Simd128>(name, wanted, floor, best, allowance)
                 }
             };
         }
         if n >= 8 + self.reach {
             // SAFETY: 8-byte words need nothing of the machine.
-            return unsafe { self.scan_in::<Word>(name, first, floor, best, allowance) };
+            return unsafe { self.scan_in::<Word>(name, wanted, floor, best, allowance) };
         }
-        self.scan_bytes(name, first, floor, best)
+        self.scan_bytes(name, wanted, floor, best)
     }
 
     #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
@@ -541,17 +540,17 @@ impl Prefilter {
     unsafe fn scan_avx2(
         &self,
         name: &[u8],
-        first: bool,
+        wanted: Wanted,
         floor: u32,
         best: &mut u32,
         allowance: &Allowance,
     ) -> Option<bool> {
         match self.fixed_chunks(name.len()) {
-            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance),
-            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best, allowance),
-            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best, allowance),
+            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, wanted, floor, best, allowance),
+            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, wanted, floor, best, allowance),
+            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, wanted, floor, best, allowance),
             // (Longer: `scan` sends no name shorter than 16 + reach.)
-            None => self.scan_in::<x86::Avx2>(name, first, floor, best, allowance),
+            None => self.scan_in::<x86::Avx2>(name, wanted, floor, best, allowance),
         }
     }
 
@@ -565,7 +564,7 @@ impl Prefilter {
     unsafe fn scan_fixed<V: Vector, const CHUNKS: usize>(
         &self,
         name: &[u8],
-        first: bool,
+        wanted: Wanted,
         floor: u32,
         best: &mut u32,
         allowance: &Allowance,
@@ -575,7 +574,7 @@ impl Prefilter {
         if sweep.candidate < alive.len() {
             if let Some(probe) = self.first_held::<V, CHUNKS>(name, &alive[sweep.candidate..], &sweep, allowance) {
                 *best = probe.index;
-                return if first || *best <= floor { None } else { Some(sweep.ascii) };
+                return if wanted.done(*best, floor) { None } else { Some(sweep.ascii) };
             }
         }
         Some(sweep.ascii)
@@ -675,7 +674,7 @@ impl Prefilter {
     unsafe fn scan_in<V: Vector>(
         &self,
         name: &[u8],
-        first: bool,
+        wanted: Wanted,
         floor: u32,
         best: &mut u32,
         allowance: &Allowance,
@@ -707,7 +706,7 @@ impl Prefilter {
                     tails &= tails - 1;
                     if self.holds_at(probe, name, tail, allowance) {
                         *best = probe.index;
-                        if first || *best <= floor {
+                        if wanted.done(*best, floor) {
                             return None;
                         }
                         // Needles of higher indexes no longer matter.
@@ -774,12 +773,12 @@ impl Prefilter {
 
     /// [`Prefilter::scan`] a byte at a time, for names too short for a word.
     #[cold]
-    fn scan_bytes(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    fn scan_bytes(&self, name: &[u8], wanted: Wanted, floor: u32, best: &mut u32) -> Option<bool> {
         for probe in self.anywhere().iter().take_while(|p| p.index < *best) {
             if name.windows(probe.needle.len()).any(|text| self.equal(text, &probe.needle)) {
                 // (In index order: the first found is the lowest.)
                 *best = probe.index;
-                if first || *best <= floor {
+                if wanted.done(*best, floor) {
                     return None;
                 }
                 break;
