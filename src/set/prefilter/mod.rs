@@ -32,7 +32,7 @@
 //! machine's vectors, in 2 to 8 fixed chunks or a loop. One module an
 //! architecture, chosen once by `cfg` (`mod arch`), says which vectors read
 //! each size: `x86_64.rs` (SSE2 always, AVX2 where detected),
-//! `wasm32.rs` (simd128), and `portable.rs` (words, for every
+//! `aarch64.rs` (NEON), `wasm32.rs` (simd128), and `portable.rs` (words, for every
 //! other machine and `--cfg crio_pin_portable`). A search or sweep is a
 //! [`Pass`] the architecture's function runs in the vector type it picks.
 //!
@@ -66,10 +66,12 @@ mod word;
 // three items (`Simd`, what was detected; `Simd::sweeps`; `vectors`, which
 // reads a name of each `Size`), chosen here once.
 #[cfg_attr(all(target_arch = "x86_64", not(crio_pin_portable)), path = "x86_64.rs")]
+#[cfg_attr(all(target_arch = "aarch64", target_feature = "neon", not(crio_pin_portable)), path = "aarch64.rs")]
 #[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), path = "wasm32.rs")]
 #[cfg_attr(
     not(any(
         all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "aarch64", target_feature = "neon", not(crio_pin_portable)),
         all(target_arch = "wasm32", target_feature = "simd128")
     )),
     path = "portable.rs"
