@@ -27,14 +27,16 @@
 //! **How the code is laid out** (as `memchr`'s is). The search is written
 //! once, here, over the [`Vector`] trait (`vector.rs`), whose every method
 //! is an `unsafe fn` under one safety contract stated on the trait. One
-//! size ladder ([`Prefilter::read`], [`Prefilter::size`]) says how a name of
+//! size ladder ([`Prefilter::size`]) says how a name of
 //! each length is read: byte by byte, in 8-byte words (`word.rs`), or in the
 //! machine's vectors, in 2 to 8 fixed chunks or a loop. One module an
 //! architecture, chosen once by `cfg` (`mod arch`), says which vectors read
 //! each size: `x86_64.rs` (SSE2 always, AVX2 where detected),
 //! `aarch64.rs` (NEON), `wasm32.rs` (simd128), and `portable.rs` (words, for every
 //! other machine and `--cfg crio_pin_portable`). A search or sweep is a
-//! [`Pass`] the architecture's function runs in the vector type it picks.
+//! [`Pass`] the architecture's function runs in the vector type it picks
+//! (told the size inside that function, past any call into code compiled
+//! for AVX2, so that the ladder costs no register saved around the call).
 //!
 //! **What a name costs (the bound).** A name of `L` bytes is read once, a
 //! vector at a time, with two compares a needle per vector (at most 8
@@ -257,24 +259,16 @@ impl Probe {
     }
 }
 
-/// How a name is read, by its length ([`Prefilter::read`]).
-enum Read {
-    /// Too short for a word past the reach: byte by byte.
-    Bytes,
-    /// Too short for 16 bytes past the reach: in 8-byte words.
-    Words,
-    /// In the machine's vectors, as its [`Size`] says.
-    Vectors,
-}
-
-/// The sizes of name the machine's vectors read, in bytes past the reach
-/// (the starts of needle tails): the arms of the one size ladder. Every
+/// The sizes of name, in bytes past the reach (the starts of needle
+/// tails): the arms of the one size ladder ([`Prefilter::size`]). Every
 /// architecture reads each in chunks that fit it (`sweep`'s contract):
 /// 16-byte vectors in 2, 4 and 8 fixed chunks and a loop, words in twice
 /// as many ([`in_chunks`]); AVX2 in 2 SSE2 vectors, then 2 and 4 of its
 /// own, then a loop.
 #[derive(Clone, Copy)]
 enum Size {
+    /// Under 16 bytes: too short for a vector, read by [`Pass::short`].
+    Short,
     /// 16 to 32 bytes.
     Up32,
     /// 33 to 64.
@@ -295,12 +289,13 @@ trait Pass {
     unsafe fn fixed<V: Vector, const CHUNKS: usize>(self, prefilter: &Prefilter, name: &[u8]) -> Self::Out;
     /// A vector of `V` at a time. Safety: as [`Prefilter::scan_in`].
     unsafe fn longer<V: Vector>(self, prefilter: &Prefilter, name: &[u8]) -> Self::Out;
+    /// A name too short for a vector ([`Size::Short`]).
+    fn short(self, prefilter: &Prefilter, name: &[u8]) -> Self::Out;
 }
 
 /// The sizes of [`Size`] in vectors `V`: fixed chunks, `UP32`, `UP64` and
 /// `UP128` of them (each covering its size: checked when it is compiled),
-/// then a loop. Safety: the machine runs `V`'s instructions, and `name` is
-/// read in vectors ([`Read::Vectors`]).
+/// then a loop. Safety: the machine runs `V`'s instructions.
 #[inline(always)]
 unsafe fn in_chunks<V: Vector, P: Pass, const UP32: usize, const UP64: usize, const UP128: usize>(
     prefilter: &Prefilter,
@@ -309,6 +304,7 @@ unsafe fn in_chunks<V: Vector, P: Pass, const UP32: usize, const UP64: usize, co
 ) -> P::Out {
     const { assert!(V::BYTES <= 16 && UP32 * V::BYTES >= 32 && UP64 * V::BYTES >= 64 && UP128 * V::BYTES >= 128) };
     match prefilter.size(name.len()) {
+        Size::Short => pass.short(prefilter, name),
         Size::Up32 => pass.fixed::<V, UP32>(prefilter, name),
         Size::Up64 => pass.fixed::<V, UP64>(prefilter, name),
         Size::Up128 => pass.fixed::<V, UP128>(prefilter, name),
@@ -338,10 +334,16 @@ impl Pass for Scan<'_> {
         let Scan { wanted, floor, best, allowance } = self;
         prefilter.scan_in::<V>(name, wanted, floor, best, allowance)
     }
+
+    #[inline(always)]
+    fn short(self, prefilter: &Prefilter, name: &[u8]) -> Option<bool> {
+        let Scan { wanted, floor, best, allowance } = self;
+        prefilter.scan_short(name, wanted, floor, best, allowance)
+    }
 }
 
-/// [`Prefilter::holds_ascii`] as a [`Pass`]: a name past the fixed sweeps
-/// has no quick answer.
+/// [`Prefilter::holds_ascii`] as a [`Pass`]: a name shorter or longer
+/// than the fixed sweeps has no quick answer.
 struct Holds;
 
 impl Pass for Holds {
@@ -354,6 +356,11 @@ impl Pass for Holds {
 
     #[inline(always)]
     unsafe fn longer<V: Vector>(self, _: &Prefilter, _: &[u8]) -> Option<bool> {
+        None
+    }
+
+    #[inline(always)]
+    fn short(self, _: &Prefilter, _: &[u8]) -> Option<bool> {
         None
     }
 }
@@ -451,30 +458,22 @@ impl Prefilter {
     /// ours. `is_match`'s quick answer for most names of a small list.
     #[inline(always)]
     pub(super) fn holds_ascii(&self, name: &[u8]) -> Option<bool> {
-        match self.read(name.len()) {
-            Read::Vectors if self.simd.sweeps() => arch::vectors(self.simd, self, name, Holds),
-            _ => None,
+        // (The size is told inside `arch::vectors`, past the call into
+        // AVX2's code: told here, it cost is_match a register spilled
+        // around that call, about an instruction a name.)
+        match self.simd.sweeps() {
+            true => arch::vectors(self.simd, self, name, Holds),
+            false => None,
         }
     }
 
-    /// How a name of `n` bytes is read: the one size ladder, whose
-    /// vector sizes every machine's vectors follow ([`Prefilter::size`]).
-    #[inline(always)]
-    fn read(&self, n: usize) -> Read {
-        if n >= 16 + self.reach {
-            Read::Vectors
-        } else if n >= 8 + self.reach {
-            Read::Words
-        } else {
-            Read::Bytes
-        }
-    }
-
-    /// The [`Size`] of a name of `n` bytes read in vectors (at least 16 +
-    /// reach).
+    /// The [`Size`] of a name of `n` bytes: the one size ladder, which
+    /// every machine's vectors follow.
     #[inline(always)]
     fn size(&self, n: usize) -> Size {
-        if n <= 32 + self.reach {
+        if n < 16 + self.reach {
+            Size::Short
+        } else if n <= 32 + self.reach {
             Size::Up32
         } else if n <= 64 + self.reach {
             Size::Up64
@@ -561,18 +560,15 @@ impl Prefilter {
     /// every byte, `None` when it stopped early.
     #[inline(always)]
     fn scan(&self, name: &[u8], wanted: Wanted, floor: u32, best: &mut u32, allowance: &Allowance) -> Option<bool> {
-        match self.read(name.len()) {
-            Read::Vectors => arch::vectors(self.simd, self, name, Scan { wanted, floor, best, allowance }),
-            Read::Words => self.scan_words(name, wanted, floor, best, allowance),
-            Read::Bytes => self.scan_bytes(name, wanted, floor, best),
-        }
+        arch::vectors(self.simd, self, name, Scan { wanted, floor, best, allowance })
     }
 
-    /// [`Prefilter::scan`] of names too short for the machine's vectors.
-    /// (Out of line: inlined, its stack frame cost every match of a set
-    /// without needles a tenth more.)
+    /// [`Prefilter::scan`] of names too short for a vector: in words, or
+    /// byte by byte if too short for a word. (Out of line: inlined, its
+    /// stack frame cost every match of a set without needles a tenth
+    /// more.)
     #[inline(never)]
-    fn scan_words(
+    fn scan_short(
         &self,
         name: &[u8],
         wanted: Wanted,
@@ -580,8 +576,11 @@ impl Prefilter {
         best: &mut u32,
         allowance: &Allowance,
     ) -> Option<bool> {
-        // SAFETY: 8-byte words need nothing of the machine; `read` sends
-        // names of at least 8 + reach bytes.
+        if name.len() < 8 + self.reach {
+            return self.scan_bytes(name, wanted, floor, best);
+        }
+        // SAFETY: 8-byte words need nothing of the machine; the name holds
+        // at least 8 + reach bytes.
         unsafe { self.scan_in::<Word>(name, wanted, floor, best, allowance) }
     }
 

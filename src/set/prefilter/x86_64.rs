@@ -50,6 +50,7 @@ unsafe fn avx2<P: Pass>(prefilter: &Prefilter, name: &[u8], pass: P) -> P::Out {
     // the chunks it is read in (`Size`).
     unsafe {
         match prefilter.size(name.len()) {
+            Size::Short => pass.short(prefilter, name),
             Size::Up32 => pass.fixed::<Sse2, 2>(prefilter, name),
             Size::Up64 => pass.fixed::<Avx2, 2>(prefilter, name),
             Size::Up128 => pass.fixed::<Avx2, 4>(prefilter, name),
