@@ -5,7 +5,7 @@ use super::budget::{Budget, MAX_AUTOMATON_BYTES};
 use super::dfa::{self, Dfa};
 use super::intake::NeedleList;
 use super::prefilter::{Allowance, Prefilter};
-use super::search::{lower, Found, NeedsCanonical, Owner, Query, NONE};
+use super::search::{lower, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
 use super::trie::{Extent, Layout, Trie};
 use crate::pattern::{CompileError, ErrorKind};
 
@@ -100,7 +100,8 @@ impl Needles {
     #[inline(always)]
     pub(super) fn search(&self, name: &[u8], query: Query, below: Option<u32>) -> Result<Found, NeedsCanonical> {
         let best = lower(below, self.empty);
-        if best.is_some_and(|b| query.wanted.done(b, self.floor)) {
+        // (Not `Wanted::done`: an index found is never NONE.)
+        if best.is_some_and(|b| query.wanted == Wanted::Any || b <= self.floor) {
             return Ok(Found { lowest: best, read_all: false });
         }
         if let Some(prefilter) = &self.prefilter {

@@ -58,7 +58,7 @@ impl Wanted {
     /// the answer asked for.
     #[inline(always)]
     pub(super) fn done(self, best: u32, floor: u32) -> bool {
-        (self == Wanted::Any && best != NONE) || best <= floor
+        best <= floor || (self == Wanted::Any && best != NONE)
     }
 }
 
