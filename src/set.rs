@@ -7,7 +7,7 @@
 //! - exact patterns: a hash table from needle to the lowest pattern index
 //!   ([`exact`]), which an ASCII name is looked up in as it is;
 //! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
-//!   our own ([`dfa`]) whose byte classes (or, up to [`shape::WIDE_MAX_BYTES`],
+//!   our own ([`dfa`]) whose byte classes (or, up to [`budget::WIDE_MAX_BYTES`],
 //!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
 //!   its two halves at once. A list whose table would pass
 //!   [`MAX_AUTOMATON_BYTES`] is refused: within it a name costs one load a
@@ -29,19 +29,34 @@
 //! loop that matches. The empty needle (`**`) matches every name and is kept
 //! beside the automaton rather than in it.
 //!
-//! One file a concern: [`intake`] (the list read and parsed within the
-//! limits), [`exact`] (the exact table), [`needles`] (glob and keyword
-//! needles gathered and searched), [`trie`] (the needles' one trie and its
-//! failure links: needles → numbered trie → failure links), [`dfa`] (the
-//! dense DFA derived from it), [`prefilter`] (a SIMD search that
-//! answers for a few needles alone), [`shape`] (which automaton a list
-//! gets, and the tests' knob), [`lengths`] (names turned away by length),
-//! [`dialect`] (the other runtimes' name-side work); this file holds
-//! [`PinSet`] and the order in which a name meets them.
+//! One file a concern, in layers: each file imports only from the layers
+//! below it (and the crate's own modules outside `set`), never sideways
+//! into a file that imports it, and directly from the file that defines
+//! what it uses.
+//!
+//! 1. The words every structure speaks, importing nothing of the engine:
+//!    [`search`] (what a search is asked, [`search::Query`], and what it
+//!    answers, [`search::Found`] or [`search::NeedsCanonical`]; who a
+//!    needle belongs to, [`search::Owner`]), [`lengths`] (names turned away
+//!    by length, and the ASCII test), [`budget`] (the limit on the
+//!    automaton, and which shape a list's gets).
+//! 2. What the list is read into, and the structures built from it alone:
+//!    [`intake`] (the list read and parsed within the limits, into needle
+//!    lists), [`trie`] (the needles' one trie and its failure links),
+//!    [`prefilter`] (a SIMD search that answers for a few needles alone).
+//! 3. What is built on those: [`exact`] (the exact table, from a needle
+//!    list), [`dfa`] (the dense DFA derived from the trie).
+//! 4. What gathers them: [`needles`] (glob and keyword needles ordered,
+//!    deduplicated and searched: prefilter, then automaton), [`dialect`]
+//!    (the other runtimes' name-side work, on an exact table).
+//! 5. This file, [`PinSet`] and the order in which a name meets them; and
+//!    beside it `shape` (feature `testing`: the tests' knob that builds
+//!    every shape of one list, and the counts they read).
 //!
 //! Nothing is cached or mutated while matching: a `PinSet` is immutable,
 //! `Send + Sync`, and shared by reference (or `Arc`) across threads.
 
+mod budget;
 mod dfa;
 mod dialect;
 mod exact;
@@ -49,44 +64,28 @@ mod intake;
 mod lengths;
 mod needles;
 mod prefilter;
+mod search;
+#[cfg(feature = "testing")]
 mod shape;
 mod trie;
 
 use crate::fold;
 use crate::normalize::normalize;
 use crate::pattern::{CompileError, Flags, Pattern};
-use dfa::Canonical;
-use exact::ExactTable;
-
+use budget::Budget;
 use dialect::{repository_of, Dialect};
-use intake::each_pattern;
-pub(crate) use intake::{too_many_bytes, too_many_patterns};
+use exact::ExactTable;
+use intake::{each_pattern, NeedleList};
 use lengths::Lengths;
-use needles::{Found, Needle, NeedleList, Needles, Ordered, Owner, NONE};
+use needles::{Needles, Ordered};
 use prefilter::Prefilter;
-use shape::Budget;
+use search::{lower, Form, Found, NeedsCanonical, Query, Wanted};
+
+pub use budget::MAX_AUTOMATON_BYTES;
+pub(crate) use intake::{too_many_bytes, too_many_patterns};
+pub use intake::{MAX_PATTERNS, MAX_PATTERN_BYTES};
 #[cfg(feature = "testing")]
 pub use shape::{AutomatonShape, Shape, Verification};
-
-/// Most patterns one set may hold. Real lists hold up to tens of thousands;
-/// the bound keeps a runaway generator from exhausting the node's memory.
-pub const MAX_PATTERNS: usize = 10_000_000;
-
-/// Most bytes of pattern text one set may hold, all patterns together. A
-/// compiled set needs a small multiple of this: about 14 bytes per byte of
-/// keyword or glob text that shares no prefix with another (so under 1 GiB
-/// at the bound), far less for real lists.
-pub const MAX_PATTERN_BYTES: usize = 64 << 20;
-
-/// Largest automaton the glob and keyword patterns of one set may need:
-/// the bytes of their dense DFA's table (4 a state and byte class, a state
-/// per distinct needle prefix). Within it a name of `L` bytes reads at most
-/// about `L` lines of the table, one dependent load a byte, which bounds
-/// what matching it costs; past it no structure here keeps that bound, so
-/// the list is refused ([`crate::ErrorKind::AutomatonTooLarge`]): see
-/// docs/reliability.md, "The bound". Exact patterns do not count (a name
-/// costs one probe of their hash table whatever their number).
-pub const MAX_AUTOMATON_BYTES: usize = shape::DENSE_MAX_BYTES;
 
 /// What a name's length alone says about it ([`PinSet::length_verdicts`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,14 +125,6 @@ pub struct PinSet {
     /// most names is the needles' ([`Prefilter::holds_ascii`]): CRI-O's
     /// rules, a few needles all matching anywhere, none empty.
     quick: bool,
-}
-
-/// The lower of two optional indexes.
-fn lower(a: Option<u32>, b: Option<u32>) -> Option<u32> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }
 
 impl PinSet {
@@ -239,26 +230,26 @@ impl PinSet {
 
     #[inline(never)]
     fn is_match_walked(&self, name: &[u8]) -> bool {
-        self.lowest_pinning(name, true).is_some()
+        self.lowest_pinning(name, Wanted::Any).is_some()
     }
 
     /// The lowest index of a pattern that matches `name`: the first regexp
     /// in CRI-O's loop that would match it.
     pub fn match_index(&self, name: &[u8]) -> Option<usize> {
-        self.lowest_pinning(name, false).map(|i| i as usize)
+        self.lowest_pinning(name, Wanted::Lowest).map(|i| i as usize)
     }
 
-    /// The lowest index pinning `name` (any index, with `first`): turns
+    /// The lowest index pinning `name` (or any, as `wanted`): turns
     /// away names of lengths nothing matches, then applies the set's rules.
     #[inline(always)]
-    fn lowest_pinning(&self, name: &[u8], first: bool) -> Option<u32> {
+    fn lowest_pinning(&self, name: &[u8], wanted: Wanted) -> Option<u32> {
         // (Under a dialect the lengths are open: its names pass.)
         if self.lengths.rules_out(name) {
             return None;
         }
         match &self.dialect {
-            None => self.lowest_canonicalising(name, first),
-            Some(dialect) => self.lowest_normalized_or_by_repository(dialect, name, first),
+            None => self.lowest_canonicalising(name, wanted),
+            Some(dialect) => self.lowest_normalized_or_by_repository(dialect, name, wanted),
         }
     }
 
@@ -266,7 +257,7 @@ impl PinSet {
     /// which add normalising the name first (when it is a reference) and
     /// then looking its repository up among the bare repositories.
     #[cold]
-    fn lowest_normalized_or_by_repository(&self, dialect: &Dialect, name: &[u8], first: bool) -> Option<u32> {
+    fn lowest_normalized_or_by_repository(&self, dialect: &Dialect, name: &[u8], wanted: Wanted) -> Option<u32> {
         let mut buffer = [0u8; 512];
         let mut spilled = Vec::new();
         let name = match dialect.normalize.then(|| normalize(name).ok()).flatten() {
@@ -284,8 +275,8 @@ impl PinSet {
             }
             None => name,
         };
-        let found = self.lowest_canonicalising(name, first);
-        if (first && found.is_some()) || dialect.repositories.is_empty() {
+        let found = self.lowest_canonicalising(name, wanted);
+        if (wanted == Wanted::Any && found.is_some()) || dialect.repositories.is_empty() {
             return found;
         }
         let repository = repository_of(name);
@@ -296,11 +287,12 @@ impl PinSet {
     /// `name`: [`PinSet::lowest_as_given`], which adds canonicalising the
     /// name first when it must be (a byte >= 0x80).
     #[inline(always)]
-    fn lowest_canonicalising(&self, name: &[u8], first: bool) -> Option<u32> {
-        self.lowest_as_given(name, first).unwrap_or_else(|Canonical| {
+    fn lowest_canonicalising(&self, name: &[u8], wanted: Wanted) -> Option<u32> {
+        self.lowest_as_given(name, wanted).unwrap_or_else(|NeedsCanonical| {
             self.with_canonical(name, |name| {
                 let exact = self.exact.get(name);
-                self.needles.search(name, false, first, exact).expect("a canonical name is walked as it is").lowest
+                let query = Query { wanted, form: Form::Canonical };
+                self.needles.search(name, query, exact).expect("a canonical name is searched as it is").lowest
             })
         })
     }
@@ -309,12 +301,13 @@ impl PinSet {
     /// `name` read as it is, without canonicalising it: fails if that is
     /// needed (a byte >= 0x80).
     #[inline(always)]
-    fn lowest_as_given(&self, name: &[u8], first: bool) -> Result<Option<u32>, Canonical> {
+    fn lowest_as_given(&self, name: &[u8], wanted: Wanted) -> Result<Option<u32>, NeedsCanonical> {
         // Needles first: a walk to the end proves the name all ASCII. (A
         // needle found in an ASCII prefix is found at the same place in the
         // canonical name, whatever follows.)
-        let Found { lowest: found, read_all } = self.needles.search(name, true, first, None)?;
-        if (first && found.is_some())
+        let Found { lowest: found, read_all } =
+            self.needles.search(name, Query { wanted, form: Form::AsGiven }, None)?;
+        if (wanted == Wanted::Any && found.is_some())
             || self.exact.is_empty()
             // An ASCII name's canonical form has its length.
             || (!self.lengths.exact_may_match(name.len()) && (read_all || lengths::all_ascii(name)))

@@ -38,7 +38,7 @@ fi
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 out=target/wasm
 # RUSTFLAGS with --target apply to the module only, not to build scripts.
-# simd128: the prefilter's vector search (src/set/prefilter.rs) and
+# simd128: the prefilter's vector search (src/set/prefilter/) and
 # memchr's; wazero compiles it to the machine's SSE or NEON.
 RUSTFLAGS="-C target-feature=+simd128 --remap-path-prefix=$(pwd)=/crio-pin --remap-path-prefix=$cargo_home=/cargo" \
     rustup run "$toolchain" cargo rustc --locked --quiet --lib --crate-type cdylib \

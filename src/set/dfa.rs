@@ -11,7 +11,7 @@
 //!   in no needle share one class. Under case folding a lower-case ASCII letter is given
 //!   its upper-case letter's class, so an ASCII name is walked as it is,
 //!   without an upper-casing pass. Every byte >= 0x80 maps to the `bail`
-//!   class when walking a raw name: the walk stops and the caller takes the
+//!   class when walking a name as given: the walk stops and the caller takes the
 //!   exact (canonicalising) path, which walks the canonical name with the
 //!   canonical classes (where those bytes have their own classes).
 //! - **premultiplied state ids.** A state's id is the index of its row in
@@ -71,8 +71,8 @@
 //! entries set): at most 32 MiB of writes, 4 bytes a byte class (at most
 //! 980) per byte of needle text.
 
+use super::search::NONE;
 use super::trie::Trie;
-use super::NONE;
 
 mod walk;
 
@@ -126,10 +126,6 @@ struct Lane {
 /// Names shorter than this are walked in one lane by
 /// [`Dfa::walk_split`]: the second lane would save too little.
 const SPLIT_MIN: usize = 24;
-
-/// A raw walk stopped: the name must be canonicalised first (a byte >= 0x80).
-#[derive(Debug)]
-pub(super) struct Canonical;
 
 /// How a table's columns are told: one per byte value, or one per byte
 /// class of the trie and one for `bail`.
@@ -332,8 +328,8 @@ impl Hit {
 
 #[cfg(test)]
 mod tests {
+    use super::super::search::{Form, NeedsCanonical, Owner};
     use super::super::trie::{Extent, Layout};
-    use super::super::Owner;
     use super::*;
 
     /// The DFA of `needles` (in any order; `owners[i]` pins for
@@ -390,15 +386,15 @@ mod tests {
         for wide_max in [0, 1 << 20] {
             let dfa = build(&needles, &owners(4), true, 1 << 20, wide_max).unwrap();
             let mut seen = Vec::new();
-            dfa.walk(b"zabcdxyz", true, |h, at| {
+            dfa.walk(b"zabcdxyz", Form::AsGiven, |h, at| {
                 seen.push((at, h.anywhere));
                 false
             })
             .unwrap();
             // "BC" and "C" end at 3: the lowest is BC (1); "ABCD" at 4; "XYZ" at 7.
             assert_eq!(seen, [(3, 1), (4, 0), (7, 3)]);
-            assert!(dfa.walk("a\u{e9}".as_bytes(), true, |_, _| false).is_err());
-            assert!(dfa.walk("A\u{e9}".as_bytes(), false, |_, _| false).is_ok());
+            assert!(dfa.walk("a\u{e9}".as_bytes(), Form::AsGiven, |_, _| false).is_err());
+            assert!(dfa.walk("A\u{e9}".as_bytes(), Form::Canonical, |_, _| false).is_ok());
         }
     }
 
@@ -425,7 +421,7 @@ mod tests {
                     let mut name = vec![b'a'; len];
                     name[at..at + piece.len()].copy_from_slice(piece);
                     let mut seen = Vec::new();
-                    let read_all = dfa.walk(&name, true, |h, end| {
+                    let read_all = dfa.walk(&name, Form::AsGiven, |h, end| {
                         seen.push((end, h.anywhere));
                         false
                     });
@@ -435,8 +431,8 @@ mod tests {
                 }
                 let mut name = vec![b'a'; len];
                 name[at] = 0xc3;
-                assert!(dfa.walk(&name, true, |_, _| false).is_err(), "{len} {at}");
-                assert!(dfa.walk(&name, false, |_, _| false).is_ok(), "{len} {at}");
+                assert!(dfa.walk(&name, Form::AsGiven, |_, _| false).is_err(), "{len} {at}");
+                assert!(dfa.walk(&name, Form::Canonical, |_, _| false).is_ok(), "{len} {at}");
                 assert_eq!(dfa.walk_plain([&name[..]]), [false], "{len} {at}");
             }
             assert_eq!(dfa.walk_plain([&vec![b'a'; len][..]]), [true]);
@@ -446,7 +442,7 @@ mod tests {
     /// The lowest index reported at each byte, and whether the walk read
     /// every byte (or where it failed).
     fn hits_by_byte(
-        walked: impl FnOnce(&mut dyn FnMut(&Hit, usize) -> bool) -> Result<bool, Canonical>,
+        walked: impl FnOnce(&mut dyn FnMut(&Hit, usize) -> bool) -> Result<bool, NeedsCanonical>,
     ) -> Result<(Vec<(usize, u32)>, bool), ()> {
         let mut seen = std::collections::BTreeMap::new();
         let read_all = walked(&mut |h, at| {
@@ -454,7 +450,7 @@ mod tests {
             *index = (*index).min(h.index(at + 1));
             false
         })
-        .map_err(|Canonical| ())?;
+        .map_err(|NeedsCanonical| ())?;
         Ok((seen.into_iter().collect(), read_all))
     }
 
@@ -498,13 +494,13 @@ mod tests {
                     names.push(name);
                 }
                 for name in &names {
-                    let one = hits_by_byte(|hit| dfa.walk(name, true, hit));
-                    let two = hits_by_byte(|hit| dfa.walk_split(name, true, hit));
+                    let one = hits_by_byte(|hit| dfa.walk(name, Form::AsGiven, hit));
+                    let two = hits_by_byte(|hit| dfa.walk_split(name, Form::AsGiven, hit));
                     assert_eq!(one, two, "{wide_max} {:?}", String::from_utf8_lossy(name));
                     // The canonical name (upper case; its bytes >= 0x80 walked).
                     let canonical = name.to_ascii_uppercase();
-                    let one = hits_by_byte(|hit| dfa.walk(&canonical, false, hit));
-                    let two = hits_by_byte(|hit| dfa.walk_split(&canonical, false, hit));
+                    let one = hits_by_byte(|hit| dfa.walk(&canonical, Form::Canonical, hit));
+                    let two = hits_by_byte(|hit| dfa.walk_split(&canonical, Form::Canonical, hit));
                     assert_eq!(one, two, "canonical {wide_max} {:?}", String::from_utf8_lossy(name));
                 }
             }
@@ -583,14 +579,14 @@ mod tests {
                 let lowered = name.to_ascii_lowercase();
                 for (layout, dfa) in &dfas {
                     let ctx = || format!("round {round}, {layout:?}, {needles:?}, {name:?}");
-                    for (name, raw) in [(&lowered, true), (&name, false)] {
+                    for (name, form) in [(&lowered, Form::AsGiven), (&name, Form::Canonical)] {
                         let mut got = NONE;
-                        dfa.walk_split(name, raw, |hit: &Hit, at| {
+                        dfa.walk_split(name, form, |hit: &Hit, at| {
                             got = got.min(hit.index(at + 1));
                             false
                         })
                         .unwrap();
-                        assert_eq!(Some(got).filter(|&g| g != NONE), want, "raw {raw}: {}", ctx());
+                        assert_eq!(Some(got).filter(|&g| g != NONE), want, "{form:?}: {}", ctx());
                     }
                 }
             }

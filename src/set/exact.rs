@@ -19,7 +19,7 @@
 //!   the alternate one only if home is full, and the overflow list only if
 //!   both are: at most 16 slots and 16 key comparisons (only where the
 //!   32-bit tag agrees) plus a binary search of the overflow list (at most
-//!   24 comparisons at [`super::MAX_PATTERNS`]). An insert costs the same,
+//!   24 comparisons at [`super::intake::MAX_PATTERNS`]). An insert costs the same,
 //!   and the overflow list is sorted once: compile is O(n log n) whatever
 //!   the keys, and a lookup O(key length). With a random seed and buckets
 //!   at most half full (Poisson(4)), 1 key in about 400 leaves its home
@@ -45,7 +45,7 @@
 //! for a name no key equals, whatever the table's size, each of which may
 //! be outside any cache (the table grows with the list, 28 bytes a key):
 //! one lookup is a few misses, so the table needs no limit of its own
-//! beyond [`super::MAX_PATTERNS`] and [`super::MAX_PATTERN_BYTES`]. Compile
+//! beyond [`super::intake::MAX_PATTERNS`] and [`super::intake::MAX_PATTERN_BYTES`]. Compile
 //! work per key: its hash (a step a word of the key), one or two bucket
 //! probes, and its place in the overflow list's one sort.
 
@@ -53,7 +53,8 @@ use std::cmp::Ordering;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 
-use super::{Needle, NeedleList};
+use super::intake::{Needle, NeedleList};
+use super::search::NeedsCanonical;
 
 /// An entry: where its key is in `text`, and the lowest pattern index.
 #[derive(Debug, Clone, Copy)]
@@ -336,17 +337,12 @@ impl ExactTable {
     /// `ascii`: the caller knows `name` is all ASCII. (Always inlined: as
     /// a call it cost 12–22 instructions a name, more than a hash step.)
     #[inline(always)]
-    pub(super) fn get_raw(&self, name: &[u8], ascii: bool) -> Result<Option<u32>, super::dfa::Canonical> {
+    pub(super) fn get_raw(&self, name: &[u8], ascii: bool) -> Result<Option<u32>, NeedsCanonical> {
         self.get_raw_tallied(name, ascii, &mut ())
     }
 
     #[inline(always)]
-    fn get_raw_tallied(
-        &self,
-        name: &[u8],
-        ascii: bool,
-        tally: &mut impl Tally,
-    ) -> Result<Option<u32>, super::dfa::Canonical> {
+    fn get_raw_tallied(&self, name: &[u8], ascii: bool, tally: &mut impl Tally) -> Result<Option<u32>, NeedsCanonical> {
         if self.buckets.is_empty() {
             return Ok(None);
         }
@@ -354,13 +350,13 @@ impl ExactTable {
         let canon = |w: u64| if fold { upper(w) } else { w };
         let h = if self.ends {
             if !ascii && !name.is_ascii() {
-                return Err(super::dfa::Canonical);
+                return Err(NeedsCanonical);
             }
             self.seeds.hash_ends(name, canon)
         } else {
             let (h, is_ascii) = self.seeds.hash(name, canon);
             if !is_ascii {
-                return Err(super::dfa::Canonical);
+                return Err(NeedsCanonical);
             }
             h
         };

@@ -1,11 +1,21 @@
 //! Pattern intake: the list read, checked against the limits and parsed,
 //! one pattern at a time.
 
-use super::{MAX_PATTERNS, MAX_PATTERN_BYTES};
+use crate::fold;
 use crate::normalize::normalize;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
 
-/// Parses every pattern of the list as [`PinSet::compile`] does, in order,
+/// Most patterns one set may hold. Real lists hold up to tens of thousands;
+/// the bound keeps a runaway generator from exhausting the node's memory.
+pub const MAX_PATTERNS: usize = 10_000_000;
+
+/// Most bytes of pattern text one set may hold, all patterns together. A
+/// compiled set needs a small multiple of this: about 14 bytes per byte of
+/// keyword or glob text that shares no prefix with another (so under 1 GiB
+/// at the bound), far less for real lists.
+pub const MAX_PATTERN_BYTES: usize = 64 << 20;
+
+/// Parses every pattern of the list as [`super::PinSet::compile`] does, in order,
 /// handing each to `each` with its index; fails at the first bad one, and
 /// at the first over the limits before reading it (so an oversized list
 /// costs nothing to refuse). Returns the number of patterns.
@@ -73,4 +83,59 @@ pub(crate) fn too_many_bytes(index: usize) -> CompileError {
         Some(index),
         ErrorKind::TooLarge { what: "the total size of all patterns in bytes", limit: MAX_PATTERN_BYTES },
     )
+}
+
+/// Canonical needles back to back in one buffer, each with the pattern it
+/// came from: a list of millions of patterns allocates nothing per pattern.
+#[derive(Debug, Default)]
+pub(super) struct NeedleList {
+    pub(super) text: Vec<u8>,
+    pub(super) entries: Vec<Needle>,
+}
+
+/// One pattern's needle in a [`NeedleList`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Needle {
+    /// Its first 8 bytes, big-endian, zero-padded: needles sort by it
+    /// first, which spares most comparisons a read of the text.
+    pub(super) head: u64,
+    pub(super) offset: u32,
+    pub(super) len: u32,
+    pub(super) index: u32,
+    /// An anchored glob ([`Flags::ANCHOR_GLOBS`]).
+    pub(super) anchored: bool,
+}
+
+impl NeedleList {
+    /// Adds the canonical form of `text`; returns its length.
+    pub(super) fn push(&mut self, text: &[u8], fold: bool, index: u32, anchored: bool) -> usize {
+        let offset = self.text.len();
+        fold::canonicalize_into(text, fold, &mut self.text);
+        self.add(offset, index, anchored)
+    }
+
+    /// Adds `needle`, already canonical.
+    #[cfg(test)]
+    pub(super) fn push_canonical(&mut self, needle: &[u8], index: u32, anchored: bool) {
+        let offset = self.text.len();
+        self.text.extend_from_slice(needle);
+        self.add(offset, index, anchored);
+    }
+
+    pub(super) fn add(&mut self, offset: usize, index: u32, anchored: bool) -> usize {
+        // Canonical text is never longer than the pattern's (folding keeps
+        // or shortens a valid UTF-8 encoding), so MAX_PATTERN_BYTES bounds it.
+        let as_u32 = |n: usize| u32::try_from(n).expect("MAX_PATTERN_BYTES fits in u32");
+        let len = self.text.len() - offset;
+        let mut head = [0u8; 8];
+        let first = &self.text[offset..][..len.min(8)];
+        head[..first.len()].copy_from_slice(first);
+        let head = u64::from_be_bytes(head);
+        self.entries.push(Needle { head, offset: as_u32(offset), len: as_u32(len), index, anchored });
+        len
+    }
+
+    pub(super) fn bytes(&self, needle: &Needle) -> &[u8] {
+        &self.text[needle.offset as usize..][..needle.len as usize]
+    }
 }

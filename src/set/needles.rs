@@ -1,13 +1,12 @@
 //! The glob and keyword needles: gathered canonical, deduplicated to their
 //! lowest indexes, and searched together in one pass.
 
-use super::dfa::{self, Canonical, Dfa};
-use super::lower;
+use super::budget::{Budget, MAX_AUTOMATON_BYTES};
+use super::dfa::{self, Dfa};
+use super::intake::NeedleList;
 use super::prefilter::{Allowance, Prefilter};
-use super::shape::Budget;
+use super::search::{lower, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
 use super::trie::{Extent, Layout, Trie};
-use super::MAX_AUTOMATON_BYTES;
-use crate::fold;
 use crate::pattern::{CompileError, ErrorKind};
 
 /// All glob and keyword needles, searched together in one pass.
@@ -24,87 +23,6 @@ pub(super) struct Needles {
     pub(super) prefilter: Option<Prefilter>,
     /// The lowest index of all: a search can stop once it finds it.
     pub(super) floor: u32,
-}
-
-/// What a search of the needles found in a name.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Found {
-    /// The lowest index found (with `first`, any one), or none.
-    pub(super) lowest: Option<u32>,
-    /// Whether every byte of the name was read: a raw name read to its end
-    /// is all ASCII, so its canonical form has its length.
-    pub(super) read_all: bool,
-}
-
-/// No pattern index. The lowest index wins everywhere, so indexes combine
-/// with `min` and "none" is the largest value: it never wins. ([`lower`]
-/// is the same rule for `Option`s.)
-pub(super) const NONE: u32 = u32::MAX;
-
-/// The patterns behind one distinct needle.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Owner {
-    /// Lowest index of a pattern matching the needle anywhere (a keyword,
-    /// or a glob as CRI-O has it), or [`NONE`].
-    pub(super) anywhere: u32,
-    /// Lowest index of a pattern matching it only at the start (an anchored
-    /// glob), or [`NONE`].
-    pub(super) at_start: u32,
-}
-
-/// Canonical needles back to back in one buffer, each with the pattern it
-/// came from: a list of millions of patterns allocates nothing per pattern.
-#[derive(Debug, Default)]
-pub(super) struct NeedleList {
-    pub(super) text: Vec<u8>,
-    pub(super) entries: Vec<Needle>,
-}
-
-/// One pattern's needle in a [`NeedleList`].
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Needle {
-    /// Its first 8 bytes, big-endian, zero-padded: needles sort by it
-    /// first, which spares most comparisons a read of the text.
-    pub(super) head: u64,
-    pub(super) offset: u32,
-    pub(super) len: u32,
-    pub(super) index: u32,
-    /// An anchored glob ([`Flags::ANCHOR_GLOBS`]).
-    pub(super) anchored: bool,
-}
-
-impl NeedleList {
-    /// Adds the canonical form of `text`; returns its length.
-    pub(super) fn push(&mut self, text: &[u8], fold: bool, index: u32, anchored: bool) -> usize {
-        let offset = self.text.len();
-        fold::canonicalize_into(text, fold, &mut self.text);
-        self.add(offset, index, anchored)
-    }
-
-    /// Adds `needle`, already canonical.
-    #[cfg(test)]
-    pub(super) fn push_canonical(&mut self, needle: &[u8], index: u32, anchored: bool) {
-        let offset = self.text.len();
-        self.text.extend_from_slice(needle);
-        self.add(offset, index, anchored);
-    }
-
-    pub(super) fn add(&mut self, offset: usize, index: u32, anchored: bool) -> usize {
-        // Canonical text is never longer than the pattern's (folding keeps
-        // or shortens a valid UTF-8 encoding), so MAX_PATTERN_BYTES bounds it.
-        let as_u32 = |n: usize| u32::try_from(n).expect("MAX_PATTERN_BYTES fits in u32");
-        let len = self.text.len() - offset;
-        let mut head = [0u8; 8];
-        let first = &self.text[offset..][..len.min(8)];
-        head[..first.len()].copy_from_slice(first);
-        let head = u64::from_be_bytes(head);
-        self.entries.push(Needle { head, offset: as_u32(offset), len: as_u32(len), index, anchored });
-        len
-    }
-
-    pub(super) fn bytes(&self, needle: &Needle) -> &[u8] {
-        &self.text[needle.offset as usize..][..needle.len as usize]
-    }
 }
 
 /// The distinct needles of a list, sorted, each with the patterns behind
@@ -177,18 +95,18 @@ impl Needles {
     }
 
     /// Searches `name` for the needles: the lowest index among those found
-    /// and `below`; with `first`, any one index found (a yes/no answer).
-    /// `raw`: `name` is as given (fails if it must be canonicalised first),
-    /// else canonical.
+    /// and `below` (or any one index found, as `query` wants), the name
+    /// read in the form `query` says.
     #[inline(always)]
-    pub(super) fn search(&self, name: &[u8], raw: bool, first: bool, below: Option<u32>) -> Result<Found, Canonical> {
+    pub(super) fn search(&self, name: &[u8], query: Query, below: Option<u32>) -> Result<Found, NeedsCanonical> {
         let best = lower(below, self.empty);
-        if best.is_some_and(|b| first || b <= self.floor) {
+        // (Not `Wanted::done`: an index found is never NONE.)
+        if best.is_some_and(|b| query.wanted == Wanted::Any || b <= self.floor) {
             return Ok(Found { lowest: best, read_all: false });
         }
         if let Some(prefilter) = &self.prefilter {
             let allowance = Allowance::for_name(name.len());
-            if let Some(found) = prefilter.search(name, raw, (first, self.floor, best.unwrap_or(NONE)), &allowance) {
+            if let Some(found) = prefilter.search(name, query, self.floor, best.unwrap_or(NONE), &allowance) {
                 return found;
             }
             // (Its candidates would cost more to verify than the walk.)
@@ -197,9 +115,9 @@ impl Needles {
         let mut best = best.unwrap_or(NONE);
         let found = |hit: &dfa::Hit, at: usize| {
             best = best.min(hit.index(at + 1));
-            best <= self.floor || (first && best != NONE)
+            query.wanted.done(best, self.floor)
         };
-        let read_all = dfa.walk_split(name, raw, found)?;
+        let read_all = dfa.walk_split(name, query.form, found)?;
         Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all })
     }
 

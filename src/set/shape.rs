@@ -1,40 +1,16 @@
-//! Which shape a set's automaton takes (the budget), and the knob the
-//! tests turn to build every shape of one list.
+//! The knob the tests turn to build every shape of one list, and the
+//! counts they read: beside [`PinSet`], at the top of the engine.
 
-#[cfg(feature = "testing")]
-use super::{prefilter::Allowance, PinSet, NONE};
-#[cfg(feature = "testing")]
+use super::budget::Budget;
+use super::prefilter::Allowance;
+use super::search::{Form, Query, Wanted, NONE};
+use super::PinSet;
 use crate::pattern::{CompileError, Flags};
-
-/// The largest DFA table built, in bytes (4 bytes per byte class per trie
-/// node: about 160 bytes per byte of needle text that shares no prefix,
-/// for the corpus' 40 classes): [`super::MAX_AUTOMATON_BYTES`], past which
-/// a list is refused.
-pub(super) const DENSE_MAX_BYTES: usize = 32 << 20;
-
-/// The largest DFA table given a column per byte value (1 KiB a state),
-/// which saves reading each byte's class: the corpus' 100 and 1,000
-/// patterns (374 and 1,860 states) get one, 10,000 do not.
-pub(super) const WIDE_MAX_BYTES: usize = 2 << 20;
-
-/// What picks a set's shape: the largest dense table, the largest table
-/// given a column per byte, and whether a prefilter may be built.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Budget {
-    pub(super) dense_max: usize,
-    pub(super) wide_max: usize,
-    pub(super) prefilter: bool,
-}
-
-impl Budget {
-    pub(super) const DEFAULT: Budget = Budget { dense_max: DENSE_MAX_BYTES, wide_max: WIDE_MAX_BYTES, prefilter: true };
-}
 
 /// The shapes a set's glob and keyword automaton can take. Which one a
 /// list gets depends on its size; the tests force each in turn
 /// ([`PinSet::compile_shaped`], feature `testing`, not a stable API) so
 /// that every shape answers the whole test suite.
-#[cfg(feature = "testing")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
     pub automaton: AutomatonShape,
@@ -45,7 +21,6 @@ pub struct Shape {
 
 /// What verifying a name's false prefilter candidates costs
 /// ([`PinSet::verification`]), in needle bytes compared.
-#[cfg(feature = "testing")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Verification {
     /// With no allowance: what the search would cost unbounded.
@@ -59,7 +34,6 @@ pub struct Verification {
 }
 
 /// See [`Shape`].
-#[cfg(feature = "testing")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AutomatonShape {
     /// The dense DFA with a column per byte value.
@@ -68,7 +42,6 @@ pub enum AutomatonShape {
     ClassTable,
 }
 
-#[cfg(feature = "testing")]
 impl Shape {
     /// Every shape, each with and without the prefilter.
     pub const ALL: [Shape; 4] = {
@@ -80,7 +53,6 @@ impl Shape {
     };
 }
 
-#[cfg(feature = "testing")]
 impl PinSet {
     /// As [`PinSet::compile`], in `shape` whatever the list's size (a
     /// dense table still needs the needles to use at most 253 distinct
@@ -126,7 +98,8 @@ impl PinSet {
     pub fn verification(&self, name: &[u8]) -> Option<Verification> {
         let prefilter = self.needles.prefilter.as_ref()?;
         let search = |allowance: &Allowance| {
-            prefilter.search(name, true, (false, self.needles.floor, NONE), allowance).map(|found| found.is_ok())
+            let query = Query { wanted: Wanted::Lowest, form: Form::AsGiven };
+            prefilter.search(name, query, self.needles.floor, NONE, allowance).map(|found| found.is_ok())
         };
         let charged = |allowance: Allowance| {
             let before = allowance.left();

@@ -38,7 +38,7 @@
 //! shallow rows (at most [`SHALLOW_BYTES_PER_STATE`] a state and
 //! [`SHALLOW_MAX_BYTES`] in all).
 
-use super::{Owner, NONE};
+use super::search::{Owner, NONE};
 
 /// How the states are numbered, and which get rows of steps (see the
 /// module doc; the tests build small lists in other layouts to take every

@@ -3,7 +3,8 @@
 //! module; what the walks rely on (ids are row starts, special ids have bit
 //! `flag` clear) is its doc.
 
-use super::{Canonical, Dfa, Hit, Lane, SPLIT_MIN};
+use super::{Dfa, Hit, Lane, SPLIT_MIN};
+use crate::set::search::{Form, NeedsCanonical};
 
 impl Dfa {
     /// Whether `state` is special (a needle ends there, or bail).
@@ -75,18 +76,29 @@ impl Dfa {
         &self.hits[self.row(state) - 1]
     }
 
-    /// Walks `name` (raw: an ASCII name as given; else a canonical name),
+    /// The byte classes a name in `form` is read with, and whether its
+    /// bytes >= 0x80 must be tested for (a name as given, in a wide table,
+    /// where no class catches them).
+    #[inline(always)]
+    fn classes(&self, form: Form) -> (&[u8; 256], bool) {
+        match form {
+            Form::AsGiven => (&self.raw_classes, self.wide),
+            Form::Canonical => (&self.canonical_classes, false),
+        }
+    }
+
+    /// Walks `name` (in `form`: an ASCII name as given, or a canonical one),
     /// calling `hit(h, at)` at each byte `at` where needles end; stops when
-    /// `hit` returns true. Fails at the first byte >= 0x80 of a raw name.
+    /// `hit` returns true. Fails at the first byte >= 0x80 of a name as given.
     /// Says whether it read every byte.
     #[inline(always)]
     pub(in crate::set) fn walk(
         &self,
         name: &[u8],
-        raw: bool,
+        form: Form,
         hit: impl FnMut(&Hit, usize) -> bool,
-    ) -> Result<bool, Canonical> {
-        self.walk_from(name, raw, Lane { state: self.start, at: 0 }, hit)
+    ) -> Result<bool, NeedsCanonical> {
+        self.walk_from(name, form, Lane { state: self.start, at: 0 }, hit)
     }
 
     /// [`Dfa::walk`] from `lane` on.
@@ -94,13 +106,11 @@ impl Dfa {
     fn walk_from(
         &self,
         name: &[u8],
-        raw: bool,
+        form: Form,
         mut lane: Lane,
         mut hit: impl FnMut(&Hit, usize) -> bool,
-    ) -> Result<bool, Canonical> {
-        let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
-        // (A raw name's bytes >= 0x80 in a wide table: tested for.)
-        let test_ascii = raw && self.wide;
+    ) -> Result<bool, NeedsCanonical> {
+        let (classes, test_ascii) = self.classes(form);
         loop {
             let piece = match (self.wide, test_ascii) {
                 (false, _) => self.to_special::<false, false>(classes, name, lane.state, lane.at),
@@ -131,19 +141,19 @@ impl Dfa {
         lane: &mut Lane,
         count: usize,
         hit: &mut impl FnMut(&Hit, usize) -> bool,
-    ) -> Result<bool, Canonical> {
+    ) -> Result<bool, NeedsCanonical> {
         let rows = self.rows();
         let end = name.len().min(lane.at + count);
         while lane.at < end {
             let byte = name[lane.at];
             if test_ascii && byte >= 0x80 {
-                return Err(Canonical);
+                return Err(NeedsCanonical);
             }
             lane.state = self.step(rows, u64::from(lane.state), classes[usize::from(byte)]) as u32;
             lane.at += 1;
             if self.is_special(lane.state) {
                 if lane.state == self.bail {
-                    return Err(Canonical);
+                    return Err(NeedsCanonical);
                 }
                 if hit(self.hit(lane.state), lane.at - 1) {
                     return Ok(true);
@@ -153,8 +163,7 @@ impl Dfa {
         Ok(false)
     }
 
-    /// [`Dfa::walk`] in two lanes (raw: an ASCII name as given; else a
-    /// canonical name), so that their chains of
+    /// [`Dfa::walk`] in two lanes, so that their chains of
     /// dependent loads overlap (one walk is bound by that latency): lane A
     /// from the start; lane B from `mid`, at the start state, over the last
     /// whole pieces (half the name or a little more). Hits arrive out of
@@ -171,16 +180,14 @@ impl Dfa {
     pub(in crate::set) fn walk_split(
         &self,
         name: &[u8],
-        raw: bool,
+        form: Form,
         mut hit: impl FnMut(&Hit, usize) -> bool,
-    ) -> Result<bool, Canonical> {
+    ) -> Result<bool, NeedsCanonical> {
         let n = name.len();
         if n < SPLIT_MIN {
-            return self.walk(name, raw, hit);
+            return self.walk(name, form, hit);
         }
-        let classes = if raw { &self.raw_classes } else { &self.canonical_classes };
-        // (A raw name's bytes >= 0x80 in a wide table: tested for.)
-        let test_ascii = raw && self.wide;
+        let (classes, test_ascii) = self.classes(form);
         let mid = n - 8 * n.div_ceil(16);
         let mut a = Lane { state: self.start, at: 0 };
         let mut b = Lane { state: self.start, at: mid };
@@ -203,7 +210,7 @@ impl Dfa {
         }
         if b.at < n {
             // A agrees with B: B walks on alone.
-            return self.walk_from(name, raw, b, hit);
+            return self.walk_from(name, form, b, hit);
         }
         // B is done: A walks on alone until it agrees (a long needle across
         // `mid`; rare).

@@ -2,10 +2,9 @@
 //!
 //! For each needle two of its last bytes (the rarest two by `memchr`'s
 //! ranking, digits last: see [`probe_offsets`]) are compared at every
-//! position, a vector of positions at a time (AVX2 where the machine has it,
-//! else SSE2, else 8-byte words; names of up to 4 vectors in a fixed number
-//! of chunks, the last ending where the name ends, so that their length costs
-//! no branch per chunk). When case is folded every byte read has its 0x20 bit
+//! position, a vector of positions at a time (names of up to 128 bytes past
+//! the probes' reach in a fixed number of chunks, the last ending where the
+//! name ends, so that their length costs no branch per chunk). When case is folded every byte read has its 0x20 bit
 //! set, and so has each probe byte: a letter then equals its other case, and
 //! any other byte equals one more byte, the one differing from it in that bit
 //! (a control character for a digit or `/`, a backquote for `@`, DEL for
@@ -24,6 +23,20 @@
 //! precedes it, a valid sequence the same, and a canonical needle's runes
 //! are their own representatives), at the same place if that is the start.
 //! Only a miss needs the whole name to be ASCII.
+//!
+//! **How the code is laid out** (as `memchr`'s is). The search is written
+//! once, here, over the [`Vector`] trait (`vector.rs`), whose every method
+//! is an `unsafe fn` under one safety contract stated on the trait. One
+//! size ladder ([`Prefilter::size`]) says how a name of
+//! each length is read: byte by byte, in 8-byte words (`word.rs`), or in the
+//! machine's vectors, in 2 to 8 fixed chunks or a loop. One module an
+//! architecture, chosen once by `cfg` (`mod arch`), says which vectors read
+//! each size: `x86_64.rs` (SSE2 always, AVX2 where detected),
+//! `aarch64.rs` (NEON), `wasm32.rs` (simd128), and `portable.rs` (words, for every
+//! other machine and `--cfg crio_pin_portable`). A search or sweep is a
+//! [`Pass`] the architecture's function runs in the vector type it picks
+//! (told the size inside that function, past any call into code compiled
+//! for AVX2, so that the ladder costs no register saved around the call).
 //!
 //! **What a name costs (the bound).** A name of `L` bytes is read once, a
 //! vector at a time, with two compares a needle per vector (at most 8
@@ -48,12 +61,32 @@
 //! probes are held in place, not behind a pointer: the sweep reads them
 //! before it can read the name.)
 
+mod vector;
+mod word;
+
+// The machine's vectors: one module an architecture, each with the same
+// three items (`Simd`, what was detected; `Simd::sweeps`; `vectors`, which
+// reads a name of each `Size`), chosen here once.
+#[cfg_attr(all(target_arch = "x86_64", not(crio_pin_portable)), path = "x86_64.rs")]
+#[cfg_attr(all(target_arch = "aarch64", target_feature = "neon", not(crio_pin_portable)), path = "aarch64.rs")]
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), path = "wasm32.rs")]
+#[cfg_attr(
+    not(any(
+        all(target_arch = "x86_64", not(crio_pin_portable)),
+        all(target_arch = "aarch64", target_feature = "neon", not(crio_pin_portable)),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )),
+    path = "portable.rs"
+)]
+mod arch;
+
 use std::cell::Cell;
 
 use super::lengths::all_ascii;
-use super::needles::{Found, Owner, NONE};
-use super::Canonical;
+use super::search::{Form, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
 use memchr::arch::all::packedpair::Pair;
+use vector::Vector;
+use word::Word;
 
 /// Most needles given a prefilter ([`Prefilter`]). Each costs two
 /// compares a vector of the name: 8 keywords still take half the walk's
@@ -138,9 +171,8 @@ pub(super) struct Prefilter {
     /// 0x20 when folding case (set in every byte read, see the module
     /// doc), else 0.
     fold_bit: u8,
-    /// AVX2 is available (else SSE2, on x86-64; else 8-byte words).
-    #[cfg_attr(not(all(target_arch = "x86_64", not(crio_pin_portable))), allow(dead_code))]
-    avx2: bool,
+    /// The machine's vectors ([`arch`]).
+    simd: arch::Simd,
 }
 
 /// One needle searched anywhere, with the two bytes compared at each start.
@@ -189,21 +221,7 @@ impl Prefix {
     }
 }
 
-/// The fixed chunks of the AVX2 search ([`Prefilter::fixed_chunks`]): 2
-/// SSE2 vectors, 2 AVX2 vectors, or 4.
-#[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-#[derive(Clone, Copy)]
-enum FixedChunks {
-    Sse2By2,
-    Avx2By2,
-    Avx2By4,
-}
-
 /// What [`Prefilter::sweep`] found in a name.
-#[cfg(any(
-    all(target_arch = "x86_64", not(crio_pin_portable)),
-    all(target_arch = "wasm32", target_feature = "simd128")
-))]
 struct Sweep<const CHUNKS: usize> {
     ascii: bool,
     /// The first needle searched with a candidate (their count: none),
@@ -241,6 +259,112 @@ impl Probe {
     }
 }
 
+/// The sizes of name, in bytes past the reach (the starts of needle
+/// tails): the arms of the one size ladder ([`Prefilter::size`]). Every
+/// architecture reads each in chunks that fit it (`sweep`'s contract):
+/// 16-byte vectors in 2, 4 and 8 fixed chunks and a loop, words in twice
+/// as many ([`in_chunks`]); AVX2 in 2 SSE2 vectors, then 2 and 4 of its
+/// own, then a loop.
+#[derive(Clone, Copy)]
+enum Size {
+    /// Under 16 bytes: too short for a vector, read by [`Pass::short`].
+    Short,
+    /// 16 to 32 bytes.
+    Up32,
+    /// 33 to 64.
+    Up64,
+    /// 65 to 128.
+    Up128,
+    /// More: read a vector at a time.
+    Longer,
+}
+
+/// What is done with a name, in vectors of a type the architecture picks
+/// ([`arch::vectors`], which is handed the prefilter and the name beside
+/// it: as arguments they stay in registers, where a larger pass is handed
+/// over in memory): the search ([`Scan`]) or the quick sweep ([`Holds`]).
+trait Pass {
+    type Out;
+    /// In `CHUNKS` chunks of `V`. Safety: as [`Prefilter::sweep`].
+    unsafe fn fixed<V: Vector, const CHUNKS: usize>(self, prefilter: &Prefilter, name: &[u8]) -> Self::Out;
+    /// A vector of `V` at a time. Safety: as [`Prefilter::scan_in`].
+    unsafe fn longer<V: Vector>(self, prefilter: &Prefilter, name: &[u8]) -> Self::Out;
+    /// A name too short for a vector ([`Size::Short`]).
+    fn short(self, prefilter: &Prefilter, name: &[u8]) -> Self::Out;
+}
+
+/// The sizes of [`Size`] in vectors `V`: fixed chunks, `UP32`, `UP64` and
+/// `UP128` of them (each covering its size: checked when it is compiled),
+/// then a loop. Safety: the machine runs `V`'s instructions.
+#[inline(always)]
+unsafe fn in_chunks<V: Vector, P: Pass, const UP32: usize, const UP64: usize, const UP128: usize>(
+    prefilter: &Prefilter,
+    name: &[u8],
+    pass: P,
+) -> P::Out {
+    const { assert!(V::BYTES <= 16 && UP32 * V::BYTES >= 32 && UP64 * V::BYTES >= 64 && UP128 * V::BYTES >= 128) };
+    match prefilter.size(name.len()) {
+        Size::Short => pass.short(prefilter, name),
+        Size::Up32 => pass.fixed::<V, UP32>(prefilter, name),
+        Size::Up64 => pass.fixed::<V, UP64>(prefilter, name),
+        Size::Up128 => pass.fixed::<V, UP128>(prefilter, name),
+        Size::Longer => pass.longer::<V>(prefilter, name),
+    }
+}
+
+/// [`Prefilter::scan`] as a [`Pass`].
+struct Scan<'a> {
+    wanted: Wanted,
+    floor: u32,
+    best: &'a mut u32,
+    allowance: &'a Allowance,
+}
+
+impl Pass for Scan<'_> {
+    type Out = Option<bool>;
+
+    #[inline(always)]
+    unsafe fn fixed<V: Vector, const CHUNKS: usize>(self, prefilter: &Prefilter, name: &[u8]) -> Option<bool> {
+        let Scan { wanted, floor, best, allowance } = self;
+        prefilter.scan_fixed::<V, CHUNKS>(name, wanted, floor, best, allowance)
+    }
+
+    #[inline(always)]
+    unsafe fn longer<V: Vector>(self, prefilter: &Prefilter, name: &[u8]) -> Option<bool> {
+        let Scan { wanted, floor, best, allowance } = self;
+        prefilter.scan_in::<V>(name, wanted, floor, best, allowance)
+    }
+
+    #[inline(always)]
+    fn short(self, prefilter: &Prefilter, name: &[u8]) -> Option<bool> {
+        let Scan { wanted, floor, best, allowance } = self;
+        prefilter.scan_short(name, wanted, floor, best, allowance)
+    }
+}
+
+/// [`Prefilter::holds_ascii`] as a [`Pass`]: a name shorter or longer
+/// than the fixed sweeps has no quick answer.
+struct Holds;
+
+impl Pass for Holds {
+    type Out = Option<bool>;
+
+    #[inline(always)]
+    unsafe fn fixed<V: Vector, const CHUNKS: usize>(self, prefilter: &Prefilter, name: &[u8]) -> Option<bool> {
+        prefilter.holds_ascii_fixed::<V, CHUNKS>(name)
+    }
+
+    #[inline(always)]
+    unsafe fn longer<V: Vector>(self, _: &Prefilter, _: &[u8]) -> Option<bool> {
+        None
+    }
+
+    #[inline(always)]
+    fn short(self, _: &Prefilter, _: &[u8]) -> Option<bool> {
+        None
+    }
+}
+
 impl Prefilter {
     /// `None` for no needle, more than [`PREFILTER_MAX_NEEDLES`] or one
     /// longer than [`PREFILTER_MAX_NEEDLE_BYTES`]. `needles`: distinct,
@@ -273,46 +397,46 @@ impl Prefilter {
             anywhere.get(i).map_or_else(Probe::default, |&(needle, index)| Probe::new(needle, index, tail, fold_bit))
         });
         let mut prefilter =
-            Prefilter { probes, anywhere_count, at_start, reach: 0, fold, fold_bit, avx2: avx2_available() };
+            Prefilter { probes, anywhere_count, at_start, reach: 0, fold, fold_bit, simd: arch::Simd::detect() };
         prefilter.reach = prefilter.anywhere().iter().map(|p| p.offsets[0].max(p.offsets[1])).max().unwrap_or(0);
         Some(prefilter)
     }
 
-    /// The lowest index of a needle found in `name` (with `first`, any one)
-    /// and `below` ([`NONE`] for none); `floor` is the lowest index of all
-    /// needles. `raw`: `name` is as given, and the search fails if its
-    /// answer depends on the canonical form (a byte >= 0x80); else
-    /// canonical.
+    /// The lowest index of a needle found in `name` (or any one, as
+    /// `query` wants) and `below` ([`NONE`] for none); `floor` is the
+    /// lowest index of all needles. A name as given fails the search if its
+    /// answer depends on the canonical form (a byte >= 0x80).
     /// `None` when verifying its candidates would cost more than
     /// `allowance` (see [`VERIFY_PER_BYTE`]): the automaton answers then.
     #[inline(always)]
     pub(super) fn search(
         &self,
         name: &[u8],
-        raw: bool,
-        (first, floor, below): (bool, u32, u32),
+        query: Query,
+        floor: u32,
+        below: u32,
         allowance: &Allowance,
-    ) -> Option<Result<Found, Canonical>> {
+    ) -> Option<Result<Found, NeedsCanonical>> {
         let mut best = below;
-        let done = |best: u32| first && best != NONE || best <= floor;
+        let wanted = query.wanted;
         if let Some(prefix) =
             self.at_start.iter().find(|prefix| prefix.index < best && self.starts(name, prefix, allowance))
         {
             best = prefix.index;
         }
-        let ascii = if done(best) { None } else { self.scan(name, first, floor, &mut best, allowance) };
+        let ascii = if wanted.done(best, floor) { None } else { self.scan(name, wanted, floor, &mut best, allowance) };
         if allowance.spent() {
             return None;
         }
         let lowest = Some(best).filter(|&b| b != NONE);
         let found = |read_all| Some(Ok(Found { lowest, read_all }));
         match ascii {
-            _ if !raw => found(false),
+            _ if query.form == Form::Canonical => found(false),
             Some(true) => found(true),
-            Some(false) => Some(Err(Canonical)),
-            None if done(best) => found(false),
+            Some(false) => Some(Err(NeedsCanonical)),
+            None if wanted.done(best, floor) => found(false),
             None if all_ascii(name) => found(true),
-            None => Some(Err(Canonical)),
+            None => Some(Err(NeedsCanonical)),
         }
     }
 
@@ -329,77 +453,39 @@ impl Prefilter {
 
     /// Whether `name` holds a needle, in one pass, for a search whose
     /// needles all match anywhere ([`Prefilter::matches_anywhere_only`]):
-    /// `None` unless the name is all ASCII and of a length the fixed scans
-    /// take (with AVX2, 16 + reach to 128 + reach bytes). `is_match`'s
-    /// quick answer for most names of a small list.
+    /// `None` unless the name is all ASCII and of a length the fixed sweeps
+    /// take (16 + reach to 128 + reach bytes), on a machine with vectors of
+    /// ours. `is_match`'s quick answer for most names of a small list.
     #[inline(always)]
     pub(super) fn holds_ascii(&self, name: &[u8]) -> Option<bool> {
-        #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-        if self.avx2 {
-            // SAFETY: AVX2 is available (`avx2_available`).
-            return unsafe { self.holds_ascii_avx2(name) };
-        }
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        {
-            let n = name.len();
-            // SAFETY: simd128 (see `scan_without_avx2`); each length is
-            // within its chunks' range (`Prefilter::sweep`).
-            return unsafe {
-                if n < 16 + self.reach {
-                    None
-                } else if n <= 32 + self.reach {
-                    self.holds_ascii_fixed::<wasm::Simd128, 2>(name)
-                } else if n <= 64 + self.reach {
-                    self.holds_ascii_fixed::<wasm::Simd128, 4>(name)
-                } else if n <= 128 + self.reach {
-                    self.holds_ascii_fixed::<wasm::Simd128, 8>(name)
-                } else {
-                    None
-                }
-            };
-        }
-        #[allow(unreachable_code)]
-        {
-            let _ = name;
-            None
+        // (The size is told inside `arch::vectors`, past the call into
+        // AVX2's code: told here, it cost is_match a register spilled
+        // around that call, about an instruction a name.)
+        match self.simd.sweeps() {
+            true => arch::vectors(self.simd, self, name, Holds),
+            false => None,
         }
     }
 
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-    #[target_feature(enable = "avx2")]
-    unsafe fn holds_ascii_avx2(&self, name: &[u8]) -> Option<bool> {
-        match self.fixed_chunks(name.len())? {
-            FixedChunks::Sse2By2 => self.holds_ascii_fixed::<x86::Sse2, 2>(name),
-            FixedChunks::Avx2By2 => self.holds_ascii_fixed::<x86::Avx2, 2>(name),
-            FixedChunks::Avx2By4 => self.holds_ascii_fixed::<x86::Avx2, 4>(name),
-        }
-    }
-
-    /// The fixed chunks a name of `n` bytes is read in where AVX2 is
-    /// available: `None` below `16 + reach` bytes (too short for SSE2) and
-    /// past `128 + reach` (read by the chunked loop).
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
+    /// The [`Size`] of a name of `n` bytes: the one size ladder, which
+    /// every machine's vectors follow.
     #[inline(always)]
-    fn fixed_chunks(&self, n: usize) -> Option<FixedChunks> {
+    fn size(&self, n: usize) -> Size {
         if n < 16 + self.reach {
-            None
-        } else if n < 32 + self.reach {
-            Some(FixedChunks::Sse2By2)
+            Size::Short
+        } else if n <= 32 + self.reach {
+            Size::Up32
         } else if n <= 64 + self.reach {
-            Some(FixedChunks::Avx2By2)
+            Size::Up64
         } else if n <= 128 + self.reach {
-            Some(FixedChunks::Avx2By4)
+            Size::Up128
         } else {
-            None
+            Size::Longer
         }
     }
 
     /// [`Prefilter::holds_ascii`] in `CHUNKS` chunks of `V`. Safety: as
     /// [`Prefilter::sweep`].
-    #[cfg(any(
-        all(target_arch = "x86_64", not(crio_pin_portable)),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
     #[inline(always)]
     unsafe fn holds_ascii_fixed<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> Option<bool> {
         let anywhere = self.anywhere();
@@ -418,14 +504,11 @@ impl Prefilter {
     /// (made here: a name without candidates pays nothing for it). Out of
     /// line: most names have no candidate, and inlined its loops cost every
     /// call a larger stack frame. Safety: as [`Prefilter::sweep`], with
-    /// AVX2 on x86-64.
-    #[cfg(any(
-        all(target_arch = "x86_64", not(crio_pin_portable)),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
+    /// AVX2 on x86-64 (where only a machine with it sweeps:
+    /// [`arch::Simd::sweeps`]).
     #[cold]
     #[inline(never)]
-    #[cfg_attr(target_arch = "x86_64", target_feature(enable = "avx2"))]
+    #[cfg_attr(all(target_arch = "x86_64", not(crio_pin_portable)), target_feature(enable = "avx2"))]
     unsafe fn held<V: Vector, const CHUNKS: usize>(&self, name: &[u8], sweep: &Sweep<CHUNKS>) -> Option<bool> {
         let allowance = Allowance::for_name(name.len());
         let held = self.first_held::<V, CHUNKS>(name, &self.anywhere()[sweep.candidate..], sweep, &allowance).is_some();
@@ -472,100 +555,42 @@ impl Prefilter {
     }
 
     /// Searches `name` for the needles matching anywhere whose index is
-    /// below `best`, lowering it; stops at the first found with `first`,
-    /// or at `floor`. Says whether the name is all ASCII when it read every
-    /// byte, `None` when it stopped early.
+    /// below `best`, lowering it; stops at the first found, as `wanted`
+    /// says, or at `floor`. Says whether the name is all ASCII when it read
+    /// every byte, `None` when it stopped early.
     #[inline(always)]
-    fn scan(&self, name: &[u8], first: bool, floor: u32, best: &mut u32, allowance: &Allowance) -> Option<bool> {
-        #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-        if self.avx2 && name.len() >= 16 + self.reach {
-            // SAFETY: AVX2 is available (`avx2_available`).
-            return unsafe { self.scan_avx2(name, first, floor, best, allowance) };
-        }
-        self.scan_without_avx2(name, first, floor, best, allowance)
+    fn scan(&self, name: &[u8], wanted: Wanted, floor: u32, best: &mut u32, allowance: &Allowance) -> Option<bool> {
+        arch::vectors(self.simd, self, name, Scan { wanted, floor, best, allowance })
     }
 
-    /// [`Prefilter::scan`] where AVX2 is not available, and of names too
-    /// short for SSE2. (Out of line: inlined, its stack frame cost every
-    /// match of a set without needles a tenth more.)
+    /// [`Prefilter::scan`] of names too short for a vector: in words, or
+    /// byte by byte if too short for a word. (Out of line: inlined, its
+    /// stack frame cost every match of a set without needles a tenth
+    /// more.)
     #[inline(never)]
-    fn scan_without_avx2(
+    fn scan_short(
         &self,
         name: &[u8],
-        first: bool,
+        wanted: Wanted,
         floor: u32,
         best: &mut u32,
         allowance: &Allowance,
     ) -> Option<bool> {
-        let n = name.len();
-        #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-        if n >= 16 + self.reach {
-            // SAFETY: SSE2 is part of x86-64.
-            return unsafe {
-                if n <= 32 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance)
-                } else if n <= 64 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 4>(name, first, floor, best, allowance)
-                } else if n <= 128 + self.reach {
-                    self.scan_fixed::<x86::Sse2, 8>(name, first, floor, best, allowance)
-                } else {
-                    self.scan_in::<x86::Sse2>(name, first, floor, best, allowance)
-                }
-            };
+        if name.len() < 8 + self.reach {
+            return self.scan_bytes(name, wanted, floor, best);
         }
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        if n >= 16 + self.reach {
-            // SAFETY: the module is built with simd128 (tools/wasm.sh), and
-            // a runtime without it refuses to load the module.
-            return unsafe {
-                if n <= 32 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 2>(name, first, floor, best, allowance)
-                } else if n <= 64 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 4>(name, first, floor, best, allowance)
-                } else if n <= 128 + self.reach {
-                    self.scan_fixed::<wasm::Simd128, 8>(name, first, floor, best, allowance)
-                } else {
-                    self.scan_in::<wasm::Simd128>(name, first, floor, best, allowance)
-                }
-            };
-        }
-        if n >= 8 + self.reach {
-            // SAFETY: 8-byte words need nothing of the machine.
-            return unsafe { self.scan_in::<Word>(name, first, floor, best, allowance) };
-        }
-        self.scan_bytes(name, first, floor, best)
-    }
-
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-    #[target_feature(enable = "avx2")]
-    unsafe fn scan_avx2(
-        &self,
-        name: &[u8],
-        first: bool,
-        floor: u32,
-        best: &mut u32,
-        allowance: &Allowance,
-    ) -> Option<bool> {
-        match self.fixed_chunks(name.len()) {
-            Some(FixedChunks::Sse2By2) => self.scan_fixed::<x86::Sse2, 2>(name, first, floor, best, allowance),
-            Some(FixedChunks::Avx2By2) => self.scan_fixed::<x86::Avx2, 2>(name, first, floor, best, allowance),
-            Some(FixedChunks::Avx2By4) => self.scan_fixed::<x86::Avx2, 4>(name, first, floor, best, allowance),
-            // (Longer: `scan` sends no name shorter than 16 + reach.)
-            None => self.scan_in::<x86::Avx2>(name, first, floor, best, allowance),
-        }
+        // SAFETY: 8-byte words need nothing of the machine; the name holds
+        // at least 8 + reach bytes.
+        unsafe { self.scan_in::<Word>(name, wanted, floor, best, allowance) }
     }
 
     /// [`Prefilter::scan`] in `CHUNKS` chunks of `V` ([`Prefilter::sweep`]).
     /// Safety: as `sweep`.
-    #[cfg(any(
-        all(target_arch = "x86_64", not(crio_pin_portable)),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
     #[inline(always)]
     unsafe fn scan_fixed<V: Vector, const CHUNKS: usize>(
         &self,
         name: &[u8],
-        first: bool,
+        wanted: Wanted,
         floor: u32,
         best: &mut u32,
         allowance: &Allowance,
@@ -575,7 +600,7 @@ impl Prefilter {
         if sweep.candidate < alive.len() {
             if let Some(probe) = self.first_held::<V, CHUNKS>(name, &alive[sweep.candidate..], &sweep, allowance) {
                 *best = probe.index;
-                return if first || *best <= floor { None } else { Some(sweep.ascii) };
+                return if wanted.done(*best, floor) { None } else { Some(sweep.ascii) };
             }
         }
         Some(sweep.ascii)
@@ -589,13 +614,8 @@ impl Prefilter {
     /// [`Prefilter::first_held`]). Safety: the machine runs `V`'s
     /// instructions, and `name` holds from `V::BYTES + reach` to
     /// `CHUNKS * V::BYTES + reach` bytes.
-    #[cfg(any(
-        all(target_arch = "x86_64", not(crio_pin_portable)),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
     #[inline(always)]
     unsafe fn sweep<V: Vector, const CHUNKS: usize>(&self, name: &[u8], probes: &[Probe]) -> Sweep<CHUNKS> {
-        const { assert!(V::SHIFT == 0) };
         let n = name.len();
         debug_assert!(n >= V::BYTES + self.reach && n <= CHUNKS * V::BYTES + self.reach);
         let ptr = name.as_ptr();
@@ -609,7 +629,7 @@ impl Prefilter {
         let fold = V::splat(self.fold_bit);
         // (Loops, not closures: a closure would not inherit the caller's
         // target features, and its intrinsics be calls.)
-        let ascii = high.high_bits() == 0;
+        let ascii = !high.any_high();
         for (candidate, probe) in probes.iter().enumerate() {
             let mut each = [V::splat(0); CHUNKS];
             let mut any = V::splat(0);
@@ -617,7 +637,7 @@ impl Prefilter {
                 *each = probe.candidates(ptr.add(at), fold);
                 any = any.or(*each);
             }
-            if any.high_bits() != 0 {
+            if any.any_high() {
                 let mut tails = [0u64; CHUNKS];
                 for (tails, each) in tails.iter_mut().zip(&each) {
                     *tails = each.high_bits();
@@ -632,10 +652,6 @@ impl Prefilter {
     /// [`Prefilter::sweep`]: `probes` start with the sweep's candidate,
     /// whose tails it found; the others' are found here. Safety: as
     /// `sweep`.
-    #[cfg(any(
-        all(target_arch = "x86_64", not(crio_pin_portable)),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
     #[inline(always)]
     unsafe fn first_held<'p, V: Vector, const CHUNKS: usize>(
         &self,
@@ -645,7 +661,7 @@ impl Prefilter {
         allowance: &Allowance,
     ) -> Option<&'p Probe> {
         let (first, rest) = probes.split_first()?;
-        if self.verify(first, name, &sweep.at, &sweep.tails, allowance) {
+        if self.verify::<V>(first, name, &sweep.at, &sweep.tails, allowance) {
             return Some(first);
         }
         let fold = V::splat(self.fold_bit);
@@ -658,7 +674,7 @@ impl Prefilter {
                 *tails = probe.candidates(ptr.add(at), fold).high_bits();
                 any |= *tails;
             }
-            if any != 0 && self.verify(probe, name, &sweep.at, &tails, allowance) {
+            if any != 0 && self.verify::<V>(probe, name, &sweep.at, &tails, allowance) {
                 return Some(probe);
             }
             if allowance.spent() {
@@ -675,7 +691,7 @@ impl Prefilter {
     unsafe fn scan_in<V: Vector>(
         &self,
         name: &[u8],
-        first: bool,
+        wanted: Wanted,
         floor: u32,
         best: &mut u32,
         allowance: &Allowance,
@@ -707,7 +723,7 @@ impl Prefilter {
                     tails &= tails - 1;
                     if self.holds_at(probe, name, tail, allowance) {
                         *best = probe.index;
-                        if first || *best <= floor {
+                        if wanted.done(*best, floor) {
                             return None;
                         }
                         // Needles of higher indexes no longer matter.
@@ -732,7 +748,7 @@ impl Prefilter {
         }
         // The bytes past the last chunk.
         let high = high.or(V::load(ptr.add(n - V::BYTES)));
-        Some(high.high_bits() == 0)
+        Some(!high.any_high())
     }
 
     /// The needles matching anywhere whose index is below `best` (they are
@@ -749,17 +765,20 @@ impl Prefilter {
 
     /// Whether `probe`'s needle starts at one of the candidate tail starts
     /// `tails[i]` (a bit per start from `at[i]`).
-    #[cfg(any(
-        all(target_arch = "x86_64", not(crio_pin_portable)),
-        all(target_arch = "wasm32", target_feature = "simd128")
-    ))]
     #[cold]
     #[inline(never)]
-    fn verify(&self, probe: &Probe, name: &[u8], at: &[usize], tails: &[u64], allowance: &Allowance) -> bool {
+    fn verify<V: Vector>(
+        &self,
+        probe: &Probe,
+        name: &[u8],
+        at: &[usize],
+        tails: &[u64],
+        allowance: &Allowance,
+    ) -> bool {
         at.iter().zip(tails).any(|(&at, &tails)| {
             let mut tails = tails;
             while tails != 0 {
-                let tail = at + tails.trailing_zeros() as usize;
+                let tail = at + (tails.trailing_zeros() >> V::SHIFT) as usize;
                 tails &= tails - 1;
                 if self.holds_at(probe, name, tail, allowance) {
                     return true;
@@ -774,12 +793,12 @@ impl Prefilter {
 
     /// [`Prefilter::scan`] a byte at a time, for names too short for a word.
     #[cold]
-    fn scan_bytes(&self, name: &[u8], first: bool, floor: u32, best: &mut u32) -> Option<bool> {
+    fn scan_bytes(&self, name: &[u8], wanted: Wanted, floor: u32, best: &mut u32) -> Option<bool> {
         for probe in self.anywhere().iter().take_while(|p| p.index < *best) {
             if name.windows(probe.needle.len()).any(|text| self.equal(text, &probe.needle)) {
                 // (In index order: the first found is the lowest.)
                 *best = probe.index;
-                if first || *best <= floor {
+                if wanted.done(*best, floor) {
                     return None;
                 }
                 break;
@@ -827,211 +846,6 @@ fn probe_offsets(tail: &[u8]) -> [usize; 2] {
         }
     }
     [picked[0], picked.get(1).copied().unwrap_or(picked[0])]
-}
-
-/// Whether the AVX2 search may run (decided once, when a set is built).
-fn avx2_available() -> bool {
-    #[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(crio_pin_portable))))]
-    {
-        false
-    }
-}
-
-/// What the scan needs of a vector of bytes. (Its methods are safe to call
-/// only where the machine has the instructions: [`Prefilter::scan_in`].)
-trait Vector: Copy {
-    const BYTES: usize;
-    /// `high_bits` gives a bit per byte every `1 << SHIFT` bits.
-    const SHIFT: u32;
-    /// Safety: `at` points at `BYTES` readable bytes.
-    unsafe fn load(at: *const u8) -> Self;
-    fn splat(byte: u8) -> Self;
-    fn or(self, other: Self) -> Self;
-    fn and(self, other: Self) -> Self;
-    /// Each byte all ones where they are equal (at least its high bit),
-    /// else zero.
-    fn equal(self, other: Self) -> Self;
-    /// The high bit of each byte, byte `i` at bit `i << SHIFT`.
-    fn high_bits(self) -> u64;
-}
-
-/// Eight bytes in a `u64`: the search where there is no SIMD of ours.
-#[derive(Clone, Copy)]
-struct Word(u64);
-
-impl Vector for Word {
-    const BYTES: usize = 8;
-    const SHIFT: u32 = 3;
-
-    #[inline(always)]
-    unsafe fn load(at: *const u8) -> Word {
-        Word(u64::from_le_bytes(at.cast::<[u8; 8]>().read_unaligned()))
-    }
-
-    #[inline(always)]
-    fn splat(byte: u8) -> Word {
-        Word(u64::from(byte) * 0x0101_0101_0101_0101)
-    }
-
-    #[inline(always)]
-    fn or(self, other: Word) -> Word {
-        Word(self.0 | other.0)
-    }
-
-    #[inline(always)]
-    fn and(self, other: Word) -> Word {
-        Word(self.0 & other.0)
-    }
-
-    #[inline(always)]
-    fn equal(self, other: Word) -> Word {
-        // The high bit of a byte of `diff` with its high bit clear, plus
-        // 0x7f, is set iff one of its other bits is: no carry leaves a byte.
-        const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        let diff = self.0 ^ other.0;
-        Word(!(((diff & LOW) + LOW) | diff | LOW))
-    }
-
-    #[inline(always)]
-    fn high_bits(self) -> u64 {
-        self.0 & 0x8080_8080_8080_8080
-    }
-}
-
-/// WebAssembly's 128-bit SIMD (the module of `make wasm`, which its
-/// runtime compiles to the machine's own vector instructions).
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod wasm {
-    use super::Vector;
-    use std::arch::wasm32::*;
-
-    #[derive(Clone, Copy)]
-    pub(super) struct Simd128(v128);
-
-    impl Vector for Simd128 {
-        const BYTES: usize = 16;
-        const SHIFT: u32 = 0;
-
-        #[inline(always)]
-        unsafe fn load(at: *const u8) -> Simd128 {
-            // SAFETY: the caller's contract; wasm loads need no alignment.
-            Simd128(unsafe { v128_load(at.cast()) })
-        }
-
-        #[inline(always)]
-        fn splat(byte: u8) -> Simd128 {
-            Simd128(u8x16_splat(byte))
-        }
-
-        #[inline(always)]
-        fn or(self, other: Simd128) -> Simd128 {
-            Simd128(v128_or(self.0, other.0))
-        }
-
-        #[inline(always)]
-        fn and(self, other: Simd128) -> Simd128 {
-            Simd128(v128_and(self.0, other.0))
-        }
-
-        #[inline(always)]
-        fn equal(self, other: Simd128) -> Simd128 {
-            Simd128(u8x16_eq(self.0, other.0))
-        }
-
-        #[inline(always)]
-        fn high_bits(self) -> u64 {
-            u64::from(u8x16_bitmask(self.0))
-        }
-    }
-}
-
-#[cfg(all(target_arch = "x86_64", not(crio_pin_portable)))]
-mod x86 {
-    use super::Vector;
-    use std::arch::x86_64::*;
-
-    #[derive(Clone, Copy)]
-    pub(super) struct Sse2(__m128i);
-
-    impl Vector for Sse2 {
-        const BYTES: usize = 16;
-        const SHIFT: u32 = 0;
-
-        #[inline(always)]
-        unsafe fn load(at: *const u8) -> Sse2 {
-            Sse2(_mm_loadu_si128(at.cast()))
-        }
-
-        #[inline(always)]
-        fn splat(byte: u8) -> Sse2 {
-            // SAFETY (all): SSE2 is part of x86-64.
-            unsafe { Sse2(_mm_set1_epi8(byte as i8)) }
-        }
-
-        #[inline(always)]
-        fn or(self, other: Sse2) -> Sse2 {
-            unsafe { Sse2(_mm_or_si128(self.0, other.0)) }
-        }
-
-        #[inline(always)]
-        fn and(self, other: Sse2) -> Sse2 {
-            unsafe { Sse2(_mm_and_si128(self.0, other.0)) }
-        }
-
-        #[inline(always)]
-        fn equal(self, other: Sse2) -> Sse2 {
-            unsafe { Sse2(_mm_cmpeq_epi8(self.0, other.0)) }
-        }
-
-        #[inline(always)]
-        fn high_bits(self) -> u64 {
-            unsafe { u64::from(_mm_movemask_epi8(self.0) as u16) }
-        }
-    }
-
-    #[derive(Clone, Copy)]
-    pub(super) struct Avx2(__m256i);
-
-    impl Vector for Avx2 {
-        const BYTES: usize = 32;
-        const SHIFT: u32 = 0;
-
-        #[inline(always)]
-        unsafe fn load(at: *const u8) -> Avx2 {
-            Avx2(_mm256_loadu_si256(at.cast()))
-        }
-
-        #[inline(always)]
-        fn splat(byte: u8) -> Avx2 {
-            // SAFETY (all): only `Prefilter::scan_avx2` uses this type,
-            // which runs where AVX2 is available.
-            unsafe { Avx2(_mm256_set1_epi8(byte as i8)) }
-        }
-
-        #[inline(always)]
-        fn or(self, other: Avx2) -> Avx2 {
-            unsafe { Avx2(_mm256_or_si256(self.0, other.0)) }
-        }
-
-        #[inline(always)]
-        fn and(self, other: Avx2) -> Avx2 {
-            unsafe { Avx2(_mm256_and_si256(self.0, other.0)) }
-        }
-
-        #[inline(always)]
-        fn equal(self, other: Avx2) -> Avx2 {
-            unsafe { Avx2(_mm256_cmpeq_epi8(self.0, other.0)) }
-        }
-
-        #[inline(always)]
-        fn high_bits(self) -> u64 {
-            unsafe { u64::from(_mm256_movemask_epi8(self.0) as u32) }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -1141,20 +955,20 @@ mod tests {
             let names = names_around(patterns);
             for flags in flag_sets {
                 let mut sets = PinSet::compile_every_shape(*patterns, flags).unwrap();
-                // The search as a machine without AVX2 runs it (SSE2 on
-                // x86-64), beside the one this machine runs.
-                let without_avx2 = sets
+                // The search in the machine's narrowest vectors (SSE2 on
+                // x86-64), beside the widest, which this machine runs.
+                let narrowest = sets
                     .iter()
                     .filter(|(shape, _)| shape.prefilter)
                     .map(|&(shape, _)| {
                         let mut set = PinSet::compile_shaped(*patterns, flags, shape).unwrap();
                         if let Some(prefilter) = &mut set.needles.prefilter {
-                            prefilter.avx2 = false;
+                            prefilter.simd = super::arch::Simd::NARROWEST;
                         }
                         (shape, set)
                     })
                     .collect::<Vec<_>>();
-                sets.extend(without_avx2);
+                sets.extend(narrowest);
                 let oracle =
                     Flags::CRIO_OPTIONS.contains(flags).then(|| ReferenceSet::compile(*patterns, flags).unwrap());
                 let walked = sets.iter().find(|(shape, _)| !shape.prefilter).map(|(_, set)| set).unwrap();
