@@ -215,9 +215,11 @@ fn listings_without_ids_merge_by_a_name_both_list() {
 
 const NEW_PATTERNS: &str = "labels/new-patterns.txt";
 
-/// (exit status, gained, lost, still pinned by label as (first name,
-/// pattern_pin, set_by)) of a `diff --json`.
-fn diff_json(args: &[&str]) -> (i32, Vec<String>, Vec<String>, Vec<(String, String, String)>) {
+/// An image `diff` finds still pinned by label: (first name, pattern_pin, set_by).
+type Kept = (String, String, String);
+
+/// (exit status, gained, lost, still pinned by label) of a `diff --json`.
+fn diff_json(args: &[&str]) -> (i32, Vec<String>, Vec<String>, Vec<Kept>) {
     let out = run(&[args, &["--json"]].concat());
     let v = json(&out);
     let names = |key: &str| -> Vec<String> {
