@@ -58,8 +58,12 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             (2, "unusable input, or a list its runtime refuses"),
         ],
         "diff" => &[
-            (0, "no image loses its pin (images that gain one are shown, and do not fail)"),
-            (1, "an image loses its pin"),
+            (
+                0,
+                "no image loses its pin (images that gain one are shown, and do not fail; so are those a label keeps \
+                 pinned when their pattern goes)",
+            ),
+            (1, "an image loses its pin: after the change neither a pattern nor a label pins it"),
             (
                 2,
                 "unusable input, no change or more than one, or a list the runtime refuses, before or after the \

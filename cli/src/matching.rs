@@ -197,14 +197,43 @@ pub struct Change {
     pub artifact: Option<&'static str>,
 }
 
+/// A pattern's pin that a change takes away or adds to an image a label
+/// pins (`Model::label_pin`) whatever the list says: its pinned state does
+/// not change.
+#[derive(Serialize)]
+pub struct LabelKept {
+    /// The pattern that pinned it before, or pins it after.
+    #[serde(flatten)]
+    pub change: Change,
+    pub pattern_pin: PatternPin,
+    pub pinned_by_label: LabelPin,
+}
+
+/// What a change does to a pattern's pin of an image.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PatternPin {
+    /// The pattern no longer pins it.
+    Lost,
+    /// A pattern pins it after the change.
+    Gained,
+}
+
 pub struct Diff {
     pub gained: Vec<Change>,
     pub lost: Vec<Change>,
+    /// Pins by pattern gained or lost that change nothing: a label pins the
+    /// image before and after.
+    pub still_pinned_by_label: Vec<LabelKept>,
     /// Warnings that only the changed configuration has.
     pub new_warnings: Vec<crate::list::Warning>,
 }
 
+/// Which images gain and lose a pin when `before` becomes `after`, each
+/// pinned state decided as `explain` decides it: by a pattern, else by a
+/// label of `runtime`'s.
 pub fn diff(
+    runtime: Runtime,
     before: &Resolved,
     before_set: &Compiled,
     after: &Resolved,
@@ -220,16 +249,25 @@ pub fn diff(
         origin: entries[i].origin(),
         artifact: image.artifact,
     };
+    let model = runtime.model();
     let mut gained = Vec::new();
     let mut lost = Vec::new();
+    let mut still_pinned_by_label = Vec::new();
     for image in images {
-        match (decide(before_set, image), decide(after_set, image)) {
-            (None, Some(by)) => gained.push(change(image, by, &after.entries)),
-            (Some(by), None) => lost.push(change(image, by, &before.entries)),
-            _ => {}
+        // The side without a pattern is pinned only if a label pins it
+        // there, with that side's label selectors.
+        let (change, pattern_pin, unpinned_side) = match (decide(before_set, image), decide(after_set, image)) {
+            (None, Some(by)) => (change(image, by, &after.entries), PatternPin::Gained, before),
+            (Some(by), None) => (change(image, by, &before.entries), PatternPin::Lost, after),
+            _ => continue,
+        };
+        match model.label_pin(image, &unpinned_side.label_selectors) {
+            Some(pinned_by_label) => still_pinned_by_label.push(LabelKept { change, pattern_pin, pinned_by_label }),
+            None if pattern_pin == PatternPin::Gained => gained.push(change),
+            None => lost.push(change),
         }
     }
     let new_warnings =
         after.warnings.iter().filter(|w| !before.warnings.iter().any(|b| b.message == w.message)).cloned().collect();
-    Diff { gained, lost, new_warnings }
+    Diff { gained, lost, still_pinned_by_label, new_warnings }
 }

@@ -196,15 +196,34 @@ fn change(source: Pinned, target: Pinned) -> Change {
     }
 }
 
-/// The label of `written` (the translation of `text` from `from` to `to`),
-/// from what each pins over the images the texts name.
-pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to: Runtime) -> Translated {
-    let translated =
-        |patterns, fidelity, why: String| Translated { patterns, fidelity, why: Some(why), gained: None, lost: None };
+/// Why nothing is written for an entry: it pins nothing under its
+/// runtime (`dropped`), or the target cannot write it (`impossible`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unwritten {
+    pub fidelity: Fidelity,
+    pub why: String,
+}
+
+/// What `translate` writes for `text` (an entry of `from`'s list), without
+/// the label: deriving that runs hundreds of images per entry, and the
+/// kubelet's lint needs only the patterns, or why there are none.
+pub fn translated_patterns(text: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Unwritten> {
+    compiled(text, from, write(text, from, to), to).map(|(_, patterns, _)| patterns)
+}
+
+/// The entry's and the written patterns' sets under their runtimes, with
+/// the patterns; or why nothing is written, decided as `judge` labels it.
+fn compiled(
+    text: &str,
+    from: Runtime,
+    written: Result<Vec<String>, String>,
+    to: Runtime,
+) -> Result<(PinSet, Vec<String>, PinSet), Unwritten> {
+    let unwritten = |fidelity, why| Err(Unwritten { fidelity, why });
     let source = PinSet::compile([text], from.facts().flags).ok().filter(|_| from.model().refuses(text).is_none());
     let Some(source) = source else {
         let why = written.err().unwrap_or_else(|| format!("{} refuses it", from.facts().name));
-        return translated(Vec::new(), Fidelity::Impossible, why);
+        return unwritten(Fidelity::Impossible, why);
     };
     let patterns = written.as_ref().map_or(&[][..], Vec::as_slice);
     // A list the target refuses pins nothing there.
@@ -212,21 +231,28 @@ pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to
         Some(why) => Err(why),
         None => PinSet::compile(patterns, to.facts().flags).map_err(|e| e.to_string()),
     };
-    let images = witnesses(text.trim(), patterns);
-    let answers: Vec<(Pinned, Pinned)> = images
-        .iter()
-        .map(|i| (pinned(&source, from, i), target.as_ref().map_or(Pinned::No, |set| pinned(set, to, i))))
-        .collect();
-    if answers.iter().all(|(s, _)| *s == Pinned::No) {
-        return translated(Vec::new(), Fidelity::Dropped, dropped_why(text, from));
+    if !pins_a_witness(&source, from, text.trim(), patterns) {
+        return unwritten(Fidelity::Dropped, dropped_why(text, from));
     }
-    let written = match (written, target) {
-        (Ok(patterns), Ok(_)) => patterns,
-        (Err(why), _) => return translated(Vec::new(), Fidelity::Impossible, why),
-        (_, Err(e)) => {
-            return translated(Vec::new(), Fidelity::Impossible, format!("{} refuses it: {e}", to.facts().name))
+    match (written, target) {
+        (Ok(patterns), Ok(target)) => Ok((source, patterns, target)),
+        (Err(why), _) => unwritten(Fidelity::Impossible, why),
+        (_, Err(e)) => unwritten(Fidelity::Impossible, format!("{} refuses it: {e}", to.facts().name)),
+    }
+}
+
+/// The label of `written` (the translation of `text` from `from` to `to`),
+/// from what each pins over the images the texts name.
+pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to: Runtime) -> Translated {
+    let (source, written, target) = match compiled(text, from, written, to) {
+        Ok(sets) => sets,
+        Err(Unwritten { fidelity, why }) => {
+            return Translated { patterns: Vec::new(), fidelity, why: Some(why), gained: None, lost: None }
         }
     };
+    let images = witnesses(text.trim(), &written);
+    let answers: Vec<(Pinned, Pinned)> =
+        images.iter().map(|i| (pinned(&source, from, i), pinned(&target, to, i))).collect();
     let first = |c: Change| answers.iter().position(|&(s, t)| change(s, t) == c).map(|i| images[i].clone());
     let (gained, lost, depends) = (first(Change::Gained), first(Change::Lost), first(Change::DependsOnPull));
     let first_pull =
@@ -321,24 +347,13 @@ fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
     let mut references = std::collections::BTreeSet::new();
     let mut cased: Vec<String> = Vec::new();
     let mut images: Vec<RegistryImage> = Vec::new();
-    for t in std::iter::once(text).chain(written.iter().map(String::as_str)) {
-        if crate::images::is_image_id(t) {
-            let mut image = RegistryImage::pulled_as("registry.example/app:1");
-            image.id = Some(t.to_owned());
-            images.push(image);
-        }
-        let core = t.trim().trim_matches('*');
-        for base in [core.to_owned(), core.to_lowercase()] {
-            for name in spellings(&base) {
-                if let Some(reference) = normalized(&name).ok().filter(|r| crate::images::can_exist(r)) {
-                    references.insert(reference);
-                }
+    for witness in witness_sources(text, written) {
+        match witness {
+            Witness::Image(image) => images.push(image),
+            Witness::Spelled(reference) => {
+                references.insert(reference);
             }
-            // Case changes what an exact name pins; a glob's or keyword's
-            // reach differs already by where it matches.
-            if let Ok(reference) = normalized(&base) {
-                cased.extend(case_variants(&reference));
-            }
+            Witness::Cased(reference) => cased.push(reference),
         }
     }
     // The names as written first: the image a label shows is one of them
@@ -346,6 +361,51 @@ fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
     let cased = cased.into_iter().filter(|r| !references.contains(r)).collect::<std::collections::BTreeSet<_>>();
     images.extend(references.iter().chain(&cased).flat_map(|r| pulls(r)));
     images
+}
+
+/// Whether `source` pins one of `witnesses(text, written)`, found without
+/// building them all: an entry that pins something mostly pins the first.
+fn pins_a_witness(source: &PinSet, from: Runtime, text: &str, written: &[String]) -> bool {
+    let pins = |image: &RegistryImage| pinned(source, from, image) != Pinned::No;
+    witness_sources(text, written).any(|witness| match witness {
+        Witness::Image(image) => pins(&image),
+        Witness::Spelled(reference) | Witness::Cased(reference) => pulls(&reference).iter().any(pins),
+    })
+}
+
+/// What the witnesses are made of, as the texts give it.
+enum Witness {
+    /// An image ID's image, whole.
+    Image(RegistryImage),
+    /// A reference spelled from a text (each pull of it is a witness).
+    Spelled(String),
+    /// A text's reference with its host or tag in upper case.
+    Cased(String),
+}
+
+/// The parts of `witnesses`, lazily, text by text.
+fn witness_sources<'t>(text: &'t str, written: &'t [String]) -> impl Iterator<Item = Witness> + 't {
+    std::iter::once(text).chain(written.iter().map(String::as_str)).flat_map(|t| {
+        let id = crate::images::is_image_id(t).then(|| {
+            let mut image = RegistryImage::pulled_as("registry.example/app:1");
+            image.id = Some(t.to_owned());
+            Witness::Image(image)
+        });
+        let core = t.trim().trim_matches('*');
+        let bases = [core.to_owned(), core.to_lowercase()];
+        id.into_iter().chain(bases.into_iter().flat_map(|base| {
+            // Case changes what an exact name pins; a glob's or keyword's
+            // reach differs already by where it matches.
+            let cased = std::iter::once_with({
+                let base = base.clone();
+                move || normalized(&base).map(|reference| case_variants(&reference)).unwrap_or_default()
+            });
+            spellings(base)
+                .filter_map(|name| normalized(&name).ok().filter(|r| crate::images::can_exist(r)))
+                .map(Witness::Spelled)
+                .chain(cased.flatten().map(Witness::Cased))
+        }))
+    })
 }
 
 /// A normalised reference with its host, and with its tag, in upper case
@@ -374,16 +434,13 @@ fn case_variants(reference: &str) -> Vec<String> {
 /// globs and keywords match anywhere; Docker's familiar `nginx/x` is
 /// `docker.io/nginx/x`), then after what may follow it (a
 /// character, a component, a tag, the rest of a digest).
-fn spellings(base: &str) -> Vec<String> {
-    let before = ["", "x", "x/", "x:", "x@", "x@sha256:", "docker.io/", "mirror.example/"];
-    let after = ["", "x", "x:1", "/x:1", "x/x:1", "1", ":1", ":x", "-x:1", ".x/x:1", ":1/x:1"];
-    let mut names = Vec::new();
-    for b in before {
-        for a in after {
-            names.push(complete_digest(&format!("{b}{base}{a}")));
-        }
-    }
-    names
+fn spellings(base: String) -> impl Iterator<Item = String> {
+    const BEFORE: [&str; 8] = ["", "x", "x/", "x:", "x@", "x@sha256:", "docker.io/", "mirror.example/"];
+    const AFTER: [&str; 11] = ["", "x", "x:1", "/x:1", "x/x:1", "1", ":1", ":x", "-x:1", ".x/x:1", ":1/x:1"];
+    (0..BEFORE.len() * AFTER.len()).map(move |k| {
+        let (b, a) = (BEFORE[k / AFTER.len()], AFTER[k % AFTER.len()]);
+        complete_digest(&format!("{b}{base}{a}"))
+    })
 }
 
 /// `name` with the digest it starts (after its `@`) completed to a whole
@@ -540,6 +597,52 @@ mod tests {
         let id = format!("sha256:{}", "a".repeat(64));
         assert_eq!(t(&id, Containerd, Crio).1, Fidelity::Impossible);
         assert_eq!(t(&id, Containerd, Containerd).1, Fidelity::Exact);
+    }
+
+    /// `translated_patterns` decides `dropped` on the first witness the
+    /// entry pins: the same answer as over every witness, and the same
+    /// patterns or reason as `translate`, for every kind of entry.
+    #[test]
+    fn translated_patterns_answer_as_every_witness_does() {
+        let digest = format!("sha256:{}", "ab".repeat(32));
+        let texts = [
+            format!("quay.io/openshift-release-dev/ocp-v4.0-art-dev@{digest}"),
+            format!("busybox@{digest}"),
+            digest.clone(),
+            "docker.io/library/nginx:1.25".into(),
+            "nginx:1.25".into(),
+            "nginx".into(),
+            "Quay.io/Team/App:V1".into(),
+            "QUAY.IO/team/app".into(),
+            "quay.io/team/*".into(),
+            "quay.io/team*".into(),
+            "*etcd*".into(),
+            "*pause".into(),
+            "*".into(),
+            "**".into(),
+            "registry.k8s.io/pause:3.10".into(),
+            " quay.io/spaced:1 ".into(),
+            "quay.io/a b".into(),
+            "".into(),
+        ];
+        for &from in Runtime::ALL {
+            for &to in Runtime::ALL {
+                for text in &texts {
+                    let slow = translate(text, from, to);
+                    let slow = match slow.fidelity {
+                        Fidelity::Dropped | Fidelity::Impossible => {
+                            Err(Unwritten { fidelity: slow.fidelity, why: slow.why.unwrap() })
+                        }
+                        _ => Ok(slow.patterns),
+                    };
+                    assert_eq!(translated_patterns(text, from, to), slow, "{text:?} {from:?} -> {to:?}");
+                    let Ok(source) = PinSet::compile([text.as_str()], from.facts().flags) else { continue };
+                    let written = write(text, from, to).unwrap_or_default();
+                    let every = witnesses(text.trim(), &written).iter().any(|i| pinned(&source, from, i) != Pinned::No);
+                    assert_eq!(pins_a_witness(&source, from, text.trim(), &written), every, "{text:?} {from:?}");
+                }
+            }
+        }
     }
 
     #[test]

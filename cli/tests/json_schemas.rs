@@ -200,6 +200,20 @@ fn every_json_output_matches_its_documented_schema() {
             ],
             &[],
         ),
+        (
+            vec![
+                "--runtime",
+                "containerd",
+                "-c",
+                "labels/config.toml",
+                "diff",
+                "--images",
+                "labels/ctr-images.txt",
+                "--new-patterns",
+                "labels/new-patterns.txt",
+            ],
+            &[],
+        ),
         (listing_f(&["check", "--images", "crio-listings/F/list.json"]), &[]),
         (vec!["-c", "bad/lone-star.conf", "-d", "none", "check", "--images", "crio-listings/A/list.json"], &[]),
         (

@@ -156,3 +156,90 @@ fn a_list_the_library_refuses_is_said_in_the_kubelets_terms() {
     // Not containerd's advice: the kubelet's list has no keys.
     assert!(!err.contains("remove the key"), "{err}");
 }
+
+/// A list of every kind of entry, for `lint --kubelet-config`'s shortcut:
+/// digests, tags, short names, bare repositories, upper case, globs,
+/// keywords, an image ID, blanks (none a runtime refuses: translate would
+/// stop; the unit test of `translated_patterns` has those).
+fn every_kind_of_entry() -> Vec<String> {
+    let mut list: Vec<String> = (0..8).map(generate::openshift_reference).collect();
+    list.extend(
+        [
+            "docker.io/library/nginx:1.25",
+            "nginx:1.25",
+            "nginx",
+            "busybox@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "Quay.io/Team/App:V1",
+            "quay.io/team/app:V1",
+            "QUAY.IO/team/app",
+            "quay.io/team/*",
+            "quay.io/team*",
+            "quay.io/*",
+            "registry.example:5000/platform/*",
+            "*etcd*",
+            "*pause",
+            "**",
+            "sha256:4f4fb700ef54461cfa02571ae0db9a0dc1e0cdb5577484a6d75e68dc38e8acc1",
+            "registry.k8s.io/pause:3.10",
+            " quay.io/spaced:1 ",
+        ]
+        .map(String::from),
+    );
+    list
+}
+
+#[test]
+fn lint_kubelet_config_writes_what_translate_writes_for_every_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    // An empty allowlist: every pattern that pins something gets a finding.
+    let kubelet = write_file(
+        dir.path(),
+        "kubelet.yaml",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n\
+         imagePullCredentialsVerificationPolicy: NeverVerifyAllowlistedImages\n\
+         preloadedImagesVerificationAllowlist: []\n",
+    );
+    let list = every_kind_of_entry();
+    let patterns = write_file(dir.path(), "patterns.txt", list.join("\n") + "\n");
+    // CRI-O with its pause image, which lint leaves out (no pod's image).
+    let quoted: Vec<String> = list.iter().map(|p| format!("{p:?}")).collect();
+    let conf = write_file(
+        dir.path(),
+        "crio.conf",
+        format!("[crio.image]\npause_image = \"registry.k8s.io/pause:3.9\"\npinned_images = [{}]\n", quoted.join(", ")),
+    );
+    let sources: [Vec<&str>; 3] = [
+        vec!["-c", &conf, "-d", "none"],
+        vec!["--runtime", "containerd", "--patterns", &patterns],
+        vec!["--runtime", "cri-dockerd", "--patterns", &patterns],
+    ];
+    for source in sources {
+        let translated = json(&run(&[&source[..], &["translate", "--to", "kubelet", "--json"]].concat()));
+        let out = run(&[&source[..], &["--json", "lint", "--kubelet-config", &kubelet]].concat());
+        assert!(!out.stdout.is_empty(), "{source:?}: {}", stderr(&out));
+        let linted = json(&out);
+        let findings = with_code(&linted["findings"], "verified-pin");
+        let mut compared = 0;
+        for entry in translated["entries"].as_array().unwrap() {
+            let found: Vec<&&Value> = findings.iter().filter(|f| f["index"] == entry["index"]).collect();
+            let (fidelity, why) = (entry["fidelity"].as_str().unwrap(), entry["why"].as_str().unwrap_or_default());
+            match fidelity {
+                _ if entry["source_kind"] == "pause_image" => assert!(found.is_empty(), "{source:?}: {entry}"),
+                "dropped" => assert!(found.is_empty(), "{source:?}: {entry} {found:?}"),
+                "impossible" => {
+                    assert_eq!(found.len(), 1, "{source:?}: {entry}");
+                    assert_eq!(found[0]["suggestion"], Value::Null);
+                    assert!(found[0]["message"].as_str().unwrap().ends_with(why), "{source:?}: {entry} {found:?}");
+                }
+                _ => {
+                    let written: Vec<&str> =
+                        entry["to"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+                    assert_eq!(found.len(), 1, "{source:?}: {entry}");
+                    assert_eq!(found[0]["suggestion"], written.join(" "), "{source:?}: {entry}");
+                }
+            }
+            compared += 1;
+        }
+        assert!(compared >= list.len(), "{source:?}: {translated}");
+    }
+}

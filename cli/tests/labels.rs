@@ -212,3 +212,94 @@ fn listings_without_ids_merge_by_a_name_both_list() {
     let v = json(&run(&containerd_labels(&["explain", "--images", CRICTL, "--images", CRICTL, "--json"])));
     assert_eq!(v["images"].as_array().unwrap().len(), 4, "{v}");
 }
+
+const NEW_PATTERNS: &str = "labels/new-patterns.txt";
+
+/// An image `diff` finds still pinned by label: (first name, pattern_pin, set_by).
+type Kept = (String, String, String);
+
+/// (exit status, gained, lost, still pinned by label) of a `diff --json`.
+fn diff_json(args: &[&str]) -> (i32, Vec<String>, Vec<String>, Vec<Kept>) {
+    let out = run(&[args, &["--json"]].concat());
+    let v = json(&out);
+    let names = |key: &str| -> Vec<String> {
+        v[key].as_array().unwrap().iter().map(|c| c["names"][0].as_str().unwrap().to_string()).collect()
+    };
+    let kept = v["still_pinned_by_label"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"))
+        .iter()
+        .map(|k| {
+            let s = |v: &Value| v.as_str().unwrap().to_string();
+            (s(&k["names"][0]), s(&k["pattern_pin"]), s(&k["pinned_by_label"]["set_by"]))
+        })
+        .collect();
+    (code(&out), names("gained"), names("lost"), kept)
+}
+
+#[test]
+fn diff_counts_a_pin_a_label_keeps_as_no_change_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write_file(dir.path(), "empty.txt", "");
+    let kept = |pin: &str| {
+        vec![
+            ("docker.io/rancher/mirrored-pause:3.6".to_string(), pin.to_string(), "k3s import".to_string()),
+            ("quay.io/team/sticky:2".to_string(), pin.to_string(), "containerd".to_string()),
+        ]
+    };
+    // Removing every pattern: only the images no label pins lose their pin.
+    let from_patterns = ["--runtime", "containerd", "--patterns", NEW_PATTERNS, "diff", "--images", CTR];
+    let removal = [&from_patterns[..], &["--new-patterns", &empty]].concat();
+    let (status, gained, lost, still) = diff_json(&removal);
+    assert_eq!((status, gained.len()), (1, 0));
+    assert_eq!(lost, ["quay.io/team/typo:1", "registry.example/team/app:v1"], "a near-miss key keeps nothing");
+    assert_eq!(still, kept("lost"));
+    // Removing only the patterns of labelled images loses no pin: status 0.
+    let labelled_only = write_file(dir.path(), "two.txt", "quay.io/team/typo:1\nregistry.example/team/app:v1\n");
+    let (status, gained, lost, still) = diff_json(&[&from_patterns[..], &["--new-patterns", &labelled_only]].concat());
+    assert_eq!((status, gained.len(), lost.len()), (0, 0, 0));
+    assert_eq!(still, kept("lost"));
+    // Adding them: a pattern for an image a label pins already gains nothing.
+    let (status, gained, lost, still) =
+        diff_json(&containerd_labels(&["diff", "--images", CTR, "--new-patterns", NEW_PATTERNS]));
+    assert_eq!((status, lost.len()), (0, 0));
+    assert_eq!(gained, ["quay.io/team/typo:1", "registry.example/team/app:v1"]);
+    assert_eq!(still, kept("gained"));
+    // The text says it, loudly, with the way to unpin; -q lists the real changes only.
+    let out = run(&removal);
+    let text = stdout(&out);
+    assert!(text.contains("2 image(s) lose their pin"), "{text}");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "STILL PINNED BY LABEL: quay.io/team/sticky:2: pattern #0 \"quay.io/team/sticky:2\" no longer pins it, \
+             which changes nothing for it: its label \"io.cri-containerd.pinned=pinned\" pins it whatever the list \
+             says"
+        ),
+        "{text}"
+    );
+    assert!(flat.contains("to unpin it, remove the label"), "{text}");
+    let out = run(&containerd_labels(&["diff", "--images", CTR, "--new-patterns", NEW_PATTERNS]));
+    let flat = stdout(&out).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("ALREADY PINNED BY LABEL: docker.io/rancher/mirrored-pause:3.6: pattern #1"), "{flat}");
+    let out = run(&[&removal[..], &["-q"]].concat());
+    assert_eq!((code(&out), stdout(&out)), (1, "-quay.io/team/typo:1\n-registry.example/team/app:v1\n".into()));
+}
+
+#[test]
+fn diff_keeps_cri_dockerds_label_selectors_with_a_new_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write_file(dir.path(), "empty.txt", "");
+    let args = |selectors: &[&'static str]| {
+        let mut v = vec!["--runtime", "cri-dockerd", "--pinned-images", "registry.example/team/agent:1.4"];
+        v.extend(selectors);
+        v.extend(["diff", "--images", INSPECT, "--new-patterns", &empty]);
+        diff_json(&v)
+    };
+    // --pinned-image-labels is a flag beside the list: the new list keeps it.
+    let (status, gained, lost, still) = args(&["--pinned-image-labels", "pinned=true"]);
+    assert_eq!((status, gained.len(), lost.len()), (0, 0, 0));
+    assert_eq!(still, [("registry.example/team/agent:1.4".into(), "lost".into(), "image's author".into())]);
+    let (status, _, lost, still) = args(&[]);
+    assert_eq!((status, lost, still.len()), (1, vec!["registry.example/team/agent:1.4".to_string()], 0));
+}

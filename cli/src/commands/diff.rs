@@ -7,7 +7,7 @@ use crio_pin::Flags;
 
 use crate::args::{ImageArgs, SourceArgs};
 use crate::error::InputError;
-use crate::matching::{self, Diff};
+use crate::matching::{self, Diff, PatternPin};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
 use crate::runtimes;
@@ -72,6 +72,9 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: boo
         // CRI-O still appends its pause image to a new list; containerd
         // keeps its sandbox key, the image pods run.
         new.entries.extend(resolved.entries.iter().filter(|e| e.is_pause_image()).cloned());
+        // cri-dockerd's label selectors are flags beside the list: a new
+        // list keeps them.
+        new.label_selectors = resolved.label_selectors.clone();
         after_resolved = new;
         after_flags = flags;
     } else if change.to_anchor_globs || change.to_case_sensitive {
@@ -89,11 +92,16 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: boo
     let after = refused::compile(&after_resolved.entries, after_flags, List::Effective)
         .map_err(|InputError(e)| InputError(format!("the list after the change is refused: {e}")))?;
     let (before, after) = (refused::Compiled::from(before), refused::Compiled::from(after));
-    let diff = matching::diff(&resolved, &before, &after_resolved, &after, &list);
+    let diff = matching::diff(runtime, &resolved, &before, &after_resolved, &after, &list);
     if args.json {
         write_json(
             &mut out,
-            &serde_json::json!({ "gained": diff.gained, "lost": diff.lost, "warnings": diff.new_warnings }),
+            &serde_json::json!({
+                "gained": diff.gained,
+                "lost": diff.lost,
+                "still_pinned_by_label": diff.still_pinned_by_label,
+                "warnings": diff.new_warnings,
+            }),
         );
     } else if quiet {
         for (sign, changes) in [('-', &diff.lost), ('+', &diff.gained)] {
@@ -104,7 +112,8 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: boo
     } else {
         print(&mut out, &diff, args.no_trunc);
     }
-    // As diff(1) signals a difference; a gain alone is no loss.
+    // As diff(1) signals a difference; a gain alone is no loss, nor is a
+    // pattern's pin taken from an image a label keeps pinned.
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(!diff.lost.is_empty()) })
 }
 
@@ -167,6 +176,26 @@ fn print(out: &mut Vec<u8>, diff: &Diff, full: bool) {
                 full,
             );
         }
+    }
+    for kept in &diff.still_pinned_by_label {
+        let c = &kept.change;
+        let pattern = format!("pattern #{} {}", c.pattern_index, show::quote(&c.pattern));
+        let (prefix, what) = match kept.pattern_pin {
+            PatternPin::Lost => ("STILL PINNED BY LABEL", format!("{pattern} no longer pins it")),
+            PatternPin::Gained => ("ALREADY PINNED BY LABEL", format!("{pattern} pins it after the change")),
+        };
+        // Loud: the list alone would say the pin changes.
+        output::say(
+            out,
+            &format!(
+                "{prefix}: {}: {what}, which changes nothing for it: its label {} pins it whatever the list \
+                 says: {}",
+                show::name(shown_image(c)),
+                show::quote(&kept.pinned_by_label.label),
+                kept.pinned_by_label.why
+            ),
+            full,
+        );
     }
     output::print_warnings(out, &diff.new_warnings, full);
 }

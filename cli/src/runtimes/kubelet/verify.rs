@@ -24,7 +24,7 @@ use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::runtimes::RegistryImage;
 use crate::show;
-use crate::translate::Fidelity;
+use crate::translate::{self, Fidelity, Unwritten};
 
 /// The kubelet's configuration, compiled.
 pub struct Verifier {
@@ -125,11 +125,10 @@ impl Verifier {
             }
             let Ok(text) = std::str::from_utf8(&entry.text) else { continue };
             // What the pattern pins, as allowlist entries (none: it pins nothing).
-            let translated = crate::translate::translate(text, runtime, Runtime::Kubelet);
-            let written = match translated.fidelity {
-                Fidelity::Dropped => continue,
-                Fidelity::Impossible => Err(translated.why.unwrap_or_default()),
-                _ => Ok(translated.patterns),
+            let written = match translate::translated_patterns(text, runtime, Runtime::Kubelet) {
+                Ok(patterns) => Ok(patterns),
+                Err(Unwritten { fidelity: Fidelity::Dropped, .. }) => continue,
+                Err(Unwritten { why, .. }) => Err(why),
             };
             let message = match (&policy, &written) {
                 (Some(v), _) if !v.verified => continue,
