@@ -15,25 +15,7 @@ use super::vector::Vector;
 use super::{Pass, Prefilter};
 
 /// Nothing to detect: NEON is part of arm64.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Simd;
-
-impl Simd {
-    pub(super) fn detect() -> Simd {
-        Simd
-    }
-
-    /// The same (for the tests, which run the narrowest vectors beside
-    /// the widest where a machine has two).
-    #[cfg(test)]
-    pub(super) const NARROWEST: Simd = Simd;
-
-    /// Whether `Prefilter::holds_ascii` sweeps: always.
-    #[inline(always)]
-    pub(super) fn sweeps(self) -> bool {
-        true
-    }
-}
+pub(super) use super::OneKind as Simd;
 
 /// Reads a name with `pass`, in NEON vectors.
 #[inline(always)]

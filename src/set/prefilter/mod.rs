@@ -80,6 +80,30 @@ mod word;
 )]
 mod arch;
 
+/// `arch::Simd` on a machine with one kind of vectors (arm64's NEON,
+/// WebAssembly's simd128, the others' words): nothing to detect, and
+/// `Prefilter::holds_ascii` always sweeps. (x86-64 detects AVX2.)
+#[cfg(not(all(target_arch = "x86_64", not(crio_pin_portable))))]
+#[derive(Debug, Clone, Copy)]
+struct OneKind;
+
+#[cfg(not(all(target_arch = "x86_64", not(crio_pin_portable))))]
+impl OneKind {
+    fn detect() -> OneKind {
+        OneKind
+    }
+
+    /// The same (for the tests, which run the narrowest vectors beside
+    /// the widest where a machine has two).
+    #[cfg(test)]
+    const NARROWEST: OneKind = OneKind;
+
+    #[inline(always)]
+    fn sweeps(self) -> bool {
+        true
+    }
+}
+
 use std::cell::Cell;
 
 use super::lengths::all_ascii;

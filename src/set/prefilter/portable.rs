@@ -5,26 +5,8 @@
 use super::word::Word;
 use super::{Pass, Prefilter};
 
-/// Nothing to detect.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Simd;
-
-impl Simd {
-    pub(super) fn detect() -> Simd {
-        Simd
-    }
-
-    /// The same (for the tests, which run the narrowest vectors beside
-    /// the widest where a machine has two).
-    #[cfg(test)]
-    pub(super) const NARROWEST: Simd = Simd;
-
-    /// Whether `Prefilter::holds_ascii` sweeps: always.
-    #[inline(always)]
-    pub(super) fn sweeps(self) -> bool {
-        true
-    }
-}
+/// Nothing to detect: words need nothing of the machine.
+pub(super) use super::OneKind as Simd;
 
 /// Reads a name with `pass`, in words.
 #[inline(always)]
