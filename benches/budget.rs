@@ -205,6 +205,8 @@ fn attacks(text: &mut Text, scale: impl Fn(usize) -> usize, small: bool) -> Vec<
             ("fj-5", 5),
             ("fj-8", 8),
             ("fj-10", 10),
+            // The most names whose table fits the 32 MiB the bound accepts.
+            ("fj-14", 14),
             ("fj-25", 25),
             ("fj-100", 100),
             ("fj-500", 500),
