@@ -490,43 +490,33 @@ func (p *pool) close() {
 // of which faults in as the compile first writes it (about 530 faults a
 // compile of 1,000 patterns, where the cgo backend's allocator reuses the
 // memory it freed and faults none), whereas a spare's pages are mapped and
-// its allocator holds them free. At most one is kept, in a sync.Pool, so
-// that the garbage collector drops it after two cycles unused; dropped, it
-// is closed, which returns its memory to the system.
-var (
-	spares     sync.Pool    // of *spare
-	spareCount atomic.Int32 // in spares: at most 1
-)
+// its allocator holds them free. At most one is kept, until the next
+// garbage collection, which closes it (returning its memory to the system)
+// unless a Compile took it first.
+var spareInstance atomic.Pointer[instance]
 
-type spare struct {
-	in      *instance
-	cleanup runtime.Cleanup
-}
+// spareTimer is what the collector frees at its next cycle after a spare
+// was kept, closing the spare then. (A pointer field: the allocator batches
+// small objects without pointers, which could keep it alive longer.)
+type spareTimer struct{ _ *instance }
 
 // putSpare keeps in (idle, holding no set) as the spare, or closes it
 // when there is one already.
 func putSpare(in *instance) {
-	if !spareCount.CompareAndSwap(0, 1) {
+	if !spareInstance.CompareAndSwap(nil, in) {
 		in.close()
 		return
 	}
-	s := &spare{in: in}
-	s.cleanup = runtime.AddCleanup(s, func(in *instance) {
-		in.close()
-		spareCount.Add(-1)
+	runtime.AddCleanup(new(spareTimer), func(in *instance) {
+		if spareInstance.CompareAndSwap(in, nil) {
+			in.close()
+		}
 	}, in)
-	spares.Put(s)
 }
 
 // takeSpare is the spare instance, or nil when there is none.
 func takeSpare() *instance {
-	s, _ := spares.Get().(*spare)
-	if s == nil {
-		return nil
-	}
-	s.cleanup.Stop()
-	spareCount.Add(-1)
-	return s.in
+	return spareInstance.Swap(nil)
 }
 
 // engine is one owner of a compiled set's pool; the zero engine is the

@@ -92,8 +92,8 @@ func TestPoolRefillsADiscardedSlot(t *testing.T) {
 
 // A closed set's instance, its set freed, is the spare the next Compile
 // starts in (and so is an instance whose list was refused); the spare
-// answers as a new instance would; at most one is kept, and the garbage
-// collector drops and closes it.
+// answers as a new instance would; at most one is kept, and the next
+// garbage collection closes it.
 func TestSpareStartsTheNextCompile(t *testing.T) {
 	if in := takeSpare(); in != nil { // another test's
 		in.close()
@@ -117,16 +117,21 @@ func TestSpareStartsTheNextCompile(t *testing.T) {
 		}
 	}
 	other := MustCompile([]string{"*etcd*"})
+	otherFirst := poolOf(t, other).slots[0].in
 	s.Close()
 	other.Close()
-	if got := spareCount.Load(); got != 1 {
-		t.Fatalf("%d spare instances after two sets closed, want 1", got)
+	kept := spareInstance.Load()
+	if kept != first || !otherFirst.mod.IsClosed() || first.mod.IsClosed() {
+		t.Fatal("two sets closed: the first's instance is not the one spare, or the second's is open")
 	}
-	for deadline := time.Now().Add(5 * time.Second); spareCount.Load() != 0; {
+	for deadline := time.Now().Add(5 * time.Second); spareInstance.Load() != nil; {
 		if time.Now().After(deadline) {
 			t.Fatal("the spare instance outlived garbage collections")
 		}
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
+	}
+	if !first.mod.IsClosed() {
+		t.Fatal("the collector dropped the spare instance without closing it")
 	}
 }
