@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 
+use super::lengths::all_ascii;
 use crate::fold;
 use crate::normalize::normalize;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
@@ -44,8 +45,15 @@ where
             return Err(too_many_bytes(i));
         }
         let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
-        let text = std::str::from_utf8(raw)
-            .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
+        // An ASCII pattern (the usual one) is tested eight bytes at a time;
+        // `from_utf8` reads a `usize` at a time, four bytes in WebAssembly.
+        let text = if all_ascii(raw) {
+            // SAFETY: ASCII is UTF-8.
+            unsafe { std::str::from_utf8_unchecked(raw) }
+        } else {
+            std::str::from_utf8(raw)
+                .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?
+        };
         let pattern = Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
         match pattern {
             Pattern::Exact(text) | Pattern::Repository(text) if flags.contains(Flags::NORMALIZE) => {
