@@ -148,6 +148,7 @@ type instance struct {
 	// The exports, looked up once: a lookup allocates.
 	match, matchAny, matchIndex, matchEach, lengthVerdicts api.Function
 	compileFn, validateFn, version, allocFn, freeFn        api.Function
+	setFree                                                api.Function
 	errorKind, errorIndex, errorMessage, errorFree         api.Function
 	// scratch is module memory for the names of a call, reused; a copy of
 	// an instance inherits it with the memory.
@@ -167,7 +168,7 @@ func (m *module) instantiate() (*instance, error) {
 		match: fn("crio_pin_match"), matchAny: fn("crio_pin_match_any"), matchIndex: fn("crio_pin_match_index"),
 		matchEach: fn("crio_pin_match_each"), lengthVerdicts: fn("crio_pin_length_verdicts"),
 		compileFn: fn("crio_pin_compile"), validateFn: fn("crio_pin_validate"), version: fn("crio_pin_version"),
-		allocFn: fn("crio_pin_wasm_alloc"), freeFn: fn("crio_pin_wasm_free"),
+		allocFn: fn("crio_pin_wasm_alloc"), freeFn: fn("crio_pin_wasm_free"), setFree: fn("crio_pin_free"),
 		errorKind: fn("crio_pin_error_kind"), errorIndex: fn("crio_pin_error_pattern_index"),
 		errorMessage: fn("crio_pin_error_message"), errorFree: fn("crio_pin_error_free")}, nil
 }
@@ -465,16 +466,57 @@ func (p *pool) discard(s *slot) {
 	p.mu.Unlock()
 }
 
-// close closes every instance: the last owner does, when no call uses
-// the set.
+// close closes every instance but one, which frees the set inside it and
+// is kept as the spare for the next Compile: the last owner does, when no
+// call uses the set.
 func (p *pool) close() {
+	kept := false
 	for i := range p.slots {
 		if s := &p.slots[i]; s.in != nil {
-			s.in.close()
+			if !kept && s.in.call(s.in.setFree, uint64(p.set)) {
+				putSpare(s.in)
+				kept = true
+			} else {
+				s.in.close()
+			}
 			s.in = nil
 			s.state.Store(slotEmpty)
 		}
 	}
+}
+
+// An instance whose set was closed (the set freed inside it) starts the
+// next Compile: a new instance's memory is fresh address space, every page
+// of which faults in as the compile first writes it (about 530 faults a
+// compile of 1,000 patterns, where the cgo backend's allocator reuses the
+// memory it freed and faults none), whereas a spare's pages are mapped and
+// its allocator holds them free. At most one is kept, until the next
+// garbage collection, which closes it (returning its memory to the system)
+// unless a Compile took it first.
+var spareInstance atomic.Pointer[instance]
+
+// spareTimer is what the collector frees at its next cycle after a spare
+// was kept, closing the spare then. (A pointer field: the allocator batches
+// small objects without pointers, which could keep it alive longer.)
+type spareTimer struct{ _ *instance }
+
+// putSpare keeps in (idle, holding no set) as the spare, or closes it
+// when there is one already.
+func putSpare(in *instance) {
+	if !spareInstance.CompareAndSwap(nil, in) {
+		in.close()
+		return
+	}
+	runtime.AddCleanup(new(spareTimer), func(in *instance) {
+		if spareInstance.CompareAndSwap(in, nil) {
+			in.close()
+		}
+	}, in)
+}
+
+// takeSpare is the spare instance, or nil when there is none.
+func takeSpare() *instance {
+	return spareInstance.Swap(nil)
 }
 
 // engine is one owner of a compiled set's pool; the zero engine is the
@@ -505,21 +547,30 @@ func (e engine) settled(name string) bool {
 	return e.p == nil || e.p.verdicts.settles(name)
 }
 
-// compileEngine compiles in a new instance, which becomes the first of
-// the set's pool; flags are known bits.
+// compileEngine compiles in the spare instance, or a new one, which
+// becomes the first of the set's pool; flags are known bits.
 func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 	m, err := loadModule()
 	if err != nil {
 		return engine{}, err
 	}
-	in, ierr := m.instantiate()
-	if ierr != nil {
-		return engine{}, &CompileError{Kind: KindInternal, Index: -1, Message: "the WebAssembly module " +
-			"could not start (" + ierr.Error() + ")"}
+	in := takeSpare()
+	if in == nil {
+		var ierr error
+		if in, ierr = m.instantiate(); ierr != nil {
+			return engine{}, &CompileError{Kind: KindInternal, Index: -1, Message: "the WebAssembly module " +
+				"could not start (" + ierr.Error() + ")"}
+		}
 	}
 	set, err := in.compile(patterns, f, false)
 	if err != nil {
-		in.close()
+		// A list the library refused leaves the instance as it was; after
+		// an internal error it may not be.
+		if err.Kind == KindInternal {
+			in.close()
+		} else {
+			putSpare(in)
+		}
 		return engine{}, err
 	}
 	p := newPool(m, in, set)

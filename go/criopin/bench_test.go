@@ -293,7 +293,7 @@ func TestOpenShiftList(t *testing.T) {
 
 // BenchmarkCompile and BenchmarkValidate: one op compiles, or only
 // validates, a whole list: the OpenShift-shaped list (50,004 patterns) and
-// data/patterns-1000.txt. Validate builds nothing: its cost is what a
+// data/patterns-{10,100,1000}.txt. Validate builds nothing: its cost is what a
 // configuration check (start-up, `crio config`, a reload) adds. The wasm
 // backend's Compile must stay within 1.5x of the cgo backend's.
 func BenchmarkCompile(b *testing.B) {
@@ -309,10 +309,14 @@ func BenchmarkValidate(b *testing.B) {
 }
 
 func benchLists(b *testing.B, op func([]string) error) {
-	lists := []struct {
+	type list struct {
 		name     string
 		patterns func() []string
-	}{{"openshift", func() []string { p, _ := openShiftList(); return p }}, {"patterns=1000", func() []string { return patternList(b, 1000) }}}
+	}
+	lists := []list{{"openshift", func() []string { p, _ := openShiftList(); return p }}}
+	for _, n := range []int{10, 100, 1000} {
+		lists = append(lists, list{fmt.Sprintf("patterns=%d", n), func() []string { return patternList(b, n) }})
+	}
 	backend := "lib"
 	if criopin.Backend == "wasm" {
 		backend = "wasm"

@@ -89,3 +89,49 @@ func TestPoolRefillsADiscardedSlot(t *testing.T) {
 		t.Fatal("a set with no instance left must answer pinned")
 	}
 }
+
+// A closed set's instance, its set freed, is the spare the next Compile
+// starts in (and so is an instance whose list was refused); the spare
+// answers as a new instance would; at most one is kept, and the next
+// garbage collection closes it.
+func TestSpareStartsTheNextCompile(t *testing.T) {
+	if in := takeSpare(); in != nil { // another test's
+		in.close()
+	}
+	old := MustCompile([]string{"quay.io/openshift/*", "*etcd*", "registry.k8s.io/pause:3.10"})
+	first := poolOf(t, old).slots[0].in
+	old.Close()
+	if _, err := Compile([]string{"quay.io/x", "*"}); err == nil {
+		t.Fatal("a lone * compiled")
+	}
+	s := MustCompile([]string{"docker.io/library/nginx:1.27", "*coredns*"})
+	if got := poolOf(t, s).slots[0].in; got != first {
+		t.Fatal("the compile did not start in the closed set's instance")
+	}
+	for name, want := range map[string]bool{
+		"docker.io/library/nginx:1.27": true, "registry.k8s.io/coredns/coredns:v1.11": true,
+		"quay.io/openshift/x:1": false, "quay.io/coreos/etcd:v3": false, "registry.k8s.io/pause:3.10": false,
+	} {
+		if got := s.Match(name); got != want {
+			t.Errorf("Match(%q) = %v in the spare instance, want %v", name, got, want)
+		}
+	}
+	other := MustCompile([]string{"*etcd*"})
+	otherFirst := poolOf(t, other).slots[0].in
+	s.Close()
+	other.Close()
+	kept := spareInstance.Load()
+	if kept != first || !otherFirst.mod.IsClosed() || first.mod.IsClosed() {
+		t.Fatal("two sets closed: the first's instance is not the one spare, or the second's is open")
+	}
+	for deadline := time.Now().Add(5 * time.Second); spareInstance.Load() != nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("the spare instance outlived garbage collections")
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !first.mod.IsClosed() {
+		t.Fatal("the collector dropped the spare instance without closing it")
+	}
+}

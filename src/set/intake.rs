@@ -1,6 +1,9 @@
 //! Pattern intake: the list read, checked against the limits and parsed,
 //! one pattern at a time.
 
+use std::cmp::Ordering;
+
+use super::lengths::all_ascii;
 use crate::fold;
 use crate::normalize::normalize;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
@@ -42,8 +45,15 @@ where
             return Err(too_many_bytes(i));
         }
         let index = u32::try_from(i).expect("MAX_PATTERNS fits in u32");
-        let text = std::str::from_utf8(raw)
-            .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?;
+        // An ASCII pattern (the usual one) is tested eight bytes at a time;
+        // `from_utf8` reads a `usize` at a time, four bytes in WebAssembly.
+        let text = if all_ascii(raw) {
+            // SAFETY: ASCII is UTF-8.
+            unsafe { std::str::from_utf8_unchecked(raw) }
+        } else {
+            std::str::from_utf8(raw)
+                .map_err(|e| CompileError::at(i, raw, ErrorKind::NotUtf8 { valid_up_to: e.valid_up_to() }))?
+        };
         let pattern = Pattern::parse(text, flags).map_err(|kind| CompileError::at(i, raw, kind))?;
         match pattern {
             Pattern::Exact(text) | Pattern::Repository(text) if flags.contains(Flags::NORMALIZE) => {
@@ -137,5 +147,70 @@ impl NeedleList {
 
     pub(super) fn bytes(&self, needle: &Needle) -> &[u8] {
         &self.text[needle.offset as usize..][..needle.len as usize]
+    }
+
+    /// The order of two needles' texts (`<[u8]>::cmp`'s): their heads,
+    /// then eight bytes at a time. (Sorting a list's needles called
+    /// `memcmp` for every pair with equal heads, most pairs: in the
+    /// WebAssembly module a loop of a byte a step, which made the sort a
+    /// quarter of compiling 1,000 patterns there.)
+    pub(super) fn order(&self, a: &Needle, b: &Needle) -> Ordering {
+        a.head.cmp(&b.head).then_with(|| {
+            let (x, y) = (self.bytes(a), self.bytes(b));
+            let common = x.len().min(y.len());
+            // Equal heads of 8 bytes or more: the first 8 are equal.
+            let mut at = if common >= 8 { 8 } else { 0 };
+            while at + 8 <= common {
+                let word = |t: &[u8]| u64::from_be_bytes(t[at..at + 8].try_into().expect("8 bytes"));
+                match word(x).cmp(&word(y)) {
+                    Ordering::Equal => at += 8,
+                    unequal => return unequal,
+                }
+            }
+            x[at..common]
+                .iter()
+                .zip(&y[at..common])
+                .map(|(p, q)| p.cmp(q))
+                .find(|o| o.is_ne())
+                .unwrap_or(x.len().cmp(&y.len()))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Needles equal in their first 0 to 20 bytes, of every length around
+    /// a word's, some holding NUL (which pads a short head), order as
+    /// their bytes do.
+    #[test]
+    fn needles_order_as_their_bytes() {
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for len in 0..20 {
+            for last in [0u8, b'A', b'B', 0xff] {
+                let mut text = b"QUAY.IO/OPENSHIFT/X".to_vec();
+                text.truncate(len);
+                text.push(last);
+                texts.push(text.clone());
+                text.extend_from_slice(b"\0Z");
+                texts.push(text);
+            }
+        }
+        let mut list = NeedleList::default();
+        for (i, text) in texts.iter().enumerate() {
+            list.push_canonical(text, i as u32, false);
+        }
+        for a in &list.entries {
+            for b in &list.entries {
+                assert_eq!(
+                    list.order(a, b),
+                    list.bytes(a).cmp(list.bytes(b)),
+                    "{:x?} {:x?}",
+                    list.bytes(a),
+                    list.bytes(b)
+                );
+            }
+        }
     }
 }

@@ -40,9 +40,7 @@ impl<'l> Ordered<'l> {
         // Sorted, equal needles are neighbours, lowest index first.
         let mut entries = std::mem::take(&mut list.entries);
         let list = &*list;
-        entries.sort_unstable_by(|a, b| {
-            a.head.cmp(&b.head).then_with(|| list.bytes(a).cmp(list.bytes(b))).then(a.index.cmp(&b.index))
-        });
+        entries.sort_unstable_by(|a, b| list.order(a, b).then(a.index.cmp(&b.index)));
         let mut ordered = Ordered { needles: Vec::new(), owners: Vec::new(), empty: None };
         for needle in &entries {
             let bytes = list.bytes(needle);
