@@ -500,10 +500,18 @@ var spareInstance atomic.Pointer[instance]
 // small objects without pointers, which could keep it alive longer.)
 type spareTimer struct{ _ *instance }
 
+// spareMaxBytes is the most linear memory a spare may have. A set
+// compiled in a spare keeps that memory, and every further instance of its
+// pool copies all of it: a spare left by a large list (OpenShift's grows
+// to tens of MiB) would make each copy of a small set as large. The
+// page faults a spare saves matter most for small lists, whose memory
+// stays far below this (a 1,000-pattern list: about 2 MiB).
+const spareMaxBytes = 4 << 20
+
 // putSpare keeps in (idle, holding no set) as the spare, or closes it
-// when there is one already.
+// when there is one already or its memory is larger than spareMaxBytes.
 func putSpare(in *instance) {
-	if !spareInstance.CompareAndSwap(nil, in) {
+	if in.mem.Size() > spareMaxBytes || !spareInstance.CompareAndSwap(nil, in) {
 		in.close()
 		return
 	}

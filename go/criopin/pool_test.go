@@ -3,6 +3,7 @@
 package criopin
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -133,5 +134,27 @@ func TestSpareStartsTheNextCompile(t *testing.T) {
 	}
 	if !first.mod.IsClosed() {
 		t.Fatal("the collector dropped the spare instance without closing it")
+	}
+}
+
+// A set whose instance's memory outgrew spareMaxBytes leaves no spare: a
+// set compiled in it would keep that memory, and every copy of its pool
+// would copy all of it.
+func TestNoSpareFromALargeInstance(t *testing.T) {
+	if in := takeSpare(); in != nil { // another test's
+		in.close()
+	}
+	patterns := make([]string, 0, 60000)
+	for i := 0; len(patterns) < cap(patterns); i++ {
+		patterns = append(patterns, fmt.Sprintf("quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:%064x", i))
+	}
+	large := MustCompile(patterns)
+	in := poolOf(t, large).slots[0].in
+	if size := in.mem.Size(); size <= spareMaxBytes {
+		t.Fatalf("the list's instance has %d bytes of memory, not more than spareMaxBytes: the test proves nothing", size)
+	}
+	large.Close()
+	if spareInstance.Load() != nil || !in.mod.IsClosed() {
+		t.Fatal("an instance larger than spareMaxBytes was kept as the spare")
 	}
 }
