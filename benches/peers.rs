@@ -1,6 +1,7 @@
 //! crio-pin beside its peers, in one process on the same names: Intel
-//! Hyperscan (the reference multi-pattern engine) and two floors, the least
-//! work any correct matcher of an exact list must do. Times on a shared
+//! Hyperscan (the reference multi-pattern engine), two floors, the least
+//! work any correct matcher of an exact list must do, and one L1 DFA pass,
+//! the least a DFA-based matcher costs without skipping. Times on a shared
 //! machine move together, so this bench reports ratios measured in the same
 //! run, interleaved, beside the targets of `docs/BENCHMARKS.md`.
 //!
@@ -17,12 +18,21 @@
 //!   the first and last eight bytes with three multiplies, probe one slot of
 //!   an open-addressed table, compare on a hit.
 //!
+//! - **L1 DFA pass**: every byte of the name through the dense DFA of one
+//!   short keyword (`*agent*`, case folded: 6 states of 256 columns, 6 KiB,
+//!   which stays in L1), premultiplied state ids, one dependent load a byte
+//!   (on x86-64 through the column's address, as crio-pin's walk reads it),
+//!   no early exit: the keyword's state leads only to itself, so the last
+//!   state is the answer.
+//!
 //! The floors know only exact patterns: they are a bound on lists that are
-//! all or mostly exact, not an engine.
+//! all or mostly exact, not an engine. The L1 DFA pass knows one keyword:
+//! it is what any walk of a name costs before its table grows past L1 and
+//! before it stops early, the yardstick of `match` at every list size.
 //!
 //! `cargo bench --bench peers -- [--out DIR] [--lists 1,openshift]`;
-//! `cargo test --bench peers` checks the floors and Hyperscan (when present)
-//! against crio-pin without timing anything.
+//! `cargo test --bench peers` checks the floors, the L1 DFA pass and
+//! Hyperscan (when present) against crio-pin without timing anything.
 
 mod corpus;
 mod harness;
@@ -318,6 +328,81 @@ impl TightFloor {
     }
 }
 
+// ---- The L1 DFA pass --------------------------------------------------------
+
+/// The L1 DFA pass's keyword: one of the corpus' (some of its names hold
+/// it), short enough for its table to stay in L1.
+const L1_KEYWORD: &[u8] = b"agent";
+
+/// The DFA of one keyword, case folded, walked over every byte of a name.
+struct L1DfaPass {
+    /// Row-major, 256 columns a state; each entry is a row start (a
+    /// premultiplied state id).
+    table: Box<[u32]>,
+    /// The row of the state where the keyword has been read (which leads
+    /// only to itself).
+    found: u32,
+}
+
+impl L1DfaPass {
+    fn new(keyword: &[u8]) -> L1DfaPass {
+        let keyword = keyword.to_ascii_lowercase();
+        let states = keyword.len() + 1;
+        let mut table = vec![0u32; states * 256];
+        for state in 0..states {
+            for byte in 0..=255u8 {
+                // The longest prefix of the keyword that ends the text read
+                // so far (its first `state` bytes, then `byte`).
+                let next = if state == keyword.len() {
+                    state
+                } else {
+                    let mut read = keyword[..state].to_vec();
+                    read.push(byte.to_ascii_lowercase());
+                    (0..=read.len().min(keyword.len())).rev().find(|&k| read.ends_with(&keyword[..k])).unwrap_or(0)
+                };
+                table[state * 256 + usize::from(byte)] = (next * 256) as u32;
+            }
+        }
+        L1DfaPass { table: table.into_boxed_slice(), found: (keyword.len() * 256) as u32 }
+    }
+
+    fn is_match(&self, name: &[u8]) -> bool {
+        let mut state = 0u64;
+        for &byte in name {
+            // SAFETY: `state` is a row start below `table.len()` (every
+            // entry is one) and `byte` < 256, the row's width.
+            state = unsafe { Self::step(self.table.as_ptr().add(usize::from(byte)), state) };
+        }
+        state == u64::from(self.found)
+    }
+
+    /// The entry of row `state` in the column `column` points at: one load,
+    /// whose address adds nothing to `state` but the addressing itself.
+    ///
+    /// # Safety
+    ///
+    /// `column + state` is inside the table.
+    #[inline(always)]
+    unsafe fn step(column: *const u32, state: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let next: u64;
+            std::arch::asm!(
+                "mov {next:e}, dword ptr [{column} + {state} * 4]",
+                column = in(reg) column,
+                state = in(reg) state,
+                next = lateout(reg) next,
+                options(pure, readonly, nostack, preserves_flags),
+            );
+            next
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            u64::from(*column.add(state as usize))
+        }
+    }
+}
+
 // ---- Measuring -------------------------------------------------------------
 
 /// Nanoseconds per name of `rounds` passes over `names`.
@@ -346,6 +431,7 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
     let crio_pin_compile = started.elapsed().as_secs_f64();
     let mut simple = SimpleFloor::new(&list.patterns);
     let mut tight = TightFloor::new(&list.patterns);
+    let l1 = L1DfaPass::new(L1_KEYWORD);
     let started = Instant::now();
     let hs_set = hs.map(|hs| hs.compile(&list.patterns)).transpose().unwrap_or_else(|e| panic!("{}: {e}", list.label));
     let hs_compile = started.elapsed().as_secs_f64();
@@ -357,7 +443,7 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
 
     // About 2 ms a sample; 15 samples of each engine, interleaved.
     let rounds = (2_000_000 / (names.len() * 100)).max(1);
-    let (mut ours, mut theirs, mut floor, mut tight_floor) = (vec![], vec![], vec![], vec![]);
+    let (mut ours, mut theirs, mut floor, mut tight_floor, mut l1_pass) = (vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..15 {
         ours.push(sample(&names, rounds, |n| set.is_match(n)));
         if let Some(hs_set) = &hs_set {
@@ -365,8 +451,9 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
         }
         floor.push(sample(&names, rounds, |n| simple.is_match(n)));
         tight_floor.push(sample(&names, rounds, |n| tight.is_match(n)));
+        l1_pass.push(sample(&names, rounds, |n| l1.is_match(n)));
     }
-    let (ours, floor, tight_floor) = (median(ours), median(floor), median(tight_floor));
+    let (ours, floor, tight_floor, l1_pass) = (median(ours), median(floor), median(tight_floor), median(l1_pass));
     let mut rows = vec![("crio-pin match ns/name", ours)];
     if !theirs.is_empty() {
         let theirs = median(theirs);
@@ -381,6 +468,8 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
         ("tight floor ns/name", tight_floor),
         ("match / simple floor", ours / floor),
         ("match / tight floor", ours / tight_floor),
+        ("L1 DFA pass ns/name", l1_pass),
+        ("match / L1 DFA pass", ours / l1_pass),
     ]);
     rows
 }
@@ -420,8 +509,9 @@ fn table(
 }
 
 /// `cargo test --bench peers`: on lists whose patterns are all exact, each
-/// floor answers as crio-pin; Hyperscan, where installed, answers as
-/// crio-pin on the corpus lists up to 1,000 patterns.
+/// floor answers as crio-pin; the L1 DFA pass answers as crio-pin's set of
+/// its one keyword; Hyperscan, where installed, answers as crio-pin on the
+/// corpus lists up to 1,000 patterns.
 fn check() {
     let (openshift, names) = corpus::openshift();
     let exact: Vec<String> = openshift.into_iter().filter(|p| !p.contains('*')).collect();
@@ -438,6 +528,19 @@ fn check() {
         assert_eq!(tight.is_match(name.as_bytes()), want, "tight floor: {name}");
     }
     assert!(pinned > 100, "the probes pin too few names ({pinned}) to test the floors");
+    let keyword = format!("*{}*", String::from_utf8_lossy(L1_KEYWORD));
+    let set = PinSet::compile([&keyword], Flags::DEFAULT).expect("compiles");
+    let l1 = L1DfaPass::new(L1_KEYWORD);
+    let mut probes: Vec<String> =
+        corpus::names().into_iter().chain(names).flat_map(|n| [n.to_uppercase(), n]).collect();
+    probes.extend(
+        ["", "a", "agen", "AGENT", "agagent", "aagent", "agenagent", "xagentx", "ag\u{e9}nt"].map(str::to_owned),
+    );
+    let pinned = probes.iter().filter(|name| set.is_match(name.as_bytes())).count();
+    for name in &probes {
+        assert_eq!(l1.is_match(name.as_bytes()), set.is_match(name.as_bytes()), "L1 DFA pass: {name}");
+    }
+    assert!(pinned > 10 && pinned < probes.len() - 10, "the probes test both answers of the L1 DFA pass ({pinned})");
     match Hyperscan::open() {
         Ok(hs) => {
             for list in corpus::lists().iter().filter(|l| l.patterns.len() <= 1_000) {
@@ -447,9 +550,9 @@ fn check() {
                     assert_eq!(theirs.is_match(name.as_bytes()), ours.is_match(name.as_bytes()), "{name}");
                 }
             }
-            println!("peers: the floors and Hyperscan answer as crio-pin");
+            println!("peers: the floors, the L1 DFA pass and Hyperscan answer as crio-pin");
         }
-        Err(e) => println!("peers: the floors answer as crio-pin; Hyperscan NOT compared: {e}"),
+        Err(e) => println!("peers: the floors and the L1 DFA pass answer as crio-pin; Hyperscan NOT compared: {e}"),
     }
 }
 
@@ -486,9 +589,11 @@ fn main() {
         "Hyperscan ns/name",
         "simple floor ns/name",
         "tight floor ns/name",
+        "L1 DFA pass ns/name",
         "match / Hyperscan",
         "match / simple floor",
         "match / tight floor",
+        "match / L1 DFA pass",
         "Hyperscan compile / ours",
     ];
     let (body, missed) = table(&rows, &figures, &lists, &targets());

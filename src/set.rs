@@ -347,35 +347,15 @@ impl PinSet {
             return self.match_each_one_by_one(names, results);
         }
         let mut pinned = 0;
-        let mut batch: [(&[u8], usize); LANES] = [(&[], 0); LANES];
-        let mut filled = 0;
-        for (i, name) in names.into_iter().take(results.len()).enumerate() {
-            if !self.lengths.may_match(name.len()) {
-                // Turned away at once (or not ASCII): nothing to overlap.
-                results[i] = u8::from(self.is_match(name));
-                pinned += usize::from(results[i]);
-                continue;
-            }
-            batch[filled] = (name, i);
-            filled += 1;
-            if filled == LANES {
-                filled = 0;
-                let plain = dfa.walk_plain(batch.map(|(name, _)| name));
-                for (&(name, i), plain) in batch.iter().zip(plain) {
-                    let yes = if plain { self.exact_pins_ascii(name) } else { self.is_match(name) };
-                    results[i] = u8::from(yes);
-                    pinned += usize::from(yes);
-                }
-            }
-        }
-        for &(name, i) in &batch[..filled] {
-            results[i] = u8::from(self.is_match(name));
-            pinned += usize::from(results[i]);
-        }
+        dfa.walk_plain_each::<LANES>(names.into_iter().take(results.len()).enumerate(), |i, name, plain| {
+            let yes = if plain { self.exact_pins_ascii(name) } else { self.is_match(name) };
+            results[i] = u8::from(yes);
+            pinned += usize::from(yes);
+        });
         pinned
     }
 
-    /// Whether the exact table pins an ASCII `name` (`walk_plain` or the
+    /// Whether the exact table pins an ASCII `name` (`walk_plain_each` or the
     /// prefilter proved it). Most names have no exact pattern's length.
     #[inline(always)]
     fn exact_pins_ascii(&self, name: &[u8]) -> bool {

@@ -411,6 +411,40 @@ mod tests {
         }
     }
 
+    /// Whether [`Dfa::walk_plain_each`] found each of `names` plain, in
+    /// their order; each is reported once.
+    fn plain(dfa: &Dfa, names: &[&[u8]]) -> Vec<bool> {
+        let mut seen = vec![None; names.len()];
+        dfa.walk_plain_each::<4>(names.iter().copied().enumerate(), |i, name, plain| {
+            assert_eq!(name, names[i]);
+            assert!(seen[i].replace(plain).is_none(), "name {i} reported twice");
+        });
+        seen.into_iter().map(|p| p.expect("every name reported")).collect()
+    }
+
+    /// Lanes that end at different bytes, and the names left when the
+    /// list runs out, each walked on from where it was: a needle from the
+    /// start of a name is found whichever name ends first.
+    #[test]
+    fn walk_plain_each_answers_each_name_as_its_own_walk() {
+        let needles = vec![b"ABCDEFGH".to_vec()];
+        for wide_max in [0, 1 << 20] {
+            let dfa = build(&needles, &owners(1), true, 1 << 20, wide_max).unwrap();
+            let mut names: Vec<Vec<u8>> = Vec::new();
+            for len in 0..30 {
+                names.push(vec![b'a'; len]);
+                names.push([&b"abcdefgh"[..], &vec![b'a'; len]].concat());
+            }
+            for count in 1..names.len() {
+                for names in [&names[..count], &names[names.len() - count..]] {
+                    let want: Vec<bool> = names.iter().map(|n| !n.starts_with(b"abcdefgh")).collect();
+                    let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+                    assert_eq!(plain(&dfa, &names), want, "{wide_max} {count}");
+                }
+            }
+        }
+    }
+
     fn walk_finds_needles_and_bails_at_every_offset_in(dfa: &Dfa) {
         for len in 0..40 {
             for at in 0..len {
@@ -427,15 +461,34 @@ mod tests {
                     });
                     assert!(read_all.unwrap(), "{len} {at}");
                     assert_eq!(seen, [(at + piece.len() - 1, index)], "{len} {at}");
-                    assert_eq!(dfa.walk_plain([&name[..], &b"aaaa"[..]]), [false, true], "{len} {at}");
+                    assert_eq!(
+                        plain(dfa, &[&name, b"aaaa", &name, &name, b"aaaa", b""]),
+                        [false, true, false, false, true, true]
+                    );
                 }
                 let mut name = vec![b'a'; len];
                 name[at] = 0xc3;
                 assert!(dfa.walk(&name, Form::AsGiven, |_, _| false).is_err(), "{len} {at}");
                 assert!(dfa.walk(&name, Form::Canonical, |_, _| false).is_ok(), "{len} {at}");
-                assert_eq!(dfa.walk_plain([&name[..]]), [false], "{len} {at}");
+                assert_eq!(plain(dfa, &[&name]), [false], "{len} {at}");
             }
-            assert_eq!(dfa.walk_plain([&vec![b'a'; len][..]]), [true]);
+            assert_eq!(plain(dfa, &[&vec![b'a'; len]]), [true]);
+        }
+        // More names than lanes, of every length, so that lanes end and
+        // take the next name at different bytes, and the last ones end
+        // alone: each answer is its own name's.
+        let names: Vec<Vec<u8>> = (0..40)
+            .map(|len| {
+                let mut name = vec![b'a'; len];
+                if len % 3 == 1 {
+                    name[len / 2] = b'z';
+                }
+                name
+            })
+            .collect();
+        for names in [names.clone(), names.into_iter().rev().collect()] {
+            let want: Vec<bool> = names.iter().map(|n| !n.contains(&b'z')).collect();
+            assert_eq!(plain(dfa, &names.iter().map(Vec::as_slice).collect::<Vec<_>>()), want);
         }
     }
 

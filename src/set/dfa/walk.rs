@@ -378,56 +378,111 @@ impl Dfa {
         }
     }
 
-    /// Walks `LANES` raw names at once, one byte of each in turn, so that
-    /// their transitions' loads overlap instead of each waiting for the
-    /// previous one (a lone walk is bound by that latency). Per name: true
-    /// if it reached no special state (no needle, and all ASCII: then its
-    /// answer is the exact table's), false if it did (then ask again with
-    /// [`Dfa::walk`]).
+    /// Walks raw `names` (each with a number of the caller's) `LANES` at
+    /// a time, one byte of each lane in turn, so that their transitions'
+    /// loads overlap instead of each waiting for the previous one (a lone
+    /// walk is bound by that latency); a lane takes the next name as soon
+    /// as its own ends, so the lanes stay full whatever the names' lengths
+    /// (waiting for the longest of a batch left the rest of each longer
+    /// name to one lane: about half of the bytes, walked one load after
+    /// another). Calls `walked(number, name, plain)` as each name ends, in
+    /// no particular order: `plain` if it reached no special state and is
+    /// all ASCII (its answer is then the exact table's); a lane stops at
+    /// the first special state (then ask again with [`Dfa::walk`]).
     #[inline(always)]
-    pub(in crate::set) fn walk_plain<const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
+    pub(in crate::set) fn walk_plain_each<'n, const LANES: usize>(
+        &self,
+        names: impl Iterator<Item = (usize, &'n [u8])>,
+        walked: impl FnMut(usize, &'n [u8], bool),
+    ) {
         if self.wide {
-            self.walk_plain_in::<true, LANES>(names)
+            self.walk_plain_each_in::<true, LANES>(names, walked)
         } else {
-            self.walk_plain_in::<false, LANES>(names)
+            self.walk_plain_each_in::<false, LANES>(names, walked)
         }
     }
 
-    /// [`Dfa::walk_plain`]; `WIDE`: the table has a column per byte.
+    /// [`Dfa::walk_plain_each`]; `WIDE`: the table has a column per byte.
     #[inline(always)]
-    fn walk_plain_in<const WIDE: bool, const LANES: usize>(&self, names: [&[u8]; LANES]) -> [bool; LANES] {
+    fn walk_plain_each_in<'n, const WIDE: bool, const LANES: usize>(
+        &self,
+        mut names: impl Iterator<Item = (usize, &'n [u8])>,
+        mut walked: impl FnMut(usize, &'n [u8], bool),
+    ) {
         let class = |byte: u8| if WIDE { byte } else { self.raw_classes[usize::from(byte)] };
         let rows = self.rows();
-        let mut states = [u64::from(self.start); LANES];
-        // Per lane, the AND of every id met: the flag survives only if no
-        // state was special.
+        let (start, flag) = (u64::from(self.start), u64::from(self.flag));
+        // (Bytes >= 0x80 have no bail column in a wide table.)
+        let plain = |all: u64, name: &[u8]| all & flag != 0 && (!WIDE || name.is_ascii());
+        // Per lane: its name and number, the bytes walked, the state, and
+        // the AND of every id met (the flag survives only if no state was
+        // special; walking on past one is harmless, every state has a full
+        // row).
+        let mut lanes: [(usize, &[u8]); LANES] = [(0, &[]); LANES];
+        let mut at = [0usize; LANES];
+        let mut states = [start; LANES];
         let mut all = [u64::MAX; LANES];
-        let common = names.iter().map(|n| n.len()).min().unwrap_or(0);
-        for at in 0..common {
-            for lane in 0..LANES {
-                debug_assert!(at < names[lane].len());
-                // SAFETY: at < common, the shortest name's length. (Checked
-                // indexing costs a compare per lane and byte here.)
-                let byte = unsafe { *names[lane].get_unchecked(at) };
-                // Walking on past a special state is harmless (every state
-                // has a full row); only remember it.
-                states[lane] = self.step(rows, states[lane], class(byte));
-                all[lane] &= states[lane];
-            }
-        }
         for lane in 0..LANES {
-            for &byte in &names[lane][common..] {
-                states[lane] = self.step(rows, states[lane], class(byte));
-                all[lane] &= states[lane];
-            }
+            let Some(first) = names.next() else {
+                // Fewer names than lanes: one by one.
+                for &(number, name) in &lanes[..lane] {
+                    walked(number, name, plain(self.walk_plain_one::<WIDE>(name), name));
+                }
+                return;
+            };
+            lanes[lane] = first;
         }
-        let mut plain = all.map(|a| a & u64::from(self.flag) != 0);
-        if WIDE {
-            // (Bytes >= 0x80 have no bail column to lead to.)
+        loop {
+            // All lanes walk as far as the one nearest its end.
+            let steps = (0..LANES).map(|l| lanes[l].1.len() - at[l]).min().unwrap_or(0);
+            let bytes: [*const u8; LANES] = std::array::from_fn(|l| lanes[l].1[at[l]..].as_ptr());
+            for k in 0..steps {
+                for lane in 0..LANES {
+                    // SAFETY: k < steps, at most the bytes left in every
+                    // lane's name. (Checked indexing costs a compare per
+                    // lane and byte here.)
+                    let byte = unsafe { *bytes[lane].add(k) };
+                    states[lane] = self.step(rows, states[lane], class(byte));
+                    all[lane] &= states[lane];
+                }
+            }
+            at = at.map(|a| a + steps);
             for lane in 0..LANES {
-                plain[lane] &= names[lane].is_ascii();
+                let (number, name) = lanes[lane];
+                if at[lane] < name.len() && all[lane] & flag != 0 {
+                    continue;
+                }
+                // Ended, or met a special state: its answer, and the next
+                // name in its place.
+                walked(number, name, at[lane] == name.len() && plain(all[lane], name));
+                let Some(next) = names.next() else {
+                    // The last names: each on its own to its end.
+                    for other in (0..LANES).filter(|&o| o != lane) {
+                        let (number, name) = lanes[other];
+                        let all = all[other] & self.walk_plain_from::<WIDE>(&name[at[other]..], states[other]);
+                        walked(number, name, plain(all, name));
+                    }
+                    return;
+                };
+                (lanes[lane], at[lane], states[lane], all[lane]) = (next, 0, start, u64::MAX);
             }
         }
-        plain
+    }
+
+    /// The AND of the ids `name` meets from the start state (see
+    /// [`Dfa::walk_plain_each`]).
+    fn walk_plain_one<const WIDE: bool>(&self, name: &[u8]) -> u64 {
+        self.walk_plain_from::<WIDE>(name, u64::from(self.start))
+    }
+
+    /// The AND of the ids `bytes` meet from `state`.
+    fn walk_plain_from<const WIDE: bool>(&self, bytes: &[u8], mut state: u64) -> u64 {
+        let rows = self.rows();
+        let mut all = u64::MAX;
+        for &byte in bytes {
+            state = self.step(rows, state, if WIDE { byte } else { self.raw_classes[usize::from(byte)] });
+            all &= state;
+        }
+        all
     }
 }
