@@ -74,29 +74,85 @@ pub(crate) fn canonicalize_into(bytes: &[u8], fold: bool, out: &mut Vec<u8>) {
     if fold && push_ascii_upper(bytes, out) {
         return;
     }
-    let mut utf8 = [0u8; 4];
-    for chunk in bytes.utf8_chunks() {
-        let mut valid = chunk.valid();
-        if !fold {
-            out.extend_from_slice(valid.as_bytes());
-            valid = "";
-        }
-        while !valid.is_empty() {
-            // Runs of ASCII (most of any name) are upper-cased in bulk.
-            let ascii = valid.bytes().position(|b| !b.is_ascii()).unwrap_or(valid.len());
-            out.extend(valid.as_bytes()[..ascii].iter().map(u8::to_ascii_uppercase));
-            valid = &valid[ascii..];
-            if let Some(c) = valid.chars().next() {
-                out.extend_from_slice(representative(c).encode_utf8(&mut utf8).as_bytes());
-                valid = &valid[c.len_utf8()..];
+    let start = out.len();
+    out.resize(start + MAX_GROWTH * bytes.len(), 0);
+    let written = canonicalize_to(bytes, fold, &mut out[start..]);
+    out.truncate(start + written);
+}
+
+/// The most bytes of canonical form a byte can take: a bad byte becomes
+/// U+FFFD's 3 (a representative is never longer than its rune).
+const MAX_GROWTH: usize = 3;
+
+/// Writes the canonical form of `bytes` at the start of `out`, which has
+/// room for [`MAX_GROWTH`] bytes a byte of `bytes`, and returns its length.
+/// One pass that decodes and writes each rune (issue 36's case-folding row,
+/// names of few ASCII bytes, spent most of its match here when the bytes
+/// were validated by one pass, decoded by another and pushed one by one).
+fn canonicalize_to(bytes: &[u8], fold: bool, out: &mut [u8]) -> usize {
+    assert!(out.len() >= MAX_GROWTH * bytes.len(), "room for the canonical form");
+    let (mut at, mut written) = (0, 0);
+    while at < bytes.len() {
+        // Runs of ASCII (most of any name) eight bytes at a time.
+        if let Some(word) = bytes.get(at..at + 8) {
+            let w = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            if w & HIGH == 0 {
+                let w = if fold { ascii_upper_word(w) } else { w };
+                out[written..written + 8].copy_from_slice(&w.to_le_bytes());
+                (at, written) = (at + 8, written + 8);
+                continue;
             }
         }
-        // `invalid()` is one lead byte and the continuation bytes that
-        // followed it; Go reads each of them as its own U+FFFD.
-        for _ in chunk.invalid() {
-            out.extend_from_slice("\u{FFFD}".as_bytes());
+        let b = bytes[at];
+        if b.is_ascii() {
+            out[written] = if fold { b.to_ascii_uppercase() } else { b };
+            (at, written) = (at + 1, written + 1);
+            continue;
+        }
+        match decode(&bytes[at..]) {
+            Some((c, width)) => {
+                if fold {
+                    written += representative(c).encode_utf8(&mut out[written..]).len();
+                } else {
+                    out[written..written + width].copy_from_slice(&bytes[at..at + width]);
+                    written += width;
+                }
+                at += width;
+            }
+            // Go reads a byte that starts no valid sequence as U+FFFD and
+            // goes on at the next byte (a continuation byte, which starts
+            // none either, is then read as U+FFFD too).
+            None => {
+                out[written..written + 3].copy_from_slice("\u{FFFD}".as_bytes());
+                (at, written) = (at + 1, written + 3);
+            }
         }
     }
+    written
+}
+
+/// The rune a non-ASCII byte at the start of `bytes` begins and its width
+/// in bytes, or `None` if no valid UTF-8 sequence starts there (an
+/// overlong form, a surrogate, past U+10FFFF, or cut short).
+#[inline(always)]
+fn decode(bytes: &[u8]) -> Option<(char, usize)> {
+    let lead = bytes[0];
+    let (width, second) = match lead {
+        0xC2..=0xDF => (2, 0x80..=0xBF),
+        0xE0 => (3, 0xA0..=0xBF),
+        0xED => (3, 0x80..=0x9F),
+        0xE1..=0xEF => (3, 0x80..=0xBF),
+        0xF0 => (4, 0x90..=0xBF),
+        0xF4 => (4, 0x80..=0x8F),
+        0xF1..=0xF3 => (4, 0x80..=0xBF),
+        _ => return None,
+    };
+    let sequence = bytes.get(..width)?;
+    if !second.contains(&sequence[1]) || sequence[2..].iter().any(|&b| b & 0xC0 != 0x80) {
+        return None;
+    }
+    let code = sequence[1..].iter().fold(u32::from(lead) & (0x7F >> width), |code, &b| code << 6 | u32::from(b & 0x3F));
+    Some((char::from_u32(code)?, width))
 }
 
 /// Appends `bytes` upper-cased, eight at a time, if they are all ASCII;
@@ -151,7 +207,7 @@ pub(crate) fn canonical(bytes: &[u8], fold: bool) -> Vec<u8> {
 }
 
 /// Calls `f` with the canonical form of `name`, without allocating for
-/// ASCII names up to `STACK_NAME` bytes or for any valid UTF-8 name when not
+/// names up to `STACK_NAME` bytes or for any valid UTF-8 name when not
 /// folding. Longer ASCII names are upper-cased in one bulk copy.
 pub(crate) fn with_canonical<R>(name: &[u8], fold: bool, f: impl FnOnce(&[u8]) -> R) -> R {
     if !fold {
@@ -165,6 +221,11 @@ pub(crate) fn with_canonical<R>(name: &[u8], fold: bool, f: impl FnOnce(&[u8]) -
         }
     } else if name.is_ascii() {
         return f(&name.to_ascii_uppercase());
+    }
+    if name.len() <= STACK_NAME {
+        let mut buf = [0u8; MAX_GROWTH * STACK_NAME];
+        let written = canonicalize_to(name, fold, &mut buf);
+        return f(&buf[..written]);
     }
     f(&canonical(name, fold))
 }
@@ -199,6 +260,63 @@ fn ascii_upper<'b>(name: &[u8], buf: &'b mut [u8; STACK_NAME]) -> Option<&'b [u8
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-pass decoding agrees with the standard library's, which
+    /// validates first (`utf8_chunks`): each byte of a chunk's invalid
+    /// part read as U+FFFD, as Go does.
+    #[test]
+    fn canonical_form_decodes_as_the_standard_library() {
+        fn by_chunks(bytes: &[u8], fold: bool) -> Vec<u8> {
+            let mut out = Vec::new();
+            for chunk in bytes.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    let c = if fold { representative(c) } else { c };
+                    out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                }
+                out.extend(chunk.invalid().iter().flat_map(|_| "\u{FFFD}".bytes()));
+            }
+            out
+        }
+        let edges: [&[u8]; 14] = [
+            b"\xff",
+            b"\xfe\xff",
+            b"\xe2\x82",
+            b"\xc0\xaf",
+            b"\xc1\xbf",
+            b"\xed\xa0\x80",
+            b"\xed\x9f\xbf",
+            b"\xf4\x90\x80\x80",
+            b"\xf4\x8f\xbf\xbf",
+            b"\xf0\x8f\xbf\xbf",
+            b"\xe0\x9f\xbf",
+            b"\x80",
+            b"\xef\xbf\xbd",
+            "k\u{212A}s\u{17F}\u{DF}\u{1E9E}\u{10400}".as_bytes(),
+        ];
+        let mut seed = 0x243f_6a88_85a3_08d3_u64;
+        let mut draw = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..20_000 {
+            let mut bytes = Vec::new();
+            while bytes.len() < (draw() % 40) as usize {
+                match draw() % 4 {
+                    0 => bytes.extend_from_slice(edges[(draw() % 14) as usize]),
+                    1 => bytes.extend_from_slice(b"quay.io/Org/"),
+                    _ => bytes.push(draw() as u8),
+                }
+            }
+            for fold in [true, false] {
+                let mut got = Vec::new();
+                canonicalize_into(&bytes, fold, &mut got);
+                assert_eq!(got, by_chunks(&bytes, fold), "round {round}: {bytes:x?}, fold {fold}");
+                assert_eq!(with_canonical(&bytes, fold, <[u8]>::to_vec), got, "{bytes:x?}");
+            }
+        }
+    }
 
     /// What `Lengths::rules_out` (set/lengths.rs) relies on to turn a name away by
     /// its length alone: folding a rune never lengthens its encoding and
