@@ -214,19 +214,41 @@ fn measured_rounds(rounds: usize, mut round: impl FnMut()) {
     }
 }
 
-/// Instructions the worker runs, under callgrind, in the functions
-/// `counted` names (a `--toggle-collect` pattern).
-fn instructions(label: &str, what: &str, rounds: usize, counted: &str) -> Option<f64> {
+/// What the worker does under callgrind, in the functions `counted` names
+/// (a `--toggle-collect` pattern): instructions, and reads that miss a
+/// simulated 32 KiB L1 and 512 KiB L2 (8-way, 64-byte lines: this
+/// project's smallest machines'), so that what a name may miss is counted,
+/// not timed (issue 36).
+#[derive(Clone, Copy)]
+struct Counted {
+    instructions: f64,
+    l1_read_misses: f64,
+    l2_read_misses: f64,
+}
+
+fn counted(label: &str, what: &str, rounds: usize, counted: &str) -> Option<Counted> {
     let out = Command::new("valgrind")
-        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null", "--cache-sim=yes"])
+        .args(["--I1=32768,8,64", "--D1=32768,8,64", "--LL=524288,8,64"])
         .arg(format!("--toggle-collect={counted}"))
         .arg(std::env::current_exe().ok()?)
         .args(["--callgrind-worker", label, what, &rounds.to_string()])
         .output()
         .ok()?;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let line = stderr.lines().find(|l| l.contains("Collected :"))?;
-    line.rsplit(':').next()?.trim().replace(',', "").parse().ok()
+    // "Events    : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw", then
+    // "Collected : ..." in that order.
+    let values = |prefix: &str| -> Option<Vec<String>> {
+        let line = stderr.lines().find(|l| l.contains(prefix))?;
+        Some(line.rsplit(':').next()?.split_whitespace().map(str::to_owned).collect())
+    };
+    let (events, collected) = (values("Events    :")?, values("Collected :")?);
+    let event = |name: &str| -> Option<f64> {
+        // (Trailing events that counted nothing are left off.)
+        let i = events.iter().position(|e| e == name)?;
+        collected.get(i).map_or(Some(0.0), |v| v.replace(',', "").parse().ok())
+    };
+    Some(Counted { instructions: event("Ir")?, l1_read_misses: event("D1mr")?, l2_read_misses: event("DLmr")? })
 }
 
 fn measure(list: &List, quick: bool, callgrind: bool, f: &mut Figures) {
@@ -285,18 +307,31 @@ fn measure(list: &List, quick: bool, callgrind: bool, f: &mut Figures) {
     f.add("(trials run)", Unit::Count, l, trials as f64);
 
     if callgrind {
-        let run = |what, rounds| instructions(l, what, rounds, "*measured_rounds*");
+        let run = |what, rounds| counted(l, what, rounds, "*measured_rounds*");
         // The first call against later ones counts `is_match` alone (none if
         // it was inlined away): the loop's first round costs the harness a
         // few instructions more.
-        let library = |rounds| instructions(l, "probe", rounds, "*PinSet::is_match*").filter(|&n| n > 0.0);
-        // `base`: what entering and leaving `measured_rounds` costs.
-        if let (Some(base), Some(all), Some(each), Some(each_c), Some(once), Some(eleven)) =
-            (run("match", 0), run("match", 10), run("each", 10), run("each_c", 10), library(1), library(11))
-        {
-            f.add("match instructions/name", Unit::Count, l, (all - base) / (10.0 * n));
-            f.add("match_each instructions/name", Unit::Count, l, (each - base) / (10.0 * n));
-            f.add("crio_pin_match_each instructions/name", Unit::Count, l, (each_c - base) / (10.0 * n));
+        let library =
+            |rounds| counted(l, "probe", rounds, "*PinSet::is_match*").map(|c| c.instructions).filter(|&n| n > 0.0);
+        // `base`: what entering and leaving `measured_rounds` costs. `match`
+        // is counted as 11 rounds less 1, so that the misses are those of
+        // a set in use, not of the first round filling the caches.
+        if let (Some(base), Some(first), Some(all), Some(each), Some(each_c), Some(once), Some(eleven)) = (
+            run("match", 0),
+            run("match", 1),
+            run("match", 11),
+            run("each", 10),
+            run("each_c", 10),
+            library(1),
+            library(11),
+        ) {
+            let per_name = |c: Counted| (c.instructions - base.instructions) / (10.0 * n);
+            let rounds = |count: fn(Counted) -> f64| (count(all) - count(first)) / (10.0 * n);
+            f.add("match instructions/name", Unit::Count, l, rounds(|c| c.instructions));
+            f.add("match L1 read misses/name (32 KiB)", Unit::Count, l, rounds(|c| c.l1_read_misses));
+            f.add("match L2 read misses/name (512 KiB)", Unit::Count, l, rounds(|c| c.l2_read_misses));
+            f.add("match_each instructions/name", Unit::Count, l, per_name(each));
+            f.add("crio_pin_match_each instructions/name", Unit::Count, l, per_name(each_c));
             f.add("first call / later, instructions", Unit::Factor, l, once / ((eleven - once) / 10.0));
         } else {
             eprintln!("  valgrind --tool=callgrind failed: no instruction counts");
