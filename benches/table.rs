@@ -205,7 +205,7 @@ fn callgrind_worker(label: &str, what: &str, rounds: usize) {
     });
 }
 
-/// The rounds callgrind counts (`--toggle-collect`, in [`instructions`]):
+/// The rounds callgrind counts (`--toggle-collect`, in [`counted`]):
 /// the library's calls and the loop around them.
 #[inline(never)]
 fn measured_rounds(rounds: usize, mut round: impl FnMut()) {
@@ -214,7 +214,7 @@ fn measured_rounds(rounds: usize, mut round: impl FnMut()) {
     }
 }
 
-/// What the worker does under callgrind, in the functions `counted` names
+/// What the worker does under callgrind, in the functions `collect` names
 /// (a `--toggle-collect` pattern): instructions, and reads that miss a
 /// simulated 32 KiB L1 and 512 KiB L2 (8-way, 64-byte lines: this
 /// project's smallest machines'), so that what a name may miss is counted,
@@ -226,11 +226,11 @@ struct Counted {
     l2_read_misses: f64,
 }
 
-fn counted(label: &str, what: &str, rounds: usize, counted: &str) -> Option<Counted> {
+fn counted(label: &str, what: &str, rounds: usize, collect: &str) -> Option<Counted> {
     let out = Command::new("valgrind")
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null", "--cache-sim=yes"])
         .args(["--I1=32768,8,64", "--D1=32768,8,64", "--LL=524288,8,64"])
-        .arg(format!("--toggle-collect={counted}"))
+        .arg(format!("--toggle-collect={collect}"))
         .arg(std::env::current_exe().ok()?)
         .args(["--callgrind-worker", label, what, &rounds.to_string()])
         .output()
