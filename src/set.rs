@@ -347,11 +347,14 @@ impl PinSet {
             return self.match_each_one_by_one(names, results);
         }
         let mut pinned = 0;
-        dfa.walk_plain_each::<LANES>(names.into_iter().take(results.len()).enumerate(), |i, name, plain| {
-            let yes = if plain { self.exact_pins_ascii(name) } else { self.is_match(name) };
-            results[i] = u8::from(yes);
-            pinned += usize::from(yes);
-        });
+        dfa.walk_plain_each::<LANES, { dfa::READ_WORDS }>(
+            names.into_iter().take(results.len()).enumerate(),
+            |i, name, plain| {
+                let yes = if plain { self.exact_pins_ascii(name) } else { self.is_match(name) };
+                results[i] = u8::from(yes);
+                pinned += usize::from(yes);
+            },
+        );
         pinned
     }
 

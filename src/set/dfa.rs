@@ -75,6 +75,7 @@ use super::search::NONE;
 use super::trie::Trie;
 
 mod walk;
+pub(super) use walk::READ_WORDS;
 
 /// What a special state (one where needles end) pins.
 #[derive(Debug, Clone, Copy)]
@@ -412,10 +413,17 @@ mod tests {
     }
 
     /// Whether [`Dfa::walk_plain_each`] found each of `names` plain, in
-    /// their order; each is reported once.
+    /// their order; each is reported once, and reading the names a word
+    /// at a time gives the same answers as reading them byte by byte.
     fn plain(dfa: &Dfa, names: &[&[u8]]) -> Vec<bool> {
+        let bytes = plain_reading::<false>(dfa, names);
+        assert_eq!(plain_reading::<true>(dfa, names), bytes, "read a word at a time");
+        bytes
+    }
+
+    fn plain_reading<const WORDS: bool>(dfa: &Dfa, names: &[&[u8]]) -> Vec<bool> {
         let mut seen = vec![None; names.len()];
-        dfa.walk_plain_each::<4>(names.iter().copied().enumerate(), |i, name, plain| {
+        dfa.walk_plain_each::<4, WORDS>(names.iter().copied().enumerate(), |i, name, plain| {
             assert_eq!(name, names[i]);
             assert!(seen[i].replace(plain).is_none(), "name {i} reported twice");
         });
