@@ -308,17 +308,24 @@ impl Dfa {
     ) -> (u64, bool) {
         const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
         let eight: &[u8; 8] = piece.try_into().expect("a piece of 8");
-        let class = |byte: u8| if WIDE { byte } else { classes[usize::from(byte)] };
+        let class = |i: usize| {
+            let byte = if READ_WORDS { (u64::from_le_bytes(*eight) >> (8 * i)) as u8 } else { eight[i] };
+            if WIDE {
+                byte
+            } else {
+                classes[usize::from(byte)]
+            }
+        };
         let rows = self.rows();
         // (Written out: the compiler keeps a loop over the 8 bytes.)
-        let s0 = self.step(rows, state, class(eight[0]));
-        let s1 = self.step(rows, s0, class(eight[1]));
-        let s2 = self.step(rows, s1, class(eight[2]));
-        let s3 = self.step(rows, s2, class(eight[3]));
-        let s4 = self.step(rows, s3, class(eight[4]));
-        let s5 = self.step(rows, s4, class(eight[5]));
-        let s6 = self.step(rows, s5, class(eight[6]));
-        let s7 = self.step(rows, s6, class(eight[7]));
+        let s0 = self.step(rows, state, class(0));
+        let s1 = self.step(rows, s0, class(1));
+        let s2 = self.step(rows, s1, class(2));
+        let s3 = self.step(rows, s2, class(3));
+        let s4 = self.step(rows, s3, class(4));
+        let s5 = self.step(rows, s4, class(5));
+        let s6 = self.step(rows, s5, class(6));
+        let s7 = self.step(rows, s6, class(7));
         let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & u64::from(self.flag) == 0;
         let high = TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0;
         (s7, !(special || high))
