@@ -6,13 +6,14 @@
 use super::{Dfa, Hit, Lane, SPLIT_MIN};
 use crate::set::search::{Form, NeedsCanonical};
 
-/// Whether [`Dfa::walk_plain_each`] should read names a word at a time.
-/// In WebAssembly, yes: the runtime checks every load against the memory's
-/// size (in wazero, a compare and a branch), so one load for 8 bytes
-/// instead of 8 pays; it took the wasm backend's `MatchEach` of 500 names
-/// at 100 patterns from 118 to 101 µs (docs/BENCHMARKS.md). Natively, no:
-/// a byte load folds into the step, and the shifts cost 9 % more
-/// instructions a name (887 against 966 at 100 patterns).
+/// Whether the walks read a name's 8-byte pieces as one word, taking the
+/// bytes out by shifts. In WebAssembly, yes: the runtime checks every load
+/// against the memory's size (in wazero, a compare and a branch), so one
+/// load for 8 bytes pays; it took the wasm backend's `MatchEach` of 500
+/// names at 100 patterns from 118 to 101 µs, and its `Match` from 270 to
+/// 241 ns (docs/BENCHMARKS.md). Natively, no: a byte load folds into the
+/// step, and the shifts cost more instructions a name (in the lockstep
+/// walk, 966 against 887 at 100 patterns).
 pub(in crate::set) const READ_WORDS: bool = cfg!(target_arch = "wasm32");
 
 impl Dfa {
