@@ -338,7 +338,7 @@ impl PinSet {
         // (In WebAssembly the walk is bound by its instructions, the
         // runtime's bounds checks among them, more than by the loads'
         // latency: 2 lanes took 4 % less time than 4 at 100 to 10k
-        // patterns, 6 lanes 7 % more.)
+        // patterns, 6 lanes 8 to 11 % more.)
         const LANES: usize = if cfg!(target_arch = "wasm32") { 2 } else { 4 };
         if self.dialect.is_some() {
             return self.match_each_one_by_one(names, results);
