@@ -599,8 +599,6 @@ mod tests {
         assert!(t.get_raw("k\u{e9}".as_bytes(), false).is_err());
     }
 
-    /// Keys alike in length, first 8 and last 16 bytes would share one
-    /// hash under the short hash: such a table hashes whole keys.
     /// The narrow product ([`WIDE_PRODUCT`] false, WebAssembly's) spreads
     /// keys that differ in one bit: for every bit of keys of up to 24
     /// bytes, of 200 random keys and their copies with that bit flipped at
@@ -650,6 +648,8 @@ mod tests {
         check("ends", |k| seeds.hash_ends_with::<false>(k, |w| w));
     }
 
+    /// Keys alike in length, first 8 and last 16 bytes would share one
+    /// hash under the short hash: such a table hashes whole keys.
     #[test]
     fn keys_alike_at_both_ends_get_the_whole_hash() {
         let digests: Vec<(Vec<u8>, u32)> =
