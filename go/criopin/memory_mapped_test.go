@@ -39,3 +39,35 @@ func TestInstanceMemory(t *testing.T) {
 		m.Free()
 	}
 }
+
+// Past its first smallMemory bytes, where the kernel has transparent huge
+// pages, the memory is aligned to them and committed a whole huge page at
+// a time, as the kernel needs to back it so; below, a page at a time.
+func TestInstanceMemoryHugePages(t *testing.T) {
+	const page = 64 << 10
+	huge := hugePageBytes()
+	if huge == 0 {
+		t.Skip("no transparent huge pages here (/sys/kernel/mm/transparent_hugepage/hpage_pmd_size)")
+	}
+	m := reserveMemory(0, smallMemory+4*huge).(*mappedMemory)
+	defer m.Free()
+	if uintptr(unsafe.Pointer(unsafe.SliceData(m.reserved)))%uintptr(huge) != 0 || m.huge != huge {
+		t.Fatalf("memory at %p not aligned to %d-byte huge pages", unsafe.SliceData(m.reserved), huge)
+	}
+	small := m.Reallocate(smallMemory - page)
+	if m.committed != smallMemory-page {
+		t.Fatalf("below %d bytes, committed %d for %d", smallMemory, m.committed, len(small))
+	}
+	size := uint64(smallMemory + page)
+	b := m.Reallocate(size)
+	if uint64(len(b)) != size || m.committed != smallMemory+huge {
+		t.Fatalf("grown to %d bytes: %d committed, want %d", len(b), m.committed, smallMemory+huge)
+	}
+	b[size-1] = 7
+	if grown := m.Reallocate(size + page); grown[size-1] != 7 || m.committed != smallMemory+huge {
+		t.Fatalf("within a committed huge page: %d committed, or contents lost", m.committed)
+	}
+	if m.Reallocate(smallMemory+4*huge) == nil || m.Reallocate(smallMemory+4*huge+page) != nil {
+		t.Fatal("the memory did not grow to exactly its maximum")
+	}
+}
