@@ -30,14 +30,18 @@ func reserveMemory(_, max uint64) experimental.LinearMemory {
 	if max == 0 || max > 1<<32 {
 		return new(heapMemory)
 	}
+	// (A huge page more of address space, to align the memory to one.)
 	huge := hugePageBytes()
+	if max <= smallMemory {
+		huge = 0
+	}
 	mapping, err := syscall.Mmap(-1, 0, int(max+huge), syscall.PROT_NONE,
 		syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS|syscall.MAP_NORESERVE)
 	if err != nil {
 		return new(heapMemory)
 	}
 	m := &mappedMemory{mapping: mapping, reserved: mapping[:max:max]}
-	if huge != 0 && max > smallMemory {
+	if huge != 0 {
 		skip := (huge - uint64(uintptr(unsafe.Pointer(&mapping[0])))%huge) % huge
 		m.reserved, m.huge = mapping[skip:skip+max:skip+max], huge
 		// Only advice: where the kernel has no transparent huge pages, or
