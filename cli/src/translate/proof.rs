@@ -170,30 +170,36 @@ fn floor(s: &str, i: usize) -> usize {
 }
 
 /// A false label: the direction, the entry, what the tool said and the
-/// image that refutes it.
-fn refute(t: &super::Translated, source: &dyn Oracle, target: &dyn Oracle, universe: &[Pulled]) -> Option<String> {
-    let (s, g) = (|i: &Pulled| source.pins(&i.pull), |i: &Pulled| target.pins(&i.pull));
-    let any_image = |f: &dyn Fn(&Pulled) -> bool| universe.iter().find(|i| f(i)).map(|i| i.what.clone());
+/// image that refutes it. `source_pins`: whether the source's list pins
+/// each image of the universe (the same for every target).
+fn refute(
+    t: &super::Translated,
+    (source, target): (&dyn Oracle, &dyn Oracle),
+    universe: &[Pulled],
+    source_pins: &[bool],
+) -> Option<String> {
+    let s = source_pins;
+    let g = |i: usize| target.pins(&universe[i].pull);
+    let any_image = |f: &dyn Fn(usize) -> bool| (0..universe.len()).find(|&i| f(i)).map(|i| universe[i].what.clone());
     let shows = |example: &Option<RegistryImage>, want: (bool, bool)| match example {
-        Some(image) => pulls_of(image).iter().any(|i| (s(i), g(i)) == want),
+        Some(image) => pulls_of(image).iter().any(|i| (source.pins(&i.pull), target.pins(&i.pull)) == want),
         None => false,
     };
     match t.fidelity {
-        Fidelity::Dropped => any_image(&|i| s(i)).map(|w| format!("the source pins {w}")),
-        Fidelity::Exact => any_image(&|i| s(i) != g(i)).map(|w| format!("they differ on {w}")),
-        Fidelity::Wider => any_image(&|i| s(i) && !g(i))
+        Fidelity::Dropped => any_image(&|i| s[i]).map(|w| format!("the source pins {w}")),
+        Fidelity::Exact => any_image(&|i| s[i] != g(i)).map(|w| format!("they differ on {w}")),
+        Fidelity::Wider => any_image(&|i| s[i] && !g(i))
             .map(|w| format!("the target does not pin {w}"))
             .or_else(|| (!shows(&t.gained, (false, true))).then(|| format!("{:?} is not gained", t.gained))),
-        Fidelity::Narrower => any_image(&|i| !s(i) && g(i))
+        Fidelity::Narrower => any_image(&|i| !s[i] && g(i))
             .map(|w| format!("the target also pins {w}"))
             .or_else(|| (!shows(&t.lost, (true, false))).then(|| format!("{:?} is not lost", t.lost))),
         Fidelity::Different => (!shows(&t.gained, (false, true)) || !shows(&t.lost, (true, false)))
             .then(|| format!("{:?} / {:?} do not differ so", t.gained, t.lost)),
-        Fidelity::Undecided => universe
-            .iter()
-            .filter(|i| s(i) != g(i))
-            .find(|i| universe.iter().filter(|j| j.group == i.group).all(|j| s(j) != g(j)))
-            .map(|i| format!("every pull of {} differs", i.what)),
+        Fidelity::Undecided => (0..universe.len())
+            .filter(|&i| s[i] != g(i))
+            .find(|&i| (0..universe.len()).filter(|&j| universe[j].group == universe[i].group).all(|j| s[j] != g(j)))
+            .map(|i| format!("every pull of {} differs", universe[i].what)),
         Fidelity::Impossible => (!t.patterns.is_empty()).then(|| "impossible, yet written".to_string()),
     }
 }
@@ -204,40 +210,27 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
     // 100,800 labels in all, as `make test` runs it (release). An
     // unoptimised build (cargo test) checks a tenth of them.
     const PER_RUNTIME: usize = if cfg!(debug_assertions) { 504 } else { 5_040 };
-    let universe = universe();
-    let mut runner = TestRunner::deterministic();
-    let mut counts: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
-    let mut false_labels = Vec::new();
+    let universe = &universe();
     // Every runtime `--runtime` knows: a new one is proven with the others.
     let runtimes = Runtime::value_variants();
-    for &from in runtimes {
-        let strategy = entry(from);
-        let mut done = 0;
-        while done < PER_RUNTIME {
-            let text = strategy.new_tree(&mut runner).unwrap().current();
-            // Only lists the source runtime takes are translated.
-            if crio_pin::PinSet::compile([&text], from.facts().flags).is_err() || from.model().refuses(&text).is_some()
-            {
-                continue;
+    // Each source runtime's entries on a thread of its own (the test took
+    // 41 s on one core), each from its own deterministic runner.
+    let (counts, false_labels) = std::thread::scope(|scope| {
+        let threads: Vec<_> = runtimes
+            .iter()
+            .map(|&from| scope.spawn(move || labels_from(from, runtimes, universe, PER_RUNTIME)))
+            .collect();
+        let mut counts: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
+        let mut false_labels = Vec::new();
+        for thread in threads {
+            let (c, f) = thread.join().expect("a runtime's labels are checked");
+            for (key, n) in c {
+                *counts.entry(key).or_default() += n;
             }
-            done += 1;
-            let source = from.oracle(std::slice::from_ref(&text));
-            for &to in runtimes.iter().filter(|&&to| to != from) {
-                let t = translate(&text, from, to);
-                *counts.entry((from.facts().option, to.facts().option, t.fidelity.as_str())).or_default() += 1;
-                let target = to.oracle(&t.patterns);
-                if let Some(why) = refute(&t, &*source, &*target, &universe) {
-                    false_labels.push(format!(
-                        "{} -> {}: {text:?} -> {:?} {}: {why}",
-                        from.facts().option,
-                        to.facts().option,
-                        t.patterns,
-                        t.fidelity.as_str()
-                    ));
-                }
-            }
+            false_labels.extend(f);
         }
-    }
+        (counts, false_labels)
+    });
     for ((from, to, label), n) in &counts {
         println!("{from:>21} -> {to:<21} {label:<10} {n:>6}");
     }
@@ -250,4 +243,46 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
         false_labels.len(),
         false_labels[..false_labels.len().min(20)].join("\n")
     );
+}
+
+/// Labels counted by direction and label, and the false ones, of
+/// `per_runtime` entries of `from`'s lists translated to every other
+/// runtime.
+#[allow(clippy::type_complexity)]
+fn labels_from(
+    from: Runtime,
+    runtimes: &[Runtime],
+    universe: &[Pulled],
+    per_runtime: usize,
+) -> (BTreeMap<(&'static str, &'static str, &'static str), usize>, Vec<String>) {
+    let mut runner = TestRunner::deterministic();
+    let mut counts = BTreeMap::new();
+    let mut false_labels = Vec::new();
+    let strategy = entry(from);
+    let mut done = 0;
+    while done < per_runtime {
+        let text = strategy.new_tree(&mut runner).unwrap().current();
+        // Only lists the source runtime takes are translated.
+        if crio_pin::PinSet::compile([&text], from.facts().flags).is_err() || from.model().refuses(&text).is_some() {
+            continue;
+        }
+        done += 1;
+        let source = from.oracle(std::slice::from_ref(&text));
+        let source_pins: Vec<bool> = universe.iter().map(|i| source.pins(&i.pull)).collect();
+        for &to in runtimes.iter().filter(|&&to| to != from) {
+            let t = translate(&text, from, to);
+            *counts.entry((from.facts().option, to.facts().option, t.fidelity.as_str())).or_default() += 1;
+            let target = to.oracle(&t.patterns);
+            if let Some(why) = refute(&t, (&*source, &*target), universe, &source_pins) {
+                false_labels.push(format!(
+                    "{} -> {}: {text:?} -> {:?} {}: {why}",
+                    from.facts().option,
+                    to.facts().option,
+                    t.patterns,
+                    t.fidelity.as_str()
+                ));
+            }
+        }
+    }
+    (counts, false_labels)
 }
