@@ -3,7 +3,7 @@
 
 use super::budget::{Budget, MAX_AUTOMATON_BYTES};
 use super::dfa::{self, Dfa};
-use super::intake::NeedleList;
+use super::intake::{Needle, NeedleList};
 use super::prefilter::{Allowance, Prefilter};
 use super::search::{lower, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
 use super::trie::{Extent, Layout, Trie};
@@ -42,6 +42,7 @@ impl<'l> Ordered<'l> {
         let list = &*list;
         entries.sort_unstable_by(|a, b| list.order(a, b).then(a.index.cmp(&b.index)));
         let mut ordered = Ordered { needles: Vec::new(), owners: Vec::new(), empty: None };
+        let mut previous: Option<&Needle> = None;
         for needle in &entries {
             let bytes = list.bytes(needle);
             if bytes.is_empty() {
@@ -49,7 +50,11 @@ impl<'l> Ordered<'l> {
                 ordered.empty = ordered.empty.or(Some(needle.index));
                 continue;
             }
-            if ordered.needles.last() != Some(&bytes) {
+            // (The sort's own comparison, a word at a time: `!=` on the
+            // slices is a `memcmp`, in the WebAssembly module a byte at a
+            // time over the long prefixes that sorted neighbours share.)
+            if previous.is_none_or(|p| list.order(p, needle).is_ne()) {
+                previous = Some(needle);
                 ordered.needles.push(bytes);
                 ordered.owners.push(Owner { anywhere: NONE, at_start: NONE });
             }

@@ -113,9 +113,22 @@ impl Extent {
     }
 }
 
-/// How many bytes `a` and `b` start with in common.
+/// How many bytes `a` and `b` start with in common, compared 8 at a time:
+/// sorted needles share long prefixes (registries, organisations), and in
+/// the WebAssembly module a byte at a time was a tenth of `validate`.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + 8 <= n {
+        let word = |t: &[u8]| u64::from_le_bytes(t[at..at + 8].try_into().expect("8 bytes"));
+        let differ = word(a) ^ word(b);
+        if differ != 0 {
+            // The lowest byte that differs, whatever the machine's byte order.
+            return at + (differ.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + a[at..n].iter().zip(&b[at..n]).take_while(|(x, y)| x == y).count()
 }
 
 /// Asks for the cache line holding `value` (a hint: nothing on other
@@ -448,6 +461,28 @@ impl Trie {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Word-wise, the common prefix is the byte-wise one: texts equal up to
+    /// every position around a word's, of every length, differing in a
+    /// high or a low bit.
+    #[test]
+    fn common_prefix_is_the_bytes_in_common() {
+        let base: Vec<u8> = (0..40u8).map(|i| b'A' + i % 26).collect();
+        for len in 0..=base.len() {
+            let a = &base[..len];
+            for at in 0..len {
+                for flip in [0x01, 0x80] {
+                    let mut b = a.to_vec();
+                    b[at] ^= flip;
+                    assert_eq!(common_prefix(a, &b), at, "{len} bytes, differing at {at}");
+                    assert_eq!(common_prefix(&b, a), at);
+                }
+            }
+            for other in 0..=base.len() {
+                assert_eq!(common_prefix(a, &base[..other]), len.min(other));
+            }
+        }
+    }
 
     /// The longest proper suffix of `path` that is a prefix of a needle.
     fn failure_by_definition<'p>(needles: &[&[u8]], path: &'p [u8]) -> &'p [u8] {
