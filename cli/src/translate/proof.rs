@@ -220,7 +220,7 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
             .iter()
             .map(|&from| scope.spawn(move || labels_from(from, runtimes, universe, PER_RUNTIME)))
             .collect();
-        let mut counts: BTreeMap<(&str, &str, &str), usize> = BTreeMap::new();
+        let mut counts = Counts::new();
         let mut false_labels = Vec::new();
         for thread in threads {
             let (c, f) = thread.join().expect("a runtime's labels are checked");
@@ -245,16 +245,12 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
     );
 }
 
-/// Labels counted by direction and label, and the false ones, of
-/// `per_runtime` entries of `from`'s lists translated to every other
-/// runtime.
-#[allow(clippy::type_complexity)]
-fn labels_from(
-    from: Runtime,
-    runtimes: &[Runtime],
-    universe: &[Pulled],
-    per_runtime: usize,
-) -> (BTreeMap<(&'static str, &'static str, &'static str), usize>, Vec<String>) {
+/// How many labels of each kind each direction got: (from, to, label).
+type Counts = BTreeMap<(&'static str, &'static str, &'static str), usize>;
+
+/// The labels of `per_runtime` entries of `from`'s lists translated to
+/// every other runtime, counted, and the false ones.
+fn labels_from(from: Runtime, runtimes: &[Runtime], universe: &[Pulled], per_runtime: usize) -> (Counts, Vec<String>) {
     let mut runner = TestRunner::deterministic();
     let mut counts = BTreeMap::new();
     let mut false_labels = Vec::new();
