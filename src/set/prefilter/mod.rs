@@ -1,10 +1,12 @@
 //! The search for lists of a few needles: SIMD over the name as it is.
 //!
-//! For each needle two of its last bytes (the rarest two by `memchr`'s
-//! ranking, digits last: see [`probe_offsets`]) are compared at every
-//! position, a vector of positions at a time (names of up to 128 bytes past
+//! For each needle three of its last bytes (the probes: at the same three
+//! places in every needle's tail, chosen for all of them as the rarest by
+//! `memchr`'s ranking, digits last: see [`probe_offsets`]) are compared at
+//! every position, a vector of positions at a time (names of up to 128 bytes past
 //! the probes' reach in a fixed number of chunks, the last ending where the
-//! name ends, so that their length costs no branch per chunk). When case is folded every byte read has its 0x20 bit
+//! name ends, so that their length costs no branch per chunk). A chunk's
+//! bytes at the three places are read once, for all needles. When case is folded every byte read has its 0x20 bit
 //! set, and so has each probe byte: a letter then equals its other case, and
 //! any other byte equals one more byte, the one differing from it in that bit
 //! (a control character for a digit or `/`, a backquote for `@`, DEL for
@@ -14,7 +16,8 @@
 //! and the needles after it are searched there one by one. The same pass ORs
 //! the name's bytes together: a name that proves all ASCII has no canonical
 //! form to build (it would differ only in case), and the search's answer is
-//! final. A name with a byte >= 0x80 is canonicalised and searched again the
+//! final (the reads at the last probe cover all but the name's first
+//! bytes, which one more vector reads). A name with a byte >= 0x80 is canonicalised and searched again the
 //! same way (canonical ASCII letters are upper case; bytes >= 0x80 are
 //! verified exactly).
 //!
@@ -39,8 +42,8 @@
 //! for AVX2, so that the ladder costs no register saved around the call).
 //!
 //! **What a name costs (the bound).** A name of `L` bytes is read once, a
-//! vector at a time, with two compares a needle per vector (at most 8
-//! needles), its lines in order (the hardware prefetches them); the
+//! vector at a time (three loads a vector of starts), with three compares
+//! a needle per vector (at most 8 needles), its lines in order (the hardware prefetches them); the
 //! needles' copies (at most 8 of 4,096 bytes) stay in L1 or L2. Each
 //! candidate is then verified from its needle's start, which alone has no
 //! bound: a needle whose probe bytes occur everywhere has a candidate at
@@ -124,6 +127,13 @@ pub(super) const PREFILTER_MAX_NEEDLE_BYTES: usize = 4096;
 /// Most bytes at the end of a needle its probes are chosen among.
 const PROBE_TAIL: usize = 8;
 
+/// How many bytes of each needle are compared at every position (the
+/// probes: [`probe_offsets`]). Over the corpus' 500 names and the
+/// 10-pattern list's 5 needles, two probes chosen for each needle alone
+/// left 51 names with a candidate to verify (7 of them true); three at the
+/// same places for every needle leave 8.
+const PROBES: usize = 3;
+
 /// What the false candidates of a name of `L` bytes may cost to verify, in
 /// needle bytes compared: `VERIFY_PER_BYTE * L + VERIFY_FLOOR`, about what
 /// the automaton's walk of the name costs. An image name's false
@@ -188,8 +198,12 @@ pub(super) struct Prefilter {
     /// Needles matching at the start only (anchored globs), lowest index
     /// first: the name's prefix is compared with each.
     at_start: Vec<Prefix>,
-    /// The largest probe offset in a needle's tail (see [`Probe`]): a chunk
-    /// of starts is read up to this far past its end.
+    /// Where every needle's probes are, from its tail's start (see
+    /// [`Probe`]): the same places for all needles, so that a chunk of the
+    /// name is read [`PROBES`] times whatever the number of needles.
+    offsets: [usize; PROBES],
+    /// The largest of `offsets`: a chunk of starts is read up to this far
+    /// past its end.
     reach: usize,
     fold: bool,
     /// 0x20 when folding case (set in every byte read, see the module
@@ -211,10 +225,8 @@ struct Probe {
     index: u32,
     /// Where its tail starts.
     shift: usize,
-    /// The probes, from the tail's start.
-    offsets: [usize; 2],
-    /// Each probe's byte (with the fold bit set), repeated for a vector
-    /// to load.
+    /// Its bytes at the probes ([`Prefilter::offsets`]), with the fold
+    /// bit set, each repeated for a vector to load.
     splats: Splats,
 }
 
@@ -259,27 +271,25 @@ struct Sweep<const CHUNKS: usize> {
 /// See [`Probe::splats`].
 #[derive(Debug, Default)]
 #[repr(align(32))]
-struct Splats([[u8; 32]; 2]);
+struct Splats([[u8; 32]; PROBES]);
 
 impl Probe {
     /// The probes' bytes as vectors.
     #[inline(always)]
-    fn splats<V: Vector>(&self) -> [V; 2] {
+    fn splats<V: Vector>(&self) -> [V; PROBES] {
         let rows = &self.splats.0;
         // SAFETY: each row holds 32 bytes, at least a vector. (No closure:
-        // see `scan_fixed`.)
-        unsafe { [V::load(rows[0].as_ptr()), V::load(rows[1].as_ptr())] }
+        // see `sweep`.)
+        unsafe { [V::load(rows[0].as_ptr()), V::load(rows[1].as_ptr()), V::load(rows[2].as_ptr())] }
     }
 
-    /// Where this needle's probes agree, at the tail starts from `at`
-    /// (bytes read with `fold` ORed in). Safety: as [`Vector::load`] at
-    /// `at` plus each probe offset.
+    /// Where this needle's probes agree with `probed`, the name's bytes at
+    /// the probes of a chunk of tail starts ([`Prefilter::probed`]).
+    /// Safety: the machine runs `V`'s instructions.
     #[inline(always)]
-    unsafe fn candidates<V: Vector>(&self, at: *const u8, fold: V) -> V {
-        let [b0, b1] = self.splats::<V>();
-        let first_byte = V::load(at.add(self.offsets[0])).or(fold).equal(b0);
-        let second_byte = V::load(at.add(self.offsets[1])).or(fold).equal(b1);
-        first_byte.and(second_byte)
+    unsafe fn candidates<V: Vector>(&self, probed: &[V; PROBES]) -> V {
+        let [b0, b1, b2] = self.splats::<V>();
+        probed[0].equal(b0).and(probed[1].equal(b1)).and(probed[2].equal(b2))
     }
 }
 
@@ -417,13 +427,16 @@ impl Prefilter {
         let tail = anywhere.iter().map(|(n, _)| n.len()).min().unwrap_or(1).min(PROBE_TAIL);
         let fold_bit = if fold { 0x20 } else { 0 };
         let anywhere_count = anywhere.len();
+        // Ranked as a name holds them: mostly lower case.
+        let tails: Vec<Vec<u8>> = anywhere.iter().map(|(n, _)| n[n.len() - tail..].to_ascii_lowercase()).collect();
+        let offsets = if tails.is_empty() { [0; PROBES] } else { probe_offsets(&tails) };
         let probes = std::array::from_fn(|i| {
-            anywhere.get(i).map_or_else(Probe::default, |&(needle, index)| Probe::new(needle, index, tail, fold_bit))
+            anywhere
+                .get(i)
+                .map_or_else(Probe::default, |&(needle, index)| Probe::new(needle, index, tail, offsets, fold_bit))
         });
-        let mut prefilter =
-            Prefilter { probes, anywhere_count, at_start, reach: 0, fold, fold_bit, simd: arch::Simd::detect() };
-        prefilter.reach = prefilter.anywhere().iter().map(|p| p.offsets[0].max(p.offsets[1])).max().unwrap_or(0);
-        Some(prefilter)
+        let reach = offsets[PROBES - 1];
+        Some(Prefilter { probes, anywhere_count, at_start, offsets, reach, fold, fold_bit, simd: arch::Simd::detect() })
     }
 
     /// The lowest index of a needle found in `name` (or any one, as
@@ -645,20 +658,22 @@ impl Prefilter {
         let ptr = name.as_ptr();
         let last = n - V::BYTES - self.reach;
         let at: [usize; CHUNKS] = std::array::from_fn(|i| (i * V::BYTES).min(last));
-        // SAFETY (all loads): as in `scan_in`.
-        let mut high = V::load(ptr.add(n - V::BYTES));
-        for &at in &at {
-            high = high.or(V::load(ptr.add(at)));
-        }
         let fold = V::splat(self.fold_bit);
         // (Loops, not closures: a closure would not inherit the caller's
         // target features, and its intrinsics be calls.)
+        // SAFETY (all loads): as in `scan_in`.
+        let mut probed = [[V::splat(0); PROBES]; CHUNKS];
+        let mut high = V::load(ptr);
+        for (probed, &at) in probed.iter_mut().zip(&at) {
+            *probed = self.probed(ptr.add(at), fold);
+            high = high.or(probed[PROBES - 1]);
+        }
         let ascii = !high.any_high();
         for (candidate, probe) in probes.iter().enumerate() {
             let mut each = [V::splat(0); CHUNKS];
             let mut any = V::splat(0);
-            for (each, &at) in each.iter_mut().zip(&at) {
-                *each = probe.candidates(ptr.add(at), fold);
+            for (each, probed) in each.iter_mut().zip(&probed) {
+                *each = probe.candidates(probed);
                 any = any.or(*each);
             }
             if any.any_high() {
@@ -691,11 +706,15 @@ impl Prefilter {
         let fold = V::splat(self.fold_bit);
         let ptr = name.as_ptr();
         // (Loops, not closures: see `sweep`.)
+        let mut probed = [[V::splat(0); PROBES]; CHUNKS];
+        for (probed, &at) in probed.iter_mut().zip(&sweep.at) {
+            *probed = self.probed(ptr.add(at), fold);
+        }
         for probe in rest {
             let mut tails = [0u64; CHUNKS];
             let mut any = 0;
-            for (tails, &at) in tails.iter_mut().zip(&sweep.at) {
-                *tails = probe.candidates(ptr.add(at), fold).high_bits();
+            for (tails, probed) in tails.iter_mut().zip(&probed) {
+                *tails = probe.candidates(probed).high_bits();
                 any |= *tails;
             }
             if any != 0 && self.verify::<V>(probe, name, &sweep.at, &tails, allowance) {
@@ -726,21 +745,23 @@ impl Prefilter {
         let fold = V::splat(self.fold_bit);
         let ptr = name.as_ptr();
         let last = n - V::BYTES - self.reach;
-        let mut high = V::splat(0);
+        // (The name's first vector, then each chunk's last probe: see
+        // `Prefilter::probed`.)
+        let mut high = V::load(ptr);
         let mut at = 0;
         // Starts below `at + skip` were covered by the chunk before.
         let mut skip = 0;
         loop {
             // SAFETY (all loads): `at <= last`, so `at + offset + V::BYTES
             // <= last + reach + V::BYTES = n`.
-            let chunk = V::load(ptr.add(at));
-            high = high.or(chunk);
+            let probed = self.probed(ptr.add(at), fold);
+            high = high.or(probed[PROBES - 1]);
             let mut each = alive;
             while each != 0 {
                 let k = each.trailing_zeros() as usize;
                 each &= each - 1;
                 let probe = &self.anywhere()[k];
-                let candidates = probe.candidates(ptr.add(at), fold).high_bits();
+                let candidates = probe.candidates(&probed).high_bits();
                 let mut tails = (candidates >> (skip << V::SHIFT)) << (skip << V::SHIFT);
                 while tails != 0 {
                     let tail = at + (tails.trailing_zeros() >> V::SHIFT) as usize;
@@ -770,9 +791,22 @@ impl Prefilter {
             let next = at + V::BYTES;
             (at, skip) = if next > last { (last, next - last) } else { (next, 0) };
         }
-        // The bytes past the last chunk.
-        let high = high.or(V::load(ptr.add(n - V::BYTES)));
         Some(!high.any_high())
+    }
+
+    /// The name's bytes at the probes ([`Prefilter::offsets`]) of the
+    /// chunk of tail starts from `at`, with the fold bit set: what every
+    /// needle's [`Probe::candidates`] compares. The last is read at the
+    /// reach, so that over chunks of starts from 0 to the last, `n - reach
+    /// - V::BYTES`, those reads cover every byte of the name from the reach
+    /// on; the name's first vector covers the bytes before it, and the
+    /// fold bit leaves the high bit alone: the ASCII test of a name reads
+    /// nothing more. Safety: as [`Vector::load`] at `at` plus each offset.
+    #[inline(always)]
+    unsafe fn probed<V: Vector>(&self, at: *const u8, fold: V) -> [V; PROBES] {
+        // (No closure: see `sweep`.)
+        let [o0, o1, o2] = self.offsets;
+        [V::load(at.add(o0)).or(fold), V::load(at.add(o1)).or(fold), V::load(at.add(o2)).or(fold)]
     }
 
     /// The needles matching anywhere whose index is below `best` (they are
@@ -839,37 +873,67 @@ impl Prefilter {
 }
 
 impl Probe {
-    /// The probes of `needle` lie within its last `tail` bytes; `fold_bit`
-    /// as [`Prefilter::fold_bit`].
-    fn new(needle: &[u8], index: u32, tail: usize, fold_bit: u8) -> Probe {
+    /// The probes of `needle` lie within its last `tail` bytes, at
+    /// `offsets` from their start; `fold_bit` as [`Prefilter::fold_bit`].
+    fn new(needle: &[u8], index: u32, tail: usize, offsets: [usize; PROBES], fold_bit: u8) -> Probe {
         let shift = needle.len() - tail;
         let tail = &needle[shift..];
-        // Ranked as a name holds them: mostly lower case.
-        let offsets = probe_offsets(&tail.to_ascii_lowercase());
         let splats = Splats(offsets.map(|at| [tail[at] | fold_bit; 32]));
-        Probe { needle: needle.into(), index, shift, offsets, splats }
+        Probe { needle: needle.into(), index, shift, splats }
     }
 }
 
-/// Where in `tail` (lower case, not empty) the two probes are: its rarest
-/// two bytes by `memchr`'s ranking, digits last. Image names are full of
-/// digits (versions, tags, digests) where general text has few: the pair
-/// `8` and `4` of `ocp-release:4.18` stands in every `v4.18` tag and a
-/// fifth of all digests, where `:` and `.` stand in none of them.
-fn probe_offsets(tail: &[u8]) -> [usize; 2] {
-    let mut picked: Vec<usize> = Vec::with_capacity(3);
-    for digits in [false, true] {
-        let at: Vec<usize> = (0..tail.len()).filter(|&i| tail[i].is_ascii_digit() == digits).collect();
-        let bytes: Vec<u8> = at.iter().map(|&i| tail[i]).collect();
-        match Pair::new(&bytes) {
-            Some(pair) => picked.extend([pair.index1(), pair.index2()].map(|i| at[usize::from(i)])),
-            None => picked.extend(&at),
-        }
-        if picked.len() >= 2 {
-            break;
-        }
-    }
-    [picked[0], picked.get(1).copied().unwrap_or(picked[0])]
+/// Where in the needles' tails (lower case, all as long, at least one)
+/// the probes are, the same [`PROBES`] places for every needle: those
+/// whose bytes, summed over the needles, rank rarest by `memchr`'s
+/// ranking, digits last, a place repeating another's byte counting as
+/// worse than any digit. For one needle that is its
+/// rarest distinct bytes. Image names are full of digits (versions, tags,
+/// digests) where general text has few: `8` and `4` of `ocp-release:4.18`
+/// stand in every `v4.18` tag and a fifth of all digests, where `:` and
+/// `.` stand in none of them. (The same places for all: a chunk of the
+/// name is loaded and folded once a probe, not once a probe and needle,
+/// which in WebAssembly, whose runtime checks every load, costs as much
+/// as the compares: docs/BENCHMARKS.md.) In increasing order; a tail
+/// shorter than `PROBES` repeats its last place.
+fn probe_offsets(tails: &[Vec<u8>]) -> [usize; PROBES] {
+    let len = tails[0].len();
+    debug_assert!(len > 0 && len < 32 && tails.iter().all(|tail| tail.len() == len));
+    // The tails' bytes, rarest first: `memchr`'s order (a pair of two
+    // bytes starts with the rarer), then digits.
+    let mut ranked = tails.concat();
+    ranked.sort_unstable();
+    ranked.dedup();
+    let rarer = |a: u8, b: u8| Pair::new(&[b, a]).is_some_and(|pair| pair.index1() == 1);
+    ranked.sort_by(|&a, &b| {
+        let by_rank = if rarer(a, b) {
+            std::cmp::Ordering::Less
+        } else if rarer(b, a) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        };
+        a.is_ascii_digit().cmp(&b.is_ascii_digit()).then(by_rank)
+    });
+    let rank = |byte: u8| ranked.iter().position(|&b| b == byte).unwrap_or(ranked.len());
+    let place = |i: usize| tails.iter().map(|tail| rank(tail[i])).sum::<usize>();
+    let cost = |places: &[usize]| {
+        let repeats = |tail: &Vec<u8>| {
+            let bytes: Vec<u8> = places.iter().map(|&i| tail[i]).collect();
+            (0..bytes.len()).filter(|&i| bytes[..i].contains(&bytes[i])).count()
+        };
+        places.iter().map(|&i| place(i)).sum::<usize>() + tails.iter().map(repeats).sum::<usize>() * ranked.len()
+    };
+    // Every choice of `PROBES` places (of at most 8: 56 of them).
+    let chosen = (0u32..1 << len)
+        .filter(|mask| mask.count_ones() as usize == PROBES.min(len))
+        .map(|mask| (0..len).filter(|&i| mask >> i & 1 != 0).collect::<Vec<usize>>())
+        .min_by_key(|places| cost(places))
+        .unwrap_or_else(|| vec![0]);
+    // (In order: `Prefilter::probed` reads the last at the reach.)
+    let mut offsets = [chosen[chosen.len() - 1]; PROBES];
+    offsets[..chosen.len()].copy_from_slice(&chosen);
+    offsets
 }
 
 #[cfg(test)]
@@ -935,23 +999,40 @@ mod tests {
     }
 
     /// The probes skip digits where a tail has other bytes: `4` and `8` of
-    /// `ocp-release:4.18` stand in every `v4.18` tag.
+    /// `ocp-release:4.18` stand in every `v4.18` tag. And they are the same
+    /// places for every needle, chosen for all of them.
     #[test]
     fn probes_are_bytes_that_tell_image_names_apart() {
-        let probes = |tail: &str| super::probe_offsets(tail.as_bytes()).map(|at| tail.as_bytes()[at]);
+        let of =
+            |tails: &[&str]| super::probe_offsets(&tails.iter().map(|t| t.as_bytes().to_vec()).collect::<Vec<_>>());
+        let probes = |tail: &str| of(&[tail]).map(|at| tail.as_bytes()[at]);
         for tail in ["ase:4.18", "v1.2.3-r1", "nitoring", "o/myorg/", "sidecar"] {
-            let [a, b] = probes(tail);
-            assert!(a != b && !a.is_ascii_digit() && !b.is_ascii_digit(), "{tail}: {a} {b}");
+            let [a, b, c] = probes(tail);
+            let show = format!("{tail}: {:?}", [a, b, c].map(char::from));
+            assert!(a != b && b != c && a != c, "{show}");
+            assert!(![a, b, c].iter().any(u8::is_ascii_digit), "{show}");
         }
-        // One byte that is not a digit, then the rarest digit.
-        let [a, b] = probes("1.234567");
-        assert_eq!((a, b.is_ascii_digit()), (b'.', true));
-        // Nothing but digits: the two rarest of them, at two places.
-        let [a, b] = super::probe_offsets(b"20261201");
-        assert_ne!(a, b);
-        // A one-byte tail (a one-byte needle) is probed twice at once.
-        assert_eq!(super::probe_offsets(b"a"), [0, 0]);
-        assert_eq!(super::probe_offsets(b"7"), [0, 0]);
+        // One byte that is not a digit, then the rarest digits.
+        let [a, b, c] = probes("1.234567");
+        assert_eq!((a, b.is_ascii_digit(), c.is_ascii_digit(), b != c), (b'.', true, true, true));
+        // In increasing order, the last at the reach.
+        for tails in [&["ase:4.18"][..], &["1.234567"], &["oject-0/", "io/pause", "y/nginx:"]] {
+            let offsets = of(tails);
+            assert!(offsets.is_sorted(), "{tails:?} {offsets:?}");
+        }
+        // Nothing but digits: the rarest of them, at three places.
+        let [a, b, c] = of(&["20261201"]);
+        assert!(a != b && b != c && a != c);
+        // A tail shorter than the probes repeats its last place.
+        assert_eq!(of(&["a"]), [0, 0, 0]);
+        assert_eq!(of(&["7"]), [0, 0, 0]);
+        assert_eq!(of(&["ab"]).iter().filter(|&&at| at == 1).count(), 2);
+        // Several needles: places where none of them has a digit, where
+        // each has one.
+        let tails = ["oject-0/", "oject-1/", "io/pause", "y/nginx:", "idecar-0"];
+        for at in of(&tails) {
+            assert!(tails.iter().all(|tail| !tail.as_bytes()[at].is_ascii_digit()), "{tails:?} {at}");
+        }
     }
 
     #[test]
