@@ -108,6 +108,7 @@ impl OneKind {
 }
 
 use std::cell::Cell;
+use std::sync::OnceLock;
 
 use super::lengths::all_ascii;
 use super::search::{Form, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
@@ -899,41 +900,57 @@ impl Probe {
 fn probe_offsets(tails: &[Vec<u8>]) -> [usize; PROBES] {
     let len = tails[0].len();
     debug_assert!(len > 0 && len < 32 && tails.iter().all(|tail| tail.len() == len));
-    // The tails' bytes, rarest first: `memchr`'s order (a pair of two
-    // bytes starts with the rarer), then digits.
-    let mut ranked = tails.concat();
-    ranked.sort_unstable();
-    ranked.dedup();
-    let rarer = |a: u8, b: u8| Pair::new(&[b, a]).is_some_and(|pair| pair.index1() == 1);
-    ranked.sort_by(|&a, &b| {
-        let by_rank = if rarer(a, b) {
-            std::cmp::Ordering::Less
-        } else if rarer(b, a) {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        };
-        a.is_ascii_digit().cmp(&b.is_ascii_digit()).then(by_rank)
-    });
-    let rank = |byte: u8| ranked.iter().position(|&b| b == byte).unwrap_or(ranked.len());
-    let place = |i: usize| tails.iter().map(|tail| rank(tail[i])).sum::<usize>();
-    let cost = |places: &[usize]| {
-        let repeats = |tail: &Vec<u8>| {
-            let bytes: Vec<u8> = places.iter().map(|&i| tail[i]).collect();
-            (0..bytes.len()).filter(|&i| bytes[..i].contains(&bytes[i])).count()
-        };
-        places.iter().map(|&i| place(i)).sum::<usize>() + tails.iter().map(repeats).sum::<usize>() * ranked.len()
+    if len < PROBES {
+        // Every place, the last repeated.
+        return std::array::from_fn(|i| i.min(len - 1));
+    }
+    let ranks = byte_ranks();
+    let place = |i: usize| tails.iter().map(|tail| usize::from(ranks[usize::from(tail[i])])).sum::<usize>();
+    let places: Vec<usize> = (0..len).map(place).collect();
+    // A byte repeated among a needle's probes tells it apart no better
+    // than the other: worse than any byte.
+    let repeats = |[i, j, k]: [usize; PROBES]| {
+        tails.iter().map(|t| usize::from(t[j] == t[i]) + usize::from(t[k] == t[i] || t[k] == t[j])).sum::<usize>()
     };
-    // Every choice of `PROBES` places (of at most 8: 56 of them).
-    let chosen = (0u32..1 << len)
-        .filter(|mask| mask.count_ones() as usize == PROBES.min(len))
-        .map(|mask| (0..len).filter(|&i| mask >> i & 1 != 0).collect::<Vec<usize>>())
-        .min_by_key(|places| cost(places))
-        .unwrap_or_else(|| vec![0]);
-    // (In order: `Prefilter::probed` reads the last at the reach.)
-    let mut offsets = [chosen[chosen.len() - 1]; PROBES];
-    offsets[..chosen.len()].copy_from_slice(&chosen);
-    offsets
+    let cost = |p: [usize; PROBES]| places[p[0]] + places[p[1]] + places[p[2]] + 256 * repeats(p);
+    let mut best = [0, 1, 2];
+    for i in 0..len {
+        for j in i + 1..len {
+            for k in j + 1..len {
+                if cost([i, j, k]) < cost(best) {
+                    best = [i, j, k];
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Each byte's rank among all 256 in `memchr`'s ranking, rarest first,
+/// digits after every other byte. (`memchr` shows its ranking only
+/// through a pair of two bytes, which starts with the rarer: the 256
+/// bytes are sorted by that once, for the process.)
+fn byte_ranks() -> &'static [u8; 256] {
+    static RANKS: OnceLock<[u8; 256]> = OnceLock::new();
+    RANKS.get_or_init(|| {
+        let rarer = |a: u8, b: u8| Pair::new(&[b, a]).is_some_and(|pair| pair.index1() == 1);
+        let mut bytes: [u8; 256] = std::array::from_fn(|b| b as u8);
+        bytes.sort_by(|&a, &b| {
+            let by_rank = if rarer(a, b) {
+                std::cmp::Ordering::Less
+            } else if rarer(b, a) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            };
+            a.is_ascii_digit().cmp(&b.is_ascii_digit()).then(by_rank)
+        });
+        let mut ranks = [0u8; 256];
+        for (rank, &byte) in (0u8..=255).zip(&bytes) {
+            ranks[usize::from(byte)] = rank;
+        }
+        ranks
+    })
 }
 
 #[cfg(test)]
