@@ -899,7 +899,7 @@ impl Probe {
 /// shorter than `PROBES` repeats its last place.
 fn probe_offsets(tails: &[Vec<u8>]) -> [usize; PROBES] {
     let len = tails[0].len();
-    debug_assert!(len > 0 && len < 32 && tails.iter().all(|tail| tail.len() == len));
+    debug_assert!(len > 0 && tails.iter().all(|tail| tail.len() == len));
     if len < PROBES {
         // Every place, the last repeated.
         return std::array::from_fn(|i| i.min(len - 1));
@@ -935,16 +935,7 @@ fn byte_ranks() -> &'static [u8; 256] {
     RANKS.get_or_init(|| {
         let rarer = |a: u8, b: u8| Pair::new(&[b, a]).is_some_and(|pair| pair.index1() == 1);
         let mut bytes: [u8; 256] = std::array::from_fn(|b| b as u8);
-        bytes.sort_by(|&a, &b| {
-            let by_rank = if rarer(a, b) {
-                std::cmp::Ordering::Less
-            } else if rarer(b, a) {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            };
-            a.is_ascii_digit().cmp(&b.is_ascii_digit()).then(by_rank)
-        });
+        bytes.sort_by(|&a, &b| a.is_ascii_digit().cmp(&b.is_ascii_digit()).then(rarer(b, a).cmp(&rarer(a, b))));
         let mut ranks = [0u8; 256];
         for (rank, &byte) in (0u8..=255).zip(&bytes) {
             ranks[usize::from(byte)] = rank;
