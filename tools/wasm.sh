@@ -3,9 +3,11 @@
 # the library's own engine and C ABI, built for wasm32-wasip1, which the Go
 # package runs with wazero when it is built without cgo.
 #
-#   sh tools/wasm.sh build   (make wasm) rebuild go/criopin/crio_pin.wasm
-#   sh tools/wasm.sh check   (make test) rebuild it into build/ and fail
-#                            when it differs from the committed one
+#   sh tools/wasm.sh build   (make wasm) rebuild go/criopin/crio_pin.wasm,
+#                            and write its size into go/README.md
+#   sh tools/wasm.sh check   (make test) rebuild it into target/wasm/ and fail
+#                            when it differs from the committed one, or
+#                            go/README.md states another size
 #
 # The module is committed (`go get` fetches Go source only), so its build
 # must be reproducible: the exact toolchain of Cargo.toml's wasm-toolchain
@@ -45,10 +47,19 @@ RUSTFLAGS="-C target-feature=+simd128 --remap-path-prefix=$(pwd)=/crio-pin --rem
     --profile wasm --target "$target" --target-dir "$out"
 built=$out/$target/wasm/crio_pin.wasm
 
+# go/README.md states the module's size ("with SIMD: 247,609 bytes"): the
+# build writes it there, the check fails when it is not the committed
+# module's (it went stale twice when it was kept by hand).
+readme=go/README.md
+stated() { sed -n 's/.*with SIMD: \([0-9,]*\) bytes.*/\1/p' "$readme" | tr -d ,; }
+grouped() { printf '%s' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
+
 case $mode in
 build)
     cp "$built" "$committed"
-    echo "wasm: $committed, $(stat -c %s "$committed") bytes, sha256 $(sha256sum "$committed" | cut -c1-16)"
+    size=$(stat -c %s "$committed")
+    sed -i "s/with SIMD: [0-9,]* bytes/with SIMD: $(grouped "$size") bytes/" "$readme"
+    echo "wasm: $committed, $size bytes (stated in $readme), sha256 $(sha256sum "$committed" | cut -c1-16)"
     ;;
 check)
     if ! cmp -s "$built" "$committed"; then
@@ -57,7 +68,13 @@ check)
             "run 'make wasm' and commit the result" >&2
         exit 1
     fi
-    echo "wasm: $committed is what Rust $toolchain builds ($(stat -c %s "$committed") bytes)"
+    size=$(stat -c %s "$committed")
+    if [ "$(stated)" != "$size" ]; then
+        echo "wasm: $readme states a module of '$(stated)' bytes (\"with SIMD: N bytes\")," \
+            "the committed one has $size: run 'make wasm', which writes it there, and commit" >&2
+        exit 1
+    fi
+    echo "wasm: $committed is what Rust $toolchain builds ($size bytes, as $readme states)"
     ;;
 *)
     echo "usage: sh tools/wasm.sh build|check" >&2
