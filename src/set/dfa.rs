@@ -282,7 +282,16 @@ impl Dfa {
                 }
                 for t in trie.children(s) {
                     let to = numbering.id(numbering.row[t as usize], stride);
-                    trans[row + usize::from(column[usize::from(trie.label[t as usize])])] = to;
+                    let label = trie.label[t as usize];
+                    trans[row + usize::from(column[usize::from(label)])] = to;
+                    if wide && fold {
+                        // A raw ASCII name walks as its upper-case form
+                        // (canonical needles hold no lower-case ASCII
+                        // letters): a row copied from its failure state's
+                        // has that already, so its own children keep it.
+                        debug_assert!(!label.is_ascii_lowercase());
+                        trans[row + usize::from(label.to_ascii_lowercase())] = to;
+                    }
                 }
                 if !wide {
                     trans[row + stride - 1] = numbering.id(0, stride);
@@ -294,13 +303,6 @@ impl Dfa {
             }
         });
         trans[..stride].fill(numbering.id(0, stride));
-        if wide && fold {
-            // A raw ASCII name walks as its upper-case form; canonical
-            // names hold no lower-case ASCII letters.
-            for row in trans.chunks_exact_mut(256) {
-                row.copy_within(usize::from(b'A')..=usize::from(b'Z'), usize::from(b'a'));
-            }
-        }
         (trans.into_boxed_slice(), depths.into_boxed_slice())
     }
 
