@@ -330,7 +330,7 @@ test-fold-table:
 	@echo "fold table: matches $$(go version | cut -d' ' -f3)"
 
 # The committed WebAssembly module is what this tree builds (the Go
-# package's backend without cgo embeds it).
+# package's backend without cgo embeds it), and go/README.md states its size.
 test-wasm:
 	@sh tools/wasm.sh check
 
