@@ -47,9 +47,9 @@ RUSTFLAGS="-C target-feature=+simd128 --remap-path-prefix=$(pwd)=/crio-pin --rem
     --profile wasm --target "$target" --target-dir "$out"
 built=$out/$target/wasm/crio_pin.wasm
 
-# go/README.md states the module's size ("with SIMD: 247,609 bytes"): the
-# build writes it there, the check fails when it is not the committed
-# module's (it went stale twice when it was kept by hand).
+# go/README.md states the module's size ("with SIMD: N bytes", N grouped
+# by commas): the build writes it there, the check fails when it is not
+# the committed module's (it went stale twice when it was kept by hand).
 readme=go/README.md
 stated() { sed -n 's/.*with SIMD: \([0-9,]*\) bytes.*/\1/p' "$readme" | tr -d ,; }
 grouped() { printf '%s' "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
@@ -59,6 +59,10 @@ build)
     cp "$built" "$committed"
     size=$(stat -c %s "$committed")
     sed -i "s/with SIMD: [0-9,]* bytes/with SIMD: $(grouped "$size") bytes/" "$readme"
+    if [ "$(stated)" != "$size" ]; then
+        echo "wasm: found no one 'with SIMD: N bytes' in $readme to write the size ($size) into" >&2
+        exit 1
+    fi
     echo "wasm: $committed, $size bytes (stated in $readme), sha256 $(sha256sum "$committed" | cut -c1-16)"
     ;;
 check)
