@@ -39,7 +39,8 @@
 #                  announced and timed, a line a minute while packages build)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
 #   make wasm      rebuild go/criopin/crio_pin.wasm, the module the Go package
-#                  runs without cgo (reproducible: tools/wasm.sh; commit it)
+#                  runs without cgo, and its size in go/README.md
+#                  (reproducible: tools/wasm.sh; commit both)
 #   make fold-table  regenerate src/fold_table.rs from the installed Go
 
 PREFIX     ?= /usr/local
