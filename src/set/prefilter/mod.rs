@@ -913,17 +913,22 @@ fn probe_offsets(tails: &[Vec<u8>]) -> [usize; PROBES] {
         tails.iter().map(|t| usize::from(t[j] == t[i]) + usize::from(t[k] == t[i] || t[k] == t[j])).sum::<usize>()
     };
     let cost = |p: [usize; PROBES]| places[p[0]] + places[p[1]] + places[p[2]] + 256 * repeats(p);
-    let mut best = [0, 1, 2];
+    let mut best = ([0, 1, 2], cost([0, 1, 2]));
     for i in 0..len {
         for j in i + 1..len {
             for k in j + 1..len {
-                if cost([i, j, k]) < cost(best) {
-                    best = [i, j, k];
+                // (The places' ranks alone bound the cost from below: most
+                // choices end there, without reading the tails again.)
+                if places[i] + places[j] + places[k] < best.1 {
+                    let c = cost([i, j, k]);
+                    if c < best.1 {
+                        best = ([i, j, k], c);
+                    }
                 }
             }
         }
     }
-    best
+    best.0
 }
 
 /// Each byte's rank among all 256 in `memchr`'s ranking, rarest first,
