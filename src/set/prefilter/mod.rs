@@ -706,7 +706,9 @@ impl Prefilter {
         }
         let fold = V::splat(self.fold_bit);
         let ptr = name.as_ptr();
-        // (Loops, not closures: see `sweep`.)
+        // The sweep's reads again, here, where a false candidate sent us:
+        // kept in `Sweep`, they would be returned by every sweep. (Loops,
+        // not closures: see `sweep`.)
         let mut probed = [[V::splat(0); PROBES]; CHUNKS];
         for (probed, &at) in probed.iter_mut().zip(&sweep.at) {
             *probed = self.probed(ptr.add(at), fold);
