@@ -186,6 +186,22 @@ fn push_ascii_upper(bytes: &[u8], out: &mut Vec<u8>) -> bool {
 
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
+/// Whether `bytes` are all ASCII: the OR of their 8-byte words (the last
+/// one overlapping the one before) has no high bit set. The standard
+/// library's `is_ascii` checks 64-byte blocks and then the rest one byte
+/// at a time, which at the corpus' names (76 bytes on average) cost
+/// `match_each` 125 of its 887 instructions a name at 100 patterns. (An
+/// OR of bytes does not depend on their order: any byte order.)
+#[inline(always)]
+pub(crate) fn is_ascii(bytes: &[u8]) -> bool {
+    let word = |w: &[u8]| u64::from_ne_bytes(w.try_into().expect("8 bytes"));
+    let Some(last) = bytes.len().checked_sub(8) else {
+        return bytes.iter().fold(0, |high, &b| high | b) < 0x80;
+    };
+    let high = bytes.chunks_exact(8).fold(word(&bytes[last..]), |high, w| high | word(w));
+    high & HIGH == 0
+}
+
 /// Eight ASCII bytes upper-cased: for bytes below 0x80, adding 0x1f sets a
 /// byte's high bit iff it is >= b'a', adding 0x05 iff it is > b'z' (no
 /// carry crosses bytes): a lower-case letter has exactly one of them set;
@@ -224,7 +240,7 @@ pub(crate) fn with_canonical<R>(name: &[u8], fold: bool, f: impl FnOnce(&[u8]) -
         if let Some(upper) = ascii_upper(name, &mut buf) {
             return f(upper);
         }
-    } else if name.is_ascii() {
+    } else if is_ascii(name) {
         return f(&name.to_ascii_uppercase());
     }
     if name.len() <= STACK_NAME {
@@ -265,6 +281,24 @@ fn ascii_upper<'b>(name: &[u8], buf: &'b mut [u8; STACK_NAME]) -> Option<&'b [u8
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-wise ASCII test finds one byte >= 0x80 at any place of a
+    /// name of any length up to 99 (past the standard library's 64-byte
+    /// block, and every overlap of the last word), and none in an ASCII one.
+    #[test]
+    fn is_ascii_finds_a_high_byte_anywhere() {
+        for n in 0..100 {
+            let ascii: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(is_ascii(&ascii), "{n}");
+            for at in 0..n {
+                for high in [0x80, 0xff] {
+                    let mut name = ascii.clone();
+                    name[at] = high;
+                    assert!(!is_ascii(&name), "{n} {at}");
+                }
+            }
+        }
+    }
 
     /// The one-pass decoding agrees with the standard library's, which
     /// validates first (`utf8_chunks`): each byte of a chunk's invalid

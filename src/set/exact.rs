@@ -406,7 +406,7 @@ impl ExactTable {
         let fold = self.fold;
         let canon = |w: u64| if fold { upper(w) } else { w };
         let h = if self.ends {
-            if !ascii && !name.is_ascii() {
+            if !ascii && !crate::fold::is_ascii(name) {
                 return Err(NeedsCanonical);
             }
             self.seeds.hash_ends(name, canon)

@@ -433,7 +433,7 @@ impl Dfa {
         let rows = self.rows();
         let (start, flag) = (u64::from(self.start), u64::from(self.flag));
         // (Bytes >= 0x80 have no bail column in a wide table.)
-        let plain = |all: u64, name: &[u8]| all & flag != 0 && (!WIDE || name.is_ascii());
+        let plain = |all: u64, name: &[u8]| all & flag != 0 && (!WIDE || crate::fold::is_ascii(name));
         // Per lane: its name and number, the bytes walked, the state, and
         // the AND of every id met (the flag survives only if no state was
         // special; walking on past one is harmless, every state has a full
