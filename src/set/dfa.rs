@@ -14,10 +14,12 @@
 //!   class when walking a name as given: the walk stops and the caller takes the
 //!   exact (canonicalising) path, which walks the canonical name with the
 //!   canonical classes (where those bytes have their own classes).
-//! - **premultiplied state ids.** A state's id is the index of its row in
-//!   the transition table plus a fixed offset (below), so one step is
-//!   `rows[state + class]`, `rows` being the table's address less the
-//!   offset.
+//! - **premultiplied state ids.** A state's id is the byte offset of its
+//!   row in the transition table plus a fixed offset (below), so one step
+//!   reads the entry `class` entries past byte `state` of `rows`, the
+//!   table's address less the offset: no multiply of the state by the
+//!   entry's size on the chain (free in an x86 address, an instruction a
+//!   step in WebAssembly).
 //! - **special states told by one bit.** States where a needle ends, and
 //!   the `bail` state, come first, the ordinary ones after, and the ids
 //!   start at an offset chosen so that bit `flag` (a power of two) is clear
@@ -92,9 +94,10 @@ pub(super) struct Hit {
 #[derive(Debug)]
 pub(super) struct Dfa {
     /// Row-major transitions; every entry is a state id: `offset` plus the
-    /// start of the state's row.
+    /// byte offset of the state's row.
     trans: Box<[u32]>,
-    /// What a state's id adds to its row start (see the module doc).
+    /// What a state's id adds to its row's byte offset (see the module
+    /// doc).
     offset: u32,
     /// The bit clear in special ids and set in ordinary ones.
     flag: u32,
@@ -113,7 +116,7 @@ pub(super) struct Dfa {
     /// Per row: the depth of its state in the trie, `u8::MAX` meaning that
     /// deep or deeper (the split walk's test for when its lanes agree).
     depths: Box<[u8]>,
-    /// 2^32 / stride, rounded up ([`Dfa::row`]).
+    /// 2^32 / (the row's bytes), rounded up ([`Dfa::row`]).
     row_reciprocal: u64,
 }
 
@@ -127,6 +130,9 @@ struct Lane {
 /// Names shorter than this are walked in one lane by
 /// [`Dfa::walk_split`]: the second lane would save too little.
 const SPLIT_MIN: usize = 24;
+
+/// The bytes of a table entry: the unit of the ids.
+const ENTRY: usize = size_of::<u32>();
 
 /// How a table's columns are told: one per byte value, or one per byte
 /// class of the trie and one for `bail`.
@@ -176,6 +182,8 @@ impl Numbering {
             }
         });
         let ordinary_size = (states + 1) * stride - special_size;
+        // (In bytes, as the ids are.)
+        let (special_size, ordinary_size) = (special_size * ENTRY, ordinary_size * ENTRY);
         let flag = special_size.max(ordinary_size).next_power_of_two();
         // Ids run up to 2 * flag ([`Dfa::columns_within`] checked they fit).
         assert!(flag <= 1 << 31, "the ids fit in u32");
@@ -184,7 +192,7 @@ impl Numbering {
 
     /// The id of row `index`.
     fn id(&self, index: u32, stride: usize) -> u32 {
-        self.offset + index * stride as u32
+        self.offset + index * (stride * ENTRY) as u32
     }
 }
 
@@ -192,18 +200,18 @@ impl Dfa {
     /// The bytes of the table of a trie of `states` states with `stride`
     /// columns (one row more than the states: bail's), saturating.
     pub(super) fn table_bytes(states: usize, stride: usize) -> usize {
-        (states + 1).saturating_mul(stride).saturating_mul(4)
+        (states + 1).saturating_mul(stride).saturating_mul(ENTRY)
     }
 
     /// The columns of the DFA of a trie of `states` states over
     /// `classes` byte classes if its table takes at most `max_bytes` (one
     /// per byte value if that takes at most `wide_max`), else `None`.
     pub(super) fn columns_within(states: usize, classes: usize, max_bytes: usize, wide_max: usize) -> Option<Columns> {
-        // Ids run up to twice the table's entries, rounded up to a power of
-        // two: within u32 if the table has at most 2^31.
+        // Ids run up to twice the table's bytes, rounded up to a power of
+        // two: within u32 if the table has at most 2^31 bytes.
         let fits = |stride: usize, max: usize| {
             let bytes = Self::table_bytes(states, stride);
-            bytes <= max && bytes / 4 <= 1 << 31
+            bytes <= max && bytes <= 1 << 31
         };
         if fits(256, wide_max.min(max_bytes)) {
             Some(Columns::PerByte)
@@ -250,7 +258,7 @@ impl Dfa {
             bail: numbering.id(0, stride),
             hits: numbering.hits.into_boxed_slice(),
             depths,
-            row_reciprocal: (1u64 << 32).div_ceil(stride as u64),
+            row_reciprocal: (1u64 << 32).div_ceil((stride * ENTRY) as u64),
         }
     }
 
@@ -359,7 +367,9 @@ mod tests {
             assert_eq!(dfa.wide, wide_max > 0);
             let stride = dfa.trans.len() / dfa.depths.len();
             let row = |id: u32| {
-                id.checked_sub(dfa.offset).map(|r| r as usize).filter(|r| r % stride == 0 && *r < dfa.trans.len())
+                id.checked_sub(dfa.offset)
+                    .map(|r| r as usize)
+                    .filter(|r| r % (stride * ENTRY) == 0 && r / ENTRY < dfa.trans.len())
             };
             assert_eq!(dfa.trans.len() % stride, 0);
             assert!(dfa.trans.iter().all(|&t| row(t).is_some()), "an entry is no row start");
@@ -368,7 +378,7 @@ mod tests {
             // The flag is clear in bail and the hits' ids, set in all others
             // (which include the start: no needle is empty).
             assert!(dfa.flag.is_power_of_two());
-            let ids = (0..dfa.trans.len() / stride).map(|r| dfa.offset + (r * stride) as u32);
+            let ids = (0..dfa.trans.len() / stride).map(|r| dfa.offset + (r * stride * ENTRY) as u32);
             for (r, id) in ids.enumerate() {
                 assert_eq!(dfa.row(id), r, "the reciprocal divides exactly");
                 assert_eq!(dfa.is_special(id), r <= dfa.hits.len(), "row {r}");

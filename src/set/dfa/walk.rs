@@ -3,7 +3,7 @@
 //! module; what the walks rely on (ids are row starts, special ids have bit
 //! `flag` clear) is its doc.
 
-use super::{Dfa, Hit, Lane, SPLIT_MIN};
+use super::{Dfa, Hit, Lane, ENTRY, SPLIT_MIN};
 use crate::set::search::{Form, NeedsCanonical};
 
 /// Whether the walks read a name's 8-byte pieces as one word, taking the
@@ -23,32 +23,34 @@ impl Dfa {
         state & self.flag == 0
     }
 
-    /// The table's address minus `offset` entries, so that a state's row
-    /// starts at `rows() + id`: each step then adds no offset. (Out of the
-    /// allocation itself, hence wrapping; only [`Dfa::step`] reads through
-    /// it, always in bounds.)
+    /// The table's address minus `offset` bytes, so that a state's row
+    /// starts `id` bytes past `rows()`: each step then adds no offset.
+    /// (Out of the allocation itself, hence wrapping; only [`Dfa::step`]
+    /// reads through it, always in bounds.)
     #[inline(always)]
-    fn rows(&self) -> *const u32 {
-        self.trans.as_ptr().wrapping_sub(self.offset as usize)
+    fn rows(&self) -> *const u8 {
+        self.trans.as_ptr().cast::<u8>().wrapping_sub(self.offset as usize)
     }
 
     /// One transition; `rows` is [`Dfa::rows`]. (The walks carry ids as
     /// u64, so that each step's result is used as an index without a
     /// zero-extension.)
     #[inline(always)]
-    fn step(&self, rows: *const u32, state: u64, class: u8) -> u64 {
+    fn step(&self, rows: *const u8, state: u64, class: u8) -> u64 {
         debug_assert!(
             state >= u64::from(self.offset)
-                && (state - u64::from(self.offset)) + u64::from(class) < self.trans.len() as u64
+                && (state - u64::from(self.offset)) % ENTRY as u64 == 0
+                && (state - u64::from(self.offset)) / ENTRY as u64 + u64::from(class) < self.trans.len() as u64
         );
         // SAFETY: `state` is an id (the start state, or an entry of
-        // `trans`, all of which `build` sets to `offset + index * stride`
-        // for an index < states), and `class` < stride (every class table
-        // entry is at most the bail class, stride - 1; in a wide table the
-        // class is the byte and stride is 256), so the entry read,
-        // `trans[state - offset + class]`, is below `states * stride =
-        // trans.len()`. The test `every_entry_is_a_row_start` checks this
-        // for built tables.
+        // `trans`, all of which `build` sets to `offset + index * stride *
+        // ENTRY` for an index < states, `offset` a multiple of ENTRY), and
+        // `class` < stride (every class table entry is at most the bail
+        // class, stride - 1; in a wide table the class is the byte and
+        // stride is 256), so the entry read, `trans[(state - offset) /
+        // ENTRY + class]`, is below `states * stride = trans.len()`, and
+        // aligned. The test `every_entry_is_a_row_start` checks this for
+        // built tables.
         //
         // On x86-64 the entry is read through the column's address, which
         // does not depend on the state: the chain of dependent steps then
@@ -63,10 +65,10 @@ impl Dfa {
         // architectures run is tested here too) it is a plain read.
         #[cfg(all(target_arch = "x86_64", not(miri), not(crio_pin_portable)))]
         unsafe {
-            let column = rows.wrapping_add(usize::from(class));
+            let column = rows.wrapping_add(usize::from(class) * ENTRY);
             let next: u64;
             std::arch::asm!(
-                "mov {next:e}, dword ptr [{column} + {state} * 4]",
+                "mov {next:e}, dword ptr [{column} + {state}]",
                 column = in(reg) column,
                 state = in(reg) state,
                 next = lateout(reg) next,
@@ -76,7 +78,7 @@ impl Dfa {
         }
         #[cfg(not(all(target_arch = "x86_64", not(miri), not(crio_pin_portable))))]
         unsafe {
-            u64::from(*rows.wrapping_add(state as usize + usize::from(class)))
+            u64::from(rows.wrapping_add(state as usize + usize::from(class) * ENTRY).cast::<u32>().read())
         }
     }
 
@@ -242,9 +244,9 @@ impl Dfa {
         depth != u8::MAX && usize::from(depth) <= a.at - mid
     }
 
-    /// The row of a state: `(state - offset) / stride`, as a multiplication
-    /// (the ids are multiples of the stride above `offset`, so the rounded
-    /// up reciprocal is exact while the table has under 2^32 entries).
+    /// The row of a state: `(state - offset) / (stride * ENTRY)`, as a
+    /// multiplication (the ids are multiples of a row's bytes above
+    /// `offset`, so the rounded up reciprocal is exact below 2^32).
     #[inline(always)]
     pub(super) fn row(&self, state: u32) -> usize {
         ((u64::from(state - self.offset) * self.row_reciprocal) >> 32) as usize
