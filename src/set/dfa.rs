@@ -372,6 +372,8 @@ mod tests {
                     .filter(|r| r % (stride * ENTRY) == 0 && r / ENTRY < dfa.trans.len())
             };
             assert_eq!(dfa.trans.len() % stride, 0);
+            // (So that every id, and the entry it reads, is aligned.)
+            assert_eq!(dfa.offset as usize % ENTRY, 0);
             assert!(dfa.trans.iter().all(|&t| row(t).is_some()), "an entry is no row start");
             assert!(dfa.raw_classes.iter().chain(&dfa.canonical_classes).all(|&c| usize::from(c) < stride));
             assert!(row(dfa.start).is_some() && row(dfa.bail) == Some(0));
