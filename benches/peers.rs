@@ -1,7 +1,8 @@
 //! crio-pin beside its peers, in one process on the same names: Intel
 //! Hyperscan (the reference multi-pattern engine), two floors, the least
-//! work any correct matcher of an exact list must do, and one L1 DFA pass,
-//! the least a DFA-based matcher costs without skipping. Times on a shared
+//! work any correct matcher of an exact list must do, one L1 DFA pass, the
+//! least a DFA-based matcher costs without skipping, and one pass through
+//! the list's own automaton. Times on a shared
 //! machine move together, so this bench reports ratios measured in the same
 //! run, interleaved, beside the targets of `docs/BENCHMARKS.md`.
 //!
@@ -25,13 +26,21 @@
 //!   no early exit: the keyword's state leads only to itself, so the last
 //!   state is the answer.
 //!
+//! - **Automaton pass**: every byte of the name through the list's own
+//!   automaton (crio-pin's table for this list, byte classes and all), one
+//!   lane, no early exit, nothing else asked (`PinSet::automaton_pass`,
+//!   feature `testing`).
+//!
 //! The floors know only exact patterns: they are a bound on lists that are
 //! all or mostly exact, not an engine. The L1 DFA pass knows one keyword:
 //! it is what any walk of a name costs before its table grows past L1 and
-//! before it stops early, the yardstick of `match` at every list size.
+//! before it stops early. The automaton pass is what reading this list's
+//! table costs on this machine, its misses included: the yardstick of
+//! `match` and `match_each` where the list's table is past L1
+//! (docs/BENCHMARKS.md, "Targets").
 //!
 //! `cargo bench --bench peers -- [--out DIR] [--lists 1,openshift]`;
-//! `cargo test --bench peers` checks the floors, the L1 DFA pass and
+//! `cargo test --bench peers` checks the floors, the two passes and
 //! Hyperscan (when present) against crio-pin without timing anything.
 
 mod corpus;
@@ -418,6 +427,15 @@ fn sample(names: &[&[u8]], rounds: usize, mut is_match: impl FnMut(&[u8]) -> boo
     start.elapsed().as_nanos() as f64 / (rounds * names.len()) as f64
 }
 
+/// Nanoseconds per name of `rounds` calls of `match_each` over `names`.
+fn sample_each(set: &PinSet, names: &[&[u8]], rounds: usize, results: &mut [u8]) -> f64 {
+    let start = Instant::now();
+    for _ in 0..rounds {
+        black_box(set.match_each(names.iter().map(|n| black_box(*n)), results));
+    }
+    start.elapsed().as_nanos() as f64 / (rounds * names.len()) as f64
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -444,8 +462,14 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
     // About 2 ms a sample; 15 samples of each engine, interleaved.
     let rounds = (2_000_000 / (names.len() * 100)).max(1);
     let (mut ours, mut theirs, mut floor, mut tight_floor, mut l1_pass) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut each, mut own_pass, mut results) = (vec![], vec![], vec![0u8; names.len()]);
+    let automaton = set.automaton_pass(b"").is_some();
     for _ in 0..15 {
         ours.push(sample(&names, rounds, |n| set.is_match(n)));
+        each.push(sample_each(&set, &names, rounds, &mut results));
+        if automaton {
+            own_pass.push(sample(&names, rounds, |n| set.automaton_pass(n) == Some(true)));
+        }
         if let Some(hs_set) = &hs_set {
             theirs.push(sample(&names, rounds, |n| hs_set.is_match(n)));
         }
@@ -454,7 +478,8 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
         l1_pass.push(sample(&names, rounds, |n| l1.is_match(n)));
     }
     let (ours, floor, tight_floor, l1_pass) = (median(ours), median(floor), median(tight_floor), median(l1_pass));
-    let mut rows = vec![("crio-pin match ns/name", ours)];
+    let each = median(each);
+    let mut rows = vec![("crio-pin match ns/name", ours), ("crio-pin match_each ns/name", each)];
     if !theirs.is_empty() {
         let theirs = median(theirs);
         rows.extend([
@@ -471,6 +496,14 @@ fn measure(list: &List, hs: Option<&Hyperscan>) -> Vec<(&'static str, f64)> {
         ("L1 DFA pass ns/name", l1_pass),
         ("match / L1 DFA pass", ours / l1_pass),
     ]);
+    if automaton {
+        let own_pass = median(own_pass);
+        rows.extend([
+            ("automaton pass ns/name", own_pass),
+            ("match / automaton pass", ours / own_pass),
+            ("match_each / automaton pass", each / own_pass),
+        ]);
+    }
     rows
 }
 
@@ -510,7 +543,8 @@ fn table(
 
 /// `cargo test --bench peers`: on lists whose patterns are all exact, each
 /// floor answers as crio-pin; the L1 DFA pass answers as crio-pin's set of
-/// its one keyword; Hyperscan, where installed, answers as crio-pin on the
+/// its one keyword; the automaton pass as the list's globs and keywords;
+/// Hyperscan, where installed, answers as crio-pin on the
 /// corpus lists up to 1,000 patterns.
 fn check() {
     let (openshift, names) = corpus::openshift();
@@ -541,6 +575,26 @@ fn check() {
         assert_eq!(l1.is_match(name.as_bytes()), set.is_match(name.as_bytes()), "L1 DFA pass: {name}");
     }
     assert!(pinned > 10 && pinned < probes.len() - 10, "the probes test both answers of the L1 DFA pass ({pinned})");
+    // The automaton pass meets a needle where a glob or keyword of the
+    // list pins the name (ASCII names: it reads raw bytes), with a wide
+    // table (up to 1,000 patterns) and with byte classes.
+    for list in &corpus::lists() {
+        let set = PinSet::compile(&list.patterns, Flags::DEFAULT).expect("compiles");
+        if set.automaton_pass(b"").is_none() {
+            assert!(!list.patterns.iter().any(|p| p.ends_with('*')), "{}: globs and no automaton", list.label);
+            continue;
+        }
+        let needles =
+            PinSet::compile(list.patterns.iter().filter(|p| p.ends_with('*')), Flags::DEFAULT).expect("compiles");
+        let mut met = 0;
+        for name in list.names.iter().filter(|n| n.is_ascii()) {
+            let pinned = needles.is_match(name.as_bytes());
+            met += usize::from(pinned);
+            assert_eq!(set.automaton_pass(name.as_bytes()), Some(pinned), "{}: automaton pass: {name}", list.label);
+        }
+        // (OpenShift's three globs pin none of its node's names.)
+        assert!(met > 0 || list.label == "openshift", "{}: the names meet no needle", list.label);
+    }
     match Hyperscan::open() {
         Ok(hs) => {
             for list in corpus::lists().iter().filter(|l| l.patterns.len() <= 1_000) {
@@ -550,9 +604,9 @@ fn check() {
                     assert_eq!(theirs.is_match(name.as_bytes()), ours.is_match(name.as_bytes()), "{name}");
                 }
             }
-            println!("peers: the floors, the L1 DFA pass and Hyperscan answer as crio-pin");
+            println!("peers: the floors, the two passes and Hyperscan answer as crio-pin");
         }
-        Err(e) => println!("peers: the floors and the L1 DFA pass answer as crio-pin; Hyperscan NOT compared: {e}"),
+        Err(e) => println!("peers: the floors and the two passes answer as crio-pin; Hyperscan NOT compared: {e}"),
     }
 }
 
@@ -586,14 +640,18 @@ fn main() {
         .collect();
     let rows = [
         "crio-pin match ns/name",
+        "crio-pin match_each ns/name",
         "Hyperscan ns/name",
         "simple floor ns/name",
         "tight floor ns/name",
         "L1 DFA pass ns/name",
+        "automaton pass ns/name",
         "match / Hyperscan",
         "match / simple floor",
         "match / tight floor",
         "match / L1 DFA pass",
+        "match / automaton pass",
+        "match_each / automaton pass",
         "Hyperscan compile / ours",
     ];
     let (body, missed) = table(&rows, &figures, &lists, &targets());

@@ -111,6 +111,15 @@ impl PinSet {
         Some(Verification { unbounded, allowance: Allowance::for_name(name.len()).left(), charged, gave_up: !answered })
     }
 
+    /// One walk of `name` through the set's automaton, every byte, one
+    /// lane, with no exit and nothing else asked: whether it met a special
+    /// state (a needle's end, or bail); `None` without an automaton. What
+    /// reading the list's own table costs a name, the yardstick of the
+    /// speed table's larger lists (benches/peers.rs).
+    pub fn automaton_pass(&self, name: &[u8]) -> Option<bool> {
+        Some(self.needles.automaton.as_ref()?.meets_special(name))
+    }
+
     /// The shape of the set's automaton; `None` when it has none (no glob
     /// or keyword needle).
     pub fn shape(&self) -> Option<Shape> {

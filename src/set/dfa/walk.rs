@@ -507,6 +507,14 @@ impl Dfa {
         }
     }
 
+    /// Whether `name`, read raw from the start state to its end, meets a
+    /// special state.
+    #[cfg(feature = "testing")]
+    pub(in crate::set) fn meets_special(&self, name: &[u8]) -> bool {
+        let all = if self.wide { self.walk_plain_one::<true>(name) } else { self.walk_plain_one::<false>(name) };
+        all & u64::from(self.flag) == 0
+    }
+
     /// The AND of the ids `name` meets from the start state (see
     /// [`Dfa::walk_plain_each`]).
     fn walk_plain_one<const WIDE: bool>(&self, name: &[u8]) -> u64 {
