@@ -310,7 +310,7 @@ impl PinSet {
         if (wanted == Wanted::Any && found.is_some())
             || self.exact.is_empty()
             // An ASCII name's canonical form has its length.
-            || (!self.lengths.exact_may_match(name.len()) && (read_all || lengths::all_ascii(name)))
+            || (!self.lengths.exact_may_match(name.len()) && (read_all || crate::fold::all_ascii(name)))
         {
             return Ok(found);
         }

@@ -55,6 +55,7 @@ use std::hash::BuildHasher;
 
 use super::intake::{Needle, NeedleList};
 use super::search::NeedsCanonical;
+use crate::fold::{ascii_upper_word, HIGH};
 
 /// An entry: where its key is in `text`, and the lowest pattern index.
 #[derive(Debug, Clone, Copy)]
@@ -130,8 +131,6 @@ pub(super) struct ExactTable {
 /// table that hashes only those.
 const MAX_SHARED: usize = 4;
 
-const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
-
 #[inline(always)]
 fn word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
@@ -165,14 +164,6 @@ fn mix<const WIDE: bool>(a: u64, b: u64) -> u64 {
         let p = a.wrapping_mul(b);
         p ^ (p >> 32)
     }
-}
-
-/// The upper-case form of 8 ASCII bytes (see `fold::ascii_upper`).
-#[inline(always)]
-fn upper(w: u64) -> u64 {
-    let ge_a = w.wrapping_add(0x1f1f_1f1f_1f1f_1f1f);
-    let gt_z = w.wrapping_add(0x0505_0505_0505_0505);
-    w ^ (((ge_a ^ gt_z) & HIGH_BITS) >> 2)
 }
 
 /// A table's random hash keys.
@@ -230,7 +221,7 @@ impl Seeds {
             high |= w;
             h = self.step::<WIDE>(h, canon(w));
         }
-        (self.finish::<WIDE>(h), high & HIGH_BITS == 0)
+        (self.finish::<WIDE>(h), high & HIGH == 0)
     }
 
     /// The hash of `bytes`' length, first 8 and last 16 bytes (overlapping
@@ -404,9 +395,9 @@ impl ExactTable {
             return Ok(None);
         }
         let fold = self.fold;
-        let canon = |w: u64| if fold { upper(w) } else { w };
+        let canon = |w: u64| if fold { ascii_upper_word(w) } else { w };
         let h = if self.ends {
-            if !ascii && !crate::fold::is_ascii(name) {
+            if !ascii && !crate::fold::all_ascii_out_of_line(name) {
                 return Err(NeedsCanonical);
             }
             self.seeds.hash_ends(name, canon)
@@ -533,12 +524,12 @@ impl ExactTable {
         let whole = name.len() & !7;
         let mut at = 0;
         while at < whole {
-            if upper(word(name, at)) != word(key, at) {
+            if ascii_upper_word(word(name, at)) != word(key, at) {
                 return false;
             }
             at += 8;
         }
-        whole == name.len() || upper(tail(name)) == tail(key)
+        whole == name.len() || ascii_upper_word(tail(name)) == tail(key)
     }
 
     pub(super) fn memory_usage(&self) -> usize {
@@ -572,8 +563,8 @@ mod tests {
         for len in 0..all.len() {
             let name = &all[..len];
             let canonical = name.to_ascii_uppercase();
-            assert_eq!(seeds.hash(name, upper), seeds.hash(&canonical, |w| w), "{name:x?}");
-            assert_eq!(seeds.hash_ends(name, upper), seeds.hash_ends(&canonical, |w| w), "{name:x?}");
+            assert_eq!(seeds.hash(name, ascii_upper_word), seeds.hash(&canonical, |w| w), "{name:x?}");
+            assert_eq!(seeds.hash_ends(name, ascii_upper_word), seeds.hash_ends(&canonical, |w| w), "{name:x?}");
             let t = table(vec![(canonical.clone(), 7)], true);
             assert_eq!(t.get_raw(name, false).unwrap(), Some(7), "{name:x?}");
             assert_eq!(t.get(&canonical), Some(7));

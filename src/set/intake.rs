@@ -3,8 +3,8 @@
 
 use std::cmp::Ordering;
 
-use super::lengths::all_ascii;
 use crate::fold;
+use crate::fold::all_ascii;
 use crate::normalize::normalize;
 use crate::pattern::{CompileError, ErrorKind, Flags, Pattern};
 

@@ -7,6 +7,8 @@
 //! a time ([`all_ascii`]). Nothing grows with the list; compiling sets a
 //! bit per exact pattern.
 
+use crate::fold::all_ascii;
+
 /// Which name lengths can match at all: the lengths of the exact needles,
 /// and the shortest substring or prefix needle. An ASCII name's canonical
 /// form has its length, so most ASCII names of the wrong length are turned
@@ -96,42 +98,6 @@ impl Lengths {
         match self.exact_short.get(len / 64) {
             Some(word) => word & (1 << (len % 64)) != 0,
             None => self.exact_long,
-        }
-    }
-}
-
-/// Whether every byte of `bytes` is ASCII: one pass, OR-ing 8 bytes at a
-/// time (which the compiler turns into wider vector ORs), with no branch per
-/// word: for the lengths of image names, several times fewer instructions
-/// than `<[u8]>::is_ascii`, which exits at the first high byte. The bytes
-/// past the last whole word are read as the name's last 8 (overlapping the
-/// word before), not one at a time.
-#[inline(always)]
-pub(super) fn all_ascii(bytes: &[u8]) -> bool {
-    let Some(last) = bytes.last_chunk::<8>() else {
-        return bytes.iter().fold(0, |high, &b| high | b) < 0x80;
-    };
-    let mut high = u64::from_le_bytes(*last);
-    for chunk in bytes.chunks_exact(8) {
-        high |= u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-    }
-    high & 0x8080_8080_8080_8080 == 0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::all_ascii;
-
-    #[test]
-    fn all_ascii_sees_a_high_byte_at_every_position_of_every_length() {
-        for len in 0..=40 {
-            let ascii = vec![0x7fu8; len];
-            assert!(all_ascii(&ascii), "{len} ASCII bytes");
-            for at in 0..len {
-                let mut name = ascii.clone();
-                name[at] = 0x80;
-                assert!(!all_ascii(&name), "a byte >= 0x80 at {at} of {len}");
-            }
         }
     }
 }

@@ -309,7 +309,6 @@ impl Dfa {
         piece: &[u8],
         state: u64,
     ) -> (u64, bool) {
-        const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
         let eight: &[u8; 8] = piece.try_into().expect("a piece of 8");
         let class = |i: usize| {
             let byte = if READ_WORDS { (u64::from_le_bytes(*eight) >> (8 * i)) as u8 } else { eight[i] };
@@ -330,7 +329,7 @@ impl Dfa {
         let s6 = self.step(rows, s5, class(6));
         let s7 = self.step(rows, s6, class(7));
         let special = (s0 & s1) & (s2 & s3) & (s4 & s5) & (s6 & s7) & u64::from(self.flag) == 0;
-        let high = TEST_ASCII && u64::from_ne_bytes(*eight) & HIGH_BITS != 0;
+        let high = TEST_ASCII && u64::from_ne_bytes(*eight) & crate::fold::HIGH != 0;
         (s7, !(special || high))
     }
 
@@ -435,7 +434,7 @@ impl Dfa {
         let rows = self.rows();
         let (start, flag) = (u64::from(self.start), u64::from(self.flag));
         // (Bytes >= 0x80 have no bail column in a wide table.)
-        let plain = |all: u64, name: &[u8]| all & flag != 0 && (!WIDE || crate::fold::is_ascii(name));
+        let plain = |all: u64, name: &[u8]| all & flag != 0 && (!WIDE || crate::fold::all_ascii_out_of_line(name));
         // Per lane: its name and number, the bytes walked, the state, and
         // the AND of every id met (the flag survives only if no state was
         // special; walking on past one is harmless, every state has a full

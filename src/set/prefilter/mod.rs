@@ -110,8 +110,8 @@ impl OneKind {
 use std::cell::Cell;
 use std::sync::OnceLock;
 
-use super::lengths::all_ascii;
 use super::search::{Form, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
+use crate::fold::all_ascii;
 use memchr::arch::all::packedpair::Pair;
 use vector::Vector;
 use word::Word;

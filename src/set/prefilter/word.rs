@@ -45,6 +45,6 @@ impl Vector for Word {
 
     #[inline(always)]
     unsafe fn high_bits(self) -> u64 {
-        self.0 & 0x8080_8080_8080_8080
+        self.0 & crate::fold::HIGH
     }
 }
