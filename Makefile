@@ -292,8 +292,8 @@ test-tools:
 	@sh tools/check-tools-test.sh
 	@sh tools/versions.sh check
 
-# Every repository path README.md and docs/*.md name exists (and the check
-# itself fails on a missing one).
+# Every repository path and section the Markdown files name exists (and
+# the check itself fails on a missing one).
 test-docs:
 	@sh tools/check-docs.sh --self-test
 	@sh tools/check-docs.sh

@@ -133,7 +133,7 @@ fi
 
 [ $# -gt 0 ] || set -- $(git ls-files '*.md' | grep -vx CHANGELOG.md)
 if check "$@"; then
-    echo "check-docs: every path named in $# file(s) exists"
+    echo "check-docs: every path and section named in $# file(s) exists"
 else
     exit 1
 fi
