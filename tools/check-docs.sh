@@ -4,7 +4,8 @@
 # from the tree again.
 #
 #   sh tools/check-docs.sh [FILE.md...]   (default: every Markdown file git
-#                                          tracks but CHANGELOG.md, a record)
+#                                          tracks, or else finds, but
+#                                          CHANGELOG.md, a record)
 #   sh tools/check-docs.sh --self-test    (the check fails on a missing path
 #                                          and on a missing section)
 #
@@ -131,7 +132,12 @@ if [ "${1:-}" = --self-test ]; then
     exit 0
 fi
 
-[ $# -gt 0 ] || set -- $(git ls-files '*.md' | grep -vx CHANGELOG.md)
+if [ $# -eq 0 ]; then
+    # (Outside a git checkout, as in an unpacked release: the pages found.)
+    tracked=$(git ls-files '*.md' 2>/dev/null) || tracked=$(find . -name '*.md' -not -path './target/*' \
+        -not -path './build/*' | sed 's|^\./||')
+    set -- $(printf '%s\n' "$tracked" | grep -vx CHANGELOG.md)
+fi
 if check "$@"; then
     echo "check-docs: every path and section named in $# file(s) exists"
 else
