@@ -104,9 +104,9 @@ pub const CRIO_PIN_ERROR_STRICT_WHITESPACE: u32 = 5;
 pub const CRIO_PIN_ERROR_STRICT_LEADING_STAR: u32 = 6;
 /// crio_pin_error_kind(): `CRIO_PIN_STRICT`: a literal `*` inside a pattern.
 pub const CRIO_PIN_ERROR_STRICT_INNER_STAR: u32 = 7;
-/// crio_pin_error_kind(): more patterns or pattern bytes than a set holds,
-/// or globs and keywords needing a larger automaton than it bounds (then
-/// no pattern index: crio_pin_error_pattern_index() is -1).
+/// crio_pin_error_kind(): more patterns or pattern bytes than a set holds
+/// (10,000,000 patterns, 64 MiB of pattern text). No list within those
+/// limits is refused for its size.
 pub const CRIO_PIN_ERROR_TOO_LARGE: u32 = 8;
 /// crio_pin_error_kind(): invalid arguments (a NULL array or entry where
 /// data is needed, an impossible length).
@@ -188,7 +188,7 @@ impl From<CompileError> for Box<crio_pin_error> {
             ErrorKind::Whitespace { .. } => CRIO_PIN_ERROR_STRICT_WHITESPACE,
             ErrorKind::LeadingStar { .. } => CRIO_PIN_ERROR_STRICT_LEADING_STAR,
             ErrorKind::InnerStar { .. } => CRIO_PIN_ERROR_STRICT_INNER_STAR,
-            ErrorKind::TooLarge { .. } | ErrorKind::AutomatonTooLarge { .. } => CRIO_PIN_ERROR_TOO_LARGE,
+            ErrorKind::TooLarge { .. } => CRIO_PIN_ERROR_TOO_LARGE,
             ErrorKind::ConflictingFlags => {
                 return crio_pin_error::new(
                     CRIO_PIN_ERROR_CONFLICTING_FLAGS,

@@ -96,8 +96,8 @@ mod wasm;
 pub use pattern::{CompileError, ErrorKind, Flags, Pattern};
 #[cfg(feature = "testing")]
 #[doc(hidden)]
-pub use set::{AutomatonShape, Shape, Verification};
-pub use set::{LengthVerdict, PinSet, MAX_AUTOMATON_BYTES, MAX_PATTERNS, MAX_PATTERN_BYTES};
+pub use set::{AutomatonShape, Shape, Verification, WalkCount};
+pub use set::{LengthVerdict, PinSet, Tier, DENSE_MAX_BYTES, MAX_PATTERNS, MAX_PATTERN_BYTES};
 
 /// Unicode version of the case-folding table (that of the Go toolchain it
 /// was generated from).

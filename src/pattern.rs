@@ -248,11 +248,6 @@ pub enum ErrorKind {
     InnerStar { at: usize },
     /// More patterns, or more pattern bytes, than one set may hold.
     TooLarge { what: &'static str, limit: usize },
-    /// The glob and keyword patterns together need a DFA table of
-    /// `table_bytes`, more than `limit` (`MAX_AUTOMATON_BYTES`): past it
-    /// no bound holds on what matching one name costs (docs/reliability.md,
-    /// "The bound"). Blames no one pattern.
-    AutomatonTooLarge { table_bytes: usize, limit: usize },
     /// [`Flags::LITERAL`] and [`Flags::CRI_DOCKERD_SYNTAX`] together.
     ConflictingFlags,
     /// [`Flags::NORMALIZE`]: an exact pattern that is not an image
@@ -382,14 +377,6 @@ impl fmt::Display for CompileError {
                 f,
                 "too large: {what} may be at most {limit}; split the list or shorten \
                  the pattern"
-            ),
-            ErrorKind::AutomatonTooLarge { table_bytes, limit } => write!(
-                f,
-                "too large: the glob and keyword patterns together need an automaton \
-                 of {table_bytes} bytes, and at most {limit} keeps every name's match \
-                 within its bound; pin the images by exact names (any number, in the \
-                 hash table), or use fewer, shorter globs and keywords (a glob that \
-                 shares its start with others costs only what it adds)"
             ),
         }
     }

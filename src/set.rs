@@ -6,16 +6,17 @@
 //!
 //! - exact patterns: a hash table from needle to the lowest pattern index
 //!   ([`exact`]), which an ASCII name is looked up in as it is;
-//! - glob and keyword needles: one Aho-Corasick automaton, a dense DFA of
-//!   our own ([`dfa`]) whose byte classes (or, up to [`budget::WIDE_MAX_BYTES`],
-//!   byte columns) fold ASCII case, so an ASCII name is walked as it is,
-//!   its two halves at once. A list whose table would pass
-//!   [`MAX_AUTOMATON_BYTES`] is refused: within it a name costs one load a
-//!   byte, past it nothing keeps a bound (issue 36 measured the sparse
-//!   automaton that took such lists until then: 20–160 µs a name built
-//!   against it; the shape a list gets: [`Budget`]). Keywords, and globs as CRI-O
-//!   has them, match anywhere; anchored globs ([`Flags::ANCHOR_GLOBS`])
-//!   only where the needle starts at 0.
+//! - glob and keyword needles: one Aho-Corasick automaton in one of two
+//!   tiers ([`Tier`]). The fast tier is a dense DFA of our own ([`dfa`])
+//!   whose byte classes (or, up to [`budget::WIDE_MAX_BYTES`], byte
+//!   columns) fold ASCII case, so an ASCII name is walked as it is, its
+//!   two halves at once: one table entry a byte. A list whose table would
+//!   pass [`DENSE_MAX_BYTES`] gets the second tier, a sparse automaton
+//!   ([`sparse`], 16 bytes a state), whose cost a name is bounded by the
+//!   name's length too (at most 2 states visited a byte): no list is
+//!   refused for its size (the shape a list gets: [`Budget`]). Keywords,
+//!   and globs as CRI-O has them, match anywhere; anchored globs
+//!   ([`Flags::ANCHOR_GLOBS`]) only where the needle starts at 0.
 //!
 //! A name with a byte >= 0x80 (rare: image names are ASCII) is
 //! canonicalised first ([`fold::with_canonical`]) and then looked up the
@@ -38,16 +39,18 @@
 //!    [`search`] (what a search is asked, [`search::Query`], and what it
 //!    answers, [`search::Found`] or [`search::NeedsCanonical`]; who a
 //!    needle belongs to, [`search::Owner`]), [`lengths`] (names turned away
-//!    by length, and the ASCII test), [`budget`] (the limit on the
-//!    automaton, and which shape a list's gets).
+//!    by length, and the ASCII test), [`budget`] (the tiers, their costs,
+//!    and which shape a list's automaton gets).
 //! 2. What the list is read into, and the structures built from it alone:
 //!    [`intake`] (the list read and parsed within the limits, into needle
 //!    lists), [`trie`] (the needles' one trie and its failure links),
 //!    [`prefilter`] (a SIMD search that answers for a few needles alone).
 //! 3. What is built on those: [`exact`] (the exact table, from a needle
-//!    list), [`dfa`] (the dense DFA derived from the trie).
+//!    list), [`dfa`] (the dense DFA derived from the trie), [`sparse`]
+//!    (the sparse automaton the trie is packed into).
 //! 4. What gathers them: [`needles`] (glob and keyword needles ordered,
-//!    deduplicated and searched: prefilter, then automaton), [`dialect`]
+//!    deduplicated, given their tier and searched: prefilter, then
+//!    automaton), [`dialect`]
 //!    (the other runtimes' name-side work, on an exact table).
 //! 5. This file, [`PinSet`] and the order in which a name meets them; and
 //!    beside it `shape` (feature `testing`: the tests' knob that builds
@@ -67,6 +70,7 @@ mod prefilter;
 mod search;
 #[cfg(feature = "testing")]
 mod shape;
+mod sparse;
 mod trie;
 
 use crate::fold;
@@ -77,15 +81,17 @@ use dialect::{repository_of, Dialect};
 use exact::ExactTable;
 use intake::{each_pattern, NeedleList};
 use lengths::Lengths;
-use needles::{Needles, Ordered};
+use needles::{Automaton, Needles, Ordered};
 use prefilter::Prefilter;
 use search::{lower, Form, Found, NeedsCanonical, Query, Wanted};
 
-pub use budget::MAX_AUTOMATON_BYTES;
+pub use budget::{Tier, DENSE_MAX_BYTES};
 pub(crate) use intake::{too_many_bytes, too_many_patterns};
 pub use intake::{MAX_PATTERNS, MAX_PATTERN_BYTES};
 #[cfg(feature = "testing")]
 pub use shape::{AutomatonShape, Shape, Verification};
+#[cfg(feature = "testing")]
+pub use sparse::WalkCount;
 
 /// What a name's length alone says about it ([`PinSet::length_verdicts`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,19 +135,19 @@ pub struct PinSet {
 
 impl PinSet {
     /// Checks `patterns` as [`PinSet::compile`] does, building no matcher:
-    /// `Err` with exactly the error `compile` would give, `Ok` when it would
-    /// succeed. For validating a configuration before it is used; one pass
-    /// over the patterns, holding the canonical text of the globs and
-    /// keywords (and 20 bytes each) to size their automaton
-    /// ([`MAX_AUTOMATON_BYTES`]), which costs a sort of them.
+    /// `Err` with exactly the error `compile` would give, `Ok` with the
+    /// [`Tier`] the set would get ([`PinSet::tier`]) when it would succeed.
+    /// For validating a configuration before it is used; one pass over the
+    /// patterns, holding the canonical text of the globs and keywords (and
+    /// 20 bytes each) to size their automaton, which costs a sort of them.
     ///
     /// ```
-    /// use crio_pin::{Flags, PinSet};
+    /// use crio_pin::{Flags, PinSet, Tier};
     /// let err = PinSet::validate(["quay.io/*", "*"], Flags::DEFAULT).unwrap_err();
     /// assert_eq!(err.pattern_index(), Some(1));
-    /// assert!(PinSet::validate(["quay.io/*", "**"], Flags::DEFAULT).is_ok());
+    /// assert!(matches!(PinSet::validate(["quay.io/*", "**"], Flags::DEFAULT), Ok(Tier::Dense { .. })));
     /// ```
-    pub fn validate<I>(patterns: I, flags: Flags) -> Result<(), CompileError>
+    pub fn validate<I>(patterns: I, flags: Flags) -> Result<Tier, CompileError>
     where
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
@@ -153,7 +159,7 @@ impl PinSet {
                 needles.push(text.as_bytes(), fold, index, false);
             }
         })?;
-        Ordered::of(&mut needles).accepted_extent().map(drop)
+        Ok(Ordered::of(&mut needles).tier(Budget::DEFAULT).0)
     }
 
     /// Compiles `patterns` (each any bytes; it must be UTF-8 text) under
@@ -198,7 +204,7 @@ impl PinSet {
             })
         });
         let lengths = if dialect.is_some() { Lengths::open() } else { lengths };
-        let needles = Needles::build(needles, fold, budget)?;
+        let needles = Needles::build(needles, fold, budget);
         let quick = dialect.is_none()
             && needles.empty.is_none()
             && needles.prefilter.as_ref().is_some_and(Prefilter::matches_anywhere_only);
@@ -343,7 +349,9 @@ impl PinSet {
         if self.dialect.is_some() {
             return self.match_each_one_by_one(names, results);
         }
-        let Some(dfa) = &self.needles.automaton else {
+        let Some(Automaton::Dense(dfa)) = &self.needles.automaton else {
+            // (The sparse tier's walks gain little from overlapping: most
+            // of a step's reads depend on the one before.)
             return self.match_each_one_by_one(names, results);
         };
         if self.needles.empty.is_some() || self.needles.prefilter.is_some() {
@@ -412,6 +420,13 @@ impl PinSet {
     /// The flags the set was compiled with.
     pub fn flags(&self) -> Flags {
         self.flags
+    }
+
+    /// Which tier answers for its globs and keywords, and so what a name
+    /// may cost ([`Tier::reads_per_byte`]); what [`PinSet::validate`] says
+    /// of the same list.
+    pub fn tier(&self) -> Tier {
+        self.needles.tier()
     }
 
     /// Heap bytes held by the compiled set (an estimate: hash-map slots are
@@ -681,32 +696,37 @@ mod tests {
     }
 
     /// A list whose globs and keywords need a table past
-    /// [`MAX_AUTOMATON_BYTES`] is refused, by `validate` as by `compile`,
-    /// with the table's size; one byte of needle less and it compiles.
-    /// (One keyword of `A`s: a state a byte, 3 columns of 4 bytes a row.)
+    /// [`DENSE_MAX_BYTES`] compiles into the sparse tier, and `validate`
+    /// says so; one byte of needle less and it gets the dense table. (One
+    /// keyword of `A`s: a state a byte, 3 columns of 4 bytes a row.)
     #[test]
-    fn lists_past_the_automaton_bound_are_refused_as_a_whole() {
-        let longest = MAX_AUTOMATON_BYTES / 12 - 2;
+    fn lists_past_the_dense_tier_compile_into_the_sparse_one() {
+        let longest = DENSE_MAX_BYTES / 12 - 2;
         let keyword = |n: usize| format!("*{}*", "a".repeat(n));
         let (fits, over) = (keyword(longest), keyword(longest + 1));
-        assert_eq!(PinSet::validate([&fits], Flags::DEFAULT), Ok(()));
+        let dense = Tier::Dense { table_bytes: (longest + 2) * 3 * 4 };
+        assert_eq!(PinSet::validate([&fits], Flags::DEFAULT), Ok(dense));
         let set = PinSet::compile(["x", fits.as_str()], Flags::DEFAULT).unwrap();
+        assert_eq!(set.tier(), dense);
         assert!(set.is_match(&vec![b'A'; longest]) && !set.is_match(&vec![b'a'; longest - 1]));
+        drop(set);
         for flags in [Flags::DEFAULT, Flags::CASE_SENSITIVE, Flags::ANCHOR_GLOBS] {
-            let list = ["quay.io/x", over.as_str(), "**"];
-            let err = PinSet::compile(list, flags).unwrap_err();
-            assert_eq!(PinSet::validate(list, flags), Err(err.clone()), "{flags:?}");
-            assert_eq!(err.pattern_index(), None);
-            let table_bytes = (longest + 3) * 3 * 4;
-            assert_eq!(err.kind(), &ErrorKind::AutomatonTooLarge { table_bytes, limit: MAX_AUTOMATON_BYTES });
-            let message = err.to_string();
-            assert!(message.contains(&format!("automaton of {table_bytes} bytes")), "{message}");
-            assert!(message.contains(&format!("at most {MAX_AUTOMATON_BYTES}")), "{message}");
-            assert!(message.contains("exact names"), "{message}");
+            let list = ["quay.io/x", over.as_str(), "x*"];
+            let set = PinSet::compile(list, flags).unwrap();
+            let sparse = Tier::Sparse { states: longest + 3 };
+            assert_eq!((set.tier(), PinSet::validate(list, flags)), (sparse, Ok(sparse)), "{flags:?}");
+            let mut name = vec![b'a'; longest + 1];
+            assert_eq!(set.match_index(&name), Some(1), "{flags:?}");
+            name.pop();
+            let x = if flags.contains(Flags::ANCHOR_GLOBS) { None } else { Some(2) };
+            assert_eq!(set.match_index(&[&name[..], b"x"].concat()), x, "{flags:?}");
+            assert_eq!(set.match_index(b"xa"), Some(2), "{flags:?}");
+            assert_eq!(set.match_index(b"QUAY.IO/X"), (!flags.contains(Flags::CASE_SENSITIVE)).then_some(0));
         }
         // Exact patterns do not count, whatever their size.
         let exact = "a".repeat(longest + 1);
-        assert_eq!(PinSet::validate([&exact, &fits], Flags::DEFAULT), Ok(()));
+        assert_eq!(PinSet::validate([&exact, &fits], Flags::DEFAULT), Ok(dense));
+        assert_eq!(PinSet::validate([&exact], Flags::DEFAULT), Ok(Tier::Exact));
     }
 
     #[test]

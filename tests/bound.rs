@@ -4,7 +4,7 @@
 //! lists a search builds to make the count grow.
 
 use crio_pin::oracle::ReferenceSet;
-use crio_pin::{ErrorKind, Flags, PinSet, MAX_AUTOMATON_BYTES};
+use crio_pin::{Flags, PinSet, Tier, DENSE_MAX_BYTES};
 
 /// The prefilter's allowance for a name of `len` bytes, as its doc states
 /// it (2 bytes compared per name byte, and 256).
@@ -136,26 +136,119 @@ fn a_search_for_slow_lists_stays_within_the_allowance() {
     assert!(best_ratio > 2.0 + 256.0 / 255.0, "the search found no list past the allowance ({best_ratio:.1} a byte)");
 }
 
-/// The table the globs and keywords need is what decides, and it is the
-/// same figure whatever their order, their kind or the exact patterns
-/// beside them: a list is refused whole (no pattern to blame), by
-/// `validate` as by `compile`.
+/// The tier is decided by the table the globs and keywords need, the same
+/// figure whatever their kind or the exact patterns beside them, by
+/// `validate` as by `compile`: up to [`DENSE_MAX_BYTES`] the dense table,
+/// past it the sparse automaton, which answers the same.
 #[test]
-fn the_automaton_bound_counts_distinct_prefixes_and_classes() {
-    // 2^k keywords of k letters from {a, b}: 2^(k+1) - 1 states, 4 columns.
-    let table = |k: u32| (1usize << (k + 1)) * 4 * 4;
-    let k = (0..30).take_while(|&k| table(k) <= MAX_AUTOMATON_BYTES).last().unwrap();
-    let words = |k: u32| -> Vec<String> {
-        (0..1u32 << k).map(|i| (0..k).map(|b| if i >> b & 1 == 1 { 'b' } else { 'a' }).collect()).collect()
-    };
-    let fits: Vec<String> = words(k).iter().map(|w| format!("*{w}*")).collect();
-    assert_eq!(PinSet::validate(&fits, Flags::DEFAULT), Ok(()));
-    let mut over: Vec<String> = words(k + 1).iter().map(|w| format!("{w}*")).collect();
-    over.insert(0, "registry.k8s.io/pause:3.10".into());
-    over.reverse();
-    let err = PinSet::validate(&over, Flags::DEFAULT).unwrap_err();
-    assert_eq!(err.pattern_index(), None);
-    let ErrorKind::AutomatonTooLarge { table_bytes, limit } = *err.kind() else { panic!("{err}") };
-    assert_eq!((table_bytes, limit), (table(k + 1), MAX_AUTOMATON_BYTES));
-    assert_eq!(PinSet::compile(&over, Flags::DEFAULT).unwrap_err(), err);
+fn the_tier_counts_distinct_prefixes_and_classes() {
+    // One needle cycling through the 93 printable bytes but `*`, compared
+    // case-sensitively: a state a byte, 93 classes, the class of every
+    // other byte and bail's (95 columns of 4 bytes).
+    let printable: Vec<char> = ('!'..='~').filter(|&c| c != '*').collect();
+    let needle = |n: usize| -> String { (0..n).map(|i| printable[i % printable.len()]).collect() };
+    let table = |n: usize| (n + 2) * 95 * 4;
+    let longest = DENSE_MAX_BYTES / (95 * 4) - 2;
+    assert!(table(longest) <= DENSE_MAX_BYTES && table(longest + 1) > DENSE_MAX_BYTES);
+    let flags = Flags::CASE_SENSITIVE;
+    let fits = [format!("*{}*", needle(longest))];
+    let dense = Tier::Dense { table_bytes: table(longest) };
+    assert_eq!(PinSet::validate(&fits, flags), Ok(dense));
+    assert_eq!(PinSet::compile(&fits, flags).unwrap().tier(), dense);
+    let over = ["registry.k8s.io/pause:3.10".to_string(), format!("{}*", needle(longest + 1))];
+    let sparse = Tier::Sparse { states: longest + 2 };
+    assert_eq!(PinSet::validate(&over, flags), Ok(sparse));
+    let set = PinSet::compile(&over, flags).unwrap();
+    assert_eq!(set.tier(), sparse);
+    let name = format!("x/{}", needle(longest + 1));
+    assert_eq!(set.match_index(name.as_bytes()), Some(1));
+    assert_eq!(set.match_index(&name.as_bytes()[..name.len() - 1]), None);
+    assert_eq!(set.match_index(b"registry.k8s.io/pause:3.10"), Some(0));
+}
+
+/// The sparse tier's bound, counted ([`crio_pin::WalkCount`]; its module
+/// doc argues it): a name of `L` canonical bytes visits at most `2L`
+/// states (`3L` with anchored globs), each costing at most its node and
+/// 9 of its children's, on the lists built to make each part grow:
+/// failure jumps (every byte past the 40th fails into another needle's
+/// subtree), every 3-byte keyword (a needle ends at every byte), wide
+/// fan-out deep in the trie (243 children a state), case-folding text,
+/// long needles, and anchored globs; and it answers as CRI-O's loop does.
+#[test]
+fn the_sparse_walk_visits_at_most_two_states_a_byte() {
+    let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
+    let printable: Vec<u8> = (b'!'..=b'~').filter(|&c| c != b'*').collect();
+    let mut random =
+        |len: usize| -> String { (0..len).map(|_| char::from(printable[draw.below(printable.len())])).collect() };
+    let mut lists: Vec<(&str, Flags, Vec<String>, Vec<String>)> = Vec::new();
+    let names: Vec<String> = (0..6).map(|_| random(255)).collect();
+    let mut jumps = Vec::new();
+    for s in &names {
+        for i in 0..=214 {
+            let z = if &s[i + 40..i + 41] == "z" { 'y' } else { 'z' };
+            jumps.push(format!("*{}{z}*", &s[i..i + 40]));
+        }
+    }
+    lists.push(("failure jumps", Flags::DEFAULT, jumps, names));
+    let alphabet = b"abcdefghij0123456789";
+    let mut every = Vec::new();
+    for a in alphabet {
+        for b in alphabet {
+            for c in alphabet {
+                every.push(format!("*{}*", String::from_utf8(vec![*a, *b, *c]).unwrap()));
+            }
+        }
+    }
+    let names = (0..4).map(|i| "a1b2c3d4e5f6g7h8i9j0".repeat(12 + i)).collect();
+    lists.push(("every 3-byte keyword", Flags::DEFAULT, every, names));
+    // A path of 30 bytes, then a child on each of 243 bytes: the deepest
+    // states have the most children UTF-8 text allows.
+    let stem = "q".repeat(30);
+    let mut fan: Vec<String> = (0x21u8..0x7f)
+        .filter(|&c| c != b'*')
+        .map(|c| format!("*{stem}{}*", char::from(c)))
+        .chain((0x80u32..0x800).filter_map(char::from_u32).take(160).map(|c| format!("*{stem}{c}*")))
+        .collect();
+    fan.push(format!("*{}*", "q".repeat(31)));
+    let names = vec!["q".repeat(255), format!("{}{}", "q".repeat(60), "~".repeat(100)), "Q".repeat(100)];
+    lists.push(("wide fan-out, deep", Flags::CASE_SENSITIVE, fan, names));
+    const FOLDING: [&str; 7] = ["k", "K", "\u{212A}", "s", "\u{17F}", "\u{DF}", "\u{1E9E}"];
+    let mut folding = |chars: usize| -> String { (0..chars).map(|_| FOLDING[draw.below(7)]).collect() };
+    let fold: Vec<String> = (0..2000).map(|_| format!("*{}*", folding(12))).collect();
+    let names = (0..6).map(|_| folding(200)).collect();
+    lists.push(("case-folding text", Flags::DEFAULT, fold, names));
+    let long = vec![format!("*{}*", "a".repeat(300)), format!("*{}b*", "a".repeat(200)), "*ab*".to_string()];
+    let names = vec!["a".repeat(255), format!("{}b", "a".repeat(299)), "ab".repeat(100)];
+    lists.push(("long needles", Flags::DEFAULT, long, names));
+    let anchored: Vec<String> =
+        (0..500).map(|i| format!("registry.example/team-{}/app{}*", i % 50, i / 50)).chain(["*app*".into()]).collect();
+    let names = vec![
+        "registry.example/team-7/app3:v1".into(),
+        "REGISTRY.EXAMPLE/TEAM-7/APP3".into(),
+        "mirror/registry.example/team-7/app3".into(),
+        format!("registry.example/team-4{}", "9".repeat(200)),
+    ];
+    lists.push(("anchored globs", Flags::ANCHOR_GLOBS, anchored, names));
+
+    let sparse = crio_pin::Shape { automaton: crio_pin::AutomatonShape::Sparse, prefilter: false };
+    for (label, flags, patterns, names) in &lists {
+        let set = PinSet::compile_shaped(patterns, *flags, sparse).unwrap();
+        let oracle = ReferenceSet::compile(patterns, *flags).unwrap();
+        let lanes = if flags.contains(Flags::ANCHOR_GLOBS) { 3 } else { 2 };
+        let mut most = 0.0f64;
+        for name in names {
+            let count = set.sparse_walk_count(name.as_bytes()).expect("a sparse set");
+            // (Canonical text: as many bytes or fewer, for these names.)
+            let len = name.len();
+            assert!(count.visits <= lanes * len, "{label}: {count:?} for {len} bytes");
+            assert!(count.reads <= 10 * count.visits, "{label}: {count:?}");
+            assert!(count.reads <= Tier::Sparse { states: 0 }.reads_per_byte() * len, "{label}: {count:?}");
+            most = most.max(count.visits as f64 / len as f64);
+            assert_eq!(set.match_index(name.as_bytes()), oracle.match_index(name.as_bytes()), "{label}: {name}");
+        }
+        // The lists do make the walk work: well past one visit a byte.
+        if *label == "failure jumps" || *label == "long needles" {
+            assert!(most > 1.25, "{label}: at most {most:.2} visits a byte");
+        }
+    }
 }

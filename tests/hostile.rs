@@ -2,11 +2,11 @@
 //! (docs/reliability.md, "Hostile and extreme inputs"). None may crash, hang or give a wrong answer.
 
 use crio_pin::oracle::{in_unicode_16_fold_changes, ReferenceSet};
-use crio_pin::{ErrorKind, Flags, PinSet, MAX_AUTOMATON_BYTES, MAX_PATTERN_BYTES};
+use crio_pin::{ErrorKind, Flags, PinSet, Tier, MAX_PATTERN_BYTES};
 
 /// A million patterns compile (in about a second) and answer correctly:
-/// exact names, and as many globs and keywords as the automaton's bound
-/// takes ([`MAX_AUTOMATON_BYTES`]; a million of them is refused whole).
+/// exact names, globs and keywords; a million keywords too, in the sparse
+/// tier (no list is refused for its size).
 #[test]
 fn a_million_patterns() {
     let patterns: Vec<String> = (0..1_000_000)
@@ -24,8 +24,14 @@ fn a_million_patterns() {
     assert_eq!(set.match_index(b"x/agent-999902-x/y"), Some(999_902));
     assert_eq!(set.match_index(b"registry.example/team-3/app:1"), None);
     let needles: Vec<String> = (0..1_000_000).map(|i| format!("*agent-{i}-x*")).collect();
-    let err = PinSet::validate(&needles, Flags::DEFAULT).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::AutomatonTooLarge { limit: MAX_AUTOMATON_BYTES, .. }), "{err}");
+    let tier = PinSet::validate(&needles, Flags::DEFAULT).unwrap();
+    assert!(matches!(tier, Tier::Sparse { .. }), "{tier:?}");
+    let set = PinSet::compile(&needles, Flags::DEFAULT).unwrap();
+    assert_eq!(set.tier(), tier);
+    assert_eq!(set.match_index(b"x/AGENT-999902-X/y"), Some(999_902));
+    assert_eq!(set.match_index(b"x/agent-99990-x/y"), Some(99_990));
+    assert_eq!(set.match_index(b"x/agent-1000000-x/y"), None);
+    assert_eq!(set.match_index(b"agent-17-agent-3-x"), Some(3));
 }
 
 /// A 1 MiB pattern compiles and matches (exact; a keyword of 256 KiB, as

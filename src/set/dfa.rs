@@ -64,13 +64,13 @@
 //! many can be outside a cache of `C` bytes: none once the table and hits
 //! fit in `C` and the name has been walked. The chain of dependent loads is
 //! about `L/2` steps (two lanes), and the table is at most
-//! [`super::MAX_AUTOMATON_BYTES`] (32 MiB: the last-level cache of the
-//! machine measured), which is what bounds a name's time: issue 36's failure
-//! jumps, which send every byte to a row no other byte reads, cost 0.7–1.2
-//! µs (`match`) and 2.0–2.7 µs (`match_index`) a 255-byte name at 11–23 MiB
-//! of table (`benches/budget.rs`, rows `fj-*`). Compiling writes the table
+//! [`super::DENSE_MAX_BYTES`]; what bounds a name's time is how many of
+//! those lines miss the cache: issue 36's failure jumps, which send every
+//! byte to a row no other byte reads, cost 0.7–1.2 µs (`match`) and 2.0–2.7
+//! µs (`match_index`) a 255-byte name at 11–23 MiB of table
+//! (`benches/budget.rs`, rows `fj-*`). Compiling writes the table
 //! once, a row a state (its failure state's row copied, its children's
-//! entries set): at most 32 MiB of writes, 4 bytes a byte class (at most
+//! entries set): at most [`super::DENSE_MAX_BYTES`] of writes, 4 bytes a byte class (at most
 //! 980) per byte of needle text.
 
 use super::search::NONE;
@@ -318,6 +318,11 @@ impl Dfa {
     #[cfg(feature = "testing")]
     pub(super) fn is_wide(&self) -> bool {
         self.wide
+    }
+
+    /// The bytes of its transition table.
+    pub(super) fn table_bytes_held(&self) -> usize {
+        self.trans.len() * ENTRY
     }
 
     pub(super) fn memory_usage(&self) -> usize {

@@ -1,13 +1,13 @@
 //! The glob and keyword needles: gathered canonical, deduplicated to their
 //! lowest indexes, and searched together in one pass.
 
-use super::budget::{Budget, MAX_AUTOMATON_BYTES};
-use super::dfa::{self, Dfa};
+use super::budget::{Budget, Tier};
+use super::dfa::{self, Columns, Dfa};
 use super::intake::{Needle, NeedleList};
 use super::prefilter::{Allowance, Prefilter};
 use super::search::{lower, Found, NeedsCanonical, Owner, Query, Wanted, NONE};
+use super::sparse::Sparse;
 use super::trie::{Extent, Layout, Trie};
-use crate::pattern::{CompileError, ErrorKind};
 
 /// All glob and keyword needles, searched together in one pass.
 #[derive(Debug, Default)]
@@ -15,14 +15,22 @@ pub(super) struct Needles {
     /// The lowest index of a pattern whose needle is empty: it matches
     /// every name (`**`).
     pub(super) empty: Option<u32>,
-    /// The DFA of all needles (overlapping, unanchored semantics: every
-    /// state knows the lowest index of the needles ending there).
-    pub(super) automaton: Option<Dfa>,
+    /// The automaton of all needles (overlapping, unanchored semantics:
+    /// every state knows the lowest index of the needles ending there).
+    pub(super) automaton: Option<Automaton>,
     /// For a few needles: a SIMD search of the name as it is, which answers
     /// without the automaton.
     pub(super) prefilter: Option<Prefilter>,
     /// The lowest index of all: a search can stop once it finds it.
     pub(super) floor: u32,
+}
+
+/// The automaton of a list's needles, in the tier its size picks
+/// ([`Ordered::tier`]).
+#[derive(Debug)]
+pub(super) enum Automaton {
+    Dense(Dfa),
+    Sparse(Sparse),
 }
 
 /// The distinct needles of a list, sorted, each with the patterns behind
@@ -65,36 +73,49 @@ impl<'l> Ordered<'l> {
         ordered
     }
 
-    /// The extent of the needles' trie, if the list may have it: `Err`
-    /// when its dense table would take more than [`MAX_AUTOMATON_BYTES`],
-    /// past which no bound holds on a name's match (`set/dfa.rs`, "What a
-    /// name costs").
-    pub(super) fn accepted_extent(&self) -> Result<Extent, CompileError> {
+    /// The tier the needles get within `budget`, the extent of their trie,
+    /// and the dense table's columns if they get one.
+    pub(super) fn tier(&self, budget: Budget) -> (Tier, Extent, Option<Columns>) {
         let extent = Extent::of(&self.needles);
-        let table_bytes = Dfa::table_bytes(extent.states, Dfa::class_stride(extent.classes.count));
-        if table_bytes > MAX_AUTOMATON_BYTES {
-            return Err(CompileError::new(
-                None,
-                ErrorKind::AutomatonTooLarge { table_bytes, limit: MAX_AUTOMATON_BYTES },
-            ));
+        if self.needles.is_empty() {
+            return (Tier::Exact, extent, None);
         }
-        Ok(extent)
+        match Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max) {
+            Some(columns) => {
+                let stride = if columns == Columns::PerByte { 256 } else { Dfa::class_stride(extent.classes.count) };
+                (Tier::Dense { table_bytes: Dfa::table_bytes(extent.states, stride) }, extent, Some(columns))
+            }
+            None => (Tier::Sparse { states: extent.states }, extent, None),
+        }
     }
 }
 
 impl Needles {
-    /// The glob and keyword needles of `list`; `Err` if their automaton
-    /// would be larger than the bound allows ([`Ordered::accepted_extent`]).
-    pub(super) fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Result<Needles, CompileError> {
+    /// The glob and keyword needles of `list`, in the tier `budget` gives
+    /// them.
+    pub(super) fn build(mut list: NeedleList, fold: bool, budget: Budget) -> Needles {
         let ordered = Ordered::of(&mut list);
         let Ordered { needles, owners, empty } = &ordered;
         let floor = owners.iter().map(|o| o.anywhere.min(o.at_start)).fold(empty.unwrap_or(NONE), u32::min);
-        let automaton = match needles.is_empty() {
-            true => None,
-            false => Some(dfa_of(needles, owners, &ordered.accepted_extent()?, fold, budget)),
-        };
+        let (_, extent, columns) = ordered.tier(budget);
+        let automaton = (!needles.is_empty()).then(|| {
+            let trie = Trie::build(needles, owners, &extent, Layout::DEFAULT);
+            match columns {
+                Some(columns) => Automaton::Dense(Dfa::from_trie(&trie, fold, columns)),
+                None => Automaton::Sparse(Sparse::from_trie(trie, fold)),
+            }
+        });
         let prefilter = if budget.prefilter { Prefilter::build(needles, owners, fold) } else { None };
-        Ok(Needles { empty: *empty, automaton, prefilter, floor })
+        Needles { empty: *empty, automaton, prefilter, floor }
+    }
+
+    /// The tier of the needles' automaton.
+    pub(super) fn tier(&self) -> Tier {
+        match &self.automaton {
+            None => Tier::Exact,
+            Some(Automaton::Dense(dfa)) => Tier::Dense { table_bytes: dfa.table_bytes_held() },
+            Some(Automaton::Sparse(sparse)) => Tier::Sparse { states: sparse.states() },
+        }
     }
 
     /// Searches `name` for the needles: the lowest index among those found
@@ -114,27 +135,27 @@ impl Needles {
             }
             // (Its candidates would cost more to verify than the walk.)
         }
-        let Some(dfa) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
+        let Some(automaton) = &self.automaton else { return Ok(Found { lowest: best, read_all: false }) };
         let mut best = best.unwrap_or(NONE);
-        let found = |hit: &dfa::Hit, at: usize| {
-            best = best.min(hit.index(at + 1));
-            query.wanted.done(best, self.floor)
+        let read_all = match automaton {
+            Automaton::Dense(dfa) => dfa.walk_split(name, query.form, |hit: &dfa::Hit, at: usize| {
+                best = best.min(hit.index(at + 1));
+                query.wanted.done(best, self.floor)
+            })?,
+            Automaton::Sparse(sparse) => sparse.walk(name, query.form, |index, _| {
+                best = best.min(index);
+                query.wanted.done(best, self.floor)
+            })?,
         };
-        let read_all = dfa.walk_split(name, query.form, found)?;
         Ok(Found { lowest: Some(best).filter(|&b| b != NONE), read_all })
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        self.automaton.as_ref().map_or(0, Dfa::memory_usage)
-            + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
+        let automaton = match &self.automaton {
+            None => 0,
+            Some(Automaton::Dense(dfa)) => dfa.memory_usage(),
+            Some(Automaton::Sparse(sparse)) => sparse.memory_usage(),
+        };
+        automaton + self.prefilter.as_ref().map_or(0, Prefilter::memory_usage)
     }
-}
-
-/// The DFA of `needles` (distinct, sorted, of an accepted `extent`),
-/// derived from their one trie (`set/trie.rs`); `budget` says whether its
-/// table has a column per byte.
-fn dfa_of(needles: &[&[u8]], owners: &[Owner], extent: &Extent, fold: bool, budget: Budget) -> Dfa {
-    let columns = Dfa::columns_within(extent.states, extent.classes.count, budget.dense_max, budget.wide_max)
-        .expect("an accepted list's table fits (Ordered::accepted_extent)");
-    Dfa::from_trie(&Trie::build(needles, owners, extent, Layout::DEFAULT), fold, columns)
 }

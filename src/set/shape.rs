@@ -2,9 +2,12 @@
 //! counts they read: beside [`PinSet`], at the top of the engine.
 
 use super::budget::Budget;
+use super::needles::Automaton;
 use super::prefilter::Allowance;
 use super::search::{Form, Query, Wanted, NONE};
+use super::sparse::WalkCount;
 use super::PinSet;
+use crate::fold;
 use crate::pattern::{CompileError, Flags};
 
 /// The shapes a set's glob and keyword automaton can take. Which one a
@@ -40,16 +43,25 @@ pub enum AutomatonShape {
     WideTable,
     /// The dense DFA with byte classes.
     ClassTable,
+    /// The sparse automaton (the second tier).
+    Sparse,
 }
 
 impl Shape {
     /// Every shape, each with and without the prefilter.
-    pub const ALL: [Shape; 4] = {
+    pub const ALL: [Shape; 6] = {
         const fn shape(automaton: AutomatonShape, prefilter: bool) -> Shape {
             Shape { automaton, prefilter }
         }
         use AutomatonShape::*;
-        [shape(WideTable, true), shape(WideTable, false), shape(ClassTable, true), shape(ClassTable, false)]
+        [
+            shape(WideTable, true),
+            shape(WideTable, false),
+            shape(ClassTable, true),
+            shape(ClassTable, false),
+            shape(Sparse, true),
+            shape(Sparse, false),
+        ]
     };
 }
 
@@ -65,12 +77,13 @@ impl PinSet {
         let (dense_max, wide_max) = match shape.automaton {
             AutomatonShape::WideTable => (usize::MAX, usize::MAX),
             AutomatonShape::ClassTable => (usize::MAX, 0),
+            AutomatonShape::Sparse => (0, 0),
         };
         PinSet::compile_with(patterns, flags, Budget { dense_max, wide_max, prefilter: shape.prefilter })
     }
 
     /// The list compiled in each of [`Shape::ALL`], each beside its shape.
-    /// Panics if a set is not of the shape asked for (the dense shapes can
+    /// Panics if a set is not of the shape asked for (every shape can
     /// always be built: canonical needles use fewer byte values than a
     /// table has classes).
     pub fn compile_every_shape<I>(patterns: I, flags: Flags) -> Result<Vec<(Shape, PinSet)>, CompileError>
@@ -117,15 +130,33 @@ impl PinSet {
     /// reading the list's own table costs a name, the yardstick of the
     /// speed table's larger lists (benches/peers.rs).
     pub fn automaton_pass(&self, name: &[u8]) -> Option<bool> {
-        Some(self.needles.automaton.as_ref()?.meets_special(name))
+        match self.needles.automaton.as_ref()? {
+            Automaton::Dense(dfa) => Some(dfa.meets_special(name)),
+            Automaton::Sparse(_) => None,
+        }
+    }
+
+    /// What the sparse automaton's walk of `name` reads ([`WalkCount`]: the
+    /// units of its bound), the name canonicalised first (a walk of the
+    /// whole name: nothing found stops it); `None` in another tier. For
+    /// the tests of the bound (tests/bound.rs).
+    pub fn sparse_walk_count(&self, name: &[u8]) -> Option<WalkCount> {
+        let Some(Automaton::Sparse(sparse)) = &self.needles.automaton else { return None };
+        let mut count = WalkCount::default();
+        fold::with_canonical(name, !self.flags.contains(crate::Flags::CASE_SENSITIVE), |canonical| {
+            sparse.walk_metered(canonical, Form::Canonical, |_, _| false, &mut count)
+        })
+        .expect("a canonical name is walked whole");
+        Some(count)
     }
 
     /// The shape of the set's automaton; `None` when it has none (no glob
     /// or keyword needle).
     pub fn shape(&self) -> Option<Shape> {
         let automaton = match self.needles.automaton.as_ref()? {
-            dfa if dfa.is_wide() => AutomatonShape::WideTable,
-            _ => AutomatonShape::ClassTable,
+            Automaton::Dense(dfa) if dfa.is_wide() => AutomatonShape::WideTable,
+            Automaton::Dense(_) => AutomatonShape::ClassTable,
+            Automaton::Sparse(_) => AutomatonShape::Sparse,
         };
         Some(Shape { automaton, prefilter: self.needles.prefilter.is_some() })
     }

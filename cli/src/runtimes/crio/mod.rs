@@ -86,7 +86,7 @@ fn on_refused(kind: &ErrorKind, list: List) -> String {
                  reload it keeps its previous list"
             )
         }
-        ErrorKind::TooLarge { .. } | ErrorKind::AutomatonTooLarge { .. } => {
+        ErrorKind::TooLarge { .. } => {
             format!("{reload}stock CRI-O compiles it, one regexp per pattern; {}", refused::LIBRARY_REFUSES)
         }
         _ => format!("{reload}{}", refused::LIBRARY_REFUSES),
