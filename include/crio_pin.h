@@ -92,6 +92,27 @@
 #define CRIO_PIN_CRI_DOCKERD ((16 | 1) | 2)
 
 /*
+ crio_pin_tier(): no glob or keyword pattern: exact names alone, one
+ probe of a hash table a name.
+ */
+#define CRIO_PIN_TIER_EXACT 1
+
+/*
+ crio_pin_tier(): the fast tier, a dense table (at most 128 MiB): one
+ table entry a byte of the name.
+ */
+#define CRIO_PIN_TIER_DENSE 2
+
+/*
+ crio_pin_tier(): the second tier, a sparse automaton, for glob and
+ keyword lists past the dense table: at most 2 states visited a byte of
+ the name (3 with CRIO_PIN_ANCHOR_GLOBS). Still bounded by the name's
+ length, but slower than the dense tier; fewer or shorter globs and
+ keywords (or exact names) bring a list back.
+ */
+#define CRIO_PIN_TIER_SPARSE 3
+
+/*
  What crio_pin_match_index() returns when it cannot answer: invalid
  arguments or an internal failure. Not -1 ("no pattern matches"): treat
  the name as pinned and report the failure.
@@ -157,9 +178,9 @@
 #define CRIO_PIN_ERROR_STRICT_INNER_STAR 7
 
 /*
- crio_pin_error_kind(): more patterns or pattern bytes than a set holds,
- or globs and keywords needing a larger automaton than it bounds (then
- no pattern index: crio_pin_error_pattern_index() is -1).
+ crio_pin_error_kind(): more patterns or pattern bytes than a set holds
+ (10,000,000 patterns, 64 MiB of pattern text). No list within those
+ limits is refused for its size.
  */
 #define CRIO_PIN_ERROR_TOO_LARGE 8
 
@@ -229,14 +250,15 @@ extern "C" {
  and what to write instead), unknown flags, a NULL array or entry where
  data is needed, a list over the limits (at most 10,000,000 patterns and
  64 MiB of pattern text in all: refused before a pattern past them is
- read, so a length that lies fails here too; globs and keywords whose
- automaton would take over 32 MiB: refused as a whole list, pattern
- index -1), or an internal error. On failure keep the set you had: a
- failed reload must not unpin anything. Thread-safe.
+ read, so a length that lies fails here too), or an internal error. No
+ list within the limits is refused for its size: a list of globs and
+ keywords too large for the fast tier gets the second one
+ (crio_pin_tier()). On failure keep the set you had: a failed reload
+ must not unpin anything. Thread-safe.
 
- Cost: every list within the limits compiles within a few seconds and
- 1 GiB, and matches a name of up to 255 bytes in a few microseconds at
- most (docs/reliability.md, "Limits and compile cost" and "The bound").
+ Cost: every list within the limits compiles within seconds, and a name
+ costs at most a few memory reads a byte of it in either tier
+ (docs/reliability.md, "Limits and compile cost" and "Tiers").
 
  Safety: Non-NULL pointers must point to what is described above.
  */
@@ -257,6 +279,18 @@ struct crio_pin_set *crio_pin_compile(const char *const *patterns, const size_t 
  Safety: As crio_pin_compile().
  */
 bool crio_pin_validate(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, struct crio_pin_error **error_out);
+
+/*
+ As crio_pin_validate(), and says which tier the set would get: on
+ success `*tier_out` (if not NULL) receives the value crio_pin_tier()
+ would return for the compiled set (CRIO_PIN_TIER_EXACT, _DENSE or
+ _SPARSE); on failure it is left unchanged. Cost: as
+ crio_pin_validate(), and a sort of the glob and keyword patterns' text
+ to size their automaton. Thread-safe.
+
+ Safety: As crio_pin_compile(); `tier_out` is NULL or writable.
+ */
+bool crio_pin_validate_tier(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, uint32_t *tier_out, struct crio_pin_error **error_out);
 
 /*
  Whether `name` (`length` bytes, any bytes) is pinned by `set`.
@@ -346,6 +380,16 @@ bool crio_pin_length_verdicts(const struct crio_pin_set *set, uint8_t *out, size
 size_t crio_pin_len(const struct crio_pin_set *set);
 
 /*
+ Which tier answers for the set's globs and keywords, and so what a
+ name may cost: CRIO_PIN_TIER_EXACT (no glob or keyword; also for NULL,
+ the empty set), CRIO_PIN_TIER_DENSE or CRIO_PIN_TIER_SPARSE; 0 on an
+ internal failure (none is known). Thread-safe.
+
+ Safety: `set` is NULL or live.
+ */
+uint32_t crio_pin_tier(const struct crio_pin_set *set);
+
+/*
  Another owner of the same compiled set: the same pointer, with its
  reference count raised. Each pointer returned by crio_pin_compile() or
  crio_pin_clone() must be passed to crio_pin_free() once; the set lives
@@ -427,4 +471,6 @@ const char *crio_pin_version(void);
     (crio_pin_compile)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (error_out))
 #define crio_pin_validate(patterns, lengths, count, flags, error_out) \
     (crio_pin_validate)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (error_out))
+#define crio_pin_validate_tier(patterns, lengths, count, flags, tier_out, error_out) \
+    (crio_pin_validate_tier)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (tier_out), (error_out))
 #endif

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::pattern::NORMALIZE_NAMED;
 use crate::set::{self, MAX_PATTERNS, MAX_PATTERN_BYTES};
-use crate::{CompileError, ErrorKind, Flags, LengthVerdict, PinSet};
+use crate::{CompileError, ErrorKind, Flags, LengthVerdict, PinSet, Tier};
 
 /// CRI-O's semantics, quirks included: globs match anywhere in the name,
 /// comparison is case-insensitive (Go's Unicode simple folding).
@@ -66,6 +66,28 @@ const _: () = assert!(
         && CRIO_PIN_CONTAINERD_NORMALIZED == Flags::CONTAINERD_NORMALIZED.bits()
         && CRIO_PIN_CRI_DOCKERD == Flags::CRI_DOCKERD.bits()
 );
+
+/// crio_pin_tier(): no glob or keyword pattern: exact names alone, one
+/// probe of a hash table a name.
+pub const CRIO_PIN_TIER_EXACT: u32 = 1;
+/// crio_pin_tier(): the fast tier, a dense table (at most 128 MiB): one
+/// table entry a byte of the name.
+pub const CRIO_PIN_TIER_DENSE: u32 = 2;
+/// crio_pin_tier(): the second tier, a sparse automaton, for glob and
+/// keyword lists past the dense table: at most 2 states visited a byte of
+/// the name (3 with CRIO_PIN_ANCHOR_GLOBS). Still bounded by the name's
+/// length, but slower than the dense tier; fewer or shorter globs and
+/// keywords (or exact names) bring a list back.
+pub const CRIO_PIN_TIER_SPARSE: u32 = 3;
+
+/// The C value of a tier.
+fn tier_value(tier: Tier) -> u32 {
+    match tier {
+        Tier::Exact => CRIO_PIN_TIER_EXACT,
+        Tier::Dense { .. } => CRIO_PIN_TIER_DENSE,
+        Tier::Sparse { .. } => CRIO_PIN_TIER_SPARSE,
+    }
+}
 
 /// What crio_pin_match_index() returns when it cannot answer: invalid
 /// arguments or an internal failure. Not -1 ("no pattern matches"): treat
@@ -337,14 +359,15 @@ unsafe fn match_name<T>(
 /// and what to write instead), unknown flags, a NULL array or entry where
 /// data is needed, a list over the limits (at most 10,000,000 patterns and
 /// 64 MiB of pattern text in all: refused before a pattern past them is
-/// read, so a length that lies fails here too; globs and keywords whose
-/// automaton would take over 32 MiB: refused as a whole list, pattern
-/// index -1), or an internal error. On failure keep the set you had: a
-/// failed reload must not unpin anything. Thread-safe.
+/// read, so a length that lies fails here too), or an internal error. No
+/// list within the limits is refused for its size: a list of globs and
+/// keywords too large for the fast tier gets the second one
+/// (crio_pin_tier()). On failure keep the set you had: a failed reload
+/// must not unpin anything. Thread-safe.
 ///
-/// Cost: every list within the limits compiles within a few seconds and
-/// 1 GiB, and matches a name of up to 255 bytes in a few microseconds at
-/// most (docs/reliability.md, "Limits and compile cost" and "The bound").
+/// Cost: every list within the limits compiles within seconds, and a name
+/// costs at most a few memory reads a byte of it in either tier
+/// (docs/reliability.md, "Limits and compile cost" and "Tiers").
 ///
 /// # Safety
 /// Non-NULL pointers must point to what is described above.
@@ -394,6 +417,38 @@ pub unsafe extern "C" fn crio_pin_validate(
     );
     // SAFETY: the caller's contract.
     unsafe { deliver(result, error_out) }.is_some()
+}
+
+/// As crio_pin_validate(), and says which tier the set would get: on
+/// success `*tier_out` (if not NULL) receives the value crio_pin_tier()
+/// would return for the compiled set (CRIO_PIN_TIER_EXACT, _DENSE or
+/// _SPARSE); on failure it is left unchanged. Cost: as
+/// crio_pin_validate(), and a sort of the glob and keyword patterns' text
+/// to size their automaton. Thread-safe.
+///
+/// # Safety
+/// As crio_pin_compile(); `tier_out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn crio_pin_validate_tier(
+    patterns: *const *const c_char,
+    lengths: *const usize,
+    count: usize,
+    flags: u32,
+    tier_out: *mut u32,
+    error_out: *mut *mut crio_pin_error,
+) -> bool {
+    let result = boundary(
+        |payload| Err(crio_pin_error::from_panic(payload)),
+        // SAFETY: the caller's contract.
+        || unsafe { read_patterns(patterns, lengths, count, flags, |p, f| PinSet::validate(p, f)) },
+    );
+    // SAFETY: the caller's contract.
+    let tier = unsafe { deliver(result, error_out) };
+    if let (Some(tier), false) = (tier, tier_out.is_null()) {
+        // SAFETY: the caller passed a writable pointer.
+        unsafe { tier_out.write(tier_value(tier)) };
+    }
+    tier.is_some()
 }
 
 /// Hands a result to C: the value, or the error through `error_out` (or
@@ -683,6 +738,19 @@ pub unsafe extern "C" fn crio_pin_length_verdicts(set: *const crio_pin_set, out:
 pub unsafe extern "C" fn crio_pin_len(set: *const crio_pin_set) -> usize {
     // SAFETY: the caller's contract.
     boundary(|_| 0, || unsafe { set_ref(set) }.map_or(0, PinSet::len))
+}
+
+/// Which tier answers for the set's globs and keywords, and so what a
+/// name may cost: CRIO_PIN_TIER_EXACT (no glob or keyword; also for NULL,
+/// the empty set), CRIO_PIN_TIER_DENSE or CRIO_PIN_TIER_SPARSE; 0 on an
+/// internal failure (none is known). Thread-safe.
+///
+/// # Safety
+/// `set` is NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn crio_pin_tier(set: *const crio_pin_set) -> u32 {
+    // SAFETY: the caller's contract.
+    boundary(|_| 0, || unsafe { set_ref(set) }.map_or(CRIO_PIN_TIER_EXACT, |set| tier_value(set.tier())))
 }
 
 /// Another owner of the same compiled set: the same pointer, with its

@@ -132,6 +132,19 @@ impl CArgs {
     }
 }
 
+impl CSet {
+    /// crio_pin_tier() of the set: its `CRIO_PIN_TIER_*` name.
+    pub fn tier(&self) -> &'static str {
+        // SAFETY: a live set.
+        match unsafe { ffi::crio_pin_tier(self.0) } {
+            ffi::CRIO_PIN_TIER_EXACT => "exact",
+            ffi::CRIO_PIN_TIER_DENSE => "dense",
+            ffi::CRIO_PIN_TIER_SPARSE => "sparse",
+            other => panic!("crio_pin_tier: {other}"),
+        }
+    }
+}
+
 /// A set compiled through the C ABI, freed on drop.
 pub struct CSet(pub *mut ffi::crio_pin_set);
 
