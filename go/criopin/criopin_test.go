@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -128,36 +127,6 @@ func TestTooLarge(t *testing.T) {
 	if err := criopin.Validate(list[1:]); err != nil {
 		t.Fatalf("Validate of 64 MiB: %v", err)
 	}
-}
-
-// TestAutomatonTooLarge: globs and keywords whose automaton would pass
-// the library's bound (MAX_AUTOMATON_BYTES, 32 MiB of table) are refused
-// as a whole list, by both backends alike; one byte less compiles. (One
-// keyword of 'a's: a state a byte, 3 columns of 4 bytes a row.)
-func TestAutomatonTooLarge(t *testing.T) {
-	longest := (32<<20)/12 - 2
-	fits := "*" + strings.Repeat("a", longest) + "*"
-	over := []string{"quay.io/x", "*" + strings.Repeat("A", longest+1) + "*", "**"}
-	_, err := criopin.Compile(over)
-	var cerr *criopin.CompileError
-	if !errors.As(err, &cerr) || cerr.Kind != criopin.KindTooLarge || cerr.Index != -1 ||
-		!strings.Contains(cerr.Message, "automaton of "+strconv.Itoa((longest+3)*12)+" bytes") ||
-		!strings.Contains(cerr.Message, "exact names") {
-		t.Fatalf("got %v", err)
-	}
-	checkValidate(t, over, criopin.Default, err)
-	if err := criopin.Validate([]string{fits, strings.Repeat("a", 40<<20)}); err != nil {
-		t.Fatalf("Validate of a keyword within the bound and a 40 MiB exact name: %v", err)
-	}
-	// Folded: K, k and the Kelvin sign are one needle byte.
-	kelvin := []string{"*" + strings.Repeat("\u212a", longest/3) + "*", "*" + strings.Repeat("k", longest+1) + "*"}
-	_, err = criopin.Compile(kelvin)
-	checkValidate(t, kelvin, criopin.Default, err)
-	if !errors.Is(err, criopin.ErrTooLarge) {
-		t.Fatalf("got %v", err)
-	}
-	_, err = criopin.Compile(kelvin, criopin.CaseSensitive)
-	checkValidate(t, kelvin, criopin.CaseSensitive, err)
 }
 
 // TestValidate: Validate answers as Compile does (the conformance tests

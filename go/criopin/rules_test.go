@@ -5,7 +5,6 @@ import (
 	// go-digest refuses an algorithm whose hash is not linked in.
 	_ "crypto/sha256"
 	_ "crypto/sha512"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -93,15 +92,12 @@ func eachPattern(patterns []string, flags Flag, each func(i int, p parsedPattern
 		return &CompileError{Kind: KindConflictingFlags, Index: -1, Message: "the flags criopin.Literal and " +
 			"criopin.CriDockerdSyntax are two pattern syntaxes; choose one"}
 	}
-	total, needleBytes := 0, 0
+	total := 0
 	for i, raw := range patterns {
 		total += len(raw)
 		p, err := checkPattern(i, raw, total, flags)
 		if err != nil {
 			return err
-		}
-		if p.kind == globPattern || p.kind == keywordPattern {
-			needleBytes += len(p.text)
 		}
 		if flags&Normalize != 0 && (p.kind == exactPattern || p.kind == repositoryPattern) {
 			normalized, nerr := normalizeReference(p.text)
@@ -122,76 +118,7 @@ func eachPattern(patterns []string, flags Flag, each func(i int, p parsedPattern
 			each(i, p)
 		}
 	}
-	// A state a needle byte at most (folding never lengthens text) and at
-	// most 258 columns: a short list cannot pass the bound, and is not
-	// sized (nothing allocated).
-	if (needleBytes+2)*258*4 <= maxAutomatonBytes {
-		return nil
-	}
-	var needles []string
-	for _, raw := range patterns {
-		if p, _ := parsePattern(raw, flags); p.kind == globPattern || p.kind == keywordPattern {
-			needles = append(needles, canonicalNeedle(p.text, flags&CaseSensitive == 0))
-		}
-	}
-	return automatonError(needles)
-}
-
-// canonicalNeedle is text (valid UTF-8) as the library compares it
-// (src/fold.rs): under case folding each rune replaced by the smallest
-// rune of its unicode.SimpleFold orbit.
-func canonicalNeedle(text string, fold bool) string {
-	if !fold {
-		return text
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	for _, r := range text {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		b.WriteRune(least)
-	}
-	return b.String()
-}
-
-// automatonError is the library's refusal of a list whose globs and
-// keywords need a DFA table past maxAutomatonBytes (src/set/needles.rs,
-// Ordered::accepted_extent; src/set/trie.rs, Extent::of): a state per
-// distinct needle prefix and the root, a column per byte that occurs in a
-// needle, one for the other bytes and one for bail, 4 bytes an entry, one
-// row more (bail's). Nil within the bound.
-func automatonError(needles []string) *CompileError {
-	sort.Strings(needles)
-	states, prev := 1, ""
-	var occurs [256]bool
-	for _, n := range needles {
-		k := 0
-		for k < len(prev) && k < len(n) && prev[k] == n[k] {
-			k++
-		}
-		for i := k; i < len(n); i++ {
-			occurs[n[i]] = true
-		}
-		states += len(n) - k
-		prev = n
-	}
-	columns := 2
-	for _, o := range occurs {
-		if o {
-			columns++
-		}
-	}
-	tableBytes := (states + 1) * columns * 4
-	if tableBytes <= maxAutomatonBytes {
-		return nil
-	}
-	return &CompileError{Kind: KindTooLarge, Index: -1, Message: "too large: the glob and keyword patterns " +
-		"together need an automaton of " + strconv.Itoa(tableBytes) + " bytes, and at most " +
-		strconv.Itoa(maxAutomatonBytes) + " keeps every name's match within its bound; pin the images by " +
-		"exact names (any number, in the hash table), or use fewer, shorter globs and keywords (a glob " +
-		"that shares its start with others costs only what it adds)"}
+	return nil
 }
 
 // normalizeReference is text as containerd normalises a pulled name
@@ -353,12 +280,11 @@ func (m *goMatcher) matchAny(names []string) bool {
 	return false
 }
 
-// Limits of one set, the library's (MAX_PATTERNS, MAX_PATTERN_BYTES,
-// MAX_AUTOMATON_BYTES).
+// Limits of one set, the library's (MAX_PATTERNS, MAX_PATTERN_BYTES): no
+// list within them is refused for its size.
 const (
-	maxPatterns       = 10_000_000
-	maxPatternBytes   = 64 << 20
-	maxAutomatonBytes = 32 << 20
+	maxPatterns     = 10_000_000
+	maxPatternBytes = 64 << 20
 )
 
 // checkPattern is the library's validation of pattern i (src/pattern.rs and
