@@ -197,7 +197,7 @@ pub fn not_utf8(valid_up_to: usize, refuses: &str) -> String {
 /// when it takes the pattern, else the kind of error it refuses it with.
 pub fn verdict(raw: &[u8]) -> Option<ErrorKind> {
     match PinSet::validate([raw], Flags::STRICT) {
-        Ok(()) => None,
+        Ok(_) => None,
         // One pattern past the size limit of a whole list (over 64 MiB),
         // which the library checks first: its verdict on the text itself.
         Err(e) if matches!(e.kind(), ErrorKind::TooLarge { .. }) => match std::str::from_utf8(raw) {

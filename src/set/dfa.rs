@@ -167,7 +167,7 @@ impl Numbering {
         let mut hits = Vec::new();
         let mut next = 1u32;
         trie.depth_first(|s| {
-            let (anywhere, at_start) = (trie.anywhere[s as usize], at_start(s));
+            let (anywhere, at_start) = (trie.nodes[s as usize].anywhere, at_start(s));
             if anywhere != NONE || at_start != NONE {
                 row[s as usize] = next;
                 next += 1;
@@ -285,12 +285,12 @@ impl Dfa {
                 if s == 0 {
                     trans[row..row + stride].fill(numbering.id(at, stride));
                 } else {
-                    let from = numbering.row[trie.fail[s as usize] as usize] as usize * stride;
+                    let from = numbering.row[trie.nodes[s as usize].fail as usize] as usize * stride;
                     trans.copy_within(from..from + stride, row);
                 }
                 for t in trie.children(s) {
                     let to = numbering.id(numbering.row[t as usize], stride);
-                    let label = trie.label[t as usize];
+                    let label = trie.nodes[t as usize].label;
                     trans[row + usize::from(column[usize::from(label)])] = to;
                     if wide && fold {
                         // A raw ASCII name walks as its upper-case form

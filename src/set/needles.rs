@@ -28,6 +28,9 @@ pub(super) struct Needles {
 /// The automaton of a list's needles, in the tier its size picks
 /// ([`Ordered::tier`]).
 #[derive(Debug)]
+// (One a set: the dense DFA, which every walk of the fast tier reads, stays
+// inline rather than behind a pointer.)
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Automaton {
     Dense(Dfa),
     Sparse(Sparse),

@@ -7,9 +7,10 @@
 //! by the name's length, whatever the list.
 //!
 //! It is the needles' one trie ([`super::trie`]: needles → numbered trie →
-//! failure links), repacked so that a state is one aligned 16-byte
+//! failure links), walked as it is: a state is one aligned 16-byte
 //! [`Node`] (its first child, failure state, the lowest index ending
-//! there, its label and child count), never split across cache lines:
+//! there, its label and child count), never split across cache lines, and
+//! compiling holds one copy of the nodes:
 //!
 //! - **Children contiguous, ascending by label**, each a node: a state
 //!   with one child (nearly every state past the first levels) finds it by
@@ -52,27 +53,7 @@
 //! at a size and this one does not.
 
 use super::search::{Form, NeedsCanonical, NONE};
-use super::trie::{Step, Trie};
-
-/// One state of the automaton: 16 bytes, aligned, so that it lies in one
-/// cache line.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(16))]
-struct Node {
-    /// Where its children start (in `nodes`).
-    first_child: u32,
-    /// Its failure state.
-    fail: u32,
-    /// The lowest index of an unanchored needle that is a suffix of its
-    /// path, or [`NONE`].
-    anywhere: u32,
-    /// The byte leading into it (the root's is unused).
-    label: u8,
-    child_count: u8,
-    /// Whether an anchored glob's needle is its whole path (its index is
-    /// in `at_start`).
-    anchored: bool,
-}
+use super::trie::{Node, Step, Trie};
 
 #[derive(Debug)]
 pub(super) struct Sparse {
@@ -146,44 +127,17 @@ impl Meter for WalkCount {
 }
 
 impl Sparse {
-    /// The automaton of `trie` (its failure links set): its arrays packed
-    /// into nodes, each freed once read, so that compiling holds the trie
-    /// and the nodes at most once each.
+    /// The automaton of `trie` (its failure links set): its nodes and rows
+    /// moved in, not copied.
     pub(super) fn from_trie(trie: Trie, fold: bool) -> Sparse {
-        let Trie { first_child, child_count, label, fail, anywhere, at_start, classes, shallow, shallow_states } = trie;
-        // (Memory: the trie's arrays and the nodes, 30 bytes a state, at
-        // the start of the copy; 16 at its end.)
-        let mut nodes = vec![Node::default(); label.len()];
-        for (node, (&label, &child_count)) in nodes.iter_mut().zip(label.iter().zip(child_count.iter())) {
-            node.label = label;
-            node.child_count = child_count;
-        }
-        drop((label, child_count));
-        for (node, &first_child) in nodes.iter_mut().zip(first_child.iter()) {
-            node.first_child = first_child;
-        }
-        drop(first_child);
-        for (node, (&fail, &anywhere)) in nodes.iter_mut().zip(fail.iter().zip(anywhere.iter())) {
-            node.fail = fail;
-            node.anywhere = anywhere;
-        }
-        drop((fail, anywhere));
+        let Trie { mut nodes, at_start, classes, mut shallow, shallow_states } = trie;
         for &(state, _) in at_start.iter() {
             nodes[state as usize].anchored = true;
         }
-        let mut shallow = shallow;
         for step in shallow.iter_mut() {
             step.to = leaf_skipped(&nodes, step.to);
         }
-        Sparse {
-            nodes: nodes.into_boxed_slice(),
-            shallow,
-            shallow_states,
-            stride: classes.count,
-            classes: classes.of,
-            at_start,
-            fold,
-        }
+        Sparse { nodes, shallow, shallow_states, stride: classes.count, classes: classes.of, at_start, fold }
     }
 
     pub(super) fn memory_usage(&self) -> usize {
@@ -207,28 +161,12 @@ impl Sparse {
         }
     }
 
-    /// The child of `node` on `byte`.
+    /// The child of `node` on `byte`, its reads counted.
     #[inline(always)]
     fn child(&self, node: &Node, byte: u8, meter: &mut impl Meter) -> Option<u32> {
-        let first = node.first_child as usize;
-        let children = &self.nodes[first..first + usize::from(node.child_count)];
-        match children {
-            [] => None,
-            [only] => {
-                meter.read(1);
-                (only.label == byte).then_some(first as u32)
-            }
-            _ => {
-                // (Each probe a node: at most 1 + ⌈log2 c⌉ of them.)
-                let mut probes = 0;
-                let found = children.binary_search_by(|c| {
-                    probes += 1;
-                    c.label.cmp(&byte)
-                });
-                meter.read(probes);
-                found.ok().map(|k| (first + k) as u32)
-            }
-        }
+        let (child, reads) = node.child(&self.nodes, byte);
+        meter.read(reads);
+        child
     }
 
     /// The step from `s` on `byte` (canonical), failures followed: the

@@ -33,10 +33,12 @@
 //!    sparse automaton walked these arrays as they are for lists past the
 //!    DFA's budget; such lists are refused now.)
 //!
-//! A state costs 14 bytes while compiling: `first_child`, `fail` and
-//! `anywhere` (4 each), `child_count` and `label` (1 each), plus the
-//! shallow rows (at most [`SHALLOW_BYTES_PER_STATE`] a state and
-//! [`SHALLOW_MAX_BYTES`] in all).
+//! A state is one 16-byte [`Node`] (`first_child`, `fail` and `anywhere`,
+//! 4 bytes each, `label` and `child_count`, and the sparse automaton's
+//! `anchored`), plus the shallow rows (at most [`SHALLOW_BYTES_PER_STATE`]
+//! a state and [`SHALLOW_MAX_BYTES`] in all): the nodes are what the sparse
+//! automaton walks as they are, so that compiling holds one copy of them.
+//! (Aligned to 16 bytes, a node never spans two cache lines.)
 
 use super::search::{Owner, NONE};
 
@@ -155,23 +157,58 @@ pub(super) struct Step {
     pub(super) found: u32,
 }
 
+/// One state of the trie.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(16))]
+pub(super) struct Node {
+    /// Where its children start.
+    pub(super) first_child: u32,
+    /// Its failure state (the longest proper suffix of its path that is a
+    /// state).
+    pub(super) fail: u32,
+    /// The lowest index of an unanchored needle that is a suffix of its
+    /// path, or [`NONE`].
+    pub(super) anywhere: u32,
+    /// The byte leading into it (the root's is unused).
+    pub(super) label: u8,
+    /// How many children it has (at most 243: the bytes that occur in
+    /// UTF-8 text).
+    pub(super) child_count: u8,
+    /// Whether an anchored glob's needle is its whole path (set by the
+    /// sparse automaton, which walks the nodes).
+    pub(super) anchored: bool,
+}
+
+impl Node {
+    /// Its child on `byte` among `nodes` (this node's trie), and how many
+    /// nodes the search read: one for a single child, at most `1 + ⌈log2
+    /// c⌉` of `c` children (a binary search by label).
+    #[inline(always)]
+    pub(super) fn child(&self, nodes: &[Node], byte: u8) -> (Option<u32>, usize) {
+        let first = self.first_child as usize;
+        let children = &nodes[first..first + usize::from(self.child_count)];
+        // Past the first levels nearly every state has one child or none.
+        match children {
+            [] => (None, 0),
+            [only] => ((only.label == byte).then_some(first as u32), 1),
+            _ => {
+                let mut probes = 0;
+                let found = children.binary_search_by(|c| {
+                    probes += 1;
+                    c.label.cmp(&byte)
+                });
+                (found.ok().map(|k| (first + k) as u32), probes)
+            }
+        }
+    }
+}
+
 /// The numbered trie of the needles with its failure links (module doc).
 /// State 0 is the root.
 #[derive(Debug)]
 pub(super) struct Trie {
-    /// Per state: where its children start.
-    pub(super) first_child: Box<[u32]>,
-    /// Per state: how many children it has (at most 243: the bytes that
-    /// occur in UTF-8 text).
-    pub(super) child_count: Box<[u8]>,
-    /// Per state: the byte leading into it (the root's is unused).
-    pub(super) label: Box<[u8]>,
-    /// Per state: its failure state (the longest proper suffix of its path
-    /// that is a state).
-    pub(super) fail: Box<[u32]>,
-    /// Per state: the lowest index of an unanchored needle that is a suffix
-    /// of its path, or [`NONE`].
-    pub(super) anywhere: Box<[u32]>,
+    /// Per state, its node.
+    pub(super) nodes: Box<[Node]>,
     /// (state, index) of each anchored glob's whole needle, by state.
     pub(super) at_start: Box<[(u32, u32)]>,
     pub(super) classes: ByteClasses,
@@ -195,9 +232,7 @@ struct Pending {
 /// The trie's shape while it is numbered.
 struct Numbering<'n> {
     needles: &'n [&'n [u8]],
-    first_child: Vec<u32>,
-    child_count: Vec<u8>,
-    label: Vec<u8>,
+    nodes: Vec<Node>,
     /// (state, needle) of each needle's last state.
     ends: Vec<(u32, u32)>,
 }
@@ -214,7 +249,7 @@ impl Numbering<'_> {
             self.ends.push((state, k as u32));
             k += 1;
         }
-        self.first_child[state as usize] = self.label.len() as u32;
+        self.nodes[state as usize].first_child = self.nodes.len() as u32;
         let mut count = 0u8;
         while k < end {
             let byte = needles[k][depth];
@@ -222,14 +257,12 @@ impl Numbering<'_> {
             while k < end && needles[k][depth] == byte {
                 k += 1;
             }
-            let child = self.label.len() as u32;
-            self.label.push(byte);
-            self.first_child.push(0);
-            self.child_count.push(0);
+            let child = self.nodes.len() as u32;
+            self.nodes.push(Node { label: byte, anywhere: NONE, ..Node::default() });
             count = count.checked_add(1).expect("canonical needles are UTF-8: at most 243 distinct bytes");
             each(Pending { state: child, start: run, end: k, depth: depth + 1 });
         }
-        self.child_count[state as usize] = count;
+        self.nodes[state as usize].child_count = count;
     }
 
     /// Numbers the children of each state of `level`, one level after
@@ -264,29 +297,22 @@ impl Trie {
     /// last state; no failure links yet.
     fn number(needles: &[&[u8]], owners: &[Owner], extent: &Extent, layout: Layout) -> Trie {
         let states = extent.states;
-        let mut numbering = Numbering {
-            needles,
-            first_child: Vec::with_capacity(states),
-            child_count: Vec::with_capacity(states),
-            label: Vec::with_capacity(states),
-            ends: Vec::with_capacity(needles.len()),
-        };
-        numbering.first_child.push(0);
-        numbering.child_count.push(0);
-        numbering.label.push(0);
+        let mut numbering =
+            Numbering { needles, nodes: Vec::with_capacity(states), ends: Vec::with_capacity(needles.len()) };
+        numbering.nodes.push(Node { anywhere: NONE, ..Node::default() });
         // The top levels breadth first: a state's children are a block, and
         // the blocks of one level follow each other.
         let root = vec![Pending { state: 0, start: 0, end: needles.len(), depth: 0 }];
         // States at most `shallow_depth` deep: the first this many.
         let mut shallow = 1;
         let level = numbering.breadth_first(root, |numbering, level| {
-            let go_on = numbering.label.len() < layout.breadth_first;
+            let go_on = numbering.nodes.len() < layout.breadth_first;
             if go_on && level[0].depth <= layout.shallow_depth {
                 shallow = level.last().map_or(0, |p| p.state as usize + 1);
             }
             go_on
         });
-        let breadth_first = numbering.label.len();
+        let breadth_first = numbering.nodes.len();
         // Below, depth first: a state's children block, then each child's
         // subtree in turn (a chain of single children is numbered
         // consecutively), as deep as names go; deeper, breadth first again.
@@ -304,13 +330,12 @@ impl Trie {
         }
         drop(stack);
         numbering.breadth_first(deep, |_, _| true);
-        let Numbering { first_child, child_count, label, ends, .. } = numbering;
-        debug_assert_eq!(label.len(), states, "the extent is of these needles");
-        let mut anywhere = vec![NONE; states];
+        let Numbering { mut nodes, ends, .. } = numbering;
+        debug_assert_eq!(nodes.len(), states, "the extent is of these needles");
         let mut at_start = Vec::new();
         for &(state, n) in &ends {
             let owner = owners[n as usize];
-            anywhere[state as usize] = owner.anywhere;
+            nodes[state as usize].anywhere = owner.anywhere;
             if owner.at_start != NONE {
                 at_start.push((state, owner.at_start));
             }
@@ -325,11 +350,7 @@ impl Trie {
             .min(SHALLOW_MAX_BYTES.min(states * SHALLOW_BYTES_PER_STATE) / (stride * size_of::<Step>()))
             .max(1);
         Trie {
-            first_child: first_child.into_boxed_slice(),
-            child_count: child_count.into_boxed_slice(),
-            label: label.into_boxed_slice(),
-            fail: vec![0; states].into_boxed_slice(),
-            anywhere: anywhere.into_boxed_slice(),
+            nodes: nodes.into_boxed_slice(),
             at_start: at_start.into_boxed_slice(),
             classes: extent.classes,
             shallow: vec![Step { to: 0, found: NONE }; shallow_states * stride].into_boxed_slice(),
@@ -353,16 +374,12 @@ impl Trie {
                 // cache misses overlap instead of following each other.
                 if let Some(&ahead) = level.get(i + PREFETCH_AHEAD) {
                     let ahead = ahead as usize;
-                    prefetch(&self.first_child[ahead]);
-                    prefetch(&self.child_count[ahead]);
-                    prefetch(&self.label[ahead]);
-                    prefetch(&self.fail[ahead]);
-                    prefetch(&self.anywhere[ahead]);
+                    prefetch(&self.nodes[ahead]);
                 }
                 if s < self.shallow_states {
                     let row = s as usize * stride;
                     if s != 0 {
-                        let from = self.fail[s as usize] as usize * stride;
+                        let from = self.nodes[s as usize].fail as usize * stride;
                         self.shallow.copy_within(from..from + stride, row);
                     }
                     for t in self.children(s) {
@@ -370,9 +387,12 @@ impl Trie {
                     }
                 }
                 for t in self.children(s) {
-                    let f = if s == 0 { 0 } else { self.next(self.fail[s as usize], self.label[t as usize]) };
-                    self.fail[t as usize] = f;
-                    self.anywhere[t as usize] = self.anywhere[t as usize].min(self.anywhere[f as usize]);
+                    let f =
+                        if s == 0 { 0 } else { self.next(self.nodes[s as usize].fail, self.nodes[t as usize].label) };
+                    let inherited = self.nodes[f as usize].anywhere;
+                    let node = &mut self.nodes[t as usize];
+                    node.fail = f;
+                    node.anywhere = node.anywhere.min(inherited);
                     next_level.push(t);
                 }
             }
@@ -382,7 +402,7 @@ impl Trie {
         // What a step from a shallow state finds where it leads (set only
         // now: its `anywhere` is final once its level is linked).
         for step in self.shallow.iter_mut() {
-            step.found = self.anywhere[step.to as usize];
+            step.found = self.nodes[step.to as usize].anywhere;
         }
     }
 
@@ -413,32 +433,25 @@ impl Trie {
     }
 
     pub(super) fn states(&self) -> usize {
-        self.label.len()
+        self.nodes.len()
     }
 
     /// The states whose parent is `s`.
     #[inline(always)]
     pub(super) fn children(&self, s: u32) -> std::ops::Range<u32> {
-        let first = self.first_child[s as usize];
-        first..first + u32::from(self.child_count[s as usize])
+        let node = &self.nodes[s as usize];
+        node.first_child..node.first_child + u32::from(node.child_count)
     }
 
     /// The byte class of the label leading into `t`.
     fn class_of(&self, t: u32) -> usize {
-        usize::from(self.classes.of[usize::from(self.label[t as usize])])
+        usize::from(self.classes.of[usize::from(self.nodes[t as usize].label)])
     }
 
     /// The child of `s` on `byte`.
     #[inline(always)]
     pub(super) fn child(&self, s: u32, byte: u8) -> Option<u32> {
-        let std::ops::Range { start, end } = self.children(s);
-        let labels = &self.label[start as usize..end as usize];
-        // Past the first levels nearly every state has one child or none.
-        match labels {
-            [] => None,
-            [only] => (*only == byte).then_some(start),
-            _ => labels.binary_search(&byte).ok().map(|k| start + k as u32),
-        }
+        self.nodes[s as usize].child(&self.nodes, byte).0
     }
 
     /// The state after `s` on `byte`, failures resolved (those of `s` and
@@ -453,7 +466,7 @@ impl Trie {
             if let Some(t) = self.child(s, byte) {
                 return t;
             }
-            s = self.fail[s as usize];
+            s = self.nodes[s as usize].fail;
         }
     }
 }
@@ -524,7 +537,7 @@ mod tests {
                 for &s in level {
                     depths.push((s, depth));
                     for t in trie.children(s) {
-                        path[t as usize] = [&path[s as usize][..], &[trie.label[t as usize]]].concat();
+                        path[t as usize] = [&path[s as usize][..], &[trie.nodes[t as usize].label]].concat();
                     }
                 }
             });
@@ -533,7 +546,7 @@ mod tests {
             let paths: std::collections::BTreeSet<&[u8]> = path[1..].iter().map(Vec::as_slice).collect();
             assert_eq!(paths, distinct, "{layout:?}");
             for (s, p) in path.iter().enumerate().skip(1) {
-                let f = &path[trie.fail[s] as usize];
+                let f = &path[trie.nodes[s].fail as usize];
                 assert_eq!(f.as_slice(), failure_by_definition(&needles, p), "{layout:?} {p:?}");
                 let anywhere = needles
                     .iter()
@@ -541,7 +554,7 @@ mod tests {
                     .filter(|(n, _)| p.ends_with(n))
                     .map(|(_, o)| o.anywhere)
                     .fold(NONE, u32::min);
-                assert_eq!(trie.anywhere[s], anywhere, "{layout:?} {p:?}");
+                assert_eq!(trie.nodes[s].anywhere, anywhere, "{layout:?} {p:?}");
                 let at_start = needles.iter().zip(&owners).find(|(n, _)| **n == p.as_slice()).map(|(_, o)| o.at_start);
                 let listed = trie.at_start.iter().find(|&&(state, _)| state as usize == s).map(|&(_, i)| i);
                 assert_eq!(listed, at_start.filter(|&i| i != NONE), "{layout:?} {p:?}");
@@ -556,7 +569,7 @@ mod tests {
                     let want =
                         (0..=went.len()).map(|k| &went[k..]).find(|w| w.is_empty() || paths.contains(w)).unwrap();
                     assert_eq!(path[step.to as usize], want, "{layout:?} {s} {byte}");
-                    assert_eq!(step.found, trie.anywhere[step.to as usize]);
+                    assert_eq!(step.found, trie.nodes[step.to as usize].anywhere);
                 }
             }
         }
