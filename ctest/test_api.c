@@ -995,6 +995,89 @@ static void test_length_verdicts(void)
     crio_pin_free(set);
 }
 
+/* crio_pin_validate_tier and crio_pin_tier: which tier a list gets. A list
+ * of globs and keywords whose dense table would pass 128 MiB compiles into
+ * the sparse tier (no list is refused for its size) and answers the same:
+ * one keyword of 180,000 bytes over 208 distinct bytes (ASCII and UTF-8),
+ * compared case-sensitively, needs 180,002 rows of 210 columns of 4 bytes
+ * (151 MB). */
+static void test_tiers(void)
+{
+    CHECK_INT("tier_null_set", crio_pin_tier(NULL), CRIO_PIN_TIER_EXACT);
+    const char *exact[] = {"registry.k8s.io/pause:3.10"};
+    const char *globs[] = {"registry.k8s.io/pause:3.10", "quay.io/*"};
+    uint32_t tier = 0;
+    crio_pin_error *err = NOT_WRITTEN;
+    CHECK("validate_tier_exact", crio_pin_validate_tier(exact, NULL, 1, CRIO_PIN_DEFAULT, &tier, &err) && err == NULL);
+    CHECK_INT("validate_tier_exact_tier", tier, CRIO_PIN_TIER_EXACT);
+    CHECK("validate_tier_dense", crio_pin_validate_tier(globs, NULL, 2, CRIO_PIN_DEFAULT, &tier, NULL));
+    CHECK_INT("validate_tier_dense_tier", tier, CRIO_PIN_TIER_DENSE);
+    crio_pin_set *set = crio_pin_compile(globs, NULL, 2, CRIO_PIN_DEFAULT, NULL);
+    CHECK_INT("tier_dense", crio_pin_tier(set), CRIO_PIN_TIER_DENSE);
+    crio_pin_free(set);
+    CHECK("validate_tier_out_null", crio_pin_validate_tier(globs, NULL, 2, CRIO_PIN_DEFAULT, NULL, NULL));
+    /* On failure the tier is left as it was, and the error is validate's. */
+    const char *lone[] = {"quay.io/*", "*"};
+    tier = 77;
+    err = NOT_WRITTEN;
+    CHECK("validate_tier_lone_star", !crio_pin_validate_tier(lone, NULL, 2, CRIO_PIN_DEFAULT, &tier, &err));
+    CHECK_INT("validate_tier_lone_star_unchanged", tier, 77);
+    CHECK_INT("validate_tier_lone_star_kind", crio_pin_error_kind(err), CRIO_PIN_ERROR_LONE_STAR);
+    crio_pin_error_free(err);
+
+    /* The bytes of the keyword: printable ASCII but '*', then UTF-8
+     * sequences whose bytes are every continuation byte and every lead. */
+    unsigned char base[512];
+    size_t n = 0;
+    for (unsigned c = 0x21; c < 0x7f; c++)
+        if (c != '*')
+            base[n++] = (unsigned char)c;
+    for (unsigned c = 0x80; c < 0xc0; c++) {
+        base[n++] = 0xc2;
+        base[n++] = (unsigned char)c;
+    }
+    for (unsigned lead = 0xc3; lead < 0xe0; lead++) {
+        base[n++] = (unsigned char)lead;
+        base[n++] = 0x80;
+    }
+    for (unsigned lead = 0xe1; lead < 0xf0; lead++) {
+        base[n++] = (unsigned char)lead;
+        base[n++] = 0x80;
+        base[n++] = 0x80;
+    }
+    for (unsigned lead = 0xf1; lead < 0xf4; lead++) {
+        base[n++] = (unsigned char)lead;
+        base[n++] = 0x80;
+        base[n++] = 0x80;
+        base[n++] = 0x80;
+    }
+    enum { KEYWORD = 180000 };
+    char *keyword = malloc(KEYWORD + 2);
+    CHECK("tier_sparse_alloc", keyword != NULL);
+    if (keyword == NULL)
+        return;
+    keyword[0] = '*';
+    size_t at = 1;
+    while (at + n <= KEYWORD)
+        for (size_t i = 0; i < n; i++)
+            keyword[at++] = (char)base[i];
+    keyword[at++] = '*';
+    const char *big[] = {"registry.k8s.io/pause:3.10", keyword};
+    size_t big_len[] = {26, at};
+    CHECK("validate_tier_sparse", crio_pin_validate_tier(big, big_len, 2, CRIO_PIN_CASE_SENSITIVE, &tier, NULL));
+    CHECK_INT("validate_tier_sparse_tier", tier, CRIO_PIN_TIER_SPARSE);
+    set = crio_pin_compile(big, big_len, 2, CRIO_PIN_CASE_SENSITIVE, NULL);
+    CHECK("tier_sparse_compiles", set != NULL);
+    CHECK_INT("tier_sparse", crio_pin_tier(set), CRIO_PIN_TIER_SPARSE);
+    /* The keyword's text inside a name pins it; one byte short does not. */
+    keyword[0] = 'x';
+    CHECK_INT("tier_sparse_match", crio_pin_match_index(set, keyword, at - 1), 1);
+    CHECK_INT("tier_sparse_short", crio_pin_match_index(set, keyword, at - 2), -1);
+    CHECK_INT("tier_sparse_exact", crio_pin_match_index(set, "registry.k8s.io/pause:3.10", 26), 0);
+    crio_pin_free(set);
+    free(keyword);
+}
+
 int main(void)
 {
     test_version();
@@ -1010,5 +1093,6 @@ int main(void)
     test_limits();
     test_clone_free();
     test_length_verdicts();
+    test_tiers();
     return check_summary();
 }
