@@ -69,6 +69,7 @@ mod search;
 mod shape;
 mod trie;
 
+use crate::fingerprint::{Fingerprint, ListHasher};
 use crate::fold;
 use crate::normalize::normalize;
 use crate::pattern::{CompileError, Flags, Pattern};
@@ -125,6 +126,8 @@ pub struct PinSet {
     /// most names is the needles' ([`Prefilter::holds_ascii`]): CRI-O's
     /// rules, a few needles all matching anywhere, none empty.
     quick: bool,
+    /// The fingerprint of the list compiled, hashed as it was read.
+    fingerprint: Fingerprint,
 }
 
 impl PinSet {
@@ -177,6 +180,11 @@ impl PinSet {
         let mut needles = NeedleList::default();
         let mut repositories = NeedleList::default();
         let mut lengths = Lengths::default();
+        // Hashed as each pattern is read, in the one pass over the list
+        // (a list refused for size has its first pattern past the limit
+        // hashed before the refusal: through the C ABI, none is read).
+        let mut hasher = ListHasher::new(flags.bits());
+        let patterns = patterns.into_iter().inspect(|pattern| hasher.add(pattern.as_ref()));
         let len = each_pattern(patterns, flags, |index, pattern| {
             let text = pattern.text().as_bytes();
             match pattern {
@@ -202,7 +210,8 @@ impl PinSet {
         let quick = dialect.is_none()
             && needles.empty.is_none()
             && needles.prefilter.as_ref().is_some_and(Prefilter::matches_anywhere_only);
-        Ok(PinSet { flags, len, exact: ExactTable::build(exact, fold), needles, lengths, dialect, quick })
+        let fingerprint = hasher.finish();
+        Ok(PinSet { flags, len, exact: ExactTable::build(exact, fold), needles, lengths, dialect, quick, fingerprint })
     }
 
     /// Whether any pattern matches `name`: the image is pinned.
@@ -412,6 +421,13 @@ impl PinSet {
     /// The flags the set was compiled with.
     pub fn flags(&self) -> Flags {
         self.flags
+    }
+
+    /// The fingerprint of the list and flags the set was compiled from:
+    /// [`fingerprint()`](crate::fingerprint()) of them, which a reload
+    /// compares with the new list's to keep this set when nothing changed.
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
     }
 
     /// Heap bytes held by the compiled set (an estimate: hash-map slots are
