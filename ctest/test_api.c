@@ -2,7 +2,7 @@
  * test_api.c: the C API contract of crio-pin beyond the matching semantics
  * (test_match.c): every NULL case of every function, every compile error,
  * crio_pin_len, crio_pin_match_any / crio_pin_match_each on packed buffers,
- * clone/free lifetimes, and crio_pin_version.
+ * clone/free lifetimes, fingerprints, and crio_pin_version.
  *
  * Byte buffers handed to the library are exact-size heap blocks, so that
  * valgrind catches any read past a length (ASan checks the C side).
@@ -1078,6 +1078,89 @@ static void test_tiers(void)
     free(keyword);
 }
 
+/* ------------------------------------------------------------ fingerprints */
+
+/* `fingerprint` as the 64 lower-case hex digits docs/c.md defines its
+ * text with (after "sha256:"). */
+static void fingerprint_hex(const uint8_t fingerprint[CRIO_PIN_FINGERPRINT_BYTES], char hex[65])
+{
+    for (size_t i = 0; i < CRIO_PIN_FINGERPRINT_BYTES; i++) {
+        snprintf(hex + 2 * i, 3, "%02x", fingerprint[i]);
+    }
+}
+
+static int all_zero(const uint8_t *bytes, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (bytes[i] != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A set's fingerprint equals its list's, both equal the definition's value
+ * (computed outside the library, with sha256sum over the bytes docs/c.md
+ * lists: src/fingerprint.rs's test shows the printf), and a failure writes
+ * zeros and returns false. */
+static void test_fingerprints(void)
+{
+    const char *list[] = {"quay.io/*", "**"};
+    /* The two patterns with lengths, in exact-size heap blocks. */
+    char *quay = check_dup_exact("quay.io/*", 9, 0), *all = check_dup_exact("**", 2, 0);
+    const char *const heap_list[] = {quay, all};
+    const size_t lengths[] = {9, 2};
+    uint8_t of_set[CRIO_PIN_FINGERPRINT_BYTES], of_list[CRIO_PIN_FINGERPRINT_BYTES];
+    char hex[65];
+
+    crio_pin_set *set = compile_ok("fingerprint_compile", list, 2, CRIO_PIN_DEFAULT);
+    CHECK("fingerprint_of_set", crio_pin_fingerprint(set, of_set));
+    fingerprint_hex(of_set, hex);
+    CHECK_STR("fingerprint_known_value", hex, "06606751d5578f693fe268407447bf76e9bd6fdef3fce05baf7b62da27410219");
+    CHECK("fingerprint_of_list", crio_pin_list_fingerprint(heap_list, lengths, 2, CRIO_PIN_DEFAULT, of_list));
+    CHECK("fingerprint_set_equals_list", memcmp(of_set, of_list, sizeof of_set) == 0);
+    memset(of_list, 0, sizeof of_list);
+    CHECK("fingerprint_nul_terminated", crio_pin_list_fingerprint(list, NULL, 2, CRIO_PIN_DEFAULT, of_list));
+    CHECK("fingerprint_nul_terminated_equal", memcmp(of_set, of_list, sizeof of_set) == 0);
+    /* The flags are part of it, and a reordered list is another list. */
+    CHECK("fingerprint_flags", crio_pin_list_fingerprint(list, NULL, 2, CRIO_PIN_ANCHOR_GLOBS, of_list));
+    CHECK("fingerprint_flags_differ", memcmp(of_set, of_list, sizeof of_set) != 0);
+    const char *reordered[] = {"**", "quay.io/*"};
+    CHECK("fingerprint_order", crio_pin_list_fingerprint(reordered, NULL, 2, CRIO_PIN_DEFAULT, of_list));
+    CHECK("fingerprint_order_differs", memcmp(of_set, of_list, sizeof of_set) != 0);
+    /* A `char **` passes without a cast from C11 on, as to compile. */
+    char first[] = "quay.io/*", second[] = "**";
+    char *lines[] = {first, second};
+    CHECK("fingerprint_char_pp", crio_pin_list_fingerprint(lines, NULL, 2, CRIO_PIN_DEFAULT, of_list)
+                                     && memcmp(of_set, of_list, sizeof of_set) == 0);
+    crio_pin_free(set);
+
+    /* NULL is the empty set: the empty list's fingerprint under DEFAULT. */
+    CHECK("fingerprint_null_set", crio_pin_fingerprint(NULL, of_set));
+    fingerprint_hex(of_set, hex);
+    CHECK_STR("fingerprint_empty_known_value", hex, "311fed6dd0d4df70df9c284fe4697c63913dfdea5594eb362bf07e6cbaae668f");
+    CHECK("fingerprint_empty_list", crio_pin_list_fingerprint(NULL, NULL, 0, CRIO_PIN_DEFAULT, of_list)
+                                        && memcmp(of_set, of_list, sizeof of_set) == 0);
+
+    /* Failures: false, and zeros where `out` is. */
+    CHECK("fingerprint_null_out", !crio_pin_fingerprint(NULL, NULL));
+    CHECK("list_fingerprint_null_out", !crio_pin_list_fingerprint(list, NULL, 2, CRIO_PIN_DEFAULT, NULL));
+    memset(of_list, 0xa5, sizeof of_list);
+    CHECK("list_fingerprint_null_array", !crio_pin_list_fingerprint(NULL, NULL, 2, CRIO_PIN_DEFAULT, of_list));
+    CHECK("list_fingerprint_null_array_zeros", all_zero(of_list, sizeof of_list));
+    const char *with_null[] = {"ok", NULL};
+    memset(of_list, 0xa5, sizeof of_list);
+    CHECK("list_fingerprint_null_entry", !crio_pin_list_fingerprint(with_null, NULL, 2, CRIO_PIN_DEFAULT, of_list));
+    CHECK("list_fingerprint_null_entry_zeros", all_zero(of_list, sizeof of_list));
+    /* A length past the limits is refused unread (valgrind and ASan would
+     * report a read past the two bytes). */
+    const size_t lying[] = {2, (size_t)64 << 20};
+    const char *const lying_list[] = {quay, all};
+    CHECK("list_fingerprint_lying_length", !crio_pin_list_fingerprint(lying_list, lying, 2, CRIO_PIN_DEFAULT, of_list));
+    free(quay);
+    free(all);
+}
+
 int main(void)
 {
     test_version();
@@ -1094,5 +1177,6 @@ int main(void)
     test_clone_free();
     test_length_verdicts();
     test_tiers();
+    test_fingerprints();
     return check_summary();
 }

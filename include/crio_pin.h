@@ -126,6 +126,12 @@
 #define CRIO_PIN_EACH_FAILED ((size_t)-1)
 
 /*
+ The bytes of a fingerprint, which crio_pin_fingerprint() and
+ crio_pin_list_fingerprint() write: a SHA-256 digest.
+ */
+#define CRIO_PIN_FINGERPRINT_BYTES 32
+
+/*
  crio_pin_length_verdicts(): no name of this length is pinned.
  */
 #define CRIO_PIN_LENGTH_NO_MATCH 0
@@ -291,6 +297,54 @@ bool crio_pin_validate(const char *const *patterns, const size_t *lengths, size_
  Safety: As crio_pin_compile(); `tier_out` is NULL or writable.
  */
 bool crio_pin_validate_tier(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, uint32_t *tier_out, struct crio_pin_error **error_out);
+
+/*
+ Writes the fingerprint of the list `set` was compiled from (its
+ patterns in order and its flags) to `out`: the 32 bytes of a SHA-256
+ digest, equal to what crio_pin_list_fingerprint() writes for the same
+ patterns and flags, in every process, on every machine and in every
+ version of the library (the definition: docs/c.md, "Fingerprints").
+ Computed as the set was compiled: this call copies it.
+
+ For a reload: compare the new list's crio_pin_list_fingerprint() with
+ the current set's, and keep the set when they are equal, compiling
+ nothing; log it to say which list a daemon serves.
+
+ - `set`: NULL is the empty set, whose fingerprint is the empty list's
+   under `CRIO_PIN_DEFAULT`.
+ - `out`: `CRIO_PIN_FINGERPRINT_BYTES` (32) writable bytes, owned by the
+   caller.
+
+ Returns true when it wrote the fingerprint; false for NULL `out` or an
+ internal failure (none is known), having written 32 zero bytes to a
+ non-NULL `out`. On false do not compare `out`: treat the list as
+ changed. Thread-safe.
+
+ Safety: `set` is NULL or live; non-NULL `out` points to 32 writable bytes.
+ */
+bool crio_pin_fingerprint(const struct crio_pin_set *set, uint8_t *out);
+
+/*
+ Writes the fingerprint of `count` patterns under `flags` to `out`, as
+ crio_pin_fingerprint() gives it for the set they compile to, without
+ compiling, validating or copying them: one pass over their bytes.
+
+ Takes the patterns as crio_pin_compile() does (`patterns`, `lengths`,
+ `count`, with the same checks of every entry before any is read).
+ `flags` are hashed as given, any bits: a list whose flags
+ crio_pin_compile() refuses has a fingerprint no set has. `out`:
+ `CRIO_PIN_FINGERPRINT_BYTES` (32) writable bytes, owned by the caller.
+
+ Returns true when it wrote the fingerprint; false, having written 32
+ zero bytes to a non-NULL `out`, for NULL `out`, for arguments
+ crio_pin_compile() refuses as invalid (a NULL array or entry where
+ data is needed) or as over its limits (a list that compiles to no set),
+ or for an internal failure. On false do not compare `out`: treat the
+ list as changed (compile it, and report its error). Thread-safe.
+
+ Safety: As crio_pin_compile(); non-NULL `out` points to 32 writable bytes.
+ */
+bool crio_pin_list_fingerprint(const char *const *patterns, const size_t *lengths, size_t count, uint32_t flags, uint8_t *out);
 
 /*
  Whether `name` (`length` bytes, any bytes) is pinned by `set`.
@@ -473,4 +527,6 @@ const char *crio_pin_version(void);
     (crio_pin_validate)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (error_out))
 #define crio_pin_validate_tier(patterns, lengths, count, flags, tier_out, error_out) \
     (crio_pin_validate_tier)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (tier_out), (error_out))
+#define crio_pin_list_fingerprint(patterns, lengths, count, flags, out) \
+    (crio_pin_list_fingerprint)(CRIO_PIN_PATTERNS_(patterns), (lengths), (count), (flags), (out))
 #endif

@@ -18,6 +18,7 @@ use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use crate::fingerprint::{Fingerprint, ListHasher};
 use crate::pattern::NORMALIZE_NAMED;
 use crate::set::{self, MAX_PATTERNS, MAX_PATTERN_BYTES};
 use crate::{CompileError, ErrorKind, Flags, LengthVerdict, PinSet, Tier};
@@ -97,6 +98,11 @@ pub const CRIO_PIN_MATCH_FAILED: isize = -2;
 /// What crio_pin_match_each() returns when it cannot answer (it then marks
 /// every name pinned): `(size_t)-1`, never a count of pinned names.
 pub const CRIO_PIN_EACH_FAILED: usize = !0;
+
+/// The bytes of a fingerprint, which crio_pin_fingerprint() and
+/// crio_pin_list_fingerprint() write: a SHA-256 digest.
+pub const CRIO_PIN_FINGERPRINT_BYTES: usize = 32;
+const _: () = assert!(CRIO_PIN_FINGERPRINT_BYTES == std::mem::size_of::<Fingerprint>());
 
 /// crio_pin_length_verdicts(): no name of this length is pinned.
 pub const CRIO_PIN_LENGTH_NO_MATCH: u8 = 0;
@@ -485,72 +491,195 @@ unsafe fn read_patterns<R>(
     then: impl FnOnce(&mut dyn Iterator<Item = &[u8]>, Flags) -> Result<R, CompileError>,
 ) -> Result<R, Box<crio_pin_error>> {
     let flags = Flags::from_bits(flags)?;
-    let Some(pointers) = (unsafe { slice(patterns, count) }) else {
-        return Err(crio_pin_error::invalid_argument(
-            if patterns.is_null() {
-                format!("patterns is NULL but count is {count}; pass count 0 for an empty set")
-            } else {
-                format!("count {count} is larger than any array can hold")
-            },
-            None,
-        ));
-    };
-    let lengths = if lengths.is_null() {
-        None
-    } else {
-        // Non-NULL and count fits: pointers above passed the same check.
-        Some(unsafe { slice(lengths, count) }.expect("checked like patterns"))
-    };
-    // Every entry is checked before any pattern is read: a NULL where text
-    // is needed, and a count or a length over the limits (one that lies must
-    // fail, not abort), are refused without reading past them or copying.
-    let mut total_bytes = 0usize;
-    let bad_argument = pointers.iter().enumerate().find_map(|(i, &ptr)| {
-        let error = if i >= MAX_PATTERNS {
-            set::too_many_patterns(i).into()
-        } else {
-            match lengths.map(|l| l[i]) {
-                None if ptr.is_null() => crio_pin_error::invalid_argument(
-                    format!(
-                        "pattern {i} is NULL; without lengths every pattern must be a \
-                         NUL-terminated string"
-                    ),
-                    Some(i),
-                ),
-                Some(len) if len > MAX_PATTERN_BYTES - total_bytes => set::too_many_bytes(i).into(),
-                Some(len) if ptr.is_null() && len != 0 => crio_pin_error::invalid_argument(
-                    format!(
-                        "pattern {i} is NULL with length {len}; NULL is allowed only with length 0 \
-                         (the empty pattern)"
-                    ),
-                    Some(i),
-                ),
-                Some(len) => {
-                    total_bytes += len;
-                    return None;
-                }
-                None => return None,
-            }
-        };
-        Some((i, error))
-    });
-    let text = |i: usize| -> &[u8] {
-        match lengths {
-            // SAFETY: a non-NULL entry without lengths is NUL-terminated
-            // (NULL ones were refused above).
-            None => unsafe { CStr::from_ptr(pointers[i]) }.to_bytes(),
-            // SAFETY: an entry with lengths has lengths[i] bytes, or is NULL
-            // with length 0 (the empty pattern).
-            Some(l) => unsafe { bytes(pointers[i], l[i]) }.unwrap_or_default(),
-        }
-    };
-    if let Some((i, error)) = bad_argument {
+    // SAFETY: the caller's contract.
+    let mut args = unsafe { PatternArgs::check(patterns, lengths, count) }?;
+    if let Some((i, error)) = args.bad.take() {
         // The first bad pattern in list order is the one reported: an
         // earlier pattern may be invalid too.
-        PinSet::validate((0..i).map(text), flags)?;
+        PinSet::validate((0..i).map(|i| args.text(i)), flags)?;
         return Err(error);
     }
-    Ok(then(&mut (0..count).map(text), flags)?)
+    Ok(then(&mut (0..count).map(|i| args.text(i)), flags)?)
+}
+
+/// The pattern arguments of crio_pin_compile() (and of the functions that
+/// take the same), checked: the array, and every entry before any pattern
+/// is read.
+struct PatternArgs<'a> {
+    pointers: &'a [*const c_char],
+    lengths: Option<&'a [usize]>,
+    /// The first entry that cannot be read (NULL where text is needed) or
+    /// is over the limits, and its error: the entries before it can be.
+    bad: Option<(usize, Box<crio_pin_error>)>,
+}
+
+impl<'a> PatternArgs<'a> {
+    /// Checks the arguments; fails when the array itself is unusable.
+    ///
+    /// # Safety
+    /// As crio_pin_compile().
+    unsafe fn check(
+        patterns: *const *const c_char,
+        lengths: *const usize,
+        count: usize,
+    ) -> Result<PatternArgs<'a>, Box<crio_pin_error>> {
+        let Some(pointers) = (unsafe { slice(patterns, count) }) else {
+            return Err(crio_pin_error::invalid_argument(
+                if patterns.is_null() {
+                    format!("patterns is NULL but count is {count}; pass count 0 for an empty set")
+                } else {
+                    format!("count {count} is larger than any array can hold")
+                },
+                None,
+            ));
+        };
+        let lengths = if lengths.is_null() {
+            None
+        } else {
+            // Non-NULL and count fits: pointers above passed the same check.
+            Some(unsafe { slice(lengths, count) }.expect("checked like patterns"))
+        };
+        // Every entry is checked before any pattern is read: a NULL where
+        // text is needed, and a count or a length over the limits (one that
+        // lies must fail, not abort), are refused without reading past them
+        // or copying.
+        let mut total_bytes = 0usize;
+        let bad = pointers.iter().enumerate().find_map(|(i, &ptr)| {
+            let error = if i >= MAX_PATTERNS {
+                set::too_many_patterns(i).into()
+            } else {
+                match lengths.map(|l| l[i]) {
+                    None if ptr.is_null() => crio_pin_error::invalid_argument(
+                        format!(
+                            "pattern {i} is NULL; without lengths every pattern must be a \
+                             NUL-terminated string"
+                        ),
+                        Some(i),
+                    ),
+                    Some(len) if len > MAX_PATTERN_BYTES - total_bytes => set::too_many_bytes(i).into(),
+                    Some(len) if ptr.is_null() && len != 0 => crio_pin_error::invalid_argument(
+                        format!(
+                            "pattern {i} is NULL with length {len}; NULL is allowed only with length 0 \
+                             (the empty pattern)"
+                        ),
+                        Some(i),
+                    ),
+                    Some(len) => {
+                        total_bytes += len;
+                        return None;
+                    }
+                    None => return None,
+                }
+            };
+            Some((i, error))
+        });
+        Ok(PatternArgs { pointers, lengths, bad })
+    }
+
+    /// Pattern `i`'s text: an entry before the first bad one.
+    fn text(&self, i: usize) -> &'a [u8] {
+        match self.lengths {
+            // SAFETY: a non-NULL entry without lengths is NUL-terminated
+            // (NULL ones were refused by `check`).
+            None => unsafe { CStr::from_ptr(self.pointers[i]) }.to_bytes(),
+            // SAFETY: an entry with lengths has lengths[i] bytes, or is NULL
+            // with length 0 (the empty pattern).
+            Some(l) => unsafe { bytes(self.pointers[i], l[i]) }.unwrap_or_default(),
+        }
+    }
+}
+
+/// Writes `CRIO_PIN_FINGERPRINT_BYTES` bytes to `out`: the fingerprint
+/// `body` gives (inside the panic boundary), or zeros when it gives none;
+/// whether it gave one. NULL `out`: false, nothing computed.
+///
+/// # Safety
+/// A non-NULL `out` points to `CRIO_PIN_FINGERPRINT_BYTES` writable bytes.
+unsafe fn write_fingerprint(out: *mut u8, body: impl FnOnce() -> Option<Fingerprint>) -> bool {
+    if out.is_null() {
+        return false;
+    }
+    let fingerprint = boundary(|_| None, body);
+    let bytes = fingerprint.map_or([0; CRIO_PIN_FINGERPRINT_BYTES], |f| *f.as_bytes());
+    // SAFETY: the caller's contract; a byte array has no alignment to keep.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out, CRIO_PIN_FINGERPRINT_BYTES) };
+    fingerprint.is_some()
+}
+
+/// Writes the fingerprint of the list `set` was compiled from (its
+/// patterns in order and its flags) to `out`: the 32 bytes of a SHA-256
+/// digest, equal to what crio_pin_list_fingerprint() writes for the same
+/// patterns and flags, in every process, on every machine and in every
+/// version of the library (the definition: docs/c.md, "Fingerprints").
+/// Computed as the set was compiled: this call copies it.
+///
+/// For a reload: compare the new list's crio_pin_list_fingerprint() with
+/// the current set's, and keep the set when they are equal, compiling
+/// nothing; log it to say which list a daemon serves.
+///
+/// - `set`: NULL is the empty set, whose fingerprint is the empty list's
+///   under `CRIO_PIN_DEFAULT`.
+/// - `out`: `CRIO_PIN_FINGERPRINT_BYTES` (32) writable bytes, owned by the
+///   caller.
+///
+/// Returns true when it wrote the fingerprint; false for NULL `out` or an
+/// internal failure (none is known), having written 32 zero bytes to a
+/// non-NULL `out`. On false do not compare `out`: treat the list as
+/// changed. Thread-safe.
+///
+/// # Safety
+/// `set` is NULL or live; non-NULL `out` points to 32 writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn crio_pin_fingerprint(set: *const crio_pin_set, out: *mut u8) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe {
+        write_fingerprint(out, || {
+            Some(
+                set_ref(set).map_or_else(
+                    || crate::fingerprint(std::iter::empty::<&[u8]>(), Flags::DEFAULT),
+                    PinSet::fingerprint,
+                ),
+            )
+        })
+    }
+}
+
+/// Writes the fingerprint of `count` patterns under `flags` to `out`, as
+/// crio_pin_fingerprint() gives it for the set they compile to, without
+/// compiling, validating or copying them: one pass over their bytes.
+///
+/// Takes the patterns as crio_pin_compile() does (`patterns`, `lengths`,
+/// `count`, with the same checks of every entry before any is read).
+/// `flags` are hashed as given, any bits: a list whose flags
+/// crio_pin_compile() refuses has a fingerprint no set has. `out`:
+/// `CRIO_PIN_FINGERPRINT_BYTES` (32) writable bytes, owned by the caller.
+///
+/// Returns true when it wrote the fingerprint; false, having written 32
+/// zero bytes to a non-NULL `out`, for NULL `out`, for arguments
+/// crio_pin_compile() refuses as invalid (a NULL array or entry where
+/// data is needed) or as over its limits (a list that compiles to no set),
+/// or for an internal failure. On false do not compare `out`: treat the
+/// list as changed (compile it, and report its error). Thread-safe.
+///
+/// # Safety
+/// As crio_pin_compile(); non-NULL `out` points to 32 writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn crio_pin_list_fingerprint(
+    patterns: *const *const c_char,
+    lengths: *const usize,
+    count: usize,
+    flags: u32,
+    out: *mut u8,
+) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe {
+        write_fingerprint(out, || {
+            let args = PatternArgs::check(patterns, lengths, count).ok().filter(|args| args.bad.is_none())?;
+            let mut hasher = ListHasher::new(flags);
+            (0..count).for_each(|i| hasher.add(args.text(i)));
+            Some(hasher.finish())
+        })
+    }
 }
 
 /// Whether `name` (`length` bytes, any bytes) is pinned by `set`.
@@ -1077,6 +1206,90 @@ mod tests {
         }
     }
 
+    /// What crio_pin_list_fingerprint writes for `patterns` (with
+    /// lengths) under `flags`, or None when it returns false (then every
+    /// byte written is zero).
+    fn list_fingerprint(patterns: &[&[u8]], flags: u32) -> Option<Fingerprint> {
+        let ptrs: Vec<*const c_char> = patterns.iter().map(|p| p.as_ptr().cast()).collect();
+        let lens: Vec<usize> = patterns.iter().map(|p| p.len()).collect();
+        let mut out = [9u8; CRIO_PIN_FINGERPRINT_BYTES];
+        let ok =
+            unsafe { crio_pin_list_fingerprint(ptrs.as_ptr(), lens.as_ptr(), ptrs.len(), flags, out.as_mut_ptr()) };
+        if !ok {
+            assert_eq!(out, [0; CRIO_PIN_FINGERPRINT_BYTES], "zeros on failure");
+        }
+        ok.then(|| Fingerprint::from_bytes(out))
+    }
+
+    /// What crio_pin_fingerprint writes for `set`.
+    fn set_fingerprint(set: *const crio_pin_set) -> Fingerprint {
+        let mut out = [9u8; CRIO_PIN_FINGERPRINT_BYTES];
+        assert!(unsafe { crio_pin_fingerprint(set, out.as_mut_ptr()) });
+        Fingerprint::from_bytes(out)
+    }
+
+    /// A set's fingerprint, its list's and the Rust API's are one value,
+    /// with lengths or NUL-terminated; flags count, any bits of them.
+    #[test]
+    fn fingerprints_of_a_set_and_of_its_list_agree() {
+        let list = ["registry.k8s.io/pause:3.9", "quay.io/*", "*etcd*", ""];
+        let bytes: Vec<&[u8]> = list.iter().map(|p| p.as_bytes()).collect();
+        for flags in [CRIO_PIN_DEFAULT, CRIO_PIN_ANCHOR_GLOBS, CRIO_PIN_CONTAINERD] {
+            let set = compile_ok(&list, flags);
+            let expected = crate::fingerprint(list, Flags::from_bits(flags).unwrap());
+            assert_eq!(set_fingerprint(set), expected);
+            assert_eq!(list_fingerprint(&bytes, flags), Some(expected));
+            let nul_terminated =
+                [c"registry.k8s.io/pause:3.9".as_ptr(), c"quay.io/*".as_ptr(), c"*etcd*".as_ptr(), c"".as_ptr()];
+            let mut out = [0u8; CRIO_PIN_FINGERPRINT_BYTES];
+            assert!(unsafe { crio_pin_list_fingerprint(nul_terminated.as_ptr(), null(), 4, flags, out.as_mut_ptr()) });
+            assert_eq!(Fingerprint::from_bytes(out), expected);
+            unsafe { crio_pin_free(set) };
+        }
+        assert_ne!(list_fingerprint(&bytes, 0), list_fingerprint(&bytes, 1));
+        let unknown = list_fingerprint(&bytes, 0x40).expect("any flag bits are hashed");
+        assert_ne!(Some(unknown), list_fingerprint(&bytes, 0));
+        let empty = set_fingerprint(null());
+        assert_eq!(Some(empty), list_fingerprint(&[], CRIO_PIN_DEFAULT), "NULL is the empty list under DEFAULT");
+        let mut out = [0u8; CRIO_PIN_FINGERPRINT_BYTES];
+        assert!(unsafe { crio_pin_list_fingerprint(null(), null(), 0, 0, out.as_mut_ptr()) });
+        assert_eq!(Fingerprint::from_bytes(out), empty);
+    }
+
+    /// The arguments crio_pin_compile refuses are refused here, unread,
+    /// with zeros written; NULL `out` is false.
+    #[test]
+    fn fingerprints_refuse_invalid_arguments() {
+        let mut out = [9u8; CRIO_PIN_FINGERPRINT_BYTES];
+        let set = compile_ok(&["a"], 0);
+        unsafe {
+            assert!(!crio_pin_fingerprint(set, null_mut()));
+            assert!(!crio_pin_fingerprint(null(), null_mut()));
+            assert!(!crio_pin_list_fingerprint(null(), null(), 0, 0, null_mut()));
+            crio_pin_free(set);
+            assert!(!crio_pin_list_fingerprint(null(), null(), 3, 0, out.as_mut_ptr()), "NULL array");
+            assert_eq!(out, [0; CRIO_PIN_FINGERPRINT_BYTES]);
+            out.fill(9);
+            let with_null = [c"ok".as_ptr(), null()];
+            assert!(!crio_pin_list_fingerprint(with_null.as_ptr(), null(), 2, 0, out.as_mut_ptr()), "NULL entry");
+            assert_eq!(out, [0; CRIO_PIN_FINGERPRINT_BYTES]);
+            assert!(!crio_pin_list_fingerprint(with_null.as_ptr(), [2usize, 4].as_ptr(), 2, 0, out.as_mut_ptr()));
+            // A NULL entry with length 0 is the empty pattern, as in compile.
+            assert!(crio_pin_list_fingerprint(with_null.as_ptr(), [2usize, 0].as_ptr(), 2, 0, out.as_mut_ptr()));
+            assert_eq!(Fingerprint::from_bytes(out), crate::fingerprint(["ok", ""], Flags::DEFAULT));
+            // A length over the limits lies: refused before anything is read
+            // (Miri reports any read past "ok").
+            let lying = [c"ok".as_ptr()];
+            assert!(!crio_pin_list_fingerprint(
+                lying.as_ptr(),
+                [MAX_PATTERN_BYTES + 1].as_ptr(),
+                1,
+                0,
+                out.as_mut_ptr()
+            ));
+        }
+    }
+
     #[test]
     fn length_verdicts_settle_names_the_set_does_not_pin() {
         let set = compile_ok(&["registry.k8s.io/pause:3.9"], 0);
@@ -1267,6 +1480,14 @@ mod tests {
                 CRIO_PIN_EACH_FAILED
             );
             assert_eq!(results, [1, 1]);
+            arm();
+            let mut fingerprint = [9u8; CRIO_PIN_FINGERPRINT_BYTES];
+            assert!(!crio_pin_fingerprint(set, fingerprint.as_mut_ptr()));
+            assert_eq!(fingerprint, [0; CRIO_PIN_FINGERPRINT_BYTES], "zeros, and false: compare nothing");
+            arm();
+            fingerprint.fill(9);
+            assert!(!crio_pin_list_fingerprint(null(), null(), 0, 0, fingerprint.as_mut_ptr()));
+            assert_eq!(fingerprint, [0; CRIO_PIN_FINGERPRINT_BYTES]);
             arm();
             assert_eq!(crio_pin_len(set), 0);
             arm();

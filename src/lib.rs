@@ -50,6 +50,9 @@
 //! # Layout
 //!
 //! - [`pattern`]: what a pattern means, the flags, the errors.
+//! - [`fingerprint`](mod@fingerprint): a list's fingerprint, the same on
+//!   every machine, by which a reload tells an unchanged list from a new
+//!   one without compiling it ([`fingerprint()`], [`PinSet::fingerprint`]).
 //! - [`normalize`]: image references as the docker reference grammar
 //!   normalises them, for [`Flags::NORMALIZE`].
 //! - `set`: where patterns become a [`PinSet`] (the fast engine).
@@ -73,6 +76,7 @@
 //! # Ok::<(), crio_pin::CompileError>(())
 //! ```
 
+pub mod fingerprint;
 mod fold;
 pub mod normalize;
 #[cfg(feature = "testing")]
@@ -93,6 +97,7 @@ pub mod ffi;
 #[cfg(target_family = "wasm")]
 mod wasm;
 
+pub use fingerprint::{fingerprint, Fingerprint, ParseFingerprintError};
 pub use pattern::{CompileError, ErrorKind, Flags, Pattern};
 #[cfg(feature = "testing")]
 #[doc(hidden)]

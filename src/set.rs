@@ -73,6 +73,7 @@ mod shape;
 mod sparse;
 mod trie;
 
+use crate::fingerprint::{Fingerprint, ListHasher};
 use crate::fold;
 use crate::normalize::normalize;
 use crate::pattern::{CompileError, Flags, Pattern};
@@ -131,6 +132,8 @@ pub struct PinSet {
     /// most names is the needles' ([`Prefilter::holds_ascii`]): CRI-O's
     /// rules, a few needles all matching anywhere, none empty.
     quick: bool,
+    /// The fingerprint of the list compiled, hashed as it was read.
+    fingerprint: Fingerprint,
 }
 
 impl PinSet {
@@ -183,6 +186,11 @@ impl PinSet {
         let mut needles = NeedleList::default();
         let mut repositories = NeedleList::default();
         let mut lengths = Lengths::default();
+        // Hashed as each pattern is read, in the one pass over the list
+        // (a list refused for size has its first pattern past the limit
+        // hashed before the refusal: through the C ABI, none is read).
+        let mut hasher = ListHasher::new(flags.bits());
+        let patterns = patterns.into_iter().inspect(|pattern| hasher.add(pattern.as_ref()));
         let len = each_pattern(patterns, flags, |index, pattern| {
             let text = pattern.text().as_bytes();
             match pattern {
@@ -208,7 +216,8 @@ impl PinSet {
         let quick = dialect.is_none()
             && needles.empty.is_none()
             && needles.prefilter.as_ref().is_some_and(Prefilter::matches_anywhere_only);
-        Ok(PinSet { flags, len, exact: ExactTable::build(exact, fold), needles, lengths, dialect, quick })
+        let fingerprint = hasher.finish();
+        Ok(PinSet { flags, len, exact: ExactTable::build(exact, fold), needles, lengths, dialect, quick, fingerprint })
     }
 
     /// Whether any pattern matches `name`: the image is pinned.
@@ -427,6 +436,13 @@ impl PinSet {
     /// of the same list.
     pub fn tier(&self) -> Tier {
         self.needles.tier()
+    }
+
+    /// The fingerprint of the list and flags the set was compiled from:
+    /// [`fingerprint()`](crate::fingerprint()) of them, which a reload
+    /// compares with the new list's to keep this set when nothing changed.
+    pub fn fingerprint(&self) -> Fingerprint {
+        self.fingerprint
     }
 
     /// Heap bytes held by the compiled set (an estimate: hash-map slots are

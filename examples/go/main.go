@@ -23,7 +23,7 @@
 // list in each case (exit status 1 if any with the snapshot).
 //
 //	go run . -patterns pinned-images.txt -images images.txt -artifacts artifacts.txt \
-//		-reload pinned-images-2.txt -reload pinned-images-bad.txt
+//		-reload pinned-images.txt -reload pinned-images-2.txt -reload pinned-images-bad.txt
 //	go run . -patterns pinned-images.txt -images images.txt -artifacts artifacts.txt \
 //		-reload pinned-images-2.txt -torn 20000
 package main
@@ -151,18 +151,26 @@ func listImages(svc *imageService, store *artifactStore, show int) {
 }
 
 // load compiles the patterns of file, then the pause image, and makes them
-// the list of both consumers; on error the current list stays.
+// the list of both consumers, unless they are the list served already; on
+// error the current list stays. It says which, with the fingerprint of the
+// list served, as CRI-O's log would.
 func (c *config) load(file string) error {
 	patterns, err := readPatterns(file)
 	if err != nil {
 		return err
 	}
 	patterns = append(patterns, c.pause)
-	if err := c.pinned.Reload(patterns); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+	r, err := c.pinned.ReloadIfChanged(patterns)
+	if err != nil {
+		return fmt.Errorf("%s: %w (still serving %s)", file, err, r.Fingerprint)
 	}
 	c.list = patterns
-	fmt.Printf("pinned_images: %d patterns from %s\n  + pause image %s\n", len(patterns)-1, file, c.pause)
+	if !r.Changed {
+		fmt.Printf("pinned_images: %s unchanged, not recompiled: serving %s\n", file, r.Fingerprint)
+		return nil
+	}
+	fmt.Printf("pinned_images: %d patterns from %s\n  + pause image %s\n  serving %s\n", len(patterns)-1, file,
+		c.pause, r.Fingerprint)
 	return nil
 }
 

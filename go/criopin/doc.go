@@ -126,7 +126,11 @@
 // old one stays in place. [Live.Store] and [NewLive] take their own
 // reference to the Set they are given ([Set.Clone]), so the caller closes
 // its Set as usual and nothing it does can unpin the Live. A nil *Live
-// reads as an empty set.
+// reads as an empty set. A reload of the list already served compiles
+// nothing: [Live.ReloadIfChanged] compares the list's [Fingerprint] (a
+// SHA-256 of its patterns and flags, the same on every machine) with the
+// current list's, keeps the list when they are equal, and says which
+// happened and which list it serves.
 //
 // One request answered by several consumers (CRI-O's ListImages: storage
 // images from the image service, then OCI artifacts from the artifact

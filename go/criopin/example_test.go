@@ -114,6 +114,26 @@ func ExampleLive() {
 	// true
 }
 
+// A reload that changes nothing compiles nothing and says so, with the
+// fingerprint of the list served (the same on every machine for the same
+// list and flags): what a daemon logs on SIGHUP.
+func ExampleLive_ReloadIfChanged() {
+	var pinned criopin.Live
+	defer pinned.Close()
+	list := []string{"quay.io/*", "**"}
+	for _, reloaded := range [][]string{list, list, {"quay.io/*"}} {
+		r, err := pinned.ReloadIfChanged(reloaded)
+		if err != nil {
+			panic(err) // (the current list would stay)
+		}
+		fmt.Println(r.Changed, r.Fingerprint)
+	}
+	// Output:
+	// true sha256:06606751d5578f693fe268407447bf76e9bd6fdef3fce05baf7b62da27410219
+	// false sha256:06606751d5578f693fe268407447bf76e9bd6fdef3fce05baf7b62da27410219
+	// true sha256:eb15bff494a5dced87dd66a42f774fec2aebd658a89d91e5b8c9ff8c56920a45
+}
+
 func ExampleCompileError() {
 	_, err := criopin.Compile([]string{"quay.io/x", "quay.io/y ", "*pause"}, criopin.Strict)
 	var cerr *criopin.CompileError

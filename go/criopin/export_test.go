@@ -1,6 +1,10 @@
 package criopin
 
-import "regexp"
+import (
+	"regexp"
+	"sync/atomic"
+	"testing"
+)
 
 // LiveSets is the number of engines this package owns and has not freed.
 func LiveSets() int64 { return liveSets.Load() }
@@ -50,3 +54,20 @@ func HoldCall(s *Set) (end func()) {
 	a := s.acquire("HoldCall")
 	return a.release
 }
+
+// CountReloadCompiles makes Live's reloads count the lists they compile,
+// until the test ends; the function it returns reads the count.
+func CountReloadCompiles(t testing.TB) (compiles func() int) {
+	var n atomic.Int64
+	saved := reloadCompile
+	reloadCompile = func(patterns []string, f Flag) (*Set, error) {
+		n.Add(1)
+		return saved(patterns, f)
+	}
+	t.Cleanup(func() { reloadCompile = saved })
+	return func() int { return int(n.Load()) }
+}
+
+// CurrentSet is the set l holds (its own reference): a reload that keeps
+// the list keeps this pointer.
+func CurrentSet(l *Live) *Set { return l.cur.Load() }
