@@ -70,8 +70,9 @@ fn main() -> ExitCode {
         Command::Translate { from, to, images, quiet } => {
             commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
         }
-        Command::Check { runtime_endpoint, images, allow_undecided, kubelet } => {
-            let from = commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref() };
+        Command::Check { runtime_endpoint, images, allow_undecided, wait, kubelet } => {
+            let from =
+                commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref(), wait: *wait };
             commands::check::run(sources, from, *allow_undecided, kubelet)
         }
         Command::Completions { shell } => commands::completions::run(*shell),

@@ -155,6 +155,9 @@ struct FakeCri {
 struct Answers {
     version: messages::VersionResponse,
     images: Arc<Vec<messages::Image>>,
+    /// From this time on, these images instead (a runtime whose reload
+    /// applies after a while).
+    later: Option<(Instant, Arc<Vec<messages::Image>>)>,
     /// Answer ListImages with this error instead.
     list_error: Option<tonic::Code>,
 }
@@ -195,7 +198,13 @@ impl tower::Service<http::Request<Body>> for Answers {
                 messages::LIST_IMAGES => {
                     let answer = match answers.list_error {
                         Some(code) => Err(tonic::Status::new(code, "the fake server says no")),
-                        None => Ok(messages::ListImagesResponse { images: answers.images.to_vec() }),
+                        None => {
+                            let images = match &answers.later {
+                                Some((from, later)) if Instant::now() >= *from => later,
+                                _ => &answers.images,
+                            };
+                            Ok(messages::ListImagesResponse { images: images.to_vec() })
+                        }
                     };
                     let codec = ProstCodec::<messages::ListImagesResponse, messages::ListImagesRequest>::default();
                     Grpc::new(codec).unary(Answer(answer), request).await
@@ -208,6 +217,19 @@ impl tower::Service<http::Request<Body>> for Answers {
 
 impl FakeCri {
     fn start(images: Vec<messages::Image>, list_error: Option<tonic::Code>) -> FakeCri {
+        FakeCri::serve(images, None, list_error)
+    }
+
+    /// A runtime that lists `images`, and `later` once `after` has passed.
+    fn changing(images: Vec<messages::Image>, after: Duration, later: Vec<messages::Image>) -> FakeCri {
+        FakeCri::serve(images, Some((Instant::now() + after, Arc::new(later))), None)
+    }
+
+    fn serve(
+        images: Vec<messages::Image>,
+        later: Option<(Instant, Arc<Vec<messages::Image>>)>,
+        list_error: Option<tonic::Code>,
+    ) -> FakeCri {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("cri.sock");
         let answers = Answers {
@@ -218,6 +240,7 @@ impl FakeCri {
                 runtime_api_version: "v1".into(),
             },
             images: Arc::new(images),
+            later,
             list_error,
         };
         let (bound, is_bound) = std::sync::mpsc::channel();
@@ -283,12 +306,82 @@ fn images_read_over_cri_are_checked_as_the_same_listing_is() {
     }
     // A flag the runtime leaves out (proto3 sends no false) is not pinned,
     // as the kubelet reads it: the pins CRI-O reported are disagreements.
-    let mut unflagged = cri_images("crio-listings/A/list.json");
-    unflagged.iter_mut().for_each(|i| i.pinned = false);
-    let cri = FakeCri::start(unflagged, None);
+    let cri = FakeCri::start(unflagged("crio-listings/A/list.json"), None);
     let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
     assert_eq!(v["summary"]["disagreements"], 7, "{}", v["summary"]);
     assert_eq!(v["summary"]["exit_status"], 1);
+}
+
+/// Recording A's images with every pinned flag false: a runtime that
+/// has not loaded the list yet.
+fn unflagged(listing: &str) -> Vec<messages::Image> {
+    let mut images = cri_images(listing);
+    images.iter_mut().for_each(|i| i.pinned = false);
+    images
+}
+
+#[test]
+fn wait_ends_as_soon_as_the_runtime_agrees() {
+    let listing = "crio-listings/A/list.json";
+    let cri = FakeCri::changing(unflagged(listing), Duration::from_secs(2), cri_images(listing));
+    let start = Instant::now();
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "10s"]));
+    let took = start.elapsed();
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    // It waited for the change, and saw it soon after.
+    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(3), "took {took:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("check    all right\n"), "{text}");
+    assert!(text.contains("\nwait     the runtime's flags agree after 2."), "{text}");
+    // The progress line said what it waited for, on standard error.
+    let said = stderr(&out);
+    assert!(said.contains("waiting for the runtime: 7 disagreement(s) after 0.0 s, asking again until 10 s"), "{said}");
+    // Already agreeing: one reading, no progress line.
+    let cri = FakeCri::start(cri_images(listing), None);
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "10s", "--json"])));
+    crate::json_schemas::assert_schema("check", &v);
+    let waited = &v["summary"]["waited"];
+    assert_eq!((waited["agreed"].as_bool(), waited["readings"].as_u64()), (Some(true), Some(1)), "{waited}");
+    assert_eq!(waited["within_seconds"], 10.0);
+}
+
+#[test]
+fn wait_reports_the_last_reading_when_the_time_runs_out() {
+    let listing = "crio-listings/A/list.json";
+    let cri = FakeCri::start(unflagged(listing), None);
+    let start = Instant::now();
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "2s", "--json"]));
+    let took = start.elapsed();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(5), "took {took:?}");
+    let v = json(&out);
+    crate::json_schemas::assert_schema("check", &v);
+    let summary = &v["summary"];
+    assert_eq!(summary["disagreements"], 7, "{summary}");
+    assert_eq!(summary["problems"][0], "7 disagreement(s) with the runtime after waiting 2 s", "{summary}");
+    let waited = &summary["waited"];
+    assert_eq!(waited["agreed"], false, "{waited}");
+    // A quarter of the time waited, from 250 ms: 0, 0.25, 0.5, 0.75, 1, 1.25, 1.56, 1.95, 2.
+    let readings = waited["readings"].as_u64().unwrap();
+    assert!((6..=10).contains(&readings), "{waited}");
+    // No progress line beside JSON; the likely causes are the last reading's.
+    assert!(!stderr(&out).contains("waiting for the runtime"), "{}", stderr(&out));
+    assert!(codes(&v["explain"]["causes"]).contains("not-reloaded"), "{}", v["explain"]["causes"]);
+    // A runtime that cannot be read is no wait: exit status 2 at once.
+    let dir = tempfile::tempdir().unwrap();
+    let missing = format!("unix://{}/none.sock", dir.path().display());
+    let start = Instant::now();
+    let out = run(&["check", "-r", &missing, "--wait", "60s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(stderr(&out).contains("no such socket"), "{}", stderr(&out));
+    // A listing cannot change: --wait asks the runtime.
+    let out = run(&recording("A", &["check", "--images", listing, "--wait", "2s"]));
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("cannot be used with"), "{}", stderr(&out));
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "60"]));
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("\"60\" has no unit: give a whole number and its unit"), "{}", stderr(&out));
 }
 
 #[test]
