@@ -14,6 +14,7 @@
 //! hang of a monitoring job.
 
 pub mod messages;
+pub mod running;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -160,6 +160,9 @@ struct Answers {
     later: Option<(Instant, Arc<Vec<messages::Image>>)>,
     /// Answer ListImages with this error instead.
     list_error: Option<tonic::Code>,
+    /// What `GET /config` answers (HTTP/1.1 on the same socket, as CRI-O
+    /// serves its configuration), if anything.
+    config: Option<Arc<String>>,
 }
 
 /// One unary answer, whatever the request.
@@ -209,6 +212,11 @@ impl tower::Service<http::Request<Body>> for Answers {
                     let codec = ProstCodec::<messages::ListImagesResponse, messages::ListImagesRequest>::default();
                     Grpc::new(codec).unary(Answer(answer), request).await
                 }
+                "/config" if answers.config.is_some() => {
+                    let toml = answers.config.as_deref().unwrap().clone();
+                    let body = Body::new(http_body_util::Full::new(bytes::Bytes::from(toml)));
+                    http::Response::builder().header("content-type", "application/toml").body(body).unwrap()
+                }
                 _ => tonic::Status::unimplemented("not a method of this server").into_http(),
             })
         })
@@ -217,32 +225,26 @@ impl tower::Service<http::Request<Body>> for Answers {
 
 impl FakeCri {
     fn start(images: Vec<messages::Image>, list_error: Option<tonic::Code>) -> FakeCri {
-        FakeCri::serve(images, None, list_error)
+        FakeCri::serve(Answers { list_error, ..Answers::listing(images) })
     }
 
     /// A runtime that lists `images`, and `later` once `after` has passed.
     fn changing(images: Vec<messages::Image>, after: Duration, later: Vec<messages::Image>) -> FakeCri {
-        FakeCri::serve(images, Some((Instant::now() + after, Arc::new(later))), None)
+        FakeCri::serve(Answers { later: Some((Instant::now() + after, Arc::new(later))), ..Answers::listing(images) })
     }
 
-    fn serve(
-        images: Vec<messages::Image>,
-        later: Option<(Instant, Arc<Vec<messages::Image>>)>,
-        list_error: Option<tonic::Code>,
-    ) -> FakeCri {
+    /// A CRI-O (by its Version) whose `/config` answers the file
+    /// `config` of tests/data/crio-config.
+    fn crio(images: Vec<messages::Image>, config: &str) -> FakeCri {
+        let toml = std::fs::read_to_string(data().join("crio-config").join(config)).unwrap();
+        let answers = Answers::listing(images);
+        let version = messages::VersionResponse { runtime_name: "cri-o".into(), ..answers.version.clone() };
+        FakeCri::serve(Answers { version, config: Some(Arc::new(toml)), ..answers })
+    }
+
+    fn serve(answers: Answers) -> FakeCri {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("cri.sock");
-        let answers = Answers {
-            version: messages::VersionResponse {
-                version: "0.1.0".into(),
-                runtime_name: "fake-cri".into(),
-                runtime_version: "1.0.0".into(),
-                runtime_api_version: "v1".into(),
-            },
-            images: Arc::new(images),
-            later,
-            list_error,
-        };
         let (bound, is_bound) = std::sync::mpsc::channel();
         let path = socket.clone();
         std::thread::spawn(move || {
@@ -251,11 +253,31 @@ impl FakeCri {
                 let listener = tokio::net::UnixListener::bind(&path).unwrap();
                 bound.send(()).unwrap();
                 let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
-                tonic::transport::Server::builder().serve_with_incoming(answers, incoming).await.unwrap();
+                // HTTP/1.1 too, for /config, as CRI-O's socket takes both.
+                let server = tonic::transport::Server::builder().accept_http1(true);
+                server.serve_with_incoming(answers, incoming).await.unwrap();
             })
         });
         is_bound.recv_timeout(Duration::from_secs(120)).expect("the fake CRI server listens");
         FakeCri { endpoint: format!("unix://{}", socket.display()), _dir: dir }
+    }
+}
+
+impl Answers {
+    /// A runtime that lists `images`, and says nothing else.
+    fn listing(images: Vec<messages::Image>) -> Answers {
+        Answers {
+            version: messages::VersionResponse {
+                version: "0.1.0".into(),
+                runtime_name: "fake-cri".into(),
+                runtime_version: "1.0.0".into(),
+                runtime_api_version: "v1".into(),
+            },
+            images: Arc::new(images),
+            later: None,
+            list_error: None,
+            config: None,
+        }
     }
 }
 
@@ -382,6 +404,58 @@ fn wait_reports_the_last_reading_when_the_time_runs_out() {
     let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "60"]));
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("\"60\" has no unit: give a whole number and its unit"), "{}", stderr(&out));
+}
+
+/// CRI-O's own configuration, read at `/config` on its socket, tells
+/// for certain whether it runs the files' list.
+#[test]
+fn crio_s_running_configuration_says_whether_it_runs_the_files_list() {
+    let listing = "crio-listings/A/list.json";
+    // Its configuration holds the files' list, and its flags agree.
+    let cri = FakeCri::crio(cri_images(listing), "files-list.toml");
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint]));
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out).replace("\n         ", " ");
+    assert!(
+        text.contains("\nrunning  its own configuration (GET /config) holds the files' list: 3 pattern(s)\n"),
+        "{text}"
+    );
+    // The same list, yet flags that disagree: not a missing reload.
+    let cri = FakeCri::crio(unflagged(listing), "files-list.toml");
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
+    crate::json_schemas::assert_schema("check", &v);
+    assert_eq!(v["running_list"]["same"], true, "{}", v["running_list"]);
+    let causes = codes(&v["explain"]["causes"]);
+    assert!(!causes.contains("not-reloaded") && !causes.contains("other-sources"), "{causes:?}");
+    assert!(causes.contains("reload-rejected"), "{causes:?}");
+    // An older list: said for certain, first, with what differs.
+    let cri = FakeCri::crio(unflagged(listing), "older-list.toml");
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--json"]));
+    assert_eq!(code(&out), 1);
+    let v = json(&out);
+    crate::json_schemas::assert_schema("check", &v);
+    let running = &v["running_list"];
+    assert_eq!((running["same"].as_bool(), running["patterns"].as_u64()), (Some(false), Some(2)), "{running}");
+    assert_eq!(running["only_in_files"], serde_json::json!(["*etcd*", "docker.io/library/nginx:1.25"]), "{running}");
+    assert_eq!(running["only_running"], serde_json::json!(["quay.io/openshift-release-dev/cli:4.18"]), "{running}");
+    let first = &v["explain"]["causes"][0];
+    assert_eq!(first["code"], "not-reloaded", "{first}");
+    assert!(first["message"].as_str().unwrap().contains("its own configuration (GET /config on its socket) differs"));
+    let text = stdout(&run(&recording("A", &["check", "-r", &cri.endpoint, "--no-trunc"])));
+    assert!(
+        text.contains(
+            "running  its own configuration (GET /config) holds another list: 2 of the files' pattern(s) missing, \
+             e.g. \"*etcd*\", 1 that the files do not have, e.g. \"quay.io/openshift-release-dev/cli:4.18\": the \
+             running CRI-O has not loaded the files\n"
+        ),
+        "{text}"
+    );
+    // A runtime that says nothing of its configuration: the guess, as before.
+    let cri = FakeCri::start(unflagged(listing), None);
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
+    assert_eq!(v["running_list"]["same"], Value::Null, "{}", v["running_list"]);
+    assert!(v["running_list"]["unknown"].as_str().unwrap().contains("fake-cri says nothing of its configuration"));
+    assert!(codes(&v["explain"]["causes"]).contains("not-reloaded"));
 }
 
 #[test]
@@ -628,8 +702,20 @@ fn check_reads_a_live_containerd_over_its_socket() {
         assert_eq!(code(&out), 1, "{text}");
         let causes: Vec<&str> =
             v["explain"]["causes"].as_array().unwrap().iter().map(|c| c["code"].as_str().unwrap()).collect();
-        assert!(causes.contains(&"older-runtime"), "{causes:?}");
-        assert!(text.contains("older than 2.0, which reads no pinned_images"), "{text}");
+        // Its version rules out every other cause: the one said.
+        assert_eq!(causes, ["older-runtime"], "{causes:?}");
+        assert!(text.contains(&format!("the running containerd is {version}, older than 2.0")), "{text}");
+        // No wait makes it pin: --wait runs out, with the same one cause.
+        let start = Instant::now();
+        let out = run(&[&args[..], &["--wait", "2s", "--json"]].concat());
+        let took = start.elapsed();
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(5), "took {took:?}");
+        let waited = json(&out);
+        assert_eq!(waited["summary"]["waited"]["agreed"], false, "{}", waited["summary"]);
+        assert_eq!(codes(&waited["explain"]["causes"]), BTreeSet::from(["older-runtime".to_string()]));
+        // Its Status info has no list to compare.
+        assert_eq!(waited["running_list"]["same"], Value::Null, "{}", waited["running_list"]);
         "reports pinned = false for every image (1.6 has no pinned flag): the pin is a disagreement"
     } else {
         // A containerd with the flag: whatever it reports, the status says

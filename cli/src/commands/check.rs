@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::args::{KubeletArgs, SourceArgs};
+use crate::causes::Known;
 use crate::commands::{config, explain, lint};
+use crate::cri::running::Compared;
 use crate::cri::{self, Endpoint};
 use crate::error::InputError;
 use crate::images::{self, Image};
@@ -25,6 +27,7 @@ use crate::output::{self, write_json, Outcome};
 use crate::refused::{self, Refused};
 use crate::runtime::Runtime;
 use crate::runtimes;
+use crate::runtimes::kubelet::verify::Verifier;
 use crate::show;
 
 /// Where the images come from: `--images`, else the runtime's CRI socket.
@@ -59,29 +62,25 @@ pub fn run(
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
     let refused = refused::check_lists(&resolved, flags)?;
-    let explain = |list: &[Image]| explain::Explanation::new(&resolved, flags, list, verifier.as_ref());
-    let (source, list, explanation, waited) = match from.listings {
+    let (source, reading, waited) = match from.listings {
         [] => {
             let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
             let endpoint = Endpoint::parse(from.endpoint.or(env.as_deref()).unwrap_or(default_endpoint))?;
             let client = cri::Client::connect(&endpoint)?;
-            let mut list = client.list_images(naming)?;
-            explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
-            let mut explanation = explain(&list)?;
+            let read = || Reading::of_runtime(&client, naming, &resolved, flags, verifier.as_ref());
+            let mut reading = read()?;
             let progress = !args.json;
-            let waited = from
-                .wait
-                .map(|within| wait(&client, naming, within, (&mut list, &mut explanation), &explain, progress))
-                .transpose()?;
-            (Source::Cri(client.runtime), list, explanation, waited)
+            let waited = from.wait.map(|within| wait(within, &mut reading, &read, progress)).transpose()?;
+            (Source::Cri(client.runtime), reading, waited)
         }
         paths => {
             let list = images::read_all(paths, naming)?;
             explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
-            let explanation = explain(&list)?;
-            (Source::Listing(paths.join(", ")), list, explanation, None)
+            let explanation = explain::Explanation::new(&resolved, flags, &list, verifier.as_ref(), Known::default())?;
+            (Source::Listing(paths.join(", ")), Reading { list, running: None, explanation }, None)
         }
     };
+    let Reading { list, running, explanation } = reading;
     resolved.warnings.extend(crate::labels::listing_warnings(&list));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
@@ -95,11 +94,12 @@ pub fn run(
             config: config::json(&resolved, &refused),
             lint: linted.json(&resolved),
             explain: explanation.json(),
+            running_list: running.as_ref(),
         };
         write_json(&mut out, &json);
     } else {
         let full = args.no_trunc;
-        print_summary(&mut out, &summary, runtime, &source, full);
+        print_summary(&mut out, &summary, runtime, &source, running.as_ref(), full);
         section(&mut out, "the list in force, as `crio-pin config` shows it");
         let shown = config::Shown { runtime, flags, patterns_file: args.patterns.is_some(), full, every_row: full };
         config::print(&mut out, &resolved, &refused, shown);
@@ -231,25 +231,50 @@ struct Waited {
 const FIRST_PAUSE: Duration = Duration::from_millis(250);
 const LONGEST_PAUSE: Duration = Duration::from_secs(2);
 
+/// One reading of the runtime: its images, what its own configuration
+/// holds, and the images explained with both.
+struct Reading {
+    list: Vec<Image>,
+    running: Option<Compared>,
+    explanation: explain::Explanation,
+}
+
+impl Reading {
+    fn of_runtime(
+        client: &cri::Client,
+        naming: images::Naming,
+        resolved: &Resolved,
+        flags: crio_pin::Flags,
+        verifier: Option<&Verifier>,
+    ) -> Result<Reading, InputError> {
+        let list = client.list_images(naming)?;
+        explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
+        let running = Compared::new(client.running(), &resolved.entries);
+        let known = Known {
+            version: Some(&client.runtime.version),
+            same_list: running.same.map(|same| (same, running.asked.as_str())),
+        };
+        let explanation = explain::Explanation::new(resolved, flags, &list, verifier, known)?;
+        Ok(Reading { list, running: Some(running), explanation })
+    }
+}
+
 /// `--wait`: the runtime read again until no image's flag disagrees with
-/// the list or `within` has passed; `reading` is the first reading's images
-/// and their explanation, and becomes the last's. A runtime that stops
-/// answering ends the wait with its error (exit status 2). With `progress`
-/// a line on standard error says each new count of disagreements.
+/// the list or `within` has passed; `reading` is the first reading, and
+/// becomes the last. A runtime that stops answering ends the wait with its
+/// error (exit status 2). With `progress` a line on standard error says
+/// each new count of disagreements.
 fn wait(
-    client: &cri::Client,
-    naming: images::Naming,
     within: Duration,
-    reading: (&mut Vec<Image>, &mut explain::Explanation),
-    explain: &dyn Fn(&[Image]) -> Result<explain::Explanation, InputError>,
+    reading: &mut Reading,
+    read: &dyn Fn() -> Result<Reading, InputError>,
     progress: bool,
 ) -> Result<Waited, InputError> {
-    let (list, explanation) = reading;
     let start = Instant::now();
     let mut readings = 1;
     let mut said = None;
     loop {
-        let disagreements = explanation.report.disagreements;
+        let disagreements = reading.explanation.report.disagreements;
         let waited = start.elapsed();
         if disagreements == 0 || waited >= within {
             return Ok(Waited {
@@ -271,8 +296,7 @@ fn wait(
             said = Some(disagreements);
         }
         std::thread::sleep((waited / 4).clamp(FIRST_PAUSE, LONGEST_PAUSE).min(within - waited));
-        *list = client.list_images(naming)?;
-        *explanation = explain(list)?;
+        *reading = read()?;
         readings += 1;
     }
 }
@@ -295,11 +319,21 @@ struct CheckJson<'a> {
     config: config::ConfigJson<'a>,
     lint: serde_json::Value,
     explain: explain::ExplainJson<'a>,
+    /// Over CRI: the list the running runtime's own configuration holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    running_list: Option<&'a Compared>,
 }
 
 /// The verdict, then one line for each part: what a monitoring job's
 /// operator reads before the detail.
-fn print_summary(out: &mut Vec<u8>, s: &Summary, runtime: Runtime, source: &Source, full: bool) {
+fn print_summary(
+    out: &mut Vec<u8>,
+    s: &Summary,
+    runtime: Runtime,
+    source: &Source,
+    running: Option<&Compared>,
+    full: bool,
+) {
     let verdict = match s.exit_status {
         0 => "all right".to_string(),
         code => {
@@ -352,6 +386,9 @@ fn print_summary(out: &mut Vec<u8>, s: &Summary, runtime: Runtime, source: &Sour
                 s.images, s.pinned
             ),
         ));
+    }
+    if let Some(running) = running {
+        lines.push(("running", running.line(runtime.facts().name)));
     }
     if let Some(w) = &s.waited {
         let text = match w.agreed {
