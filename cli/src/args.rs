@@ -485,6 +485,22 @@ pub enum Command {
         /// the wait (exit status 2)
         #[arg(long, value_name = "DURATION", value_parser = parse_wait, conflicts_with = "images")]
         wait: Option<std::time::Duration>,
+        /// The output's form: text (the default), json (as --json), or
+        /// openmetrics (counts for a metrics collector)
+        ///
+        /// openmetrics: the OpenMetrics text exposition, which Prometheus'
+        /// text parser and node_exporter's textfile collector read too:
+        /// the check's exit status, images and those pinned, patterns and
+        /// those that pin no image here, disagreements, undecided images,
+        /// lint's findings by severity, pins the kubelet verifies (with
+        /// --kubelet-config), whether the running runtime holds the files'
+        /// list. Counts only, unless --metrics-per-pattern
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        format: Option<CheckFormat>,
+        /// With --format openmetrics: also one series per pattern, the
+        /// images it pins (a label per pattern: as many series as patterns)
+        #[arg(long)]
+        metrics_per_pattern: bool,
         /// Also whether the kubelet pulls each image again before a pod
         /// uses it, and lint's verified-pin and unneeded-entry
         #[command(flatten)]
@@ -541,6 +557,14 @@ pub fn command() -> clap::Command {
 /// The command line, parsed; usage errors exit here (status 2).
 pub fn parse() -> Cli {
     Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
+}
+
+/// `check --format`'s forms.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Openmetrics,
 }
 
 /// The shells `completions` writes a script for (an option's values, as

@@ -9,11 +9,13 @@
 //! Each part is the command's own code (`config::print`, `lint::Linted`,
 //! `explain::Explanation`) on one reading of the configuration.
 
+mod metrics;
+
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::args::{KubeletArgs, SourceArgs};
+use crate::args::{CheckFormat, KubeletArgs, SourceArgs};
 use crate::causes::Known;
 use crate::commands::{config, explain, lint};
 use crate::cri::running::Compared;
@@ -41,12 +43,31 @@ pub struct ImagesFrom<'a> {
     pub wait: Option<Duration>,
 }
 
+/// `--format` and `--metrics-per-pattern`.
+pub struct Form {
+    pub format: Option<CheckFormat>,
+    pub per_pattern: bool,
+}
+
 pub fn run(
     args: &SourceArgs,
     from: ImagesFrom<'_>,
     allow_undecided: bool,
+    form: Form,
     kubelet: &KubeletArgs,
 ) -> Result<Outcome, InputError> {
+    let format = match (args.json, form.format) {
+        (true, None | Some(CheckFormat::Json)) => CheckFormat::Json,
+        (true, Some(_)) => {
+            return Err(InputError("--json and --format: give one (--format json is --json)".into()));
+        }
+        (false, format) => format.unwrap_or(CheckFormat::Text),
+    };
+    if form.per_pattern && format != CheckFormat::Openmetrics {
+        return Err(InputError(
+            "--metrics-per-pattern adds series to --format openmetrics: give that too, or leave it out".into(),
+        ));
+    }
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let Some(default_endpoint) = runtime.facts().cri_endpoint else {
@@ -69,7 +90,7 @@ pub fn run(
             let client = cri::Client::connect(&endpoint)?;
             let read = || Reading::of_runtime(&client, naming, &resolved, flags, verifier.as_ref());
             let mut reading = read()?;
-            let progress = !args.json;
+            let progress = format == CheckFormat::Text;
             let waited = from.wait.map(|within| wait(within, &mut reading, &read, progress)).transpose()?;
             (Source::Cri(client.runtime), reading, waited)
         }
@@ -87,7 +108,19 @@ pub fn run(
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
     let summary = Summary::new(runtime, &resolved, &refused, &linted, &explanation, allow_undecided, waited);
     let mut out = Vec::new();
-    if args.json {
+    if format == CheckFormat::Openmetrics {
+        let measured = metrics::Measured {
+            summary: &summary,
+            resolved: &resolved,
+            explanation: &explanation,
+            runtime_version: match &source {
+                Source::Cri(cri) => Some(cri.version.as_str()),
+                Source::Listing(_) => None,
+            },
+            running: running.as_ref(),
+        };
+        metrics::write(&mut out, &measured, form.per_pattern);
+    } else if format == CheckFormat::Json {
         let json = CheckJson {
             summary: &summary,
             images_from: &source,
