@@ -205,6 +205,7 @@ demo:
 	@echo "   10   crio-pin check: the node against its running CRI-O (not reloaded), summary first"
 	@echo "   11   the kubelet's credential check: a pinned image it would pull again (lint and"
 	@echo "        check take --kubelet-config too)"
+	@echo "   12   after a reload: check --wait, and the check as OpenMetrics for the cluster"
 	@echo "== Next"
 	@echo "   on a node:  sudo crio-pin check (the list, lint and each image against the running"
 	@echo "               runtime, read from its socket: one exit status); or crio-pin config;"
@@ -271,6 +272,13 @@ demo-cli-run:
 	@echo "   Why: a pinned image outside the kubelet's allowlist fails its pod on a node cut off from"
 	@echo "   the registry; here the allowlist names the platform registry without its port."
 	$(call tool,explain $(PLATFORM_IMAGE) registry.k8s.io/pause:3.10 $(KUBELET),$(CRIO_NODE))
+	@echo
+	@echo "== $$(($(SECTION) + 6)). After a reload: wait for the runtime, and tell the cluster"
+	@echo "   Why: systemctl reload crio returns before the new list applies; on a node, run"
+	@echo "   systemctl reload crio && crio-pin check --wait 60s (it asks the socket until the flags agree:"
+	@echo "   exit 0 then, 1 with the last reading when the time runs out). A metrics collector reads"
+	@echo "   the same check as counts (examples/metrics: a systemd timer for node_exporter's textfile):"
+	$(call tool_1,check --images examples/data/node-images.json --format openmetrics,$(CRIO_NODE))
 
 
 # The stages of make test, in order, each announced and timed

@@ -474,6 +474,33 @@ pub enum Command {
         /// pulled by tag
         #[arg(long)]
         allow_undecided: bool,
+        /// Ask the runtime again until its pinned flags agree with the list,
+        /// for at most DURATION (e.g. 60s, 2m, 500ms)
+        ///
+        /// For after a reload (`systemctl reload crio && crio-pin check
+        /// --wait 60s`): the reload returns once the signal is sent, before
+        /// the new list applies. Read every 250 ms at first, every 2 s at
+        /// most; done as soon as no image disagrees, else the last reading
+        /// is reported (exit status 1). A runtime that stops answering ends
+        /// the wait (exit status 2)
+        #[arg(long, value_name = "DURATION", value_parser = parse_wait, conflicts_with = "images")]
+        wait: Option<std::time::Duration>,
+        /// The output's form: text (the default), json (as --json), or
+        /// openmetrics (counts for a metrics collector)
+        ///
+        /// openmetrics: the OpenMetrics text exposition, which Prometheus'
+        /// text parser and node_exporter's textfile collector read too:
+        /// the check's exit status, images and those pinned, patterns and
+        /// those that pin no image here, disagreements, undecided images,
+        /// lint's findings by severity, pins the kubelet verifies (with
+        /// --kubelet-config), whether the running runtime holds the files'
+        /// list. Counts only, unless --metrics-per-pattern
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        format: Option<CheckFormat>,
+        /// With --format openmetrics: also one series per pattern, the
+        /// images it pins (a label per pattern: as many series as patterns)
+        #[arg(long)]
+        metrics_per_pattern: bool,
         /// Also whether the kubelet pulls each image again before a pod
         /// uses it, and lint's verified-pin and unneeded-entry
         #[command(flatten)]
@@ -495,6 +522,33 @@ pub enum Command {
     GenerateMan { dir: PathBuf },
 }
 
+/// The longest `--wait`: past a day, a number is a mistake.
+const LONGEST_WAIT: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// `check --wait`'s DURATION: a whole number and its unit, `ms`, `s`, `m`
+/// or `h` (as systemd and Go write the common cases).
+fn parse_wait(text: &str) -> Result<std::time::Duration, String> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = text.split_at(digits);
+    let what = "give a whole number and its unit (ms, s, m or h), e.g. --wait 60s or --wait 2m";
+    let Ok(number) = number.parse::<u64>() else {
+        return Err(format!("{text:?} is no duration: {what}"));
+    };
+    let millis = match unit {
+        "ms" => 1,
+        "s" => 1000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "" => return Err(format!("{text:?} has no unit: {what}")),
+        _ => return Err(format!("{text:?}: unit {unit:?} unknown: {what}")),
+    };
+    let wait = std::time::Duration::from_millis(number.saturating_mul(millis));
+    if wait > LONGEST_WAIT {
+        return Err(format!("{text:?} is longer than a day: give at most 24h"));
+    }
+    Ok(wait)
+}
+
 /// The command-line definitions, with the options that need another.
 pub fn command() -> clap::Command {
     man::with_requirements(Cli::command())
@@ -505,6 +559,14 @@ pub fn parse() -> Cli {
     Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit())
 }
 
+/// `check --format`'s forms.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    Openmetrics,
+}
+
 /// The shells `completions` writes a script for (an option's values, as
 /// the others here: the command takes them from the command line).
 #[derive(Clone, Copy, ValueEnum)]
@@ -512,4 +574,33 @@ pub enum CompletionShell {
     Bash,
     Zsh,
     Fish,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::parse_wait;
+
+    #[test]
+    fn a_wait_is_a_number_and_its_unit() {
+        assert_eq!(parse_wait("60s"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_wait("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_wait("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_wait("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_wait("0s"), Ok(Duration::ZERO));
+        for (bad, says) in [
+            ("60", "has no unit"),
+            ("s", "is no duration"),
+            ("-1s", "is no duration"),
+            ("1.5s", "unit \".5s\" unknown"),
+            ("10 s", "unit \" s\" unknown"),
+            ("2d", "unit \"d\" unknown"),
+            ("25h", "longer than a day"),
+            ("99999999999999999999s", "is no duration"),
+        ] {
+            let why = parse_wait(bad).unwrap_err();
+            assert!(why.contains(says) && why.contains("--wait") || why.contains("24h"), "{bad}: {why}");
+        }
+    }
 }

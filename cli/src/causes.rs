@@ -38,12 +38,25 @@ pub fn decide<'a>(compiled: &Compiled, image: &'a Image) -> Option<(usize, &'a N
         .map(|(i, n)| (compiled.list_index(i), n))
 }
 
+/// What the running runtime said of itself beyond its flags (`check`
+/// asks it on its socket), which makes a likely cause certain or rules it
+/// out; all None where it was not asked (`explain --check`, `--images`).
+#[derive(Clone, Copy, Default)]
+pub struct Known<'a> {
+    /// The version it answered `Version` with.
+    pub version: Option<&'a str>,
+    /// Whether the list its own configuration holds is the files' list
+    /// (CRI-O's `/config`), and how it was asked.
+    pub same_list: Option<(bool, &'a str)>,
+}
+
 /// The likely reasons the running runtime pins differently from the
 /// files, gathered over the disagreeing images: each cause once, with the
 /// images it can explain.
 pub struct Causes<'r> {
     pub resolved: &'r Resolved,
     pub flags: Flags,
+    pub known: Known<'r>,
     /// containerd: the list compiled under the other rules (released or
     /// normalised), when first needed (None: it cannot be compiled).
     pub other_rules: Option<Option<Compiled>>,
@@ -56,10 +69,11 @@ pub struct Causes<'r> {
 }
 
 impl<'r> Causes<'r> {
-    pub fn new(resolved: &'r Resolved, flags: Flags) -> Causes<'r> {
+    pub fn new(resolved: &'r Resolved, flags: Flags, known: Known<'r>) -> Causes<'r> {
         Causes {
             resolved,
             flags,
+            known,
             other_rules: None,
             dropped: resolved.overrides.iter().map(|_| None).collect(),
             found: Vec::new(),

@@ -5,7 +5,8 @@
 //! and everything after is shared with `--images`.
 //!
 //! gRPC over a Unix socket, with tonic's client on a current-thread tokio
-//! runtime, started for this one question; the runtime's name and version
+//! runtime, one connection for the command (`check --wait` asks again on
+//! it); the runtime's name and version
 //! (`RuntimeService/Version`) are asked first, for the summary, and to tell
 //! a socket that answers but is no CRI from one that does not answer. Each
 //! step is bounded by `TIMEOUT`: a socket that accepts and never answers
@@ -13,6 +14,7 @@
 //! hang of a monitoring job.
 
 pub mod messages;
+pub mod running;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -72,30 +74,56 @@ pub struct Runtime {
     pub api_version: String,
 }
 
-/// The runtime at `endpoint` and its images, each with the names a runtime
-/// named by `naming` matches.
-pub fn list_images(endpoint: &Endpoint, naming: Naming) -> Result<(Runtime, Vec<Image>), InputError> {
-    let tokio = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .enable_time()
-        .build()
-        .map_err(|e| InputError(format!("cannot start the CRI client: {e}")))?;
-    let (version, listed) = tokio.block_on(ask(endpoint))?;
-    let runtime = Runtime {
-        endpoint: endpoint.text.clone(),
-        name: version.runtime_name,
-        version: version.runtime_version,
-        api_version: version.runtime_api_version,
-    };
-    let images = listed
-        .images
-        .into_iter()
-        .map(|i| images::listed(i.id, i.repo_tags, i.repo_digests, i.pinned, naming))
-        .collect();
-    Ok((runtime, images))
+/// A runtime's CRI socket, connected, with who answered on it: asked
+/// again for its images while `check --wait` waits.
+pub struct Client {
+    endpoint: Endpoint,
+    tokio: tokio::runtime::Runtime,
+    channel: Channel,
+    pub runtime: Runtime,
 }
 
-async fn ask(endpoint: &Endpoint) -> Result<(messages::VersionResponse, messages::ListImagesResponse), InputError> {
+impl Client {
+    /// Connected to `endpoint`, and its `Version` asked.
+    pub fn connect(endpoint: &Endpoint) -> Result<Client, InputError> {
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(|e| InputError(format!("cannot start the CRI client: {e}")))?;
+        let channel = tokio.block_on(connect(endpoint))?;
+        let request = messages::VersionRequest { version: "v1".into() };
+        let version: messages::VersionResponse =
+            tokio.block_on(call(endpoint, channel.clone(), messages::VERSION, request))?;
+        let runtime = Runtime {
+            endpoint: endpoint.text.clone(),
+            name: version.runtime_name,
+            version: version.runtime_version,
+            api_version: version.runtime_api_version,
+        };
+        Ok(Client { endpoint: endpoint.clone(), tokio, channel, runtime })
+    }
+
+    /// The runtime's images, each with the names a runtime named by
+    /// `naming` matches.
+    pub fn list_images(&self, naming: Naming) -> Result<Vec<Image>, InputError> {
+        let channel = self.channel.clone();
+        let listed: messages::ListImagesResponse = self.tokio.block_on(call(
+            &self.endpoint,
+            channel,
+            messages::LIST_IMAGES,
+            messages::ListImagesRequest {},
+        ))?;
+        let images = listed
+            .images
+            .into_iter()
+            .map(|i| images::listed(i.id, i.repo_tags, i.repo_digests, i.pinned, naming))
+            .collect();
+        Ok(images)
+    }
+}
+
+async fn connect(endpoint: &Endpoint) -> Result<Channel, InputError> {
     let path = endpoint.path.clone();
     let connector = tower::service_fn(move |_: Uri| {
         let path = path.clone();
@@ -103,15 +131,11 @@ async fn ask(endpoint: &Endpoint) -> Result<(messages::VersionResponse, messages
     });
     // The authority is not used on a Unix socket; crictl sends `localhost`.
     let tonic_endpoint = TonicEndpoint::from_static("http://localhost").connect_timeout(TIMEOUT);
-    let channel = match tokio::time::timeout(TIMEOUT, tonic_endpoint.connect_with_connector(connector)).await {
-        Ok(Ok(channel)) => channel,
-        Ok(Err(e)) => return Err(cannot_connect(endpoint, &e)),
-        Err(_) => return Err(no_answer(endpoint, "connecting")),
-    };
-    let version: messages::VersionResponse =
-        call(endpoint, channel.clone(), messages::VERSION, messages::VersionRequest { version: "v1".into() }).await?;
-    let listed = call(endpoint, channel, messages::LIST_IMAGES, messages::ListImagesRequest {}).await?;
-    Ok((version, listed))
+    match tokio::time::timeout(TIMEOUT, tonic_endpoint.connect_with_connector(connector)).await {
+        Ok(Ok(channel)) => Ok(channel),
+        Ok(Err(e)) => Err(cannot_connect(endpoint, &e)),
+        Err(_) => Err(no_answer(endpoint, "connecting")),
+    }
 }
 
 /// One unary call, bounded by `TIMEOUT`; an answer may be as large as any

@@ -70,9 +70,11 @@ fn main() -> ExitCode {
         Command::Translate { from, to, images, quiet } => {
             commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
         }
-        Command::Check { runtime_endpoint, images, allow_undecided, kubelet } => {
-            let from = commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref() };
-            commands::check::run(sources, from, *allow_undecided, kubelet)
+        Command::Check { runtime_endpoint, images, allow_undecided, wait, format, metrics_per_pattern, kubelet } => {
+            let from =
+                commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref(), wait: *wait };
+            let form = commands::check::Form { format: *format, per_pattern: *metrics_per_pattern };
+            commands::check::run(sources, from, *allow_undecided, form, kubelet)
         }
         Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),

@@ -6,7 +6,7 @@ use crio_pin::Flags;
 use serde::Serialize;
 
 pub use crate::causes::Cause;
-use crate::causes::{decide, Causes};
+use crate::causes::{decide, Causes, Known};
 use crate::images::{Image, Name};
 use crate::labels::LabelPin;
 use crate::list::{Entry, Origin, Resolved};
@@ -93,11 +93,19 @@ pub struct Report {
     pub valid_patterns: usize,
 }
 
-pub fn explain(resolved: &Resolved, compiled: &Compiled, images: &[Image], flags: Flags) -> Report {
+/// Each image explained; `known`: what the running runtime said of itself,
+/// for the likely causes.
+pub fn explain<'r>(
+    resolved: &'r Resolved,
+    compiled: &Compiled,
+    images: &[Image],
+    flags: Flags,
+    known: Known<'r>,
+) -> Report {
     let entries = &resolved.entries;
     let refused = !compiled.refused.is_empty();
     let (mut disagreements, mut undecided) = (0, 0);
-    let mut causes = Causes::new(resolved, flags);
+    let mut causes = Causes::new(resolved, flags, known);
     let model = Runtime::of(flags).model();
     let mut explained: Vec<Explained> = images
         .iter()

@@ -155,8 +155,14 @@ struct FakeCri {
 struct Answers {
     version: messages::VersionResponse,
     images: Arc<Vec<messages::Image>>,
+    /// From this time on, these images instead (a runtime whose reload
+    /// applies after a while).
+    later: Option<(Instant, Arc<Vec<messages::Image>>)>,
     /// Answer ListImages with this error instead.
     list_error: Option<tonic::Code>,
+    /// What `GET /config` answers (HTTP/1.1 on the same socket, as CRI-O
+    /// serves its configuration), if anything.
+    config: Option<Arc<String>>,
 }
 
 /// One unary answer, whatever the request.
@@ -195,10 +201,21 @@ impl tower::Service<http::Request<Body>> for Answers {
                 messages::LIST_IMAGES => {
                     let answer = match answers.list_error {
                         Some(code) => Err(tonic::Status::new(code, "the fake server says no")),
-                        None => Ok(messages::ListImagesResponse { images: answers.images.to_vec() }),
+                        None => {
+                            let images = match &answers.later {
+                                Some((from, later)) if Instant::now() >= *from => later,
+                                _ => &answers.images,
+                            };
+                            Ok(messages::ListImagesResponse { images: images.to_vec() })
+                        }
                     };
                     let codec = ProstCodec::<messages::ListImagesResponse, messages::ListImagesRequest>::default();
                     Grpc::new(codec).unary(Answer(answer), request).await
+                }
+                "/config" if answers.config.is_some() => {
+                    let toml = answers.config.as_deref().unwrap().clone();
+                    let body = Body::new(http_body_util::Full::new(bytes::Bytes::from(toml)));
+                    http::Response::builder().header("content-type", "application/toml").body(body).unwrap()
                 }
                 _ => tonic::Status::unimplemented("not a method of this server").into_http(),
             })
@@ -208,18 +225,26 @@ impl tower::Service<http::Request<Body>> for Answers {
 
 impl FakeCri {
     fn start(images: Vec<messages::Image>, list_error: Option<tonic::Code>) -> FakeCri {
+        FakeCri::serve(Answers { list_error, ..Answers::listing(images) })
+    }
+
+    /// A runtime that lists `images`, and `later` once `after` has passed.
+    fn changing(images: Vec<messages::Image>, after: Duration, later: Vec<messages::Image>) -> FakeCri {
+        FakeCri::serve(Answers { later: Some((Instant::now() + after, Arc::new(later))), ..Answers::listing(images) })
+    }
+
+    /// A CRI-O (by its Version) whose `/config` answers the file
+    /// `config` of tests/data/crio-config.
+    fn crio(images: Vec<messages::Image>, config: &str) -> FakeCri {
+        let toml = std::fs::read_to_string(data().join("crio-config").join(config)).unwrap();
+        let answers = Answers::listing(images);
+        let version = messages::VersionResponse { runtime_name: "cri-o".into(), ..answers.version.clone() };
+        FakeCri::serve(Answers { version, config: Some(Arc::new(toml)), ..answers })
+    }
+
+    fn serve(answers: Answers) -> FakeCri {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("cri.sock");
-        let answers = Answers {
-            version: messages::VersionResponse {
-                version: "0.1.0".into(),
-                runtime_name: "fake-cri".into(),
-                runtime_version: "1.0.0".into(),
-                runtime_api_version: "v1".into(),
-            },
-            images: Arc::new(images),
-            list_error,
-        };
         let (bound, is_bound) = std::sync::mpsc::channel();
         let path = socket.clone();
         std::thread::spawn(move || {
@@ -228,11 +253,31 @@ impl FakeCri {
                 let listener = tokio::net::UnixListener::bind(&path).unwrap();
                 bound.send(()).unwrap();
                 let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
-                tonic::transport::Server::builder().serve_with_incoming(answers, incoming).await.unwrap();
+                // HTTP/1.1 too, for /config, as CRI-O's socket takes both.
+                let server = tonic::transport::Server::builder().accept_http1(true);
+                server.serve_with_incoming(answers, incoming).await.unwrap();
             })
         });
         is_bound.recv_timeout(Duration::from_secs(120)).expect("the fake CRI server listens");
         FakeCri { endpoint: format!("unix://{}", socket.display()), _dir: dir }
+    }
+}
+
+impl Answers {
+    /// A runtime that lists `images`, and says nothing else.
+    fn listing(images: Vec<messages::Image>) -> Answers {
+        Answers {
+            version: messages::VersionResponse {
+                version: "0.1.0".into(),
+                runtime_name: "fake-cri".into(),
+                runtime_version: "1.0.0".into(),
+                runtime_api_version: "v1".into(),
+            },
+            images: Arc::new(images),
+            later: None,
+            list_error: None,
+            config: None,
+        }
     }
 }
 
@@ -283,12 +328,134 @@ fn images_read_over_cri_are_checked_as_the_same_listing_is() {
     }
     // A flag the runtime leaves out (proto3 sends no false) is not pinned,
     // as the kubelet reads it: the pins CRI-O reported are disagreements.
-    let mut unflagged = cri_images("crio-listings/A/list.json");
-    unflagged.iter_mut().for_each(|i| i.pinned = false);
-    let cri = FakeCri::start(unflagged, None);
+    let cri = FakeCri::start(unflagged("crio-listings/A/list.json"), None);
     let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
     assert_eq!(v["summary"]["disagreements"], 7, "{}", v["summary"]);
     assert_eq!(v["summary"]["exit_status"], 1);
+}
+
+/// Recording A's images with every pinned flag false: a runtime that
+/// has not loaded the list yet.
+fn unflagged(listing: &str) -> Vec<messages::Image> {
+    let mut images = cri_images(listing);
+    images.iter_mut().for_each(|i| i.pinned = false);
+    images
+}
+
+#[test]
+fn wait_ends_as_soon_as_the_runtime_agrees() {
+    let listing = "crio-listings/A/list.json";
+    let cri = FakeCri::changing(unflagged(listing), Duration::from_secs(2), cri_images(listing));
+    let start = Instant::now();
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "10s"]));
+    let took = start.elapsed();
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    // It waited for the change, and saw it soon after.
+    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(3), "took {took:?}");
+    let text = stdout(&out);
+    assert!(text.starts_with("check    all right\n"), "{text}");
+    assert!(text.contains("\nwait     the runtime's flags agree after 2."), "{text}");
+    // The progress line said what it waited for, on standard error.
+    let said = stderr(&out);
+    assert!(said.contains("waiting for the runtime: 7 disagreement(s) after 0.0 s, asking again until 10 s"), "{said}");
+    // Already agreeing: one reading, no progress line.
+    let cri = FakeCri::start(cri_images(listing), None);
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "10s", "--json"])));
+    crate::json_schemas::assert_schema("check", &v);
+    let waited = &v["summary"]["waited"];
+    assert_eq!((waited["agreed"].as_bool(), waited["readings"].as_u64()), (Some(true), Some(1)), "{waited}");
+    assert_eq!(waited["within_seconds"], 10.0);
+}
+
+#[test]
+fn wait_reports_the_last_reading_when_the_time_runs_out() {
+    let listing = "crio-listings/A/list.json";
+    let cri = FakeCri::start(unflagged(listing), None);
+    let start = Instant::now();
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "2s", "--json"]));
+    let took = start.elapsed();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(5), "took {took:?}");
+    let v = json(&out);
+    crate::json_schemas::assert_schema("check", &v);
+    let summary = &v["summary"];
+    assert_eq!(summary["disagreements"], 7, "{summary}");
+    assert_eq!(summary["problems"][0], "7 disagreement(s) with the runtime after waiting 2 s", "{summary}");
+    let waited = &summary["waited"];
+    assert_eq!(waited["agreed"], false, "{waited}");
+    // A quarter of the time waited, from 250 ms: 0, 0.25, 0.5, 0.75, 1, 1.25, 1.56, 1.95, 2.
+    let readings = waited["readings"].as_u64().unwrap();
+    assert!((6..=10).contains(&readings), "{waited}");
+    // No progress line beside JSON; the likely causes are the last reading's.
+    assert!(!stderr(&out).contains("waiting for the runtime"), "{}", stderr(&out));
+    assert!(codes(&v["explain"]["causes"]).contains("not-reloaded"), "{}", v["explain"]["causes"]);
+    // A runtime that cannot be read is no wait: exit status 2 at once.
+    let dir = tempfile::tempdir().unwrap();
+    let missing = format!("unix://{}/none.sock", dir.path().display());
+    let start = Instant::now();
+    let out = run(&["check", "-r", &missing, "--wait", "60s"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(stderr(&out).contains("no such socket"), "{}", stderr(&out));
+    // A listing cannot change: --wait asks the runtime.
+    let out = run(&recording("A", &["check", "--images", listing, "--wait", "2s"]));
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("cannot be used with"), "{}", stderr(&out));
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--wait", "60"]));
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("\"60\" has no unit: give a whole number and its unit"), "{}", stderr(&out));
+}
+
+/// CRI-O's own configuration, read at `/config` on its socket, tells
+/// for certain whether it runs the files' list.
+#[test]
+fn crio_s_running_configuration_says_whether_it_runs_the_files_list() {
+    let listing = "crio-listings/A/list.json";
+    // Its configuration holds the files' list, and its flags agree.
+    let cri = FakeCri::crio(cri_images(listing), "files-list.toml");
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint]));
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out).replace("\n         ", " ");
+    assert!(
+        text.contains("\nrunning  its own configuration (GET /config) holds the files' list: 3 pattern(s)\n"),
+        "{text}"
+    );
+    // The same list, yet flags that disagree: not a missing reload.
+    let cri = FakeCri::crio(unflagged(listing), "files-list.toml");
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
+    crate::json_schemas::assert_schema("check", &v);
+    assert_eq!(v["running_list"]["same"], true, "{}", v["running_list"]);
+    let causes = codes(&v["explain"]["causes"]);
+    assert!(!causes.contains("not-reloaded") && !causes.contains("other-sources"), "{causes:?}");
+    assert!(causes.contains("reload-rejected"), "{causes:?}");
+    // An older list: said for certain, first, with what differs.
+    let cri = FakeCri::crio(unflagged(listing), "older-list.toml");
+    let out = run(&recording("A", &["check", "-r", &cri.endpoint, "--json"]));
+    assert_eq!(code(&out), 1);
+    let v = json(&out);
+    crate::json_schemas::assert_schema("check", &v);
+    let running = &v["running_list"];
+    assert_eq!((running["same"].as_bool(), running["patterns"].as_u64()), (Some(false), Some(2)), "{running}");
+    assert_eq!(running["only_in_files"], serde_json::json!(["*etcd*", "docker.io/library/nginx:1.25"]), "{running}");
+    assert_eq!(running["only_running"], serde_json::json!(["quay.io/openshift-release-dev/cli:4.18"]), "{running}");
+    let first = &v["explain"]["causes"][0];
+    assert_eq!(first["code"], "not-reloaded", "{first}");
+    assert!(first["message"].as_str().unwrap().contains("its own configuration (GET /config on its socket) differs"));
+    let text = stdout(&run(&recording("A", &["check", "-r", &cri.endpoint, "--no-trunc"])));
+    assert!(
+        text.contains(
+            "running  its own configuration (GET /config) holds another list: 2 of the files' pattern(s) missing, \
+             e.g. \"*etcd*\", 1 that the files do not have, e.g. \"quay.io/openshift-release-dev/cli:4.18\": the \
+             running CRI-O has not loaded the files\n"
+        ),
+        "{text}"
+    );
+    // A runtime that says nothing of its configuration: the guess, as before.
+    let cri = FakeCri::start(unflagged(listing), None);
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
+    assert_eq!(v["running_list"]["same"], Value::Null, "{}", v["running_list"]);
+    assert!(v["running_list"]["unknown"].as_str().unwrap().contains("fake-cri says nothing of its configuration"));
+    assert!(codes(&v["explain"]["causes"]).contains("not-reloaded"));
 }
 
 #[test]
@@ -535,8 +702,20 @@ fn check_reads_a_live_containerd_over_its_socket() {
         assert_eq!(code(&out), 1, "{text}");
         let causes: Vec<&str> =
             v["explain"]["causes"].as_array().unwrap().iter().map(|c| c["code"].as_str().unwrap()).collect();
-        assert!(causes.contains(&"older-runtime"), "{causes:?}");
-        assert!(text.contains("older than 2.0, which reads no pinned_images"), "{text}");
+        // Its version rules out every other cause: the one said.
+        assert_eq!(causes, ["older-runtime"], "{causes:?}");
+        assert!(text.contains(&format!("the running containerd is {version}, older than 2.0")), "{text}");
+        // No wait makes it pin: --wait runs out, with the same one cause.
+        let start = Instant::now();
+        let out = run(&[&args[..], &["--wait", "2s", "--json"]].concat());
+        let took = start.elapsed();
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        assert!(took >= Duration::from_secs(2) && took < Duration::from_secs(5), "took {took:?}");
+        let waited = json(&out);
+        assert_eq!(waited["summary"]["waited"]["agreed"], false, "{}", waited["summary"]);
+        assert_eq!(codes(&waited["explain"]["causes"]), BTreeSet::from(["older-runtime".to_string()]));
+        // Its Status info has no list to compare.
+        assert_eq!(waited["running_list"]["same"], Value::Null, "{}", waited["running_list"]);
         "reports pinned = false for every image (1.6 has no pinned flag): the pin is a disagreement"
     } else {
         // A containerd with the flag: whatever it reports, the status says

@@ -22,6 +22,7 @@ mod labels;
 mod large_input;
 mod lint;
 mod man_pages;
+mod metrics;
 mod output;
 mod quiet;
 mod refused_lists;

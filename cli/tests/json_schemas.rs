@@ -20,6 +20,15 @@ fn check_json(command: &str, v: &Value, what: &str, pages: &Path) {
     }
 }
 
+/// `v`, the JSON of `command`, matches its schema: for the outputs the
+/// runs below cannot make (a fake runtime's, in `check.rs`).
+pub fn assert_schema(command: &str, v: &Value) {
+    let root = schema(command);
+    let mut errors = Vec::new();
+    validate(&root, &root, v, "$", &mut errors);
+    assert!(errors.is_empty(), "{command} --json does not match its schema:\n{}", errors.join("\n"));
+}
+
 /// The command whose schema `args` answers by: `lint --fix` has its own.
 fn command_of(args: &[&str]) -> &'static str {
     let command =

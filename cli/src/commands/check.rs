@@ -9,12 +9,19 @@
 //! Each part is the command's own code (`config::print`, `lint::Linted`,
 //! `explain::Explanation`) on one reading of the configuration.
 
+mod metrics;
+
+use std::time::{Duration, Instant};
+
 use serde::Serialize;
 
-use crate::args::{KubeletArgs, SourceArgs};
+use crate::args::{CheckFormat, KubeletArgs, SourceArgs};
+use crate::causes::Known;
 use crate::commands::{config, explain, lint};
+use crate::cri::running::Compared;
 use crate::cri::{self, Endpoint};
 use crate::error::InputError;
+use crate::images::{self, Image};
 use crate::lint::Severity;
 use crate::list::Resolved;
 use crate::matching::Explained;
@@ -22,7 +29,8 @@ use crate::output::{self, write_json, Outcome};
 use crate::refused::{self, Refused};
 use crate::runtime::Runtime;
 use crate::runtimes;
-use crate::{images, show};
+use crate::runtimes::kubelet::verify::Verifier;
+use crate::show;
 
 /// Where the images come from: `--images`, else the runtime's CRI socket.
 pub struct ImagesFrom<'a> {
@@ -31,14 +39,35 @@ pub struct ImagesFrom<'a> {
     /// `--runtime-endpoint`, else `CONTAINER_RUNTIME_ENDPOINT`, else the
     /// runtime's default socket.
     pub endpoint: Option<&'a str>,
+    /// `--wait`: how long to ask the runtime again until its flags agree.
+    pub wait: Option<Duration>,
+}
+
+/// `--format` and `--metrics-per-pattern`.
+pub struct Form {
+    pub format: Option<CheckFormat>,
+    pub per_pattern: bool,
 }
 
 pub fn run(
     args: &SourceArgs,
     from: ImagesFrom<'_>,
     allow_undecided: bool,
+    form: Form,
     kubelet: &KubeletArgs,
 ) -> Result<Outcome, InputError> {
+    let format = match (args.json, form.format) {
+        (true, None | Some(CheckFormat::Json)) => CheckFormat::Json,
+        (true, Some(_)) => {
+            return Err(InputError("--json and --format: give one (--format json is --json)".into()));
+        }
+        (false, format) => format.unwrap_or(CheckFormat::Text),
+    };
+    if form.per_pattern && format != CheckFormat::Openmetrics {
+        return Err(InputError(
+            "--metrics-per-pattern adds series to --format openmetrics: give that too, or leave it out".into(),
+        ));
+    }
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let Some(default_endpoint) = runtime.facts().cri_endpoint else {
@@ -53,36 +82,57 @@ pub fn run(
     let mut resolved = runtimes::resolve(&args.sources(runtime))?;
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
-    let (source, list) = match from.listings {
+    let refused = refused::check_lists(&resolved, flags)?;
+    let (source, reading, waited) = match from.listings {
         [] => {
             let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
             let endpoint = Endpoint::parse(from.endpoint.or(env.as_deref()).unwrap_or(default_endpoint))?;
-            let (answered_by, list) = cri::list_images(&endpoint, naming)?;
-            (Source::Cri(answered_by), list)
+            let client = cri::Client::connect(&endpoint)?;
+            let read = || Reading::of_runtime(&client, naming, &resolved, flags, verifier.as_ref());
+            let mut reading = read()?;
+            let progress = format == CheckFormat::Text;
+            let waited = from.wait.map(|within| wait(within, &mut reading, &read, progress)).transpose()?;
+            (Source::Cri(client.runtime), reading, waited)
         }
-        paths => (Source::Listing(paths.join(", ")), images::read_all(paths, naming)?),
+        paths => {
+            let list = images::read_all(paths, naming)?;
+            explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
+            let explanation = explain::Explanation::new(&resolved, flags, &list, verifier.as_ref(), Known::default())?;
+            (Source::Listing(paths.join(", ")), Reading { list, running: None, explanation }, None)
+        }
     };
-    explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
-    let refused = refused::check_lists(&resolved, flags)?;
+    let Reading { list, running, explanation } = reading;
     resolved.warnings.extend(crate::labels::listing_warnings(&list));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
-    let explanation = explain::Explanation::new(&resolved, flags, &list, verifier.as_ref())?;
-    let summary = Summary::new(runtime, &resolved, &refused, &linted, &explanation, allow_undecided);
+    let summary = Summary::new(runtime, &resolved, &refused, &linted, &explanation, allow_undecided, waited);
     let mut out = Vec::new();
-    if args.json {
+    if format == CheckFormat::Openmetrics {
+        let measured = metrics::Measured {
+            summary: &summary,
+            resolved: &resolved,
+            explanation: &explanation,
+            runtime_version: match &source {
+                Source::Cri(cri) => Some(cri.version.as_str()),
+                Source::Listing(_) => None,
+            },
+            running: running.as_ref(),
+        };
+        metrics::write(&mut out, &measured, form.per_pattern);
+    } else if format == CheckFormat::Json {
         let json = CheckJson {
             summary: &summary,
             images_from: &source,
             config: config::json(&resolved, &refused),
             lint: linted.json(&resolved),
             explain: explanation.json(),
+            running_list: running.as_ref(),
         };
         write_json(&mut out, &json);
     } else {
         let full = args.no_trunc;
-        print_summary(&mut out, &summary, runtime, &source, full);
+        print_summary(&mut out, &summary, runtime, &source, running.as_ref(), full);
         section(&mut out, "the list in force, as `crio-pin config` shows it");
         let shown = config::Shown { runtime, flags, patterns_file: args.patterns.is_some(), full, every_row: full };
         config::print(&mut out, &resolved, &refused, shown);
@@ -125,6 +175,10 @@ struct Summary {
     kubelet_verified_pinned: Option<usize>,
     /// --allow-undecided: undecided images do not fail the check.
     undecided_allowed: bool,
+    /// With --wait: how long the runtime was asked again, and whether its
+    /// flags came to agree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    waited: Option<Waited>,
     /// What fails the check, each in a few words (empty: all right).
     problems: Vec<String>,
     exit_status: u8,
@@ -138,6 +192,7 @@ impl Summary {
         linted: &lint::Linted,
         explanation: &explain::Explanation,
         allow_undecided: bool,
+        waited: Option<Waited>,
     ) -> Summary {
         let report = &explanation.report;
         let counts = &linted.counts;
@@ -146,7 +201,8 @@ impl Summary {
             problems.push(format!("{} pattern(s) make a list refused", refused.len()));
         }
         if report.disagreements > 0 {
-            problems.push(format!("{} disagreement(s) with the runtime", report.disagreements));
+            let after = waited.as_ref().map_or(String::new(), |w| format!(" after waiting {} s", w.within_seconds));
+            problems.push(format!("{} disagreement(s) with the runtime{after}", report.disagreements));
         }
         if report.undecided > 0 && !allow_undecided {
             problems.push(format!("{} undecided image(s)", report.undecided));
@@ -181,9 +237,100 @@ impl Summary {
             kubelet_verified: verified(&|_| true),
             kubelet_verified_pinned: verified(&|e| e.pinned),
             undecided_allowed: allow_undecided,
+            waited,
             problems,
             exit_status,
         }
+    }
+}
+
+/// How `--wait` went (JSON `summary.waited`).
+#[derive(Serialize)]
+struct Waited {
+    /// `--wait`, in seconds.
+    within_seconds: f64,
+    /// From the first reading to the last, in tenths of a second.
+    seconds: f64,
+    /// How many times the runtime's images were read.
+    readings: usize,
+    /// Whether the last reading's flags agree with the list.
+    agreed: bool,
+}
+
+/// The pause between two readings: a quarter of the time waited so far,
+/// within these bounds, so that a runtime that agrees at once is seen
+/// within a quarter second, and one that takes a minute is read some 40
+/// times, not 240 (a reading of 20,000 images costs the runtime too).
+const FIRST_PAUSE: Duration = Duration::from_millis(250);
+const LONGEST_PAUSE: Duration = Duration::from_secs(2);
+
+/// One reading of the runtime: its images, what its own configuration
+/// holds, and the images explained with both.
+struct Reading {
+    list: Vec<Image>,
+    running: Option<Compared>,
+    explanation: explain::Explanation,
+}
+
+impl Reading {
+    fn of_runtime(
+        client: &cri::Client,
+        naming: images::Naming,
+        resolved: &Resolved,
+        flags: crio_pin::Flags,
+        verifier: Option<&Verifier>,
+    ) -> Result<Reading, InputError> {
+        let list = client.list_images(naming)?;
+        explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
+        let running = Compared::new(client.running(), &resolved.entries);
+        let known = Known {
+            version: Some(&client.runtime.version),
+            same_list: running.same.map(|same| (same, running.asked.as_str())),
+        };
+        let explanation = explain::Explanation::new(resolved, flags, &list, verifier, known)?;
+        Ok(Reading { list, running: Some(running), explanation })
+    }
+}
+
+/// `--wait`: the runtime read again until no image's flag disagrees with
+/// the list or `within` has passed; `reading` is the first reading, and
+/// becomes the last. A runtime that stops answering ends the wait with its
+/// error (exit status 2). With `progress` a line on standard error says
+/// each new count of disagreements.
+fn wait(
+    within: Duration,
+    reading: &mut Reading,
+    read: &dyn Fn() -> Result<Reading, InputError>,
+    progress: bool,
+) -> Result<Waited, InputError> {
+    let start = Instant::now();
+    let mut readings = 1;
+    let mut said = None;
+    loop {
+        let disagreements = reading.explanation.report.disagreements;
+        let waited = start.elapsed();
+        if disagreements == 0 || waited >= within {
+            return Ok(Waited {
+                within_seconds: within.as_secs_f64(),
+                seconds: (waited.as_secs_f64() * 10.0).round() / 10.0,
+                readings,
+                agreed: disagreements == 0,
+            });
+        }
+        if progress && said != Some(disagreements) {
+            output::say_on_stderr(
+                &format!(
+                    "waiting for the runtime: {disagreements} disagreement(s) after {:.1} s, asking again until {} s",
+                    waited.as_secs_f64(),
+                    within.as_secs_f64()
+                ),
+                false,
+            );
+            said = Some(disagreements);
+        }
+        std::thread::sleep((waited / 4).clamp(FIRST_PAUSE, LONGEST_PAUSE).min(within - waited));
+        *reading = read()?;
+        readings += 1;
     }
 }
 
@@ -205,11 +352,21 @@ struct CheckJson<'a> {
     config: config::ConfigJson<'a>,
     lint: serde_json::Value,
     explain: explain::ExplainJson<'a>,
+    /// Over CRI: the list the running runtime's own configuration holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    running_list: Option<&'a Compared>,
 }
 
 /// The verdict, then one line for each part: what a monitoring job's
 /// operator reads before the detail.
-fn print_summary(out: &mut Vec<u8>, s: &Summary, runtime: Runtime, source: &Source, full: bool) {
+fn print_summary(
+    out: &mut Vec<u8>,
+    s: &Summary,
+    runtime: Runtime,
+    source: &Source,
+    running: Option<&Compared>,
+    full: bool,
+) {
     let verdict = match s.exit_status {
         0 => "all right".to_string(),
         code => {
@@ -262,6 +419,19 @@ fn print_summary(out: &mut Vec<u8>, s: &Summary, runtime: Runtime, source: &Sour
                 s.images, s.pinned
             ),
         ));
+    }
+    if let Some(running) = running {
+        lines.push(("running", running.line(runtime.facts().name)));
+    }
+    if let Some(w) = &s.waited {
+        let text = match w.agreed {
+            true => format!("the runtime's flags agree after {:.1} s ({} reading(s))", w.seconds, w.readings),
+            false => format!(
+                "the runtime's flags still disagree after {} s ({} reading(s)): the images below are the last reading",
+                w.within_seconds, w.readings
+            ),
+        };
+        lines.push(("wait", text));
     }
     if s.refused > 0 {
         lines.push(("refused", format!("{} pattern(s); standard error says why", s.refused)));

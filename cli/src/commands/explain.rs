@@ -6,6 +6,7 @@ use std::io::Write;
 use crio_pin::Flags;
 
 use crate::args::{ImageArgs, KubeletArgs, SourceArgs};
+use crate::causes::Known;
 use crate::error::InputError;
 use crate::images::Image;
 use crate::list::Resolved;
@@ -35,7 +36,7 @@ pub fn run(
     if check {
         require_runtime_flags(&list, "explain --check", "with --images")?;
     }
-    let explanation = Explanation::new(&resolved, flags, &list, verifier.as_ref())?;
+    let explanation = Explanation::new(&resolved, flags, &list, verifier.as_ref(), Known::default())?;
     if args.json {
         write_json(&mut out, &explanation.json());
     } else if quiet {
@@ -72,14 +73,16 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    pub fn new(
-        resolved: &Resolved,
+    /// `known`: what the running runtime said of itself (`check`).
+    pub fn new<'r>(
+        resolved: &'r Resolved,
         flags: Flags,
         list: &[Image],
         verifier: Option<&Verifier>,
+        known: Known<'r>,
     ) -> Result<Explanation, InputError> {
         let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
-        let report = matching::explain(resolved, &compiled, list, flags);
+        let report = matching::explain(resolved, &compiled, list, flags, known);
         let verdicts = verifier.map(|v| {
             list.iter()
                 .map(|image| {

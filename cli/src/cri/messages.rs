@@ -51,6 +51,22 @@ pub struct Image {
     pub pinned: bool,
 }
 
+/// `RuntimeService/Status`'s request: verbose asks for the `info` map.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct StatusRequest {
+    #[prost(bool, tag = "1")]
+    pub verbose: bool,
+}
+
+/// Its answer: only `info` is read (the conditions are left out), the
+/// runtime's own documents by name (containerd: JSON, its CRI `config`).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct StatusResponse {
+    #[prost(map = "string, string", tag = "2")]
+    pub info: std::collections::HashMap<String, String>,
+}
+
 /// The methods' paths, as gRPC names them.
 pub const VERSION: &str = "/runtime.v1.RuntimeService/Version";
 pub const LIST_IMAGES: &str = "/runtime.v1.ImageService/ListImages";
+pub const STATUS: &str = "/runtime.v1.RuntimeService/Status";

@@ -186,6 +186,17 @@ impl Model for Containerd {
     /// containerd reads its configuration only at start, labels an image
     /// pinned when it pulls it or at start-up, and never removes the label.
     fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, image: &Image, runtime_pins: bool, _: Option<&Name>) {
+        let before_2 = causes.known.version.and_then(major).map(|major| major < 2);
+        if let (Some(true), Some(version)) = (before_2, causes.known.version) {
+            // Its version rules out every other cause: it reads no list at all.
+            return causes.push(CauseCode::OlderRuntime, 0, at, || {
+                format!(
+                    "the running containerd is {version}, older than 2.0, which reads no pinned_images: 1.7 \
+                     pins only its sandbox image, 1.6 pins nothing and sets no pinned flag, so the kubelet \
+                     may remove any image; upgrade to containerd 2.0 or later to pin by the list"
+                )
+            });
+        }
         if !runtime_pins {
             // (A restart never unpins: the label stays, below.)
             causes.push(CauseCode::NotRestarted, 0, at, || {
@@ -193,12 +204,14 @@ impl Model for Containerd {
                  pulls it or at start-up: the files changed since it started (systemctl restart containerd)"
                     .to_string()
             });
-            causes.push(CauseCode::OlderRuntime, 0, at, || {
-                "the running containerd is older than 2.0, which reads no pinned_images: 1.7 pins only its \
-                 sandbox image, 1.6 pins nothing and sets no pinned flag, so the kubelet may remove any image \
-                 (containerd --version; `crio-pin check` shows the version its socket answers with)"
-                    .to_string()
-            });
+            if before_2.is_none() {
+                causes.push(CauseCode::OlderRuntime, 0, at, || {
+                    "the running containerd is older than 2.0, which reads no pinned_images: 1.7 pins only its \
+                     sandbox image, 1.6 pins nothing and sets no pinned flag, so the kubelet may remove any \
+                     image (containerd --version; `crio-pin check` shows the version its socket answers with)"
+                        .to_string()
+                });
+            }
         } else if image.labels.is_none() {
             // (With ctr's listing the label is known: a label pin is no disagreement.)
             causes.push(CauseCode::StickyLabel, 0, at, || {
@@ -386,4 +399,10 @@ fn toml_key(key: &str) -> String {
     } else {
         toml_string(key)
     }
+}
+
+/// The major version of a containerd version string (`1.6.20~ds1`,
+/// `v2.1.4`), as its `Version` answers.
+fn major(version: &str) -> Option<u64> {
+    version.trim_start_matches('v').split('.').next()?.parse().ok()
 }

@@ -237,12 +237,25 @@ impl Model for Crio {
                     .to_string()
             });
         }
-        causes.push(CauseCode::NotReloaded, 0, at, || {
-            "the running CRI-O has an older list: the files changed after it read them, and no reload \
-             was sent (SIGHUP: systemctl reload crio)"
-                .to_string()
-        });
-        if runtime_pins {
+        // Its own configuration, where it was asked, says whether it runs the files' list.
+        let same_list = causes.known.same_list;
+        match same_list {
+            Some((false, asked)) => causes.push(CauseCode::NotReloaded, 0, at, || {
+                format!(
+                    "the running CRI-O has another list: its own configuration ({asked} on its socket) differs \
+                     from the files', so it has not loaded them since they changed (reload it: systemctl \
+                     reload crio), or its reload was rejected (below)"
+                )
+            }),
+            Some((true, _)) => {}
+            None => causes.push(CauseCode::NotReloaded, 0, at, || {
+                "the running CRI-O has an older list: the files changed after it read them, and no reload \
+                 was sent (SIGHUP: systemctl reload crio)"
+                    .to_string()
+            }),
+        }
+        let runs_this_list = matches!(same_list, Some((true, _)));
+        if runtime_pins && !runs_this_list {
             // Only a replaced list that would pin this image can explain it.
             for (o, over) in causes.resolved.overrides.iter().enumerate() {
                 let flags = causes.flags;
@@ -284,11 +297,13 @@ impl Model for Crio {
              \"Configuration reload completed\" and dump the rejected list)"
                 .to_string()
         });
-        causes.push(CauseCode::OtherSources, 0, at, || {
-            "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir \
-             than read here"
-                .to_string()
-        });
+        if !runs_this_list {
+            causes.push(CauseCode::OtherSources, 0, at, || {
+                "CRI-O runs with --pinned-images, CONTAINER_PINNED_IMAGES or other --config/--config-dir \
+                 than read here"
+                    .to_string()
+            });
+        }
     }
 
     /// A CRI-O drop-in: its list replaces the lists of the files before it.
