@@ -64,8 +64,8 @@ type module struct {
 	compiled   wazero.CompiledModule
 	runtime    wazero.Runtime
 	version    string
-	validators *pool                   // instances holding no set, for Validate
-	cache      wazero.CompilationCache // nil without CRIOPIN_WASM_CACHE
+	validators *pool        // instances holding no set, for Validate
+	cache      *moduleCache // nil without CRIOPIN_WASM_CACHE
 }
 
 var (
@@ -96,7 +96,7 @@ func compileModule() (*module, error) {
 			if err == nil {
 				return m, nil
 			}
-			_ = cache.Close(ctx)
+			cache.close()
 			cacheWarning(dir, "could not be used ("+err.Error()+")")
 		}
 	}
@@ -105,10 +105,10 @@ func compileModule() (*module, error) {
 
 // compileModuleWith compiles the module in a new runtime with cache (nil:
 // none) and starts its first instance.
-func compileModuleWith(cache wazero.CompilationCache) (m *module, err error) {
+func compileModuleWith(cache *moduleCache) (m *module, err error) {
 	config := wazero.NewRuntimeConfig()
 	if cache != nil {
-		config = config.WithCompilationCache(cache)
+		config = config.WithCompilationCache(cache.CompilationCache)
 	}
 	r := wazero.NewRuntimeWithConfig(ctx, config)
 	defer func() {

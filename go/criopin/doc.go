@@ -98,11 +98,15 @@
 // The cgo backend ignores the variable.
 //
 // The cache is code the process runs, so a cache someone else can write
-// to is code execution for them: DIR (made 0700 when missing), its
-// wazero-* directories and their files must be owned by the process's
-// effective user and writable by no one else, and every parent directory
-// owned by that user or root and writable by no one else unless sticky
-// (as /tmp). Otherwise the variable is ignored, with one line on stderr.
+// to is code execution for them: the directory DIR names, its links
+// followed (made 0700 when missing), its wazero-* directories and their
+// files must be owned by the process's effective user, writable by no one
+// else and not links, and every real parent directory owned by that user
+// or root and writable by no one else unless sticky (as /tmp). Otherwise
+// the variable is ignored, with one line on stderr. On Linux the directory
+// is opened once, checked through that descriptor and read through it
+// (/proc/self/fd): a link flipped after the check changes nothing. Other
+// systems ignore the variable, with that line.
 // (wazero checks an entry's checksum, which catches damage, not
 // tampering: the owner and modes are the protection.) Any failure of the
 // cache (an entry that does not read back, a directory that cannot be

@@ -23,7 +23,11 @@ func CompileModule() error {
 	}
 	err = m.runtime.Close(ctx)
 	if m.cache != nil {
-		_ = m.cache.Close(ctx)
+		m.cache.close()
 	}
 	return err
 }
+
+// SetAfterCacheCheck runs f between the check of CRIOPIN_WASM_CACHE and
+// the module's compile through it (a process's first use).
+func SetAfterCacheCheck(f func()) { afterCacheCheck = f }
