@@ -81,6 +81,37 @@ func cacheEntries(t *testing.T, dir string) []string {
 	return entries
 }
 
+// damaged is a copy of a cache entry with 64 bytes of its machine code
+// flipped, which wazero's checksum refuses.
+func damaged(entry []byte) []byte {
+	d := bytes.Clone(entry)
+	for i := len(d) / 2; i < len(d)/2+64; i++ {
+		d[i] ^= 0xff
+	}
+	return d
+}
+
+// refused checks that a start with CRIOPIN_WASM_CACHE=dir ignores it,
+// saying why in one line, and writes nothing there.
+func refused(t *testing.T, dir, why string) {
+	t.Helper()
+	got := startWithCache(t, dir)
+	if strings.Count(got, "\n") != 1 || !strings.Contains(got, "CRIOPIN_WASM_CACHE="+dir+" ignored: ") ||
+		!strings.Contains(got, why) {
+		t.Fatalf("stderr %q, want one line: ignored, %s", got, why)
+	}
+	if entries := cacheEntries(t, dir); len(entries) != 0 {
+		t.Fatalf("a refused cache was written: %q", entries)
+	}
+}
+
+func needsRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a directory to another user")
+	}
+}
+
 func TestCacheSecondStartUsesIt(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache") // made by the first process
 	if got := startWithCache(t, dir); got != "" {
@@ -110,11 +141,7 @@ func TestCacheSecondStartUsesIt(t *testing.T) {
 	// That the second start read it: the same start with the entry's
 	// machine code damaged notices (wazero checks its checksum), says so
 	// once and compiles the module itself.
-	damaged := bytes.Clone(written)
-	for i := len(damaged) / 2; i < len(damaged)/2+64; i++ {
-		damaged[i] ^= 0xff
-	}
-	if err := os.WriteFile(entries[0], damaged, 0o600); err != nil {
+	if err := os.WriteFile(entries[0], damaged(written), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got := startWithCache(t, dir)
@@ -124,17 +151,6 @@ func TestCacheSecondStartUsesIt(t *testing.T) {
 }
 
 func TestCacheRefusesUnsafeDirectories(t *testing.T) {
-	refused := func(t *testing.T, dir, why string) {
-		t.Helper()
-		got := startWithCache(t, dir)
-		if strings.Count(got, "\n") != 1 || !strings.Contains(got, "CRIOPIN_WASM_CACHE="+dir+" ignored: ") ||
-			!strings.Contains(got, why) {
-			t.Fatalf("stderr %q, want one line: ignored, %s", got, why)
-		}
-		if entries := cacheEntries(t, dir); len(entries) != 0 {
-			t.Fatalf("a refused cache was written: %q", entries)
-		}
-	}
 	t.Run("others may write", func(t *testing.T) {
 		dir := t.TempDir()
 		if err := os.Chmod(dir, 0o777); err != nil {
@@ -161,9 +177,7 @@ func TestCacheRefusesUnsafeDirectories(t *testing.T) {
 		refused(t, dir, version+" is writable")
 	})
 	t.Run("another user's", func(t *testing.T) {
-		if os.Geteuid() != 0 {
-			t.Skip("needs root to give a directory to another user")
-		}
+		needsRoot(t)
 		dir := t.TempDir()
 		if err := os.Chown(dir, 65534, 65534); err != nil {
 			t.Fatal(err)
@@ -186,22 +200,6 @@ func TestCacheRefusesUnsafeDirectories(t *testing.T) {
 // those of the path that named it, and a link flipped after the check
 // changes nothing.
 func TestCacheChecksTheRealPath(t *testing.T) {
-	asRoot := func(t *testing.T) {
-		if os.Geteuid() != 0 {
-			t.Skip("needs root to give a directory to another user")
-		}
-	}
-	refused := func(t *testing.T, dir, why string) {
-		t.Helper()
-		got := startWithCache(t, dir)
-		if strings.Count(got, "\n") != 1 || !strings.Contains(got, "CRIOPIN_WASM_CACHE="+dir+" ignored: ") ||
-			!strings.Contains(got, why) {
-			t.Fatalf("stderr %q, want one line: ignored, %s", got, why)
-		}
-		if entries := cacheEntries(t, dir); len(entries) != 0 {
-			t.Fatalf("a refused cache was written: %q", entries)
-		}
-	}
 	t.Run("a link to a safe directory", func(t *testing.T) {
 		root := t.TempDir()
 		link := filepath.Join(root, "link")
@@ -239,7 +237,7 @@ func TestCacheChecksTheRealPath(t *testing.T) {
 		refused(t, link, "its parent "+open+" is writable by its group or others")
 	})
 	t.Run("another user's link and directory", func(t *testing.T) {
-		asRoot(t)
+		needsRoot(t)
 		root := t.TempDir()
 		theirs := filepath.Join(root, "theirs")
 		if err := os.Mkdir(theirs, 0o755); err != nil {
@@ -262,7 +260,7 @@ func TestCacheChecksTheRealPath(t *testing.T) {
 		refused(t, link, "its parent "+theirs+" is owned by user 65534")
 	})
 	t.Run("a link flipped between check and use", func(t *testing.T) {
-		asRoot(t)
+		needsRoot(t)
 		root := t.TempDir()
 		good, theirs := filepath.Join(root, "good"), filepath.Join(root, "theirs")
 		if got := startWithCache(t, good); got != "" { // good's entry, made by this user
@@ -284,11 +282,7 @@ func TestCacheChecksTheRealPath(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(planted), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		damaged := bytes.Clone(written)
-		for i := len(damaged) / 2; i < len(damaged)/2+64; i++ {
-			damaged[i] ^= 0xff
-		}
-		if err := os.WriteFile(planted, damaged, 0o600); err != nil {
+		if err := os.WriteFile(planted, damaged(written), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range []string{theirs, filepath.Dir(planted), planted} {
