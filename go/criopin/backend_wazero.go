@@ -466,6 +466,57 @@ func (p *pool) discard(s *slot) {
 	p.mu.Unlock()
 }
 
+// longCallBytes is the most module memory a call's names may take in a
+// pooled instance. A memory never shrinks, and every copy the pool makes
+// copies all of it: one 64 MiB name grew its instance by 84 MB for the
+// set's life, and the pool copied that into each new instance (680 MB held
+// at GOMAXPROCS 8, against 1.2 MB for the 9-pattern list). A call past it
+// runs in a copy of the instance made for that call and closed after it,
+// so the pool's instances keep the size the compile left (plus at most
+// this much scratch); the cost, one copy of the set's memory, is small
+// beside reading that many bytes of names.
+const longCallBytes = 64 << 10
+
+// take is the slot for a call whose names take size bytes of module
+// memory, and the instance to run it in: the slot's, or past longCallBytes
+// a copy of it for this call alone. The instance is nil when there is none
+// (the slot is then not taken).
+func (p *pool) take(size uint64) (*slot, *instance) {
+	s := p.get()
+	if s == nil {
+		return nil, nil
+	}
+	if size <= longCallBytes {
+		return s, s.in
+	}
+	in, err := p.module.copyOf(s.in) // s is idle: taken, no call in progress
+	if err != nil {
+		p.put(s)
+		return nil, nil
+	}
+	return s, in
+}
+
+// done ends a call taken with take: the copy made for a long call is
+// closed, and the slot returned.
+func (p *pool) done(s *slot, in *instance) {
+	if in != s.in {
+		in.close()
+	}
+	p.put(s)
+}
+
+// failed ends a call that trapped: its instance may be half written, so
+// it is dropped (a long call's copy alone: the slot's own is intact).
+func (p *pool) failed(s *slot, in *instance) {
+	if in != s.in {
+		in.close()
+		p.put(s)
+		return
+	}
+	p.discard(s)
+}
+
 // close closes every instance but one, which frees the set inside it and
 // is kept as the spare for the next Compile: the last owner does, when no
 // call uses the set.
@@ -616,23 +667,24 @@ func validateEngine(patterns []string, f Flag) *CompileError {
 	return err
 }
 
-// names writes the names the table does not settle into
-// the scratch memory in one copy: their lengths, then room for one result
-// byte each, then their bytes. It returns how many it wrote; -1 when the
-// memory cannot hold them.
-func (in *instance) names(e engine, names []string) int {
-	count, total := 0, 0
+// unsettled counts the names the length table does not settle, and their
+// bytes; last is the last of them.
+func (e engine) unsettled(names []string) (count, total int, last string) {
 	for _, n := range names {
 		if !e.settled(n) {
-			count++
-			total += len(n)
+			count, total, last = count+1, total+len(n), n
 		}
 	}
-	if count == 0 {
-		return 0
-	}
+	return count, total, last
+}
+
+// names writes the count names (of total bytes) the table does not settle
+// into the scratch memory in one copy: their lengths, then room for one
+// result byte each, then their bytes. false when the memory cannot hold
+// them.
+func (in *instance) names(e engine, names []string, count, total int) bool {
 	if uint64(total)+5*uint64(count) > 1<<31 || !in.reserve(uint32(5*count+total)) {
-		return -1
+		return false
 	}
 	b := in.view(in.scratch, uint32(5*count+total))
 	at, i := 5*count, 0
@@ -643,8 +695,12 @@ func (in *instance) names(e engine, names []string) int {
 			i++
 		}
 	}
-	return count
+	return true
 }
+
+// callBytes is the module memory a call's count names of total bytes take
+// (names writes them so; one name alone takes less).
+func callBytes(count, total int) uint64 { return 5*uint64(count) + uint64(total) }
 
 // A matching call that cannot answer (no instance left, memory exhausted,
 // a trap) answers "pinned", as the library's crio_pin_match does, or
@@ -655,34 +711,27 @@ func (e engine) match(name string) bool {
 }
 
 func (e engine) matchAny(names []string) bool {
-	unsettled, last := 0, ""
-	for _, n := range names {
-		if !e.settled(n) {
-			unsettled, last = unsettled+1, n
-		}
-	}
-	if unsettled == 0 {
+	count, total, last := e.unsettled(names)
+	if count == 0 {
 		return false
 	}
-	s := e.p.get()
-	if s == nil {
+	s, in := e.p.take(callBytes(count, total))
+	if in == nil {
 		return true
 	}
-	in := s.in
 	var ok bool
-	if unsettled == 1 { // most images: one stored name
+	if count == 1 { // most images: one stored name
 		ok = in.put(last) && in.call(in.match, uint64(e.p.set), uint64(in.scratch), uint64(len(last)))
 	} else {
-		count := in.names(e, names)
-		ok = count > 0 && in.call(in.matchAny, uint64(e.p.set), uint64(in.scratch)+5*uint64(count),
-			uint64(in.scratch), uint64(count))
+		ok = in.names(e, names, count, total) && in.call(in.matchAny, uint64(e.p.set),
+			uint64(in.scratch)+5*uint64(count), uint64(in.scratch), uint64(count))
 	}
 	if !ok {
-		e.p.discard(s)
+		e.p.failed(s, in)
 		return true
 	}
 	pinned := uint32(in.stack[0]) != 0
-	e.p.put(s)
+	e.p.done(s, in)
 	return pinned
 }
 
@@ -699,21 +748,20 @@ func (e engine) matchIndex(name string) int {
 	if e.settled(name) {
 		return -1
 	}
-	s := e.p.get()
-	if s == nil {
-		panic(internalError("crio_pin_match_index", "no instance of the WebAssembly module left"))
+	s, in := e.p.take(callBytes(1, len(name)))
+	if in == nil {
+		panic(internalError("crio_pin_match_index", "no instance of the WebAssembly module to run it in"))
 	}
-	in := s.in
 	if !in.put(name) {
-		e.p.put(s)
+		e.p.done(s, in)
 		panic(internalError("crio_pin_match_index", "no module memory for the name"))
 	}
 	if !in.call(in.matchIndex, uint64(e.p.set), uint64(in.scratch), uint64(len(name))) {
-		e.p.discard(s)
+		e.p.failed(s, in)
 		panic(internalError("crio_pin_match_index", "a trap in the WebAssembly module"))
 	}
 	r := int64(int32(uint32(in.stack[0])))
-	e.p.put(s)
+	e.p.done(s, in)
 	return indexResult(r)
 }
 
@@ -724,22 +772,21 @@ func (e engine) matchEach(results []bool, names []string) {
 	if e.p == nil {
 		return
 	}
-	s := e.p.get()
-	if s == nil {
-		panic(internalError("crio_pin_match_each", "no instance of the WebAssembly module left"))
-	}
-	in := s.in
-	count := in.names(e, names)
-	if count <= 0 {
-		e.p.put(s)
-		if count < 0 {
-			panic(internalError("crio_pin_match_each", "no module memory for the names"))
-		}
+	count, total, _ := e.unsettled(names)
+	if count == 0 {
 		return
+	}
+	s, in := e.p.take(callBytes(count, total))
+	if in == nil {
+		panic(internalError("crio_pin_match_each", "no instance of the WebAssembly module to run it in"))
+	}
+	if !in.names(e, names, count, total) {
+		e.p.done(s, in)
+		panic(internalError("crio_pin_match_each", "no module memory for the names"))
 	}
 	out := uint64(in.scratch) + 4*uint64(count)
 	if !in.call(in.matchEach, uint64(e.p.set), out+uint64(count), uint64(in.scratch), uint64(count), out) {
-		e.p.discard(s)
+		e.p.failed(s, in)
 		panic(internalError("crio_pin_match_each", "a trap in the WebAssembly module"))
 	}
 	r := uint64(uint32(in.stack[0]))
@@ -757,6 +804,6 @@ func (e engine) matchEach(results []bool, names []string) {
 			}
 		}
 	}
-	e.p.put(s)
+	e.p.done(s, in)
 	eachResult(r, count)
 }

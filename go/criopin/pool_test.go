@@ -5,6 +5,8 @@ package criopin
 import (
 	"fmt"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -159,4 +161,65 @@ func TestNoSpareFromALargeInstance(t *testing.T) {
 	if spareInstance.Load() != nil || !in.mod.IsClosed() {
 		t.Fatal("an instance larger than spareMaxBytes was kept as the spare")
 	}
+}
+
+// heldBytes is the linear memory of the pool's instances.
+func (p *pool) heldBytes() (instances int, bytes uint64) {
+	for i := range p.slots {
+		if in := p.slots[i].in; in != nil {
+			instances, bytes = instances+1, bytes+uint64(in.mem.Size())
+		}
+	}
+	return instances, bytes
+}
+
+// A long name is answered by a copy made for its call: the pool's
+// instances keep the memory the compile left them, and so do the copies
+// the pool makes afterwards (each copies an instance's whole memory).
+func TestLongNamesDoNotGrowThePool(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	s := MustCompile([]string{"quay.io/openshift/*", "registry.k8s.io/pause:3.10", "*etcd*", "docker.io/library/nginx:1",
+		"*monitoring*", "quay.io/myorg/*", "ghcr.io/x/y:1", "*coredns*", "registry.k8s.io/kube-proxy:v1.30"})
+	defer s.Close()
+	p := poolOf(t, s)
+	_, compiled := p.heldBytes()
+	// The most an instance may grow by: the scratch of a call just short
+	// of a long one (reserve rounds up by a quarter), and what the library
+	// allocates for such a name, well within this.
+	const bound = 1 << 20
+	long := strings.Repeat("a", 16<<20)
+	pinned := long + "etcd"
+	if s.Match(long) || !s.Match(pinned) || s.MatchIndex(pinned) != 2 || !s.MatchAny("x", long, pinned) {
+		t.Fatal("wrong answer for a 16 MiB name")
+	}
+	if got := s.MatchEach([]string{long, "quay.io/coreos/etcd:v3", pinned}); got[0] || !got[1] || !got[2] {
+		t.Fatalf("MatchEach with 16 MiB names: %v", got)
+	}
+	justShort := strings.Repeat("b", longCallBytes-5) // the longest name a pooled instance answers
+	if s.Match(justShort) || !s.Match(justShort[:len(justShort)-4]+"etcd") {
+		t.Fatal("wrong answer for a name just short of a long call")
+	}
+	if _, held := p.heldBytes(); held > compiled+bound {
+		t.Fatalf("the pool holds %d bytes after 16 MiB names, the compile left %d", held, compiled)
+	}
+	// Copies made after the long names: short names from 16 goroutines.
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for range 500 {
+				if !s.Match("registry.k8s.io/etcd:3.5") {
+					t.Error("not pinned")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	instances, held := p.heldBytes()
+	for i := range p.slots {
+		if in := p.slots[i].in; in != nil && uint64(in.mem.Size()) > compiled+bound {
+			t.Errorf("an instance has %d bytes of memory after 16 MiB names, the compile left %d", in.mem.Size(), compiled)
+		}
+	}
+	t.Logf("%d instances, %d bytes held (%d compiled)", instances, held, compiled)
 }
