@@ -467,7 +467,7 @@ func (p *pool) discard(s *slot) {
 }
 
 // longCallBytes is the most module memory a call's names may take in a
-// pooled instance. A memory never shrinks, and every copy the pool makes
+// pooled instance (a batch past it is answered in several calls, chunk). A memory never shrinks, and every copy the pool makes
 // copies all of it: one 64 MiB name grew its instance by 84 MB for the
 // set's life, and the pool copied that into each new instance (680 MB held
 // at GOMAXPROCS 8, against 1.2 MB for the 9-pattern list). A call past it
@@ -479,7 +479,7 @@ const longCallBytes = 64 << 10
 
 // take is the slot for a call whose names take size bytes of module
 // memory, and the instance to run it in: the slot's, or past longCallBytes
-// a copy of it for this call alone. The instance is nil when there is none
+// (one name that long) a copy of it for this call alone. The instance is nil when there is none
 // (the slot is then not taken).
 func (p *pool) take(size uint64) (*slot, *instance) {
 	s := p.get()
@@ -710,9 +710,34 @@ func (e engine) match(name string) bool {
 	return e.matchAny([]string{name})
 }
 
+// chunk is how many of names, one at least, one call takes when they do
+// not all fit longCallBytes: as many as fit. A batch is answered in such
+// calls in pooled instances; only a single name past it needs a copy.
+func (e engine) chunk(names []string) int {
+	var size uint64
+	for i, n := range names {
+		if !e.settled(n) {
+			if size += callBytes(1, len(n)); size > longCallBytes && i > 0 {
+				return i
+			}
+		}
+	}
+	return len(names)
+}
+
 func (e engine) matchAny(names []string) bool {
 	count, total, last := e.unsettled(names)
 	if count == 0 {
+		return false
+	}
+	if count > 1 && callBytes(count, total) > longCallBytes {
+		for len(names) > 0 {
+			n := e.chunk(names) // fits, or is one name: not split again
+			if e.matchAny(names[:n]) {
+				return true
+			}
+			names = names[n:]
+		}
 		return false
 	}
 	s, in := e.p.take(callBytes(count, total))
@@ -774,6 +799,14 @@ func (e engine) matchEach(results []bool, names []string) {
 	}
 	count, total, _ := e.unsettled(names)
 	if count == 0 {
+		return
+	}
+	if count > 1 && callBytes(count, total) > longCallBytes {
+		for len(names) > 0 {
+			n := e.chunk(names) // fits, or is one name: not split again
+			e.matchEach(results[:n], names[:n])
+			results, names = results[n:], names[n:]
+		}
 		return
 	}
 	s, in := e.p.take(callBytes(count, total))

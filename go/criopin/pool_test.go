@@ -205,14 +205,16 @@ func TestLongNamesDoNotGrowThePool(t *testing.T) {
 	// Copies made after the long names: short names from 16 goroutines.
 	var wg sync.WaitGroup
 	for range 16 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for range 500 {
 				if !s.Match("registry.k8s.io/etcd:3.5") {
 					t.Error("not pinned")
 					return
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	instances, held := p.heldBytes()
@@ -222,4 +224,45 @@ func TestLongNamesDoNotGrowThePool(t *testing.T) {
 		}
 	}
 	t.Logf("%d instances, %d bytes held (%d compiled)", instances, held, compiled)
+}
+
+// A batch past longCallBytes is answered in several calls in the pooled
+// instances: the same answers as name by name, across the calls'
+// boundaries, and no copy made (a copy would allocate).
+func TestLargeBatchesAreChunked(t *testing.T) {
+	s := MustCompile([]string{"*etcd*", "quay.io/openshift/*", "registry.k8s.io/pause:3.10"})
+	defer s.Close()
+	var names []string
+	for i := 0; callBytes(len(names), 60*len(names)) < 3*longCallBytes; i++ {
+		switch i % 3 {
+		case 0:
+			names = append(names, fmt.Sprintf("quay.io/coreos/etcd-%043d", i))
+		case 1:
+			names = append(names, fmt.Sprintf("docker.io/library/nginx-%047d", i))
+		default:
+			names = append(names, fmt.Sprintf("registry.k8s.io/pause:3.10-%043d", i))
+		}
+	}
+	if n := s.eng.chunk(names); n == len(names) {
+		t.Fatalf("%d names fit one call: the test proves nothing", len(names))
+	}
+	got := s.MatchEach(names)
+	for i, n := range names {
+		if want := s.Match(n); got[i] != want {
+			t.Fatalf("MatchEach[%d] (%q) = %v, Match = %v", i, n, got[i], want)
+		}
+	}
+	nginx := make([]string, 0, len(names))
+	for _, n := range names {
+		if !s.Match(n) {
+			nginx = append(nginx, n)
+		}
+	}
+	if s.MatchAny(nginx...) || !s.MatchAny(append(nginx, names[0])...) {
+		t.Fatal("MatchAny over several calls: wrong answer")
+	}
+	out := make([]bool, 0, len(names))
+	if allocs := testing.AllocsPerRun(10, func() { out = s.AppendEach(out[:0], names) }); allocs != 0 {
+		t.Fatalf("AppendEach of %d names allocated %v times a call: copied an instance", len(names), allocs)
+	}
 }
