@@ -55,3 +55,14 @@ func TestRuntimeRules(t *testing.T) {
 		t.Errorf("Literal|CriDockerdSyntax: got %v, want ErrConflictingFlags", err)
 	}
 }
+
+// SetMaxConcurrentCalls returns the setting it replaces, 0 for the
+// default, and takes n <= 0 as the default, with either backend.
+func TestSetMaxConcurrentCalls(t *testing.T) {
+	defer criopin.SetMaxConcurrentCalls(criopin.SetMaxConcurrentCalls(3))
+	for _, c := range []struct{ set, previous int }{{5, 3}, {-1, 5}, {2, 0}, {0, 2}, {0, 0}} {
+		if got := criopin.SetMaxConcurrentCalls(c.set); got != c.previous {
+			t.Fatalf("SetMaxConcurrentCalls(%d) returned %d, want %d", c.set, got, c.previous)
+		}
+	}
+}

@@ -30,8 +30,8 @@ import (
 // linear memory holds all of its state (a compiled set included) whenever
 // no call is in progress. So a set is compiled once, in one instance, and
 // when goroutines match on it at once each further instance starts as a
-// copy of an idle one's memory: a bounded pool of at most GOMAXPROCS
-// instances a set (no more can run at once), taken and returned without a
+// copy of an idle one's memory: a bounded pool of at most
+// SetMaxConcurrentCalls's cap instances a set, taken and returned without a
 // lock (one compare-and-swap each way), grown only when every instance is
 // busy. Why a pool rather than one instance behind a lock or shared memory:
 // go/README.md, "The WebAssembly backend".
@@ -365,7 +365,7 @@ type slot struct {
 }
 
 func newPool(m *module, first *instance, set uint32) *pool {
-	p := &pool{module: m, set: set, slots: make([]slot, max(1, runtime.GOMAXPROCS(0)))}
+	p := &pool{module: m, set: set, slots: make([]slot, maxConcurrentCalls())}
 	p.idle.L = &p.mu
 	p.owners.Store(1)
 	p.slots[0].in = first

@@ -45,8 +45,9 @@
 //     package), run by wazero, a WebAssembly runtime in pure Go. It needs
 //     no C library and no C compiler; the module is compiled to machine
 //     code once per process, on first use. Goroutines matching at once
-//     each get an instance of the module from the set's pool (at most
-//     GOMAXPROCS, each a copy of the first's memory).
+//     each get an instance of the module from the set's pool, each a copy
+//     of the first's memory, up to [SetMaxConcurrentCalls] (default 1:
+//     one copy of the list whatever the cores; past it calls wait).
 //
 // The tests compare both with CRI-O's own construction (one Go regexp per
 // pattern) and the other runtimes' rules written independently in Go. The

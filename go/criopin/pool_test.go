@@ -7,14 +7,15 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // The WebAssembly backend's pool of instances (backend_wazero.go): a caller
 // that finds every instance busy copies the first to be idle, up to
-// GOMAXPROCS instances, and from then on both run at once; past that,
-// callers wait for one; a copy answers as the original; a trapped
+// SetMaxConcurrentCalls's cap, and from then on both run at once; past
+// that, callers wait for one; a copy answers as the original; a trapped
 // instance is dropped and its slot refilled.
 
 func poolOf(t *testing.T, s *Set) *pool {
@@ -26,7 +27,7 @@ func poolOf(t *testing.T, s *Set) *pool {
 }
 
 func TestPoolCopiesWhenBusy(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer SetMaxConcurrentCalls(SetMaxConcurrentCalls(2))
 	s := MustCompile([]string{"quay.io/openshift/*", "registry.k8s.io/pause:3.10", "*etcd*"})
 	defer s.Close()
 	p := poolOf(t, s)
@@ -47,12 +48,12 @@ func TestPoolCopiesWhenBusy(t *testing.T) {
 		t.Fatalf("%d instances, want 2 (one copied)", got)
 	}
 	held = p.get()
-	// Both busy, GOMAXPROCS (2) reached: the next caller waits for a put.
+	// Both busy, the cap (2) reached: the next caller waits for a put.
 	second := p.get()
 	go func() { done <- s.MatchIndex("registry.k8s.io/PAUSE:3.10") == 1 }()
 	select {
 	case <-done:
-		t.Fatal("a third caller ran with both instances busy and GOMAXPROCS 2")
+		t.Fatal("a third caller ran with both instances busy and a cap of 2")
 	case <-time.After(100 * time.Millisecond):
 	}
 	p.put(second)
@@ -61,11 +62,12 @@ func TestPoolCopiesWhenBusy(t *testing.T) {
 	}
 	p.put(held)
 	if got := p.live.Load(); got != 2 {
-		t.Fatalf("%d instances, want at most GOMAXPROCS (2)", got)
+		t.Fatalf("%d instances, want at most the cap (2)", got)
 	}
 }
 
 func TestPoolRefillsADiscardedSlot(t *testing.T) {
+	defer SetMaxConcurrentCalls(SetMaxConcurrentCalls(2))
 	s := MustCompile([]string{"*etcd*"})
 	defer s.Close()
 	p := poolOf(t, s)
@@ -264,5 +266,73 @@ func TestLargeBatchesAreChunked(t *testing.T) {
 	out := make([]bool, 0, len(names))
 	if allocs := testing.AllocsPerRun(10, func() { out = s.AppendEach(out[:0], names) }); allocs != 0 {
 		t.Fatalf("AppendEach of %d names allocated %v times a call: copied an instance", len(names), allocs)
+	}
+}
+
+// 16 callers at GOMAXPROCS 16: the pool never holds more instances than
+// the cap, every call past it waits (never fails), and the memory held is
+// at most the cap's copies of the compiled list; by default, one copy.
+func TestPoolCapsConcurrentCalls(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	patterns := make([]string, 0, 1000)
+	for i := 0; len(patterns) < cap(patterns); i++ {
+		patterns = append(patterns, fmt.Sprintf("quay.io/openshift-release-dev/ocp@sha256:%064x", i))
+	}
+	pinned, other := patterns[500], "quay.io/openshift-release-dev/ocp@sha256:"+strings.Repeat("f", 64)
+	for _, c := range []int{0, 4} { // 0: the default
+		t.Run(fmt.Sprintf("cap=%d", c), func(t *testing.T) {
+			defer SetMaxConcurrentCalls(SetMaxConcurrentCalls(c))
+			want := maxConcurrentCalls()
+			s := MustCompile(patterns)
+			defer s.Close()
+			p := poolOf(t, s)
+			_, compiled := p.heldBytes()
+			// Rounds of 16 callers until the calls have overlapped up to
+			// the cap (counted in rounds: a loaded machine only makes each
+			// one slower).
+			var inUse, most atomic.Int32
+			for round := 0; most.Load() < int32(want); round++ {
+				if round == 100 {
+					t.Fatalf("100 rounds of 16 callers overlapped at most %d calls, the cap is %d", most.Load(), want)
+				}
+				var wg sync.WaitGroup
+				for range 16 {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := range 300 {
+							if i%2 == 0 { // the public calls
+								if !s.MatchAny(other, pinned) || s.Match(other) {
+									t.Error("wrong answer")
+									return
+								}
+								continue
+							}
+							// A call held across a yield, counted while held,
+							// so that calls overlap.
+							slot := p.get()
+							n := inUse.Add(1)
+							for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+							}
+							runtime.Gosched()
+							inUse.Add(-1)
+							p.put(slot)
+						}
+					}()
+				}
+				wg.Wait()
+			}
+			instances, held := p.heldBytes()
+			if got := most.Load(); got > int32(want) {
+				t.Errorf("%d calls ran at once, more than the cap, %d", got, want)
+			}
+			if instances > want || int(p.live.Load()) > want {
+				t.Errorf("%d instances, more than the cap, %d", instances, want)
+			}
+			if held > uint64(want)*compiled {
+				t.Errorf("%d bytes held, more than %d copies of the compiled list's %d", held, want, compiled)
+			}
+			t.Logf("cap %d: %d instances, %d bytes held (%d compiled)", want, instances, held, compiled)
+		})
 	}
 }
