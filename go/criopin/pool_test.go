@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// The WebAssembly backend's pool of instances (backend_wazero.go): a caller
+// The WebAssembly backend's pool of instances (pool_wazero.go): a caller
 // that finds every instance busy copies the first to be idle, up to
 // SetMaxConcurrentCalls's cap, and from then on both run at once; past
 // that, callers wait for one; a copy answers as the original; a trapped
