@@ -8,7 +8,8 @@ package criopin
 // its failure values) is in abi.go. The declarations below make the
 // compiler check, in every build, that its backend provides:
 //
-//   - Backend, the constant naming it, and Version, the library's version;
+//   - Backend, the constant naming it, Version, the library's version,
+//     and Engine, what runs the library;
 //   - compileEngine and validateEngine, the work of Compile and Validate
 //     on patterns with known flags only, with the library's error;
 //   - engine, one owner of a compiled set (the zero engine is the empty
@@ -32,5 +33,6 @@ var (
 	_ func([]string, Flag) (engine, *CompileError) = compileEngine
 	_ func([]string, Flag) *CompileError           = validateEngine
 	_ func() string                                = Version
+	_ func() string                                = Engine
 	_ string                                       = Backend
 )

@@ -93,6 +93,11 @@ var (
 	_ = [1]struct{}{}[lengthMayMatch^C.CRIO_PIN_LENGTH_MAY_MATCH]
 )
 
+// Engine says what runs the library: "libcrio_pin" (the library itself,
+// through cgo); with the wasm backend, "wasm-compiler" or
+// "wasm-interpreter".
+func Engine() string { return Backend }
+
 // Version is the version of the libcrio_pin linked in, "MAJOR.MINOR.PATCH".
 func Version() string {
 	return C.GoString(C.crio_pin_version())

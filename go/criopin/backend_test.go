@@ -7,13 +7,17 @@ import (
 	"github.com/crio-pin/crio-pin/go/criopin"
 )
 
-// TestBackend: the build tags select the backend they say
-// (backend_cgo_test.go and backend_wazero_test.go say which).
+// TestBackend: the build tags select the backend they say, and Engine
+// says what runs it (backend_cgo_test.go and backend_wazero_test.go say
+// which).
 func TestBackend(t *testing.T) {
 	if criopin.Backend != wantBackend {
 		t.Fatalf("Backend = %q, this build should have %q", criopin.Backend, wantBackend)
 	}
-	t.Logf("backend %s, rules of libcrio_pin %s", criopin.Backend, criopin.Version())
+	if got := criopin.Engine(); got != wantEngine() {
+		t.Fatalf("Engine() = %q, want %q", got, wantEngine())
+	}
+	t.Logf("backend %s, engine %s, rules of libcrio_pin %s", criopin.Backend, criopin.Engine(), criopin.Version())
 }
 
 // TestRuntimeRules: the other runtimes' flag sets, with either backend

@@ -39,6 +39,19 @@ func Version() string {
 	return m.version
 }
 
+// Engine says what runs the library: "wasm-compiler" (the module compiled
+// to machine code by wazero) or "wasm-interpreter" (wazero's interpreter,
+// about 100 times slower a name: where wazero has no compiler, where the system
+// refuses executable memory, or when CRIOPIN_WASM_ENGINE=interpreter asks
+// for it); with cgo, "libcrio_pin". It loads the module, as Version does.
+func Engine() string {
+	m, err := loadModule()
+	if err != nil {
+		panic("criopin: " + err.Message)
+	}
+	return m.engine
+}
+
 // engine is one owner of a compiled set's pool; the zero engine is the
 // empty set.
 type engine struct {

@@ -61,14 +61,22 @@ func TestCacheHelperProcess(t *testing.T) {
 // its stderr (the helper must answer right whatever the cache does).
 func startWithCache(t *testing.T, dir string, env ...string) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCacheHelperProcess$", "-test.count=1")
-	cmd.Env = append(append(os.Environ(), cacheHelperEnv+"=1", "CRIOPIN_WASM_CACHE="+dir), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil || !strings.Contains(stdout.String(), "cache helper: answers right") {
-		t.Fatalf("the process with CRIOPIN_WASM_CACHE=%s failed (%v):\n%s%s", dir, err, stdout.String(), stderr.String())
+	stdout, stderr, err := startHelper("TestCacheHelperProcess", append(env, cacheHelperEnv+"=1", "CRIOPIN_WASM_CACHE="+dir)...)
+	if err != nil || !strings.Contains(stdout, "cache helper: answers right") {
+		t.Fatalf("the process with CRIOPIN_WASM_CACHE=%s failed (%v):\n%s%s", dir, err, stdout, stderr)
 	}
-	return stderr.String()
+	return stderr
+}
+
+// startHelper runs this test binary again, only the test named, with env
+// added to the environment.
+func startHelper(test string, env ...string) (stdout, stderr string, err error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return out.String(), errOut.String(), err
 }
 
 // cacheEntries are the files wazero keeps in dir.

@@ -44,10 +44,19 @@
 //     library compiled to WebAssembly (crio_pin.wasm, embedded in the
 //     package), run by wazero, a WebAssembly runtime in pure Go. It needs
 //     no C library and no C compiler; the module is compiled to machine
-//     code once per process, on first use. Goroutines matching at once
+//     code once per process, on first use ([Engine] says
+//     "wasm-compiler"), or run by wazero's interpreter where machine code
+//     cannot be made ("wasm-interpreter", about 100 times slower a name,
+//     said in one line on stderr; CRIOPIN_WASM_ENGINE=interpreter chooses
+//     it, CRIOPIN_WASM_ENGINE=compiler makes its absence an error).
+//     Goroutines matching at once
 //     each get an instance of the module from the set's pool, each a copy
 //     of the first's memory, up to [SetMaxConcurrentCalls] (default 1:
 //     one copy of the list whatever the cores; past it calls wait).
+//
+// [Backend] is a constant, fixed by the build; [Engine] says what runs the
+// library in this process ("libcrio_pin", "wasm-compiler" or
+// "wasm-interpreter"): the one to log at start-up.
 //
 // The tests compare both with CRI-O's own construction (one Go regexp per
 // pattern) and the other runtimes' rules written independently in Go. The

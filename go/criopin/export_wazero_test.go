@@ -31,3 +31,6 @@ func CompileModule() error {
 // SetAfterCacheCheck runs f between the check of CRIOPIN_WASM_CACHE and
 // the module's compile through it (a process's first use).
 func SetAfterCacheCheck(f func()) { afterCacheCheck = f }
+
+// CompilerSupported reports whether wazero has a compiler on this platform.
+func CompilerSupported() bool { return compilerSupported() }
