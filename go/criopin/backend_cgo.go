@@ -1,4 +1,4 @@
-//go:build cgo && !criopin_purego
+//go:build cgo && !criopin_wasm && !criopin_purego
 
 package criopin
 
@@ -59,7 +59,7 @@ import (
 )
 
 // Backend names the matcher this binary has: "libcrio_pin" (the library,
-// through cgo) or "wasm" (build tag criopin_purego, or cgo disabled: the
+// through cgo) or "wasm" (build tag criopin_wasm, or cgo disabled: the
 // library compiled to WebAssembly, run by wazero).
 const Backend = "libcrio_pin"
 

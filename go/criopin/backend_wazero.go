@@ -1,4 +1,4 @@
-//go:build !cgo || criopin_purego
+//go:build !cgo || criopin_wasm || criopin_purego
 
 package criopin
 
@@ -25,7 +25,7 @@ package criopin
 // go/README.md, "The WebAssembly backend".
 
 // Backend names the matcher this binary has: "wasm" (build tag
-// criopin_purego, or cgo disabled: the library compiled to WebAssembly,
+// criopin_wasm, or cgo disabled: the library compiled to WebAssembly,
 // run by wazero) or "libcrio_pin" (the library, through cgo).
 const Backend = "wasm"
 

@@ -40,7 +40,7 @@
 //     crio_pin). The whole list is compiled once, and each name is matched
 //     in one pass whatever the list size: the time per name hardly grows
 //     with the list.
-//   - "wasm" (build tag criopin_purego, or CGO_ENABLED=0): the same
+//   - "wasm" (build tag criopin_wasm, or CGO_ENABLED=0): the same
 //     library compiled to WebAssembly (crio_pin.wasm, embedded in the
 //     package), run by wazero, a WebAssembly runtime in pure Go. It needs
 //     no C library and no C compiler; the module is compiled to machine
@@ -88,7 +88,8 @@
 //	                        dynamic program and in a fully static one:
 //	                        go build -tags 'netgo osusergo criopin_static' \
 //	                            -ldflags '-linkmode external -extldflags "-static -lm"'
-//	criopin_purego          no library: the wasm backend (also what CGO_ENABLED=0 builds)
+//	criopin_wasm            no library: the wasm backend (also what CGO_ENABLED=0 builds)
+//	criopin_purego          the same: criopin_wasm's former name, kept as an alias
 //
 // Set PKG_CONFIG_PATH to the install's lib/pkgconfig when it is not a
 // system one. The installed libcrio_pin.a is built with link-time
