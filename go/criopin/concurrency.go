@@ -1,6 +1,9 @@
 package criopin
 
-import "sync/atomic"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // maxCalls is the setting of SetMaxConcurrentCalls; 0 is the default.
 var maxCalls atomic.Int64
@@ -17,8 +20,9 @@ const defaultMaxCalls = 1
 
 // SetMaxConcurrentCalls sets the most calls that run at once on one [Set]
 // with the wasm backend, for the sets compiled after it (a clone shares
-// its set's calls); a call past it waits for one to end, and never fails.
-// n <= 0 restores the default, 1: one copy of the list whatever the cores.
+// its set's calls), and at most GOMAXPROCS, as many as can run at once; a
+// call past it waits for one to end, and never fails. n <= 0 restores the
+// default, 1: one copy of the list whatever the cores.
 // It returns the previous setting (0 for the default). Safe from any
 // goroutine.
 //
@@ -32,10 +36,12 @@ func SetMaxConcurrentCalls(n int) (previous int) {
 	return int(maxCalls.Swap(int64(max(n, 0))))
 }
 
-// maxConcurrentCalls is the cap for a set compiled now.
+// maxConcurrentCalls is the cap for a set compiled now: the setting, but
+// never more than GOMAXPROCS, as many calls as can run at once (the pool
+// makes its slots at once).
 func maxConcurrentCalls() int {
 	if n := maxCalls.Load(); n > 0 {
-		return int(n)
+		return int(min(n, int64(max(1, runtime.GOMAXPROCS(0)))))
 	}
 	return defaultMaxCalls
 }

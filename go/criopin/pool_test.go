@@ -27,6 +27,7 @@ func poolOf(t *testing.T, s *Set) *pool {
 }
 
 func TestPoolCopiesWhenBusy(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defer SetMaxConcurrentCalls(SetMaxConcurrentCalls(2))
 	s := MustCompile([]string{"quay.io/openshift/*", "registry.k8s.io/pause:3.10", "*etcd*"})
 	defer s.Close()
@@ -67,6 +68,7 @@ func TestPoolCopiesWhenBusy(t *testing.T) {
 }
 
 func TestPoolRefillsADiscardedSlot(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defer SetMaxConcurrentCalls(SetMaxConcurrentCalls(2))
 	s := MustCompile([]string{"*etcd*"})
 	defer s.Close()
