@@ -6,8 +6,7 @@ import (
 	"unsafe"
 )
 
-// What both backends share of libcrio_pin's C ABI (the library through cgo,
-// backend_cgo.go; the library compiled to WebAssembly, backend_wazero.go):
+// What both backends share of libcrio_pin's C ABI (backend.go names them):
 // the length table kept in Go and the checks of the failure values.
 
 // verdictLengths bounds the lengths the table covers: image names are

@@ -1,4 +1,4 @@
-//go:build cgo && !criopin_purego
+//go:build cgo && !criopin_wasm && !criopin_purego
 
 package criopin
 
@@ -59,7 +59,7 @@ import (
 )
 
 // Backend names the matcher this binary has: "libcrio_pin" (the library,
-// through cgo) or "wasm" (build tag criopin_purego, or cgo disabled: the
+// through cgo) or "wasm" (build tag criopin_wasm, or cgo disabled: the
 // library compiled to WebAssembly, run by wazero).
 const Backend = "libcrio_pin"
 
@@ -92,6 +92,11 @@ var (
 	_ = [1]struct{}{}[lengthNoMatchIfASCII^C.CRIO_PIN_LENGTH_NO_MATCH_IF_ASCII]
 	_ = [1]struct{}{}[lengthMayMatch^C.CRIO_PIN_LENGTH_MAY_MATCH]
 )
+
+// Engine says what runs the library: "libcrio_pin" (the library itself,
+// through cgo); with the wasm backend, "wasm-compiler" or
+// "wasm-interpreter".
+func Engine() string { return Backend }
 
 // Version is the version of the libcrio_pin linked in, "MAJOR.MINOR.PATCH".
 func Version() string {

@@ -1,4 +1,4 @@
-//go:build cgo && !criopin_purego
+//go:build cgo && !criopin_wasm && !criopin_purego
 
 package criopin_test
 
@@ -11,6 +11,9 @@ import (
 )
 
 const wantBackend = "libcrio_pin"
+
+// wantEngine is what Engine must say: the library itself.
+func wantEngine() string { return "libcrio_pin" }
 
 // TestFailureValuesPanic: the library's failure values (it cannot answer:
 // an internal bug) must not read as "not pinned" or as an index.

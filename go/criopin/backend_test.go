@@ -7,13 +7,17 @@ import (
 	"github.com/crio-pin/crio-pin/go/criopin"
 )
 
-// TestBackend: the build tags select the backend they say
-// (backend_cgo_test.go and backend_wazero_test.go say which).
+// TestBackend: the build tags select the backend they say, and Engine
+// says what runs it (backend_cgo_test.go and backend_wazero_test.go say
+// which).
 func TestBackend(t *testing.T) {
 	if criopin.Backend != wantBackend {
 		t.Fatalf("Backend = %q, this build should have %q", criopin.Backend, wantBackend)
 	}
-	t.Logf("backend %s, rules of libcrio_pin %s", criopin.Backend, criopin.Version())
+	if got := criopin.Engine(); got != wantEngine() {
+		t.Fatalf("Engine() = %q, want %q", got, wantEngine())
+	}
+	t.Logf("backend %s, engine %s, rules of libcrio_pin %s", criopin.Backend, criopin.Engine(), criopin.Version())
 }
 
 // TestRuntimeRules: the other runtimes' flag sets, with either backend
@@ -53,5 +57,16 @@ func TestRuntimeRules(t *testing.T) {
 	_, err := criopin.Compile([]string{"x"}, criopin.Literal|criopin.CriDockerdSyntax)
 	if !errors.Is(err, criopin.ErrConflictingFlags) {
 		t.Errorf("Literal|CriDockerdSyntax: got %v, want ErrConflictingFlags", err)
+	}
+}
+
+// SetMaxConcurrentCalls returns the setting it replaces, 0 for the
+// default, and takes n <= 0 as the default, with either backend.
+func TestSetMaxConcurrentCalls(t *testing.T) {
+	defer criopin.SetMaxConcurrentCalls(criopin.SetMaxConcurrentCalls(3))
+	for _, c := range []struct{ set, previous int }{{5, 3}, {-1, 5}, {2, 0}, {0, 2}, {0, 0}} {
+		if got := criopin.SetMaxConcurrentCalls(c.set); got != c.previous {
+			t.Fatalf("SetMaxConcurrentCalls(%d) returned %d, want %d", c.set, got, c.previous)
+		}
 	}
 }

@@ -7,7 +7,7 @@ package criopin_test
 //
 // Names: BenchmarkX/n=<patterns>/<go|lib|wasm>: go is CRI-O's loop, lib
 // the library through cgo, wasm the library compiled to WebAssembly (build
-// tag criopin_purego). One call
+// tag criopin_wasm). One call
 // is one name (Match), one image's names (MatchAny), or the whole listing
 // of 500 names (MatchEach); the backends' rows report the fastest round,
 // one pass over the listing, a call (best-ns/call: see benchBoth).

@@ -1,11 +1,19 @@
-//go:build (!cgo || criopin_purego) && !unix
+//go:build (!cgo || criopin_wasm || criopin_purego) && !linux
 
 package criopin
 
-// unsafeEntry: where files have no Unix owner and mode to check, the cache
-// is refused.
-func unsafeEntry(path string, _ bool) string {
-	return "ignored on this system: who may write to " + path + " cannot be checked"
+import "os"
+
+// Where the cache cannot be read through the descriptor it was checked on
+// (cache_linux.go does it through /proc/self/fd), it is refused: a path
+// checked and then looked up again is what another user can flip between
+// the two.
+
+func openCacheDir(dir string) (*os.File, string) {
+	return nil, "the cache is read only through the descriptor of the directory checked, which needs " +
+		"Linux's /proc/self/fd"
 }
 
-func unsafeParent(string) string { return "" }
+func readPath(*os.File) string { return "" }
+
+func unsafeContents(*os.File, string) string { return "" }

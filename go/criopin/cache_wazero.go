@@ -1,4 +1,4 @@
-//go:build !cgo || criopin_purego
+//go:build !cgo || criopin_wasm || criopin_purego
 
 package criopin
 
@@ -18,16 +18,36 @@ import (
 // compiled in memory by every process. Only the wasm backend reads it.
 //
 // The cache holds machine code that the process runs: a directory someone
-// else can write to is code execution for them. So DIR (created 0700 when
-// missing), its wazero-* entries and their files must be owned by the
-// process's effective user and writable by nobody else, and each parent
-// directory owned by that user or root and not writable by others (unless
-// sticky, as /tmp); otherwise the variable is ignored, with one line on
-// stderr. Any other failure of the cache (an entry that does not read
-// back, a cache that cannot be written) also prints one line and compiles
-// the module without it: the cache can make start-up faster, never make
-// the package fail.
+// else can write to is code execution for them. So the directory DIR
+// names, once its links are followed (created 0700 when missing), its
+// wazero-* entries and their files must be owned by the process's
+// effective user, writable by nobody else and not links, and each of the
+// directory's real parents owned by that user or root and not writable by
+// others (unless sticky, as /tmp); otherwise the variable is ignored, with
+// one line on stderr. The directory is opened once, checked through that
+// descriptor and read by wazero through it (cache_linux.go): nothing is
+// looked up by DIR's path after the check. Any other failure of the cache
+// (an entry that does not read back, a cache that cannot be written) also
+// prints one line and compiles the module without it: the cache can make
+// start-up faster, never make the package fail.
 const cacheEnv = "CRIOPIN_WASM_CACHE"
+
+// moduleCache is wazero's compilation cache over a checked directory,
+// held open for as long as the cache is used.
+type moduleCache struct {
+	wazero.CompilationCache
+	dir *os.File
+}
+
+func (c *moduleCache) close() {
+	_ = c.CompilationCache.Close(ctx)
+	_ = c.dir.Close()
+}
+
+// afterCacheCheck, when set (by a test), runs between the check of the
+// cache and the module's compile through it: the window in which another
+// user would flip a link.
+var afterCacheCheck func()
 
 // cacheWarning is the one line a process prints about its cache.
 func cacheWarning(dir, why string) {
@@ -36,70 +56,33 @@ func cacheWarning(dir, why string) {
 
 // openCache is the compilation cache in dir, or nil (with the line said)
 // when dir is not safe or cannot hold one.
-func openCache(dir string) wazero.CompilationCache {
+func openCache(dir string) *moduleCache {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		cacheWarning(dir, "ignored: "+err.Error())
 		return nil
 	}
-	if _, err := os.Lstat(abs); os.IsNotExist(err) {
-		if err := os.MkdirAll(abs, 0o700); err != nil {
-			cacheWarning(dir, "ignored: "+err.Error())
-			return nil
-		}
-	}
-	if why := unsafeCacheDir(abs); why != "" {
+	held, why := openCacheDir(abs)
+	if held == nil {
 		cacheWarning(dir, "ignored: "+why)
 		return nil
 	}
-	cache, err := wazero.NewCompilationCacheWithDir(abs)
+	cache, err := wazero.NewCompilationCacheWithDir(readPath(held))
 	if err != nil {
+		_ = held.Close()
 		cacheWarning(dir, "ignored: "+err.Error())
 		return nil
 	}
+	c := &moduleCache{cache, held}
 	// wazero has made its wazero-<version>-<arch>-<os> directory: check
-	// it too, as a directory that predates this process.
-	if why := unsafeCacheDir(abs); why != "" {
-		_ = cache.Close(ctx)
+	// it too, as a directory that may predate this process.
+	if why := unsafeContents(held, held.Name()); why != "" {
+		c.close()
 		cacheWarning(dir, "ignored: "+why)
 		return nil
 	}
-	return cache
-}
-
-// unsafeCacheDir says why dir (absolute) may not hold the cache; "" when
-// it may: dir, its wazero-* entries and their files owned by this user
-// and writable by no one else, its parents owned by this user or root and
-// writable by no one else unless sticky.
-func unsafeCacheDir(dir string) string {
-	if why := unsafeEntry(dir, true); why != "" {
-		return why
+	if afterCacheCheck != nil {
+		afterCacheCheck()
 	}
-	for parent := filepath.Dir(dir); ; parent = filepath.Dir(parent) {
-		if why := unsafeParent(parent); why != "" {
-			return why
-		}
-		if filepath.Dir(parent) == parent {
-			break
-		}
-	}
-	versions, err := filepath.Glob(filepath.Join(dir, "wazero-*"))
-	if err != nil {
-		return err.Error()
-	}
-	for _, v := range versions {
-		if why := unsafeEntry(v, true); why != "" {
-			return why
-		}
-		files, err := os.ReadDir(v)
-		if err != nil {
-			return err.Error()
-		}
-		for _, f := range files {
-			if why := unsafeEntry(filepath.Join(v, f.Name()), false); why != "" {
-				return why
-			}
-		}
-	}
-	return ""
+	return c
 }

@@ -7,11 +7,8 @@ import (
 	"sync/atomic"
 )
 
-// The backend (engine, compileEngine, validateEngine, Version, Backend) is in
-// backend_cgo.go (libcrio_pin through cgo) or backend_wazero.go (libcrio_pin
-// compiled to WebAssembly, run by wazero), chosen by build tags, with what
-// both share in abi.go; the linking directives of the cgo backend are in
-// link_dynamic.go and link_static.go.
+// The backend (engine, compileEngine, validateEngine, Version, Backend),
+// chosen by build tags, provides what backend.go states.
 
 // Flag selects a departure from CRI-O's semantics. Flags are or-ed
 // together; [Default] (0) is CRI-O exactly. They mirror the C constants

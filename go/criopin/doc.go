@@ -40,13 +40,23 @@
 //     crio_pin). The whole list is compiled once, and each name is matched
 //     in one pass whatever the list size: the time per name hardly grows
 //     with the list.
-//   - "wasm" (build tag criopin_purego, or CGO_ENABLED=0): the same
+//   - "wasm" (build tag criopin_wasm, or CGO_ENABLED=0): the same
 //     library compiled to WebAssembly (crio_pin.wasm, embedded in the
 //     package), run by wazero, a WebAssembly runtime in pure Go. It needs
 //     no C library and no C compiler; the module is compiled to machine
-//     code once per process, on first use. Goroutines matching at once
-//     each get an instance of the module from the set's pool (at most
-//     GOMAXPROCS, each a copy of the first's memory).
+//     code once per process, on first use ([Engine] says
+//     "wasm-compiler"), or run by wazero's interpreter where machine code
+//     cannot be made ("wasm-interpreter", about 100 times slower a name,
+//     said in one line on stderr; CRIOPIN_WASM_ENGINE=interpreter chooses
+//     it, CRIOPIN_WASM_ENGINE=compiler makes its absence an error).
+//     Goroutines matching at once
+//     each get an instance of the module from the set's pool, each a copy
+//     of the first's memory, up to [SetMaxConcurrentCalls] (default 1:
+//     one copy of the list whatever the cores; past it calls wait).
+//
+// [Backend] is a constant, fixed by the build; [Engine] says what runs the
+// library in this process ("libcrio_pin", "wasm-compiler" or
+// "wasm-interpreter"): the one to log at start-up.
 //
 // The tests compare both with CRI-O's own construction (one Go regexp per
 // pattern) and the other runtimes' rules written independently in Go. The
@@ -78,7 +88,8 @@
 //	                        dynamic program and in a fully static one:
 //	                        go build -tags 'netgo osusergo criopin_static' \
 //	                            -ldflags '-linkmode external -extldflags "-static -lm"'
-//	criopin_purego          no library: the wasm backend (also what CGO_ENABLED=0 builds)
+//	criopin_wasm            no library: the wasm backend (also what CGO_ENABLED=0 builds)
+//	criopin_purego          the same: criopin_wasm's former name, kept as an alias
 //
 // Set PKG_CONFIG_PATH to the install's lib/pkgconfig when it is not a
 // system one. The installed libcrio_pin.a is built with link-time
@@ -98,11 +109,15 @@
 // The cgo backend ignores the variable.
 //
 // The cache is code the process runs, so a cache someone else can write
-// to is code execution for them: DIR (made 0700 when missing), its
-// wazero-* directories and their files must be owned by the process's
-// effective user and writable by no one else, and every parent directory
-// owned by that user or root and writable by no one else unless sticky
-// (as /tmp). Otherwise the variable is ignored, with one line on stderr.
+// to is code execution for them: the directory DIR names, its links
+// followed (made 0700 when missing), its wazero-* directories and their
+// files must be owned by the process's effective user, writable by no one
+// else and not links, and every real parent directory owned by that user
+// or root and writable by no one else unless sticky (as /tmp). Otherwise
+// the variable is ignored, with one line on stderr. On Linux the directory
+// is opened once, checked through that descriptor and read through it
+// (/proc/self/fd): a link flipped after the check changes nothing. Other
+// systems ignore the variable, with that line.
 // (wazero checks an entry's checksum, which catches damage, not
 // tampering: the owner and modes are the protection.) Any failure of the
 // cache (an entry that does not read back, a directory that cannot be

@@ -1,4 +1,4 @@
-//go:build !cgo || criopin_purego
+//go:build !cgo || criopin_wasm || criopin_purego
 
 package criopin
 
@@ -23,7 +23,14 @@ func CompileModule() error {
 	}
 	err = m.runtime.Close(ctx)
 	if m.cache != nil {
-		_ = m.cache.Close(ctx)
+		m.cache.close()
 	}
 	return err
 }
+
+// SetAfterCacheCheck runs f between the check of CRIOPIN_WASM_CACHE and
+// the module's compile through it (a process's first use).
+func SetAfterCacheCheck(f func()) { afterCacheCheck = f }
+
+// CompilerSupported reports whether wazero has a compiler on this platform.
+func CompilerSupported() bool { return compilerSupported() }

@@ -1,4 +1,4 @@
-//go:build (!cgo || criopin_purego) && unix
+//go:build (!cgo || criopin_wasm || criopin_purego) && unix
 
 package criopin
 

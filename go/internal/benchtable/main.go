@@ -242,7 +242,7 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	slices.SortFunc(sizes, listOrder)
 
 	fmt.Fprintln(out, "CRI-O's Go loop, the library through cgo and the library compiled to WebAssembly (wasm, build")
-	fmt.Fprintln(out, "tag criopin_purego), time per op; ratio = Go loop / library (above 1: the library is faster);")
+	fmt.Fprintln(out, "tag criopin_wasm), time per op; ratio = Go loop / library (above 1: the library is faster);")
 	fmt.Fprintln(out, "wasm/cgo = wasm time / cgo time. Match: one name; MatchAny: one image (2 names); MatchEach: a")
 	fmt.Fprintln(out, "listing of 500 names (600 on openshift). Each time is the fastest round, one whole pass over the")
 	fmt.Fprintln(out, "listing (every name, every image, or one MatchEach), of all the runs of a benchmark, divided by its")

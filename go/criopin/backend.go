@@ -1,0 +1,38 @@
+package criopin
+
+// The backend contract, stated once: what each backend gives the rest of
+// the package. Build tags pick one: backend_cgo.go (libcrio_pin through
+// cgo; its linking directives in link_dynamic.go and link_static.go) or
+// backend_wazero.go (libcrio_pin compiled to WebAssembly, run by wazero).
+// What both share of the library's C ABI (the length table, the checks of
+// its failure values) is in abi.go. The declarations below make the
+// compiler check, in every build, that its backend provides:
+//
+//   - Backend, the constant naming it, Version, the library's version,
+//     and Engine, what runs the library;
+//   - compileEngine and validateEngine, the work of Compile and Validate
+//     on patterns with known flags only, with the library's error;
+//   - engine, one owner of a compiled set (the zero engine is the empty
+//     set), with backendEngine's methods.
+
+// backendEngine is what a backend's engine does. Only the package's Set
+// calls it, after the checks that no call starts on a freed engine.
+type backendEngine interface {
+	isZero() bool             // the empty set
+	free()                    // drops this owner; the last frees the set
+	clone() engine            // another owner of the same compiled set
+	settled(name string) bool // the length table alone says name is not pinned
+	match(name string) bool
+	matchIndex(name string) int
+	matchAny(names []string) bool
+	matchEach(results []bool, names []string) // len(results) == len(names) > 0
+}
+
+var (
+	_ backendEngine                                = engine{}
+	_ func([]string, Flag) (engine, *CompileError) = compileEngine
+	_ func([]string, Flag) *CompileError           = validateEngine
+	_ func() string                                = Version
+	_ func() string                                = Engine
+	_ string                                       = Backend
+)
