@@ -10,8 +10,9 @@ package criopin
 //
 //   - Backend, the constant naming it, Version, the library's version,
 //     and Engine, what runs the library;
-//   - compileEngine and validateEngine, the work of Compile and Validate
-//     on patterns with known flags only, with the library's error;
+//   - compileEngine, validateEngine and validateTierEngine, the work of
+//     Compile, Validate and ValidateTier on patterns with known flags
+//     only, with the library's error;
 //   - engine, one owner of a compiled set (the zero engine is the empty
 //     set), with backendEngine's methods.
 
@@ -26,12 +27,15 @@ type backendEngine interface {
 	matchIndex(name string) int
 	matchAny(names []string) bool
 	matchEach(results []bool, names []string) // len(results) == len(names) > 0
+	tier() (Tier, bool)                       // the library's crio_pin_tier; false: it failed
+	fingerprint() (Fingerprint, bool)         // the library's crio_pin_fingerprint; false: it failed
 }
 
 var (
 	_ backendEngine                                = engine{}
 	_ func([]string, Flag) (engine, *CompileError) = compileEngine
 	_ func([]string, Flag) *CompileError           = validateEngine
+	_ func([]string, Flag) (Tier, *CompileError)   = validateTierEngine
 	_ func() string                                = Version
 	_ func() string                                = Engine
 	_ string                                       = Backend

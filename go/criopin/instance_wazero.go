@@ -29,7 +29,7 @@ type instance struct {
 	// scratch is module memory for the names of a call, reused; a copy of
 	// an instance inherits it with the memory.
 	scratch, scratchSize uint32
-	stack                [5]uint64 // the arguments and result of a call
+	stack                [6]uint64 // the arguments and result of a call
 }
 
 func (m *module) instantiate() (*instance, error) {
@@ -164,8 +164,7 @@ func (in *instance) patterns(patterns []string) (block, size, ptrs, lens, errOut
 func (in *instance) compile(patterns []string, f Flag, validate bool) (uint32, *CompileError) {
 	block, size, ptrs, lens, errOut := in.patterns(patterns)
 	if block == 0 {
-		return 0, &CompileError{Kind: KindInternal, Index: -1, Message: "the WebAssembly module's memory " +
-			"(at most 4 GiB) cannot hold the patterns; build with cgo and libcrio_pin for this list"}
+		return 0, tooLargeForMemory()
 	}
 	fn, export := "crio_pin_compile", in.compileFn
 	if validate {
@@ -187,6 +186,13 @@ func (in *instance) compile(patterns []string, f Flag, validate bool) (uint32, *
 			" returned no set and no error"}
 	}
 	return uint32(r), nil
+}
+
+// tooLargeForMemory is the error for patterns the module's memory cannot
+// hold.
+func tooLargeForMemory() *CompileError {
+	return &CompileError{Kind: KindInternal, Index: -1, Message: "the WebAssembly module's memory " +
+		"(at most 4 GiB) cannot hold the patterns; build with cgo and libcrio_pin for this list"}
 }
 
 func trapped(fn string) *CompileError {

@@ -35,11 +35,13 @@ func (x *xorshift) text(n int) string {
 func issue55Lists() []struct {
 	name            string
 	patterns, names []string
+	tier            Tier
 } {
 	x := xorshift(0x9e3779b97f4a7c15)
 	type list = struct {
 		name            string
 		patterns, names []string
+		tier            Tier
 	}
 	var lists []list
 	holding := func(patterns []string, step int) (names []string) {
@@ -58,7 +60,7 @@ func issue55Lists() []struct {
 	}
 	kw30 := keywords(10_000, 30)
 	lists = append(lists, list{"10,000 random keywords of 30 bytes", kw30,
-		append(holding(kw30, 700), x.text(80), x.text(200), "docker.io/library/nginx:latest")})
+		append(holding(kw30, 700), x.text(80), x.text(200), "docker.io/library/nginx:latest"), TierDense})
 	ordinary := make([]string, 40_000)
 	for i := range ordinary {
 		switch n := strconv.Itoa(i); {
@@ -72,10 +74,10 @@ func issue55Lists() []struct {
 	}
 	lists = append(lists, list{"40,000 patterns of an ordinary shape", ordinary,
 		[]string{"registry.corp.example.com/team40/app:v1", "mirror/QUAY.IO/org39998/app-x:1", "x/app39999/y",
-			"registry.corp.example.com/team41/app:v1", "quay.io/org7/ap", "docker.io/library/app:1"}})
+			"registry.corp.example.com/team41/app:v1", "quay.io/org7/ap", "docker.io/library/app:1"}, TierDense})
 	kw1m := keywords(1_000_000, 20)
 	lists = append(lists, list{"1,000,000 keywords of 20 bytes", kw1m,
-		append(holding(kw1m, 125_000), x.text(100), x.text(255))})
+		append(holding(kw1m, 125_000), x.text(100), x.text(255)), TierSparse})
 	// Failure jumps: for each random 255-byte name s, the keywords
 	// s[i:i+40] followed by a letter that is not s[i+40] in any case: past byte 40 each
 	// byte of s fails into another needle's subtree. 60 names take the
@@ -95,7 +97,11 @@ func issue55Lists() []struct {
 				names = append(names, s, strings.ToLower(s), "x"+strings.Trim(patterns[len(patterns)-1], "*"))
 			}
 		}
-		lists = append(lists, list{"failure jumps over " + strconv.Itoa(count) + " names", patterns, names})
+		tier := TierDense
+		if count > 5 {
+			tier = TierSparse
+		}
+		lists = append(lists, list{"failure jumps over " + strconv.Itoa(count) + " names", patterns, names, tier})
 	}
 	return lists
 }
@@ -139,9 +145,16 @@ func TestListsPastTheDenseTierCompile(t *testing.T) {
 		if err := Validate(list.patterns); err != nil {
 			t.Fatalf("%s: Validate: %v", list.name, err)
 		}
+		tier, err := ValidateTier(list.patterns)
+		if err != nil || tier != list.tier {
+			t.Fatalf("%s: ValidateTier = %v, %v; want %v", list.name, tier, err, list.tier)
+		}
 		set, err := Compile(list.patterns)
 		if err != nil {
 			t.Fatalf("%s: Compile: %v", list.name, err)
+		}
+		if got := set.Tier(); got != tier {
+			t.Errorf("%s: Tier = %v, ValidateTier %v", list.name, got, tier)
 		}
 		want := loopMatchIndex(list.patterns, list.names)
 		pinned := 0
@@ -160,5 +173,39 @@ func TestListsPastTheDenseTierCompile(t *testing.T) {
 			t.Errorf("%s: %d of %d names pinned: the sample tells nothing", list.name, pinned, len(list.names))
 		}
 		set.Close()
+	}
+}
+
+// TestTier: the tier of a list, by ValidateTier and by the compiled Set,
+// agree, and ValidateTier fails as Validate does.
+func TestTier(t *testing.T) {
+	for _, c := range []struct {
+		patterns []string
+		want     Tier
+	}{
+		{nil, TierExact},
+		{[]string{"registry.k8s.io/pause:3.10"}, TierExact},
+		{[]string{"registry.k8s.io/pause:3.10", "quay.io/*", "*etcd*"}, TierDense},
+	} {
+		got, err := ValidateTier(c.patterns)
+		if err != nil || got != c.want {
+			t.Errorf("ValidateTier(%q) = %v, %v; want %v", c.patterns, got, err, c.want)
+		}
+		set := MustCompile(c.patterns)
+		if set.Tier() != c.want {
+			t.Errorf("Tier(%q) = %v", c.patterns, set.Tier())
+		}
+		set.Close()
+	}
+	var empty *Set
+	if empty.Tier() != TierExact || TierSparse.String() != "sparse" || Tier(9).String() != "Tier(9)" {
+		t.Errorf("nil Set: %v; names %v %v", empty.Tier(), TierSparse, Tier(9))
+	}
+	bad := []string{"quay.io/*", "*"}
+	if tier, err := ValidateTier(bad); tier != 0 || err == nil || err.Error() != Validate(bad).Error() {
+		t.Errorf("ValidateTier(%q) = %v, %v; Validate %v", bad, tier, err, Validate(bad))
+	}
+	if _, err := ValidateTier(nil, Flag(1<<20)); err == nil {
+		t.Errorf("ValidateTier with an unknown flag: no error")
 	}
 }
