@@ -2,6 +2,7 @@ package criopin
 
 import (
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -107,10 +108,15 @@ type Set struct {
 	// state is closedBit | the number of calls using eng. Once closedBit
 	// is set no new call may start, and whoever brings the count to zero
 	// (Close or the last call) frees eng; freed makes that happen once.
-	state   atomic.Uint64
-	freed   atomic.Bool
-	eng     engine // immutable after construction; the zero engine is empty
-	n       int    // number of patterns
+	state atomic.Uint64
+	freed atomic.Bool
+	eng   engine // immutable after construction; the zero engine is empty
+	n     int    // number of patterns
+	// The list and flags it was compiled from (a copy of the slice; the
+	// strings are the caller's, immutable): what Live.ReloadIfChanged
+	// compares a new list with, nil for a zero or cloned-zero Set.
+	list    []string
+	flags   Flag
 	cleanup runtime.Cleanup
 }
 
@@ -251,6 +257,7 @@ func (s *Set) cloneAcquired() *Set {
 		return &Set{} // the zero Set: empty, nothing to share
 	}
 	c := newSet(s.eng.clone(), s.n)
+	c.list, c.flags = s.list, s.flags
 	runtime.KeepAlive(s)
 	return c
 }
@@ -286,7 +293,9 @@ func Compile(patterns []string, flags ...Flag) (*Set, error) {
 	if err != nil {
 		return nil, blame(err, patterns)
 	}
-	return newSet(e, len(patterns)), nil
+	set := newSet(e, len(patterns))
+	set.list, set.flags = slices.Clone(patterns), f
+	return set, nil
 }
 
 // Validate reports whether patterns compile, without compiling them: nil
