@@ -1489,6 +1489,13 @@ mod tests {
             assert!(!crio_pin_list_fingerprint(null(), null(), 0, 0, fingerprint.as_mut_ptr()));
             assert_eq!(fingerprint, [0; CRIO_PIN_FINGERPRINT_BYTES]);
             arm();
+            assert_eq!(crio_pin_tier(set), 0);
+            arm();
+            let mut tier = 77;
+            assert!(!crio_pin_validate_tier(null(), null(), 0, 0, &mut tier, &mut error));
+            assert_eq!((tier, crio_pin_error_kind(error)), (77, CRIO_PIN_ERROR_INTERNAL), "the tier left as it was");
+            crio_pin_error_free(error);
+            arm();
             assert_eq!(crio_pin_len(set), 0);
             arm();
             assert!(crio_pin_clone(set).is_null(), "no owner added on failure");
@@ -1499,6 +1506,7 @@ mod tests {
             arm();
             crio_pin_error_free(null_mut());
             // Disarmed again: the set still works and answers truly.
+            assert_eq!(crio_pin_tier(set), CRIO_PIN_TIER_EXACT);
             assert!(!crio_pin_match(set, c"x".as_ptr(), 1));
             assert_eq!(crio_pin_match_index(set, c"x".as_ptr(), 1), -1);
             assert_eq!(crio_pin_match_each(set, c"xy".as_ptr(), lens.as_ptr(), 2, results.as_mut_ptr()), 0);
