@@ -12,10 +12,14 @@
 //! The universe: every repository of a few hosts and paths (Docker Hub's
 //! short and long forms, paths that repeat a registry's name behind a
 //! mirror, one and two components), untagged or tagged, each tagged image
-//! pulled by tag only or by tag and digest; hosts and tags also in upper
-//! case (`QUAY.IO`, `:V1`: a registry's host and a tag may be), and the
-//! entries with them, so that a label is true whatever the case: an entry
-//! that loses the pins of tags that differ only in case is not `exact`.
+//! pulled by tag only or by tag and digest; hosts in upper and mixed case
+//! (`QUAY.IO`, `DOCKER.IO`, `Docker.io`, `LocalHost:5000`: a reference keeps
+//! its host's case, and only the lower-case `docker.io` is Docker Hub) and
+//! tags in both cases (`:V1`, `:v1`), and the entries with them and with
+//! upper-case paths (which CRI-O alone reads as a name, ignoring case), so
+//! that a label is true whatever the case: an entry that loses the pins of
+//! names that differ only in case is not `exact`, and one that pins
+//! `DOCKER.IO/nginx:V1` is not `dropped`.
 
 use std::collections::BTreeMap;
 
@@ -28,7 +32,12 @@ use super::{translate, Fidelity};
 use crate::runtime::Runtime;
 use crate::runtimes::{Oracle, Pull, RegistryImage};
 
-const HOSTS: [&str; 5] = ["docker.io", "quay.io", "QUAY.IO", "mirror.example", "localhost:5000"];
+/// Hosts as a registry's may be spelled: a reference keeps its host's case
+/// (and Docker Hub's `docker.io` is lower case only: `DOCKER.IO/nginx` is
+/// another registry's `nginx`, no `library/`), cri-dockerd's prefixes
+/// compare it as written.
+const HOSTS: [&str; 8] =
+    ["docker.io", "DOCKER.IO", "Docker.io", "quay.io", "QUAY.IO", "mirror.example", "localhost:5000", "LocalHost:5000"];
 const PATHS: [&str; 8] = [
     "nginx",
     "nginx-x",
@@ -39,7 +48,7 @@ const PATHS: [&str; 8] = [
     "index.docker.io/library/nginx",
     "quay.io/team/app",
 ];
-const TAGS: [Option<&str>; 4] = [None, Some("1"), Some("V1"), Some("latest")];
+const TAGS: [Option<&str>; 5] = [None, Some("1"), Some("V1"), Some("v1"), Some("latest")];
 
 fn digest(n: u8) -> String {
     format!("sha256:{}", format!("{n:x}").repeat(64))
@@ -124,6 +133,9 @@ fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
         "localhost:5000/",
         "QUAY.IO/",
         "Quay.io/",
+        "DOCKER.IO/",
+        "Docker.io/",
+        "LocalHost:5000/",
     ]);
     let path = proptest::sample::select(vec![
         "nginx",
@@ -136,6 +148,9 @@ fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
         "library/nginx/x",
         "docker.io/library/nginx",
         "quay.io/team/app",
+        // Upper case that only CRI-O, which ignores case, reads as a name.
+        "NGINX",
+        "Team/App",
     ]);
     let suffix = proptest::sample::select(vec![
         String::new(),
@@ -146,6 +161,7 @@ fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
         format!("@{}", digest(2)),
         ":other".into(),
         ":V1".into(),
+        ":v1".into(),
     ]);
     let shape = 0..8u8;
     let cut = 0..40usize;
