@@ -25,14 +25,21 @@
 //!
 //! The images are those the entry and its translation name (each pull of
 //! them, the names one character longer, one path component deeper, or
-//! behind another registry), spelled as written and in lower case, and
-//! the names themselves with their host and their tag in upper case: CRI-O
-//! ignores case and the others do not, so an exact name carried between
-//! them is `wider` or `narrower` (`quay.io/a:v1` in CRI-O also pins
-//! `quay.io/a:V1`, a tag of its own), and the list-wide [`case_note`] says
-//! why. A property test checks every label against the library's oracles
-//! of the runtimes' rules, in all twenty directions, over a universe with
-//! upper-case hosts and tags.
+//! behind another registry, a port's digits and a path after a host cut
+//! at its colon), spelled as written, in lower case and with their path in
+//! lower case (a stored name's path is; its host and tag keep their case:
+//! CRI-O's `DOCKER.IO/NGINX:V1` pins the stored `DOCKER.IO/nginx:V1`), the
+//! names themselves with their host and their tag in another case, and
+//! all of them again with their host's first letter in the other case
+//! (lower case alone would miss `DOCKER.IO/x`'s: `docker.io/x` is Docker
+//! Hub's `docker.io/library/x`, another image). CRI-O ignores case and the
+//! others do not, so an exact name carried between them is `wider` or
+//! `narrower` (`quay.io/a:v1` in CRI-O also pins `quay.io/a:V1`, a tag of
+//! its own), and the list-wide [`case_note`] says why. A property test
+//! checks every label against the library's oracles of the runtimes'
+//! rules, in all twenty directions, over a universe with hosts in upper,
+//! lower and mixed case (`DOCKER.IO`, `Docker.io`, `LocalHost:5000`),
+//! tags in both cases, and entries with upper-case paths.
 
 use crio_pin::{Flags, Pattern, PinSet};
 use serde::Serialize;
@@ -164,9 +171,15 @@ fn write_exact(t: &str, from: Runtime, to: Runtime) -> Result<Vec<String>, Strin
 }
 
 /// The images (normalised references) whose stored name under `from` is
-/// `t`.
+/// `t`; for a runtime that ignores case, when none is, the one whose name
+/// differs from it in case alone as written with a lower-case path
+/// (CRI-O's `DOCKER.IO/NGINX:V1` pins the stored `DOCKER.IO/nginx:V1`).
 fn named_images(t: &str, from: Runtime) -> Vec<String> {
-    from.model().images_named(t.trim())
+    let named = from.model().images_named(t.trim());
+    if named.is_empty() && !from.facts().flags.contains(Flags::CASE_SENSITIVE) {
+        return from.model().images_named(&path_lowered(t.trim()));
+    }
+    named
 }
 
 /// A bare repository (cri-dockerd: every tag and digest of it), as the
@@ -341,25 +354,37 @@ fn dropped_why(text: &str, from: Runtime) -> String {
 
 /// The images the texts name: each as each pull gives it, the same names
 /// one character longer, one path component deeper, with another tag, or
-/// behind another registry; as written and in lower case, and the names
-/// themselves with their host and their tag in upper case.
+/// behind another registry; as written, in lower case and with their
+/// path in lower case, the names themselves with their host and their tag
+/// in another case, and all of them again with their host's first letter
+/// in the other case.
 fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
-    let mut references = std::collections::BTreeSet::new();
-    let mut cased: Vec<String> = Vec::new();
+    // Each reference once, at its first rank: the image a label shows is
+    // the first that shows it, and the names as written come first.
+    let mut ranked: [std::collections::BTreeSet<String>; 3] = Default::default();
     let mut images: Vec<RegistryImage> = Vec::new();
     for witness in witness_sources(text, written) {
         match witness {
             Witness::Image(image) => images.push(image),
             Witness::Spelled(reference) => {
-                references.insert(reference);
+                ranked[0].insert(reference);
             }
-            Witness::Cased(reference) => cased.push(reference),
+            Witness::Cased(reference) => {
+                ranked[1].insert(reference);
+            }
+            Witness::Toggled(reference) => {
+                ranked[2].insert(reference);
+            }
         }
     }
-    // The names as written first: the image a label shows is one of them
-    // when they show it.
-    let cased = cased.into_iter().filter(|r| !references.contains(r)).collect::<std::collections::BTreeSet<_>>();
-    images.extend(references.iter().chain(&cased).flat_map(|r| pulls(r)));
+    let mut seen = std::collections::BTreeSet::new();
+    for references in ranked {
+        for reference in references {
+            if seen.insert(reference.clone()) {
+                images.extend(pulls(&reference));
+            }
+        }
+    }
     images
 }
 
@@ -369,18 +394,28 @@ fn pins_a_witness(source: &PinSet, from: Runtime, text: &str, written: &[String]
     let pins = |image: &RegistryImage| pinned(source, from, image) != Pinned::No;
     witness_sources(text, written).any(|witness| match witness {
         Witness::Image(image) => pins(&image),
-        Witness::Spelled(reference) | Witness::Cased(reference) => pulls(&reference).iter().any(pins),
+        Witness::Spelled(reference) | Witness::Cased(reference) | Witness::Toggled(reference) => {
+            pulls(&reference).iter().any(pins)
+        }
     })
 }
 
-/// What the witnesses are made of, as the texts give it.
+/// What the witnesses are made of, as the texts give it, in the order a
+/// label takes its example from them.
 enum Witness {
     /// An image ID's image, whole.
     Image(RegistryImage),
-    /// A reference spelled from a text (each pull of it is a witness).
+    /// A reference spelled from a text as written, in lower case, or with
+    /// its path in lower case (each pull of it is a witness).
     Spelled(String),
-    /// A text's reference with its host or tag in upper case.
+    /// A text's reference with its host or tag in another case.
     Cased(String),
+    /// A reference spelled from a text with its path in lower case and its
+    /// host's first letter in the other case: a name that differs from the
+    /// text in case alone where lower case would name another image
+    /// (`docker.io/x` is Docker Hub's `docker.io/library/x`, `DOCKER.IO/x`
+    /// and `dOCKER.IO/x` are one registry's `x`).
+    Toggled(String),
 }
 
 /// The parts of `witnesses`, lazily, text by text.
@@ -392,40 +427,76 @@ fn witness_sources<'t>(text: &'t str, written: &'t [String]) -> impl Iterator<It
             Witness::Image(image)
         });
         let core = t.trim().trim_matches('*');
-        let bases = [core.to_owned(), core.to_lowercase()];
-        id.into_iter().chain(bases.into_iter().flat_map(|base| {
-            // Case changes what an exact name pins; a glob's or keyword's
-            // reach differs already by where it matches.
-            let cased = std::iter::once_with({
-                let base = base.clone();
-                move || normalized(&base).map(|reference| case_variants(&reference)).unwrap_or_default()
-            });
-            spellings(base)
-                .filter_map(|name| normalized(&name).ok().filter(|r| crate::images::can_exist(r)))
-                .map(Witness::Spelled)
-                .chain(cased.flatten().map(Witness::Cased))
-        }))
+        let mut bases = vec![core.to_owned()];
+        for base in [core.to_lowercase(), path_lowered(core)] {
+            if !bases.contains(&base) {
+                bases.push(base);
+            }
+        }
+        let toggled = first_letter_toggled(&path_lowered(core)).filter(|t| !bases.contains(t));
+        let spelled = move |base: String| {
+            spellings(base).filter_map(|name| normalized(&name).ok().filter(|r| crate::images::can_exist(r)))
+        };
+        id.into_iter()
+            .chain(bases.into_iter().flat_map(move |base| {
+                // Case changes what an exact name pins; a glob's or keyword's
+                // reach differs already by where it matches.
+                let cased = std::iter::once_with({
+                    let base = base.clone();
+                    move || normalized(&base).map(|reference| case_variants(&reference)).unwrap_or_default()
+                });
+                spelled(base).map(Witness::Spelled).chain(cased.flatten().map(Witness::Cased))
+            }))
+            .chain(toggled.into_iter().flat_map(move |base| spelled(base).map(Witness::Toggled)))
     })
 }
 
-/// A normalised reference with its host, and with its tag, in upper case
-/// (`QUAY.IO/a:1`, `quay.io/a:V1`): other images that CRI-O's entries pin
-/// too, as it ignores case, and the others' do not.
+/// `core` (a text, perhaps cut anywhere) with its repository path in lower
+/// case and its host, tag and digest as written: a name a registry can
+/// store (a repository path is lower case, a host and a tag keep the case
+/// they were pulled with), which a case-blind entry pins. A digest is
+/// lower case too, as a valid one is.
+fn path_lowered(core: &str) -> String {
+    let (host, rest) = match core.split_once('/') {
+        Some((host, rest)) => (Some(host), rest),
+        None => (None, core),
+    };
+    let (path, suffix) = match rest.split_once('@') {
+        Some((path, digest)) => (path, format!("@{}", digest.to_lowercase())),
+        None => match rest.rsplit_once(':') {
+            Some((path, tag)) => (path, format!(":{tag}")),
+            None => (rest, String::new()),
+        },
+    };
+    let host = host.map(|h| format!("{h}/")).unwrap_or_default();
+    format!("{host}{}{suffix}", path.to_lowercase())
+}
+
+/// `name` with the first letter of its first component in the other
+/// case, if it has one there.
+fn first_letter_toggled(name: &str) -> Option<String> {
+    let first = name.split('/').next().unwrap_or_default();
+    let at = first.find(|c: char| c.is_ascii_alphabetic())?;
+    let mut bytes = name.as_bytes().to_vec();
+    bytes[at] ^= 0x20;
+    String::from_utf8(bytes).ok()
+}
+
+/// A normalised reference with its host in upper case and its tag in
+/// upper and in lower case (`QUAY.IO/a:1`, `quay.io/a:V1`, `DOCKER.IO/a:v1`):
+/// other images that CRI-O's entries pin too, as it ignores case, and the
+/// others' do not.
 fn case_variants(reference: &str) -> Vec<String> {
     let mut variants = Vec::new();
     if let Some((host, rest)) = reference.split_once('/') {
-        let upper = host.to_uppercase();
-        if upper != host {
-            variants.push(format!("{upper}/{rest}"));
-        }
+        variants.push(format!("{}/{rest}", host.to_uppercase()));
     }
     let repository = crate::images::repository(reference);
     if let Some(tag) = reference.strip_prefix(repository).and_then(|t| t.strip_prefix(':')) {
-        if tag.to_uppercase() != tag {
-            variants.push(format!("{repository}:{}", tag.to_uppercase()));
-        }
+        variants.push(format!("{repository}:{}", tag.to_uppercase()));
+        variants.push(format!("{repository}:{}", tag.to_lowercase()));
     }
-    variants.into_iter().filter(|v| normalized(v).as_deref() == Ok(v.as_str())).collect()
+    variants.into_iter().filter(|v| v != reference && normalized(v).as_deref() == Ok(v.as_str())).collect()
 }
 
 /// Names a pattern built on `base` (an entry without its `*`s, perhaps
@@ -433,10 +504,11 @@ fn case_variants(reference: &str) -> Vec<String> {
 /// a path component, a tag's or digest's start, another registry: CRI-O's
 /// globs and keywords match anywhere; Docker's familiar `nginx/x` is
 /// `docker.io/nginx/x`), then after what may follow it (a
-/// character, a component, a tag, the rest of a digest).
+/// character, a component, a tag, the rest of a digest, a port's digits
+/// and a path: cri-dockerd's `LocalHost:*` pins `LocalHost:5000/…`).
 fn spellings(base: String) -> impl Iterator<Item = String> {
     const BEFORE: [&str; 8] = ["", "x", "x/", "x:", "x@", "x@sha256:", "docker.io/", "mirror.example/"];
-    const AFTER: [&str; 11] = ["", "x", "x:1", "/x:1", "x/x:1", "1", ":1", ":x", "-x:1", ".x/x:1", ":1/x:1"];
+    const AFTER: [&str; 12] = ["", "x", "x:1", "/x:1", "x/x:1", "1", ":1", ":x", "-x:1", ".x/x:1", ":1/x:1", "1/x:1"];
     (0..BEFORE.len() * AFTER.len()).map(move |k| {
         let (b, a) = (BEFORE[k / AFTER.len()], AFTER[k % AFTER.len()]);
         complete_digest(&format!("{b}{base}{a}"))

@@ -203,3 +203,53 @@ fn translate_counts_an_undecided_image_and_takes_examples_from_the_listing() {
     let v = json(&run(&["--patterns", &patterns, "translate", "--to", "cri-dockerd", "--json"]));
     assert!(!v["entries"][0]["why"].as_str().unwrap().contains("1.27.3"), "{v}");
 }
+
+/// An entry that `explain` says pins a stored name is never `dropped` by
+/// `translate`: both ask the same matcher about the same names, upper-case
+/// hosts among them.
+#[test]
+fn translate_never_drops_an_entry_explain_says_pins_an_image() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        // CRI-O ignores case: its entry pins the stored DOCKER.IO/nginx:V1
+        // (a host in upper case is kept as written, without library/).
+        ("crio", "DOCKER.IO/NGINX:V1", "DOCKER.IO/nginx:V1", "containerd"),
+        // cri-dockerd's prefix pins the registry's images as Docker names them.
+        ("cri-dockerd", "LocalHost:*", "LocalHost:5000/pause:1", "crio"),
+    ];
+    for (from, entry, stored, to) in cases {
+        let patterns = write_file(dir.path(), "p.txt", format!("{entry}\n"));
+        let explained = json(&run(&["--runtime", from, "--patterns", &patterns, "explain", stored, "--json"]));
+        assert_eq!(explained["images"][0]["pinned"], true, "{from} {entry}: {explained}");
+        let v = json(&run(&["--runtime", from, "--patterns", &patterns, "translate", "--to", to, "--json"]));
+        assert_ne!(v["entries"][0]["fidelity"], "dropped", "{from} {entry} -> {to}: {v}");
+        assert!(!v["entries"][0]["why"].as_str().unwrap_or_default().contains("pins nothing"), "{v}");
+        // And what is written pins that image under the target, as its explain says.
+        let written: Vec<&str> =
+            v["entries"][0]["to"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+        let target = write_file(dir.path(), "t.txt", written.join("\n") + "\n");
+        let explained = json(&run(&["--runtime", to, "--patterns", &target, "explain", stored, "--json"]));
+        assert_eq!(explained["images"][0]["pinned"], true, "{to} {written:?}: {explained}");
+    }
+}
+
+/// An exact name with an upper-case host carried between CRI-O, which
+/// ignores case, and containerd, which does not, is not `exact`: CRI-O's
+/// entry also pins the tag in lower case, DOCKER.IO/x:v1, as `explain`
+/// shows, and containerd's does not.
+#[test]
+fn translate_an_upper_case_host_between_case_rules_is_not_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = write_file(dir.path(), "p.txt", "DOCKER.IO/x:V1\n");
+    for (from, to, label, example) in
+        [("crio", "containerd", "narrower", "lost"), ("containerd", "crio", "wider", "gained")]
+    {
+        let differs = json(&run(&["--runtime", from, "--patterns", &patterns, "explain", "DOCKER.IO/x:v1", "--json"]));
+        let pinned_by_crio = from == "crio";
+        assert_eq!(differs["images"][0]["pinned"], pinned_by_crio, "{from}: {differs}");
+        let v = json(&run(&["--runtime", from, "--patterns", &patterns, "translate", "--to", to, "--json"]));
+        assert_eq!(v["entries"][0]["fidelity"], label, "{from} -> {to}: {v}");
+        let why = v["entries"][0]["why"].as_str().unwrap_or_default();
+        assert!(why.contains("pins \"DOCKER.IO/x:"), "{from} -> {to} ({example}): {why}");
+    }
+}

@@ -7,15 +7,23 @@
 //! allowlist, each found through its runtime's `Model::oracle`) over a
 //! universe of images, each pull built here from the image's parts (each
 //! oracle takes the names its runtime stores from them), not by the tool's
-//! own model.
+//! own model. Beside the labels, `explain` (`matching::explain`, over the
+//! universe as each runtime's `crictl images` lists it) is held to the
+//! same oracles with one entry in ten and its translations: the labels and
+//! `explain`'s answers come from one matcher, the library's `PinSet` under
+//! the runtime's flags, and both agree with the runtime's own rules.
 //!
 //! The universe: every repository of a few hosts and paths (Docker Hub's
 //! short and long forms, paths that repeat a registry's name behind a
 //! mirror, one and two components), untagged or tagged, each tagged image
-//! pulled by tag only or by tag and digest; hosts and tags also in upper
-//! case (`QUAY.IO`, `:V1`: a registry's host and a tag may be), and the
-//! entries with them, so that a label is true whatever the case: an entry
-//! that loses the pins of tags that differ only in case is not `exact`.
+//! pulled by tag only or by tag and digest; hosts in upper and mixed case
+//! (`QUAY.IO`, `DOCKER.IO`, `Docker.io`, `LocalHost:5000`: a reference keeps
+//! its host's case, and only the lower-case `docker.io` is Docker Hub) and
+//! tags in both cases (`:V1`, `:v1`), and the entries with them and with
+//! upper-case paths (which CRI-O alone reads as a name, ignoring case), so
+//! that a label is true whatever the case: an entry that loses the pins of
+//! names that differ only in case is not `exact`, and one that pins
+//! `DOCKER.IO/nginx:V1` is not `dropped`.
 
 use std::collections::BTreeMap;
 
@@ -25,10 +33,18 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
 use super::{translate, Fidelity};
+use crate::images::Image;
+use crate::list::{Entry, Resolved};
+use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::runtimes::{Oracle, Pull, RegistryImage};
 
-const HOSTS: [&str; 5] = ["docker.io", "quay.io", "QUAY.IO", "mirror.example", "localhost:5000"];
+/// Hosts as a registry's may be spelled: a reference keeps its host's case
+/// (and Docker Hub's `docker.io` is lower case only: `DOCKER.IO/nginx` is
+/// another registry's `nginx`, no `library/`), cri-dockerd's prefixes
+/// compare it as written.
+const HOSTS: [&str; 8] =
+    ["docker.io", "DOCKER.IO", "Docker.io", "quay.io", "QUAY.IO", "mirror.example", "localhost:5000", "LocalHost:5000"];
 const PATHS: [&str; 8] = [
     "nginx",
     "nginx-x",
@@ -39,7 +55,7 @@ const PATHS: [&str; 8] = [
     "index.docker.io/library/nginx",
     "quay.io/team/app",
 ];
-const TAGS: [Option<&str>; 4] = [None, Some("1"), Some("V1"), Some("latest")];
+const TAGS: [Option<&str>; 5] = [None, Some("1"), Some("V1"), Some("v1"), Some("latest")];
 
 fn digest(n: u8) -> String {
     format!("sha256:{}", format!("{n:x}").repeat(64))
@@ -124,6 +140,9 @@ fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
         "localhost:5000/",
         "QUAY.IO/",
         "Quay.io/",
+        "DOCKER.IO/",
+        "Docker.io/",
+        "LocalHost:5000/",
     ]);
     let path = proptest::sample::select(vec![
         "nginx",
@@ -136,6 +155,9 @@ fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
         "library/nginx/x",
         "docker.io/library/nginx",
         "quay.io/team/app",
+        // Upper case that only CRI-O, which ignores case, reads as a name.
+        "NGINX",
+        "Team/App",
     ]);
     let suffix = proptest::sample::select(vec![
         String::new(),
@@ -146,6 +168,7 @@ fn entry(runtime: Runtime) -> impl Strategy<Value = String> {
         format!("@{}", digest(2)),
         ":other".into(),
         ":V1".into(),
+        ":v1".into(),
     ]);
     let shape = 0..8u8;
     let cut = 0..40usize;
@@ -204,8 +227,70 @@ fn refute(
     }
 }
 
+/// The universe as `runtime` lists it over CRI: each pull an entry of
+/// `crictl images` with the names the runtime's listing gives it (CRI-O's
+/// and containerd's qualified, Docker's familiar), read as `--images` reads
+/// it.
+fn listing(runtime: Runtime, universe: &[Pulled]) -> Vec<Image> {
+    let naming = runtime.model().naming();
+    let listed = |name: &str| (naming.pulled_as)(name).unwrap_or_else(|_| name.to_owned());
+    universe
+        .iter()
+        .map(|i| {
+            let tags = i.pull.tag.iter().map(|t| listed(t)).collect();
+            crate::images::listed(i.pull.id.clone(), tags, vec![listed(&i.pull.digest)], false, naming)
+        })
+        .collect()
+}
+
+/// Whether `explain`'s answer under `runtime` is that runtime's own: a
+/// container runtime's (one with a CRI socket). Not the kubelet's
+/// allowlist, which `explain --kubelet-config` answers for apart, by the
+/// repository of each image (`runtimes::kubelet::verify`); `--runtime
+/// kubelet` matches the list against the images' names as a runtime
+/// would.
+fn explains(runtime: Runtime) -> bool {
+    runtime.facts().cri_endpoint.is_some()
+}
+
+/// The first image of the universe on which `explain`, with `list` as
+/// `runtime`'s list, answers otherwise than `oracle`: pinned must be
+/// pinned whatever the pull, not pinned pinned by no pull, and
+/// "undecided" (a name the list matches that the runtime keeps only after
+/// a pull by it) pinned by the pull by digest alone.
+fn explain_differs(
+    runtime: Runtime,
+    list: &[String],
+    listing: &[Image],
+    universe: &[Pulled],
+    oracle: &dyn Oracle,
+) -> Option<String> {
+    let file: std::rc::Rc<str> = "proof".into();
+    let entries: Vec<Entry> = list.iter().map(|p| Entry::in_file(p.clone().into_bytes(), &file, 1)).collect();
+    let flags = runtime.facts().flags;
+    let compiled = crate::refused::compile_valid(&entries, flags, List::Effective).ok()?;
+    let resolved = Resolved { entries, ..Resolved::default() };
+    let report = crate::matching::explain(&resolved, &compiled, listing, flags);
+    report.images.iter().zip(universe).find_map(|(e, i)| {
+        let pins = oracle.pins(&i.pull);
+        let agrees = match (e.pinned, e.depends_on_pull.is_empty()) {
+            (true, _) => pins,
+            (false, true) => !pins,
+            (false, false) => pins == i.pull.by_digest,
+        };
+        let says = if e.pinned {
+            "pinned"
+        } else if e.depends_on_pull.is_empty() {
+            "not pinned"
+        } else {
+            "undecided"
+        };
+        (!agrees).then(|| format!("explain says {} is {says}, the oracle {}", i.what, pins))
+    })
+}
+
 #[test]
-fn every_translate_label_holds_under_the_runtimes_oracles() {
+fn every_translate_label_and_explain_answer_hold_under_the_runtimes_oracles() {
     // 5,040 entries of each rule set's list, each translated four ways:
     // 100,800 labels in all, as `make test` runs it (release). An
     // unoptimised build (cargo test) checks a tenth of them.
@@ -213,12 +298,13 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
     let universe = &universe();
     // Every runtime `--runtime` knows: a new one is proven with the others.
     let runtimes = Runtime::value_variants();
-    // Each source runtime's entries on a thread of its own (the test took
-    // 41 s on one core), each from its own deterministic runner.
+    let listings = &Runtime::ALL.iter().map(|&r| listing(r, universe)).collect::<Vec<_>>();
+    // Each source runtime's entries on a thread of its own (the test takes
+    // 45 s of CPU in all), each from its own deterministic runner.
     let (counts, false_labels) = std::thread::scope(|scope| {
         let threads: Vec<_> = runtimes
             .iter()
-            .map(|&from| scope.spawn(move || labels_from(from, runtimes, universe, PER_RUNTIME)))
+            .map(|&from| scope.spawn(move || labels_from(from, runtimes, (universe, listings), PER_RUNTIME)))
             .collect();
         let mut counts = Counts::new();
         let mut false_labels = Vec::new();
@@ -234,9 +320,14 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
     for ((from, to, label), n) in &counts {
         println!("{from:>21} -> {to:<21} {label:<10} {n:>6}");
     }
-    let total: usize = counts.values().sum();
-    println!("{total} labels, {} false", false_labels.len());
+    let explained: usize = counts.iter().filter(|((_, _, label), _)| *label == "explained").map(|(_, n)| n).sum();
+    let total = counts.values().sum::<usize>() - explained;
+    println!("{total} labels, {explained} lists explained over the universe, {} false", false_labels.len());
     assert_eq!(total, PER_RUNTIME * runtimes.len() * (runtimes.len() - 1));
+    // Each explained entry: its own list and its translations, those of a
+    // runtime `explain` speaks for.
+    let explainable = runtimes.iter().filter(|&&r| explains(r)).count();
+    assert_eq!(explained, PER_RUNTIME / EXPLAINED_EVERY * runtimes.len() * explainable);
     assert!(
         false_labels.is_empty(),
         "{} false labels, e.g.:\n{}",
@@ -245,17 +336,35 @@ fn every_translate_label_holds_under_the_runtimes_oracles() {
     );
 }
 
+/// One entry in this many has `explain` run over the universe with it and
+/// its translations, beside the labels: `explain` and `translate` answer
+/// from one matcher over the same names, and this holds `explain` to the
+/// oracles the labels are held to (a tenth: an `explain` of the whole
+/// universe costs as much as ten entries' labels).
+const EXPLAINED_EVERY: usize = 10;
+
 /// How many labels of each kind each direction got: (from, to, label).
 type Counts = BTreeMap<(&'static str, &'static str, &'static str), usize>;
 
 /// The labels of `per_runtime` entries of `from`'s lists translated to
-/// every other runtime, counted, and the false ones.
-fn labels_from(from: Runtime, runtimes: &[Runtime], universe: &[Pulled], per_runtime: usize) -> (Counts, Vec<String>) {
+/// every other runtime, counted, and the false ones; and for one entry in
+/// [`EXPLAINED_EVERY`], `explain`'s answers with the entry and with each
+/// translation over the universe (`listings`: as each runtime lists it),
+/// counted as (from, to, "explained"), each one that differs from the
+/// oracle's among the false.
+fn labels_from(
+    from: Runtime,
+    runtimes: &[Runtime],
+    (universe, listings): (&[Pulled], &[Vec<Image>]),
+    per_runtime: usize,
+) -> (Counts, Vec<String>) {
     let mut runner = TestRunner::deterministic();
     let mut counts = BTreeMap::new();
     let mut false_labels = Vec::new();
     let strategy = entry(from);
     let mut done = 0;
+    // Each list `explain` ran over, by runtime.
+    let mut explained_lists = Vec::new();
     while done < per_runtime {
         let text = strategy.new_tree(&mut runner).unwrap().current();
         // Only lists the source runtime takes are translated.
@@ -263,12 +372,28 @@ fn labels_from(from: Runtime, runtimes: &[Runtime], universe: &[Pulled], per_run
             continue;
         }
         done += 1;
-        let source = from.oracle(std::slice::from_ref(&text));
+        let list = std::slice::from_ref(&text);
+        let source = from.oracle(list);
         let source_pins: Vec<bool> = universe.iter().map(|i| source.pins(&i.pull)).collect();
+        let explained = done % EXPLAINED_EVERY == 0;
+        let mut explain = |runtime: Runtime, list: &[String], oracle: &dyn Oracle| {
+            if !explains(runtime) {
+                return None;
+            }
+            explained_lists.push(runtime.facts().option);
+            let differs = explain_differs(runtime, list, &listings[runtime as usize], universe, oracle);
+            differs.map(|why| format!("explain --runtime {} over {list:?}: {why}", runtime.facts().option))
+        };
+        if explained {
+            false_labels.extend(explain(from, list, &*source));
+        }
         for &to in runtimes.iter().filter(|&&to| to != from) {
             let t = translate(&text, from, to);
-            *counts.entry((from.facts().option, to.facts().option, t.fidelity.as_str())).or_default() += 1;
             let target = to.oracle(&t.patterns);
+            if explained {
+                false_labels.extend(explain(to, &t.patterns, &*target));
+            }
+            *counts.entry((from.facts().option, to.facts().option, t.fidelity.as_str())).or_default() += 1;
             if let Some(why) = refute(&t, (&*source, &*target), universe, &source_pins) {
                 false_labels.push(format!(
                     "{} -> {}: {text:?} -> {:?} {}: {why}",
@@ -279,6 +404,9 @@ fn labels_from(from: Runtime, runtimes: &[Runtime], universe: &[Pulled], per_run
                 ));
             }
         }
+    }
+    for runtime in explained_lists {
+        *counts.entry((from.facts().option, runtime, "explained")).or_default() += 1;
     }
     (counts, false_labels)
 }
