@@ -78,6 +78,8 @@ codes! {
             "cri-dockerd: a --pinned-image-labels selector pins by a label of the image's config, which the image's author sets: any image can pin itself, and stay on disk for ever",
         NearMissLabel = "near-miss-label":
             "a label key (a --pinned-image-labels selector, or a label of an --images listing) a few letters from one a runtime pins by (io.cri-containerd.pinned), which no runtime honours",
+        PastFastTier = "past-fast-tier":
+            "the list's globs and keywords need more than the library's fast tier holds (a dense table of 128 MiB): a runtime built on the crio-pin library answers it with its second tier, a few memory reads a byte of each name instead of one; says the list's size and what would bring it back (stock CRI-O takes any list, one regexp a pattern)",
         SplitValue = "split-value":
             "cri-dockerd: a --pinned-images value whose split at its commas is probably not what was meant (a quoted part, or a part that is no image name): the flag is a comma-separated list (a pflag StringSlice, read as CSV), each part its own pattern",
     }

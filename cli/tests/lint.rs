@@ -232,3 +232,36 @@ fn notes_are_summarised_sooner_than_warnings_and_errors() {
     assert_eq!(printed(&text, "error[lone-star]: the same on 11 more pattern(s)"), 1, "{text}");
     assert!(text.contains("12 error(s)"), "{text}");
 }
+
+/// A list past the library's fast tier (25,000 random keywords of 30
+/// bytes: about 170 MB of dense table) is a configuration warning naming
+/// the second tier and what brings the list back; 2,000 of them, within the
+/// fast tier, are not.
+#[test]
+fn lint_warns_of_a_list_past_the_fast_tier() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut keyword = || -> String {
+        let text: String = (0..30)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                char::from(b'!' + (x % 93) as u8)
+            })
+            .collect();
+        format!("*{}*", text.replace('*', "~"))
+    };
+    let keywords: Vec<String> = (0..25_000).map(|_| keyword()).collect();
+    let past = write_file(dir.path(), "past.txt", keywords.join("\n"));
+    let out = run(&["--patterns", &past, "lint", "--json"]);
+    let warnings = json(&out)["warnings"].clone();
+    let tier = with_code(&warnings, "past-fast-tier");
+    assert_eq!(tier.len(), 1, "{warnings}");
+    let message = tier[0]["message"].as_str().unwrap();
+    assert!(message.contains("25000 globs and keywords") && message.contains("second tier"), "{message}");
+    assert!(message.contains("bring it back"), "{message}");
+    let within = write_file(dir.path(), "within.txt", keywords[..2_000].join("\n"));
+    let out = run(&["--patterns", &within, "lint", "--json"]);
+    assert!(with_code(&json(&out)["warnings"], "past-fast-tier").is_empty(), "{}", stdout(&out));
+}

@@ -5,13 +5,13 @@
 use std::collections::{HashMap, HashSet};
 
 use crio_pin::pattern::canonical;
-use crio_pin::Flags;
+use crio_pin::{Flags, Pattern, PinSet, Tier};
 
 use crate::args::{FixTarget, KubeletArgs, SourceArgs};
-use crate::codes::LintCode;
+use crate::codes::{LintCode, WarningCode};
 use crate::error::InputError;
 use crate::lint::{self, Finding, Severity};
-use crate::list::{Resolved, Warning};
+use crate::list::{Entry, Resolved, Warning};
 use crate::output::{self, write_json, Outcome, Tone};
 use crate::refused::List;
 use crate::runtime::Runtime;
@@ -74,6 +74,7 @@ pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &Kubelet
     if let Some(listing) = &listing {
         resolved.warnings.extend(labels::listing_warnings(listing));
     }
+    resolved.warnings.extend(past_fast_tier(&resolved.entries, flags));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = listing.as_deref().filter(|_| naming.lists_artifacts);
     let linted = Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), shown.least);
@@ -83,6 +84,35 @@ pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &Kubelet
         linted.print(&mut out, linted.warnings(&resolved), shown, args.no_trunc);
     }
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(linted.counts.errors > 0) })
+}
+
+/// The warning that `entries` are past the library's fast tier, with what
+/// its second tier costs and what would bring the list back; none for a
+/// list that is not, or that the library refuses (its findings say why).
+fn past_fast_tier(entries: &[Entry], flags: Flags) -> Option<Warning> {
+    let Ok(Tier::Sparse { states }) = PinSet::validate(entries.iter().map(|e| &e.text), flags) else { return None };
+    let wildcards = entries
+        .iter()
+        .filter(|e| {
+            std::str::from_utf8(&e.text)
+                .ok()
+                .and_then(|t| Pattern::parse(t, flags).ok())
+                .is_some_and(|p| matches!(p, Pattern::Glob(_) | Pattern::Keyword(_)))
+        })
+        .count();
+    Some(Warning::new(
+        WarningCode::PastFastTier,
+        format!(
+            "the list's {wildcards} globs and keywords need an automaton of {states} states, past \
+             the dense table of at most {} MiB that the crio-pin library's fast tier holds: a runtime \
+             built on it answers the list with its second tier, at most {} memory reads a byte of \
+             each name instead of 2 (still bounded, and far below stock CRI-O's one regexp a \
+             pattern); fewer or shorter globs and keywords, or exact names where an image's full name \
+             is known, bring it back",
+            crio_pin::DENSE_MAX_BYTES >> 20,
+            Tier::Sparse { states }.reads_per_byte(),
+        ),
+    ))
 }
 
 /// What `lint` found in a configuration: what it prints, and what `check`
