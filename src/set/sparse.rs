@@ -108,7 +108,9 @@ fn leaf_skipped(nodes: &[Node], t: u32) -> u32 {
     }
 }
 
-/// What [`Sparse::walk_metered`] counted.
+/// What [`Sparse::walk_metered`] counted (feature `testing`: the bound's
+/// tests).
+#[cfg(feature = "testing")]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WalkCount {
     /// States visited.
@@ -117,6 +119,7 @@ pub struct WalkCount {
     pub reads: usize,
 }
 
+#[cfg(feature = "testing")]
 impl Meter for WalkCount {
     fn visit(&mut self) {
         self.visits += 1;
