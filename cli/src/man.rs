@@ -417,7 +417,9 @@ pub fn write_pages(top: Command, dir: &Path) -> std::io::Result<()> {
     let subs: Vec<Command> = top.get_subcommands().filter(|c| !c.is_hide_set()).cloned().collect();
     for sub in std::iter::once(None).chain(subs.iter().map(Some)) {
         let (file, text) = page(&top, sub, &source)?;
-        std::fs::write(dir.join(file), text)?;
+        let path = dir.join(&file);
+        crate::atomic::write(&path, &text)
+            .map_err(|e| std::io::Error::new(e.error.kind(), format!("{file}: {e}; {}", e.left(&path))))?;
     }
     Ok(())
 }

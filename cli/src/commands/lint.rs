@@ -176,8 +176,15 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
     let written_to = match target {
         Some(FixTarget::File(path)) => {
             refuse_input(path, &resolved.files)?;
-            std::fs::write(path, &text)
-                .map_err(|e| InputError(format!("--fix-to {}: cannot write it ({e})", show::quote(path))))?;
+            let to = std::path::Path::new(path);
+            crate::atomic::write(to, text.as_bytes()).map_err(|e| {
+                InputError(format!(
+                    "--fix-to {}: cannot write it ({e}); {}: make room, or give a file elsewhere (--fix-to - \
+                     writes the list to standard output)",
+                    show::quote(path),
+                    e.left(to)
+                ))
+            })?;
             Some(path)
         }
         None | Some(FixTarget::Stdout) => None,
