@@ -102,7 +102,9 @@ codes! {
         Empty = "empty":
             "warning (error under --strict): the empty pattern, which pins only an image with an empty name (cri-dockerd: a blank value, which it ignores)",
         Whitespace = "whitespace":
-            "warning (error under --strict): whitespace or a control character, which no image name has",
+            "warning (error under --strict): whitespace (a space, tab, line ending or Unicode space), which no image name has; lint --fix removes it",
+        ControlCharacter = "control-character":
+            "error: a control character (NUL, escape, DEL, any C0 or C1 control but tab, line feed and carriage return), which no image name has and no typing slip makes: lint --fix never removes it",
         Duplicate = "duplicate":
             "warning: the same pattern as an earlier one, as the runtime compares them",
         Shadowed = "shadowed":

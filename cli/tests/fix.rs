@@ -337,3 +337,37 @@ fn on_a_full_file_system_the_old_file_stays_whole() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(std::fs::read_to_string(&target).unwrap().contains("\"quay.io/team99/app:99\","));
 }
+
+#[test]
+fn a_control_character_is_an_error_the_fix_leaves_as_it_is() {
+    // A NUL and an escape written as TOML escapes in a drop-in, a space
+    // beside them: the space is removed, the control characters never.
+    let dir = tempfile::tempdir().unwrap();
+    let dropin = "[crio.image]\npinned_images = [\n  \"quay.io/a\\u0000b:1\",\n  \" quay.io/c:1\",\n  \
+                  \"quay.io/d\\u001b:1\",\n]\n";
+    write_file(dir.path(), "50-pins.conf", dropin);
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains("error[control-character]: pattern 0 \"quay.io/a\\0b:1\"")
+            && said.contains("50-pins.conf:3): the control character \\u{0} (U+0000) at byte 9"),
+        "{said}"
+    );
+    let out = run(&["-c", "", "-d", conf_d, "lint", "--fix", "--json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let v = json(&out);
+    let changed: Vec<&str> = v["changes"].as_array().unwrap().iter().map(|c| c["pattern"].as_str().unwrap()).collect();
+    assert_eq!(changed, [" quay.io/c:1"]);
+    let left: Vec<(&str, &str)> = v["left"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["pattern"].as_str().unwrap(), l["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(left, [("quay.io/a\u{0}b:1", "control-character"), ("quay.io/d\u{1b}:1", "control-character")]);
+    assert_eq!(v["errors_left"], 2);
+    let list = v["list"].as_str().unwrap();
+    assert!(list.contains("\"quay.io/a\\u0000b:1\",") && list.contains("\"quay.io/c:1\","), "{list}");
+}

@@ -16,7 +16,7 @@ use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{
-    not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
+    is_control, not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
 };
 use crate::images::{self, repository};
 use crate::images::{Image, Name, Naming};
@@ -437,6 +437,8 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
                 Some(Fix::Remove { covered_by: None }),
             );
         }
+        // A control character is the shared loop's error (`control-character`).
+        Some(ErrorKind::Whitespace { ch, .. }) if is_control(ch) => well_formed = false,
         Some(ErrorKind::Whitespace { at, ch }) => {
             well_formed = false;
             let trailing_cr = if ch == '\r' && at + 1 == text.len() {
@@ -449,11 +451,11 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
                 LintCode::Whitespace,
                 format!(
                     "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
-                     image names never contain whitespace or control characters, so this pins \
-                     nothing it was meant to: remove it",
+                     image names never contain whitespace, so this pins nothing it was meant to: \
+                     remove it",
                     u32::from(ch)
                 ),
-                Some(Fix::Write(without_whitespace(text))),
+                without_whitespace(text).map(Fix::Write),
             );
         }
         Some(ErrorKind::LeadingStar { .. }) => {
