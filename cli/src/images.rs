@@ -460,6 +460,26 @@ pub fn qualify(name: &str) -> Result<String, String> {
     Ok(reference.whole())
 }
 
+/// The most bytes an image reference containers/image takes can have: a
+/// name of 255 characters once qualified (`NameTotalLengthMax`; the text's
+/// own name 6 more, for an `index.docker.io/` it shortens to `docker.io/`),
+/// `:` and a tag of 128 (ASCII: Go's `\w`), `@` and a digest of 135
+/// (`sha512:` and 128 hex digits, the longest go-digest takes).
+pub const MAX_REFERENCE_BYTES: usize = 255 + 6 + 1 + 128 + 1 + 135;
+
+/// Why `text` is no image reference CRI-O can store, when its length alone
+/// says so (past `MAX_REFERENCE_BYTES`): decided without the reference
+/// grammar's regex, whose captures cost about 0.3 s a MiB of a long line.
+pub fn too_long_for_a_reference(text: &str) -> Option<String> {
+    (text.len() > MAX_REFERENCE_BYTES).then(|| {
+        format!(
+            "{} bytes, and a reference has at most {MAX_REFERENCE_BYTES}: a name of 255 characters, a tag of 128, \
+             a digest of 135",
+            text.len()
+        )
+    })
+}
+
 /// The repository of a name: everything before `@digest`, or before the
 /// `:tag` that follows the last `/`.
 pub fn repository(name: &str) -> &str {
@@ -712,6 +732,28 @@ mod tests {
             }
         }
         names
+    }
+
+    #[test]
+    fn the_longest_references_are_within_the_bound() {
+        // The name at its longest once qualified (index.docker.io/ becomes
+        // docker.io/), the longest tag, the longest digest.
+        let path = format!("a/{}", "b".repeat(255 - "docker.io/a/".len()));
+        let tag = "t".repeat(128);
+        let digest = format!("sha512:{}", "c".repeat(128));
+        for longest in [format!("index.docker.io/{path}:{tag}"), format!("index.docker.io/{path}@{digest}")] {
+            let stored = qualify(&longest).expect("a reference");
+            assert_eq!(repository(&stored).len(), 255);
+            assert!(longest.len() <= MAX_REFERENCE_BYTES);
+            assert_eq!(too_long_for_a_reference(&longest), None);
+        }
+        // Each part at its longest together, and one byte more: none.
+        let all = format!("index.docker.io/{path}:{tag}@{digest}");
+        assert_eq!(all.len(), MAX_REFERENCE_BYTES);
+        for longer in [format!("{all}c"), format!("index.docker.io/{path}b:{tag}@{digest}")] {
+            assert!(qualify(&longer).is_err(), "{longer}");
+            assert!(too_long_for_a_reference(&longer).is_some_and(|why| why.starts_with("527 bytes")));
+        }
     }
 
     /// `qualify` against containers/image itself: its parser, as CRI-O

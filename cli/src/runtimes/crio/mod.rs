@@ -498,10 +498,15 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
 pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
     // Matching ignores case unless --case-sensitive, the reference grammar does not.
     let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
-    let reference = match subject.parse::<Reference>() {
+    let parsed = match images::too_long_for_a_reference(&subject) {
+        Some(why) => Err(why),
+        None => {
+            subject.parse::<Reference>().map_err(|e| images::qualify(&subject).err().unwrap_or_else(|| e.to_string()))
+        }
+    };
+    let reference = match parsed {
         Ok(r) => r,
-        Err(e) => {
-            let why = images::qualify(&subject).err().unwrap_or_else(|| e.to_string());
+        Err(why) => {
             add(
                 Severity::Warning,
                 LintCode::NotAReference,
