@@ -78,6 +78,8 @@ codes! {
             "cri-dockerd: a --pinned-image-labels selector pins by a label of the image's config, which the image's author sets: any image can pin itself, and stay on disk for ever",
         NearMissLabel = "near-miss-label":
             "a label key (a --pinned-image-labels selector, or a label of an --images listing) a few letters from one a runtime pins by (io.cri-containerd.pinned), which no runtime honours",
+        AmbiguousLabel = "ambiguous-label":
+            "a row of ctr's listing whose LABELS read two ways (ctr joins the labels with commas, which a value may hold too), one with containerd's pin label and one without: read as pinned; crictl's listing (its pinned flag) says which",
         SplitValue = "split-value":
             "cri-dockerd: a --pinned-images value whose split at its commas is probably not what was meant (a quoted part, or a part that is no image name): the flag is a comma-separated list (a pflag StringSlice, read as CSV), each part its own pattern",
     }

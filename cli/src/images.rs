@@ -57,6 +57,19 @@ pub struct Image {
     /// images ls`, `docker image inspect`); None: unknown (crictl's listing
     /// has none), which is not the same as none.
     pub labels: Option<Vec<(String, String)>>,
+    /// What its listing could not tell of its labels, each at its row
+    /// (`ambiguous-label`: a comma that may be a separator or part of a
+    /// value, deciding a pin label), said by `labels::listing_warnings`.
+    pub label_doubts: Vec<LabelDoubt>,
+}
+
+/// A row of a listing whose labels read two ways (`Image::label_doubts`).
+#[derive(Clone, Debug)]
+pub struct LabelDoubt {
+    pub file: String,
+    pub line: usize,
+    /// Why, and which reading was taken.
+    pub why: String,
 }
 
 /// How a runtime names its images, as `--images` reads them: each
@@ -217,6 +230,7 @@ fn combine(into: &mut Image, other: Image) {
         mine.sort();
         mine.dedup();
     }
+    into.label_doubts.extend(other.label_doubts);
     into.id = into.id.take().or(other.id);
     into.artifact = into.artifact.or(other.artifact);
     into.given = into.given.take().or(other.given);
@@ -359,6 +373,7 @@ pub fn plain(name: &str, naming: Naming) -> Result<Image, String> {
             refused: None,
             artifact: None,
             labels: None,
+            label_doubts: Vec::new(),
         });
     }
     let (text, given, refused) = match (naming.pulled_as)(name) {
@@ -370,7 +385,16 @@ pub fn plain(name: &str, naming: Naming) -> Result<Image, String> {
         Err(why) => return Err(why),
     };
     let names = vec![Name { text, stored: true, is_tag: false, is_id: false }];
-    Ok(Image { id: None, names, runtime_pinned: None, given, refused, artifact: None, labels: None })
+    Ok(Image {
+        id: None,
+        names,
+        runtime_pinned: None,
+        given,
+        refused,
+        artifact: None,
+        labels: None,
+        label_doubts: Vec::new(),
+    })
 }
 
 /// Whether `text` is an image ID as containerd names its record
@@ -547,6 +571,7 @@ fn from_listing(listed: Listed, naming: Naming) -> Image {
         refused: None,
         artifact,
         labels: None,
+        label_doubts: Vec::new(),
     }
 }
 
