@@ -138,17 +138,21 @@ install:
 	install -m 644 include/crio_pin.h $(DESTDIR)$(INCLUDEDIR)/crio_pin.h
 	install -m 644 crio_pin.tsan.supp $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp
 	$(call write_pc,$(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc)
-	sed -e 's|@VERSION@|$(VERSION)|' crio-pin.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/crio-pin.pc
-	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/crio-pin.pc
+	$(call write_alias_pc,$(DESTDIR)$(PKGCONFIGDIR)/crio-pin.pc)
 
 # $(call write_pc,FILE): crio_pin.pc for PREFIX, LIBDIR, INCLUDEDIR; `make pc
 # PC=FILE` writes one for a build that is not installed (tools/cross.sh:
 # each architecture's libraries).
-write_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+pc_values = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@DATADIR@|$(DATADIR)|' \
-	    -e 's|@NATIVE_STATIC_LIBS@|$(NATIVE_STATIC_LIBS)|' \
-	    crio_pin.pc.in > $(1) && chmod 644 $(1)
+	    -e 's|@NATIVE_STATIC_LIBS@|$(NATIVE_STATIC_LIBS)|'
+write_pc = sed $(pc_values) crio_pin.pc.in > $(1) && chmod 644 $(1)
+# $(call write_alias_pc,FILE): crio-pin.pc, the alias: every variable of
+# crio_pin.pc.in (a Requires: does not carry them over: pkg-config
+# --variable=libdir crio-pin would be empty), then crio-pin.pc.in's fields.
+write_alias_pc = { sed -n $(pc_values) -e '/^[a-z_]*=/p' crio_pin.pc.in; \
+	    sed $(pc_values) crio-pin.pc.in; } > $(1) && chmod 644 $(1)
 pc:
 	@[ -n "$(PC)" ] || { echo "make pc: say where: make pc PC=FILE [PREFIX= LIBDIR= INCLUDEDIR=]" >&2; exit 1; }
 	@$(call write_pc,$(PC))
