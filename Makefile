@@ -206,7 +206,7 @@ demo:
 	@echo "        effect before it ships"
 	@echo "   8-9  one list under three runtimes' rules; containerd's and cri-dockerd's traps,"
 	@echo "        a list carried from one runtime to another, pins by label (k3s's, containerd's)"
-	@echo "   10   crio-pin check: the node against its running CRI-O (not reloaded), summary first"
+	@echo "   10   crio-pin check: the node against a saved listing of its CRI-O (not reloaded), summary first"
 	@echo "   11   the kubelet's credential check: a pinned image it would pull again (lint and"
 	@echo "        check take --kubelet-config too)"
 	@echo "== Next"
@@ -267,8 +267,10 @@ demo-cli-run:
 	$(call tool,--runtime containerd --config examples/containerd/config.toml explain --images cli/tests/data/labels/ctr-images.txt)
 	$(call tool,--runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint)
 	@echo
-	@echo "== $$(($(SECTION) + 4)). The CRI-O node checked against its running CRI-O, one exit status"
+	@echo "== $$(($(SECTION) + 4)). The CRI-O node checked against what its CRI-O listed, one exit status"
 	@echo "   Why: a monitoring job needs one answer; this CRI-O still pins by the list before 99-local.conf."
+	@echo "   The images are a listing saved from it (crictl images -o json); on a node, check asks the"
+	@echo "   running CRI-O over its socket instead."
 	$(call tool_1,check --images examples/data/node-images.json,$(CRIO_NODE))
 	@echo
 	@echo "== $$(($(SECTION) + 5)). The kubelet's own list: pinned images it pulls again before a pod runs"
