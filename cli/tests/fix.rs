@@ -371,3 +371,27 @@ fn a_control_character_is_an_error_the_fix_leaves_as_it_is() {
     let list = v["list"].as_str().unwrap();
     assert!(list.contains("\"quay.io/a\\u0000b:1\",") && list.contains("\"quay.io/c:1\","), "{list}");
 }
+
+#[test]
+fn a_misspelt_key_stands_after_the_fix_and_its_advice_says_what_it_replaces() {
+    // 50- sets the list in force; 60- misspells the key, so CRI-O reads
+    // nothing of it. The fix mends the list, not the key, and says the
+    // warning stands; the advice says renaming it replaces 50-'s list.
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "50-pins.conf", pins_dropin(&["quay.io/a/b:1", "quay.io/a/c:1"]));
+    write_file(dir.path(), "60-local.conf", "[crio.image]\npinned-images = [\"quay.io/local/x:1\"]\n");
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint", "--fix"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 configuration warning(s) stand, which no fix of the list mends"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint"]);
+    let said = stdout(&out);
+    assert!(
+        said.contains("write pinned_images, whose list then replaces the earlier files' (to add to the list in force"),
+        "{said}"
+    );
+}

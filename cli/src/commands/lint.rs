@@ -213,8 +213,14 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
         (n, 0) => format!("; {n} finding(s) left as they were, named in its header"),
         (n, e) => format!("; {n} finding(s) left as they were, {e} of them error(s), named in its header"),
     };
+    // A configuration warning (a misspelt key, a replaced list) is no
+    // finding of the list's: the fix leaves it, and says so.
+    let standing = match resolved.warnings.len() {
+        0 => String::new(),
+        n => format!("; {n} configuration warning(s) stand, which no fix of the list mends: crio-pin lint shows them"),
+    };
     output::say_on_stderr(
-        &format!("the fixed list is on {written_to}: {} change(s){left}", fixed.changes.len()),
+        &format!("the fixed list is on {written_to}: {} change(s){left}{standing}", fixed.changes.len()),
         args.no_trunc,
     );
     // A runtime that reads drop-ins, whose list a flag or variable set:
