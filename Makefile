@@ -138,17 +138,21 @@ install:
 	install -m 644 include/crio_pin.h $(DESTDIR)$(INCLUDEDIR)/crio_pin.h
 	install -m 644 crio_pin.tsan.supp $(DESTDIR)$(DATADIR)/crio_pin/tsan.supp
 	$(call write_pc,$(DESTDIR)$(PKGCONFIGDIR)/crio_pin.pc)
-	sed -e 's|@VERSION@|$(VERSION)|' crio-pin.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/crio-pin.pc
-	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/crio-pin.pc
+	$(call write_alias_pc,$(DESTDIR)$(PKGCONFIGDIR)/crio-pin.pc)
 
 # $(call write_pc,FILE): crio_pin.pc for PREFIX, LIBDIR, INCLUDEDIR; `make pc
 # PC=FILE` writes one for a build that is not installed (tools/cross.sh:
 # each architecture's libraries).
-write_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+pc_values = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    -e 's|@DATADIR@|$(DATADIR)|' \
-	    -e 's|@NATIVE_STATIC_LIBS@|$(NATIVE_STATIC_LIBS)|' \
-	    crio_pin.pc.in > $(1) && chmod 644 $(1)
+	    -e 's|@NATIVE_STATIC_LIBS@|$(NATIVE_STATIC_LIBS)|'
+write_pc = sed $(pc_values) crio_pin.pc.in > $(1) && chmod 644 $(1)
+# $(call write_alias_pc,FILE): crio-pin.pc, the alias: every variable of
+# crio_pin.pc.in (a Requires: does not carry them over: pkg-config
+# --variable=libdir crio-pin would be empty), then crio-pin.pc.in's fields.
+write_alias_pc = { sed -n $(pc_values) -e '/^[a-z_]*=/p' crio_pin.pc.in; \
+	    sed $(pc_values) crio-pin.pc.in; } > $(1) && chmod 644 $(1)
 pc:
 	@[ -n "$(PC)" ] || { echo "make pc: say where: make pc PC=FILE [PREFIX= LIBDIR= INCLUDEDIR=]" >&2; exit 1; }
 	@$(call write_pc,$(PC))
@@ -202,7 +206,7 @@ demo:
 	@echo "        effect before it ships"
 	@echo "   8-9  one list under three runtimes' rules; containerd's and cri-dockerd's traps,"
 	@echo "        a list carried from one runtime to another, pins by label (k3s's, containerd's)"
-	@echo "   10   crio-pin check: the node against its running CRI-O (not reloaded), summary first"
+	@echo "   10   crio-pin check: the node against a saved listing of its CRI-O (not reloaded), summary first"
 	@echo "   11   the kubelet's credential check: a pinned image it would pull again (lint and"
 	@echo "        check take --kubelet-config too)"
 	@echo "   12   after a reload: check --wait, and the check as OpenMetrics for the cluster"
@@ -264,8 +268,10 @@ demo-cli-run:
 	$(call tool,--runtime containerd --config examples/containerd/config.toml explain --images cli/tests/data/labels/ctr-images.txt)
 	$(call tool,--runtime cri-dockerd --patterns examples/cri-dockerd/pinned-images.txt lint)
 	@echo
-	@echo "== $$(($(SECTION) + 4)). The CRI-O node checked against its running CRI-O, one exit status"
+	@echo "== $$(($(SECTION) + 4)). The CRI-O node checked against what its CRI-O listed, one exit status"
 	@echo "   Why: a monitoring job needs one answer; this CRI-O still pins by the list before 99-local.conf."
+	@echo "   The images are a listing saved from it (crictl images -o json); on a node, check asks the"
+	@echo "   running CRI-O over its socket instead."
 	$(call tool_1,check --images examples/data/node-images.json,$(CRIO_NODE))
 	@echo
 	@echo "== $$(($(SECTION) + 5)). The kubelet's own list: pinned images it pulls again before a pod runs"

@@ -44,6 +44,20 @@ check "pkg-config version is $version (got '$pcversion')" test "$pcversion" = "$
 alias_flags=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --cflags --libs crio-pin)
 module_flags=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --cflags --libs crio_pin)
 check "pkg-config crio-pin gives crio_pin's flags (got '$alias_flags')" test "$alias_flags" = "$module_flags"
+# And every variable crio_pin has, with its value (a Requires: carries none
+# over: the docs' rpath recipe, --variable=libdir, written with the alias).
+variables() { # module: each variable=value, sorted
+    for v in $(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --print-variables "$1" | sort); do
+        echo "$v=$(PKG_CONFIG_PATH="$stage/lib/pkgconfig" pkg-config --variable="$v" "$1")"
+    done
+}
+alias_variables=$(variables crio-pin) module_variables=$(variables crio_pin)
+check "pkg-config crio-pin has crio_pin's variables and values" test "$alias_variables" = "$module_variables"
+[ "$alias_variables" = "$module_variables" ] || diff -u /dev/fd/3 /dev/fd/4 3<<E1 4<<E2 || true
+$module_variables
+E1
+$alias_variables
+E2
 # The packaging repeats the version; it must follow Cargo.toml's.
 specversion=$(sed -n 's/^Version: *//p' packaging/rpm/crio-pin.spec)
 check "packaging/rpm/crio-pin.spec has Version $version (got '$specversion')" test "$specversion" = "$version"

@@ -254,6 +254,10 @@ pub struct FixArgs {
     pub fix: bool,
     /// Write the fixed list to FILE instead of standard output (implies
     /// --fix; never one of the files the list was read from)
+    ///
+    /// Written whole or not at all: a temporary file beside FILE, flushed
+    /// to the disk, then renamed over it; on any error (a full file system)
+    /// FILE is as it was. The new file keeps the old one's mode
     #[arg(long, value_name = "FILE",
           conflicts_with_all = ["images", "kubelet_config", "severity", "verbose"])]
     pub fix_to: Option<String>,

@@ -80,6 +80,8 @@ codes! {
             "a label key (a --pinned-image-labels selector, or a label of an --images listing) a few letters from one a runtime pins by (io.cri-containerd.pinned), which no runtime honours",
         PastFastTier = "past-fast-tier":
             "the list's globs and keywords need more than the library's fast tier holds (a dense table of 128 MiB): a runtime built on the crio-pin library answers it with its second tier, a few memory reads a byte of each name instead of one; says the list's size and what would bring it back (stock CRI-O takes any list, one regexp a pattern)",
+        AmbiguousLabel = "ambiguous-label":
+            "a row of ctr's listing whose LABELS read two ways (ctr joins the labels with commas, which a value may hold too), one with containerd's pin label and one without: read as pinned; crictl's listing (its pinned flag) says which",
         SplitValue = "split-value":
             "cri-dockerd: a --pinned-images value whose split at its commas is probably not what was meant (a quoted part, or a part that is no image name): the flag is a comma-separated list (a pflag StringSlice, read as CSV), each part its own pattern",
     }
@@ -104,7 +106,9 @@ codes! {
         Empty = "empty":
             "warning (error under --strict): the empty pattern, which pins only an image with an empty name (cri-dockerd: a blank value, which it ignores)",
         Whitespace = "whitespace":
-            "warning (error under --strict): whitespace or a control character, which no image name has",
+            "warning (error under --strict): whitespace (a space, tab, line ending or Unicode space), which no image name has; lint --fix removes it",
+        ControlCharacter = "control-character":
+            "error: a control character (NUL, escape, DEL, any C0 or C1 control but tab, line feed and carriage return), which no image name has and no typing slip makes: lint --fix never removes it",
         Duplicate = "duplicate":
             "warning: the same pattern as an earlier one, as the runtime compares them",
         Shadowed = "shadowed":

@@ -131,6 +131,7 @@ pub fn each_entry(rules: &dyn Rules, entries: &[Entry], list: List) -> Vec<Findi
     let mut out = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
         let mut add = finder(&mut out, entry, index, list);
+        control_character(&entry.text, &mut add);
         let Some(compared) = rules.entry(entry, list, &mut add) else { continue };
         if let Some(&first) = seen.get(&compared.key) {
             match rules.harmless_repeat(first, entry, entries) {
@@ -208,19 +209,64 @@ pub fn verdict(raw: &[u8]) -> Option<ErrorKind> {
     }
 }
 
-/// `text` without the characters the library's strict mode refuses as
-/// whitespace or control characters: it is asked for the next one until
-/// none is left (each time about the rest of the text only, so this stays
-/// linear).
-pub fn without_whitespace(text: &str) -> String {
+/// `text` without the whitespace the library's strict mode refuses: it is
+/// asked for the next one until none is left (each time about the rest of
+/// the text only, so this stays linear). None when it holds a control
+/// character (`is_control`), which is never removed: which name was meant
+/// cannot be told.
+pub fn without_whitespace(text: &str) -> Option<String> {
     let mut kept = String::with_capacity(text.len());
     let mut rest = text;
     while let Err(ErrorKind::Whitespace { at, ch }) = Pattern::parse(rest, Flags::STRICT) {
+        if is_control(ch) {
+            return None;
+        }
         kept.push_str(&rest[..at]);
         rest = &rest[at + ch.len_utf8()..];
     }
     kept.push_str(rest);
-    kept
+    Some(kept)
+}
+
+/// A control character, which `lint` reports as an error (`control-character`)
+/// and `lint --fix` never removes: Unicode's Cc (C0 U+0000 to U+001F, DEL,
+/// C1 U+0080 to U+009F) but for tab, line feed and carriage return, the
+/// whitespace an editor, a paste or a CRLF file leaves (`whitespace`, which
+/// is removed). No typing slip makes a NUL, an escape or a vertical tab: the
+/// file is damaged or a program wrote it wrong, and the name meant cannot
+/// be told from what is left around it.
+pub fn is_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+}
+
+/// The first control character of `text` with its byte offset (bytes that
+/// are not UTF-8 are `invalid-utf8`'s, skipped here).
+fn first_control(text: &[u8]) -> Option<(usize, char)> {
+    let mut offset = 0;
+    for chunk in text.utf8_chunks() {
+        if let Some((at, ch)) = chunk.valid().char_indices().find(|&(_, c)| is_control(c)) {
+            return Some((offset + at, ch));
+        }
+        offset += chunk.valid().len() + chunk.invalid().len();
+    }
+    None
+}
+
+/// The `control-character` error of an entry that holds one.
+fn control_character(text: &[u8], add: &mut Add<'_>) {
+    let Some((at, ch)) = first_control(text) else { return };
+    add(
+        Severity::Error,
+        LintCode::ControlCharacter,
+        format!(
+            "the control character \\u{{{:x}}} (U+{:04X}) at byte {at}: no image name holds one, and no typing slip \
+             makes one (the file may be damaged, or a program wrote it wrong), so the name meant cannot be told \
+             and lint --fix leaves it as it is: write the pattern again by hand",
+            u32::from(ch),
+            u32::from(ch)
+        ),
+        None,
+    );
 }
 
 /// Which earlier glob or keyword pins a superset of a pattern's names: a

@@ -203,6 +203,9 @@ fn left_why(f: &Finding, entries: &[Entry], runtime: Runtime) -> Left {
     let entry = &entries[f.index];
     let why = match &f.fix {
         _ if not_fixed_here(entry) => "the runtime's own pause or sandbox image: change its setting".to_string(),
+        _ if f.code == LintCode::ControlCharacter => {
+            "a control character is never removed: the name meant cannot be told; write it again by hand".to_string()
+        }
         Some(Fix::Write(text)) => match checked(&entry.display(), text, runtime) {
             Err(why) => format!("{} would change what is pinned: {why}; write it if that is meant", show::quote(text)),
             Ok(_) => format!("{} is left for the next run", show::quote(text)),

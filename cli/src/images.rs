@@ -57,6 +57,19 @@ pub struct Image {
     /// images ls`, `docker image inspect`); None: unknown (crictl's listing
     /// has none), which is not the same as none.
     pub labels: Option<Vec<(String, String)>>,
+    /// What its listing could not tell of its labels, each at its row
+    /// (`ambiguous-label`: a comma that may be a separator or part of a
+    /// value, deciding a pin label), said by `labels::listing_warnings`.
+    pub label_doubts: Vec<LabelDoubt>,
+}
+
+/// A row of a listing whose labels read two ways (`Image::label_doubts`).
+#[derive(Clone, Debug)]
+pub struct LabelDoubt {
+    pub file: String,
+    pub line: usize,
+    /// Why, and which reading was taken.
+    pub why: String,
 }
 
 /// How a runtime names its images, as `--images` reads them: each
@@ -217,6 +230,7 @@ fn combine(into: &mut Image, other: Image) {
         mine.sort();
         mine.dedup();
     }
+    into.label_doubts.extend(other.label_doubts);
     into.id = into.id.take().or(other.id);
     into.artifact = into.artifact.or(other.artifact);
     into.given = into.given.take().or(other.given);
@@ -359,6 +373,7 @@ pub fn plain(name: &str, naming: Naming) -> Result<Image, String> {
             refused: None,
             artifact: None,
             labels: None,
+            label_doubts: Vec::new(),
         });
     }
     let (text, given, refused) = match (naming.pulled_as)(name) {
@@ -370,7 +385,16 @@ pub fn plain(name: &str, naming: Naming) -> Result<Image, String> {
         Err(why) => return Err(why),
     };
     let names = vec![Name { text, stored: true, is_tag: false, is_id: false }];
-    Ok(Image { id: None, names, runtime_pinned: None, given, refused, artifact: None, labels: None })
+    Ok(Image {
+        id: None,
+        names,
+        runtime_pinned: None,
+        given,
+        refused,
+        artifact: None,
+        labels: None,
+        label_doubts: Vec::new(),
+    })
 }
 
 /// Whether `text` is an image ID as containerd names its record
@@ -460,6 +484,26 @@ pub fn qualify(name: &str) -> Result<String, String> {
     Ok(reference.whole())
 }
 
+/// The most bytes an image reference containers/image takes can have: a
+/// name of 255 characters once qualified (`NameTotalLengthMax`; the text's
+/// own name 6 more, for an `index.docker.io/` it shortens to `docker.io/`),
+/// `:` and a tag of 128 (ASCII: Go's `\w`), `@` and a digest of 135
+/// (`sha512:` and 128 hex digits, the longest go-digest takes).
+pub const MAX_REFERENCE_BYTES: usize = 255 + 6 + 1 + 128 + 1 + 135;
+
+/// Why `text` is no image reference CRI-O can store, when its length alone
+/// says so (past `MAX_REFERENCE_BYTES`): decided without the reference
+/// grammar's regex, whose captures cost about 0.3 s a MiB of a long line.
+pub fn too_long_for_a_reference(text: &str) -> Option<String> {
+    (text.len() > MAX_REFERENCE_BYTES).then(|| {
+        format!(
+            "{} bytes, and a reference has at most {MAX_REFERENCE_BYTES}: a name of 255 characters, a tag of 128, \
+             a digest of 135",
+            text.len()
+        )
+    })
+}
+
 /// The repository of a name: everything before `@digest`, or before the
 /// `:tag` that follows the last `/`.
 pub fn repository(name: &str) -> &str {
@@ -527,6 +571,7 @@ fn from_listing(listed: Listed, naming: Naming) -> Image {
         refused: None,
         artifact,
         labels: None,
+        label_doubts: Vec::new(),
     }
 }
 
@@ -712,6 +757,28 @@ mod tests {
             }
         }
         names
+    }
+
+    #[test]
+    fn the_longest_references_are_within_the_bound() {
+        // The name at its longest once qualified (index.docker.io/ becomes
+        // docker.io/), the longest tag, the longest digest.
+        let path = format!("a/{}", "b".repeat(255 - "docker.io/a/".len()));
+        let tag = "t".repeat(128);
+        let digest = format!("sha512:{}", "c".repeat(128));
+        for longest in [format!("index.docker.io/{path}:{tag}"), format!("index.docker.io/{path}@{digest}")] {
+            let stored = qualify(&longest).expect("a reference");
+            assert_eq!(repository(&stored).len(), 255);
+            assert!(longest.len() <= MAX_REFERENCE_BYTES);
+            assert_eq!(too_long_for_a_reference(&longest), None);
+        }
+        // Each part at its longest together, and one byte more: none.
+        let all = format!("index.docker.io/{path}:{tag}@{digest}");
+        assert_eq!(all.len(), MAX_REFERENCE_BYTES);
+        for longer in [format!("{all}c"), format!("index.docker.io/{path}b:{tag}@{digest}")] {
+            assert!(qualify(&longer).is_err(), "{longer}");
+            assert!(too_long_for_a_reference(&longer).is_some_and(|why| why.starts_with("527 bytes")));
+        }
     }
 
     /// `qualify` against containers/image itself: its parser, as CRI-O

@@ -76,9 +76,28 @@ pub fn near_miss(key: &str) -> Option<&'static str> {
         .map(|(_, honoured)| honoured)
 }
 
-/// A `near-miss-label` warning for each label key of a listing's images
-/// that is a near miss, with the images that carry it.
+/// An `ambiguous-label` warning for each row of a listing whose labels
+/// read two ways, then a `near-miss-label` warning for each label key of
+/// its images that is a near miss, with the images that carry it.
 pub fn listing_warnings(images: &[Image]) -> Vec<Warning> {
+    let doubts = images.iter().flat_map(|i| &i.label_doubts).map(|d| {
+        Warning::at(
+            WarningCode::AmbiguousLabel,
+            &d.file,
+            d.line,
+            format!(
+                "{}:{}: {}; give crictl's listing too (crictl images -o json, whose pinned flag says what the \
+                 runtime decided), or relabel the image so no value holds a comma",
+                show::escape(&d.file),
+                d.line,
+                show::escape(&d.why)
+            ),
+        )
+    });
+    doubts.chain(near_misses(images)).collect()
+}
+
+fn near_misses(images: &[Image]) -> Vec<Warning> {
     let mut found: BTreeMap<&str, (&'static str, Vec<&str>)> = BTreeMap::new();
     for image in images {
         for (key, _) in image.labels.iter().flatten() {

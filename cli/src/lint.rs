@@ -22,7 +22,7 @@ pub fn lint(entries: &[Entry], flags: Flags, list: List, artifacts: Option<&Arti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::findings::{verdict, without_whitespace};
+    use crate::findings::{verdict, without_whitespace, Fix};
     use crio_pin::pattern::ErrorKind;
 
     fn entries(texts: &[&str]) -> Vec<Entry> {
@@ -127,12 +127,43 @@ mod tests {
     }
 
     #[test]
-    fn the_suggestion_drops_every_character_the_library_refuses() {
-        assert_eq!(without_whitespace("quay.io/x:v1 "), "quay.io/x:v1");
-        assert_eq!(without_whitespace(" a\tb\u{7f}c\u{a0}d\u{2028}e\r"), "abcde");
-        assert_eq!(without_whitespace(" * "), "*");
-        assert_eq!(without_whitespace("\n"), "");
-        assert_eq!(without_whitespace("quay.io/*"), "quay.io/*");
+    fn the_suggestion_drops_whitespace_and_never_a_control_character() {
+        let dropped = |text| without_whitespace(text).expect("no control character");
+        assert_eq!(dropped("quay.io/x:v1 "), "quay.io/x:v1");
+        assert_eq!(dropped(" a\tb\u{a0}d\u{2028}e\r\n"), "abde");
+        assert_eq!(dropped(" * "), "*");
+        assert_eq!(dropped("\n"), "");
+        assert_eq!(dropped("quay.io/*"), "quay.io/*");
+        for control in ["a\0b", " a\u{7f}", "a\u{1b}[31m", "a\u{b}", "a\u{85}", "a b\u{9f}"] {
+            assert_eq!(without_whitespace(control), None, "{control:?}");
+        }
+    }
+
+    #[test]
+    fn a_control_character_is_an_error_under_every_runtime_with_no_fix() {
+        let list = entries(&["quay.io/a\0b:1", "quay.io/c:1 ", "\u{1b}[31mquay.io/d:1", "quay.io/e\tf:1", "\u{85}"]);
+        for flags in [Flags::CRIO, Flags::CRIO | Flags::STRICT, Flags::CONTAINERD, Flags::CRI_DOCKERD] {
+            let findings = lint(&list, flags, List::Effective, None);
+            let controls: Vec<(usize, &str, Option<&Fix>)> = findings
+                .iter()
+                .filter(|f| f.code.as_str() == "control-character")
+                .map(|f| (f.index, f.severity.as_str(), f.fix.as_ref()))
+                .collect();
+            assert_eq!(controls, [(0, "error", None), (2, "error", None), (4, "error", None)], "{flags:?}");
+            let said = |i: usize| {
+                findings
+                    .iter()
+                    .find(|f| f.index == i && f.code.as_str() == "control-character")
+                    .unwrap()
+                    .message
+                    .as_str()
+            };
+            assert!(said(0).starts_with("the control character \\u{0} (U+0000) at byte 9"), "{}", said(0));
+            assert!(said(2).starts_with("the control character \\u{1b} (U+001B) at byte 0"), "{}", said(2));
+            // No finding offers a text without the control character.
+            let offered = |i: usize| findings.iter().any(|f| f.index == i && matches!(f.fix, Some(Fix::Write(_))));
+            assert!(!offered(0) && !offered(2) && !offered(4), "{flags:?}: {findings:#?}");
+        }
     }
 
     #[test]

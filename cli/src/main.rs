@@ -14,6 +14,7 @@
 //! command is a module of `commands`, writing out is `output`.
 
 mod args;
+mod atomic;
 mod causes;
 mod codes;
 mod commands;

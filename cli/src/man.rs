@@ -29,7 +29,8 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             (0, "no error (warnings and notes do not fail)"),
             (
                 1,
-                "an error: lone-star, invalid-utf8, bad-pause-image; under --strict also empty, whitespace, \
+                "an error: lone-star, invalid-utf8, control-character, bad-pause-image; under --strict also \
+                 empty, whitespace, \
                  literal-star; under --runtime containerd-normalized not-a-reference (with --fix: an error left \
                  in the fixed list)",
             ),
@@ -156,7 +157,7 @@ fn code_sections(command: &str) -> Vec<CodeSection> {
     let warnings = || WarningCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect::<Vec<_>>();
     let lint = || LintCode::ALL.iter().map(|c| (c.as_str(), c.summary())).collect::<Vec<_>>();
     let refusing = [LintCode::LoneStar, LintCode::InvalidUtf8, LintCode::BadPauseImage, LintCode::NotAReference];
-    let strict = [LintCode::Empty, LintCode::Whitespace, LintCode::LiteralStar];
+    let strict = [LintCode::Empty, LintCode::Whitespace, LintCode::ControlCharacter, LintCode::LiteralStar];
     match command {
         "config" => vec![
             ("WARNINGS", "Printed as warning[CODE]: MESSAGE; JSON warnings[].code.", warnings()),
@@ -417,7 +418,9 @@ pub fn write_pages(top: Command, dir: &Path) -> std::io::Result<()> {
     let subs: Vec<Command> = top.get_subcommands().filter(|c| !c.is_hide_set()).cloned().collect();
     for sub in std::iter::once(None).chain(subs.iter().map(Some)) {
         let (file, text) = page(&top, sub, &source)?;
-        std::fs::write(dir.join(file), text)?;
+        let path = dir.join(&file);
+        crate::atomic::write(&path, &text)
+            .map_err(|e| std::io::Error::new(e.error.kind(), format!("{file}: {e}; {}", e.left(&path))))?;
     }
     Ok(())
 }

@@ -36,8 +36,9 @@ impl List {
 /// refuse its list. (Fields in alphabetical order, as JSON keys.)
 #[derive(Clone, Debug, Serialize)]
 pub struct Refused {
-    /// "lone-star", "invalid-utf8", "empty", "whitespace", "literal-star",
-    /// "bad-pause-image", "not-a-reference".
+    /// "lone-star", "invalid-utf8", "empty", "whitespace",
+    /// "control-character", "literal-star", "bad-pause-image",
+    /// "not-a-reference".
     pub code: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -185,6 +186,7 @@ fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::LoneStar => LintCode::LoneStar,
         ErrorKind::NotUtf8 { .. } => LintCode::InvalidUtf8,
         ErrorKind::Empty => LintCode::Empty,
+        ErrorKind::Whitespace { ch, .. } if crate::findings::is_control(*ch) => LintCode::ControlCharacter,
         ErrorKind::Whitespace { .. } => LintCode::Whitespace,
         ErrorKind::LeadingStar { .. } | ErrorKind::InnerStar { .. } => LintCode::LiteralStar,
         ErrorKind::InvalidReference { .. } => LintCode::NotAReference,

@@ -274,3 +274,124 @@ fn cri_dockerd_s_flag_value_reads_as_the_list() {
         patterns(&["--runtime", "cri-dockerd", "--patterns", &write_file(dir.path(), "f.txt", &text)])
     );
 }
+
+/// A tmpfs mounted on a directory for one test, unmounted when dropped.
+struct Mounted(PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A file system with `size` bytes of room, mounted on `dir`: a tmpfs,
+/// which needs root (the tests run as root here and in CI). Where it cannot
+/// be mounted the test fails and says why; CRIO_PIN_TEST_NO_MOUNT=1 says
+/// that this machine cannot mount, and the test then says it did not run.
+fn tmpfs(dir: &Path, size: &str) -> Option<Mounted> {
+    let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"]).arg(dir).output();
+    match mounted {
+        Ok(out) if out.status.success() => Some(Mounted(dir.to_path_buf())),
+        _ if std::env::var_os("CRIO_PIN_TEST_NO_MOUNT").is_some() => {
+            eprintln!("NOT RUN: CRIO_PIN_TEST_NO_MOUNT is set and no tmpfs could be mounted on {}", dir.display());
+            None
+        }
+        Ok(out) => panic!(
+            "cannot mount a {size} tmpfs on {} ({}): this test needs root to fill a real file system; run it as \
+             root, or set CRIO_PIN_TEST_NO_MOUNT=1 to say this machine cannot",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(e) => panic!("cannot run mount ({e}); set CRIO_PIN_TEST_NO_MOUNT=1 to say this machine cannot mount"),
+    }
+}
+
+#[test]
+fn on_a_full_file_system_the_old_file_stays_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    std::fs::create_dir(&full).unwrap();
+    let Some(_mounted) = tmpfs(&full, "64k") else { return };
+    // A fixed list of about 200 KB, past the room the file system has.
+    let pins: String = (0..6000).map(|i| format!("quay.io/team{i}/app:{i}\n")).collect();
+    let list = write_file(dir.path(), "pins.txt", &pins);
+    let old: Vec<u8> = (0..20_000u32).flat_map(|i| format!("# old line {i}\n").into_bytes()).take(40 << 10).collect();
+    let target = full.join("90-fixed.conf");
+    std::fs::write(&target, &old).unwrap();
+    let out = run(&["--patterns", &list, "lint", "--fix-to", target.to_str().unwrap()]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains(&format!("--fix-to \"{}\"", target.display()))
+            && said.contains("No space left on device")
+            && said.contains("the file is as it was"),
+        "{said}"
+    );
+    assert!(std::fs::read(&target).unwrap() == old, "the old file changed");
+    let names: Vec<_> = std::fs::read_dir(&full).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["90-fixed.conf"], "a temporary file was left");
+    // With room for it, the same list is written whole.
+    let few: String = pins.lines().take(100).map(|l| format!("{l}\n")).collect();
+    let few = write_file(dir.path(), "few.txt", few);
+    let out = run(&["--patterns", &few, "lint", "--fix-to", target.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(std::fs::read_to_string(&target).unwrap().contains("\"quay.io/team99/app:99\","));
+}
+
+#[test]
+fn a_control_character_is_an_error_the_fix_leaves_as_it_is() {
+    // A NUL and an escape written as TOML escapes in a drop-in, a space
+    // beside them: the space is removed, the control characters never.
+    let dir = tempfile::tempdir().unwrap();
+    let dropin = "[crio.image]\npinned_images = [\n  \"quay.io/a\\u0000b:1\",\n  \" quay.io/c:1\",\n  \
+                  \"quay.io/d\\u001b:1\",\n]\n";
+    write_file(dir.path(), "50-pins.conf", dropin);
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains("error[control-character]: pattern 0 \"quay.io/a\\0b:1\"")
+            && said.contains("50-pins.conf:3): the control character \\u{0} (U+0000) at byte 9"),
+        "{said}"
+    );
+    let out = run(&["-c", "", "-d", conf_d, "lint", "--fix", "--json"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let v = json(&out);
+    let changed: Vec<&str> = v["changes"].as_array().unwrap().iter().map(|c| c["pattern"].as_str().unwrap()).collect();
+    assert_eq!(changed, [" quay.io/c:1"]);
+    let left: Vec<(&str, &str)> = v["left"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["pattern"].as_str().unwrap(), l["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(left, [("quay.io/a\u{0}b:1", "control-character"), ("quay.io/d\u{1b}:1", "control-character")]);
+    assert_eq!(v["errors_left"], 2);
+    let list = v["list"].as_str().unwrap();
+    assert!(list.contains("\"quay.io/a\\u0000b:1\",") && list.contains("\"quay.io/c:1\","), "{list}");
+}
+
+#[test]
+fn a_misspelt_key_stands_after_the_fix_and_its_advice_says_what_it_replaces() {
+    // 50- sets the list in force; 60- misspells the key, so CRI-O reads
+    // nothing of it. The fix mends the list, not the key, and says the
+    // warning stands; the advice says renaming it replaces 50-'s list.
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "50-pins.conf", pins_dropin(&["quay.io/a/b:1", "quay.io/a/c:1"]));
+    write_file(dir.path(), "60-local.conf", "[crio.image]\npinned-images = [\"quay.io/local/x:1\"]\n");
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint", "--fix"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 configuration warning(s) stand, which no fix of the list mends"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint"]);
+    let said = stdout(&out);
+    assert!(
+        said.contains("write pinned_images, whose list then replaces the earlier files' (to add to the list in force"),
+        "{said}"
+    );
+}

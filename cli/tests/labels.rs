@@ -303,3 +303,39 @@ fn diff_keeps_cri_dockerds_label_selectors_with_a_new_list() {
     let (status, _, lost, still) = args(&[]);
     assert_eq!((status, lost, still.len()), (1, vec!["registry.example/team/agent:1.4".to_string()], 0));
 }
+
+#[test]
+fn a_comma_that_decides_a_pin_label_is_a_warning_naming_the_row() {
+    // The sample's rows as containerd and k3s write them: no doubt. The
+    // same rows with a label before the pin label whose value could hold
+    // it: read as pinned still, and said at each row.
+    let sample = std::fs::read_to_string(data().join(CTR)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let doubtful = write_file(
+        dir.path(),
+        "ctr.txt",
+        sample.replace(
+            "io.cri-containerd.image=managed,io.cri-containerd.pinned=pinned",
+            "note=a,io.cri-containerd.pinned=pinned",
+        ),
+    );
+    for command in ["lint", "check"] {
+        let at = |v: &Value| if command == "lint" { v["warnings"].clone() } else { v["lint"]["warnings"].clone() };
+        let v = json(&run(&containerd_labels(&[command, "--images", CTR, "--images", CRICTL, "--json"])));
+        assert!(with_code(&at(&v), "ambiguous-label").is_empty(), "{command}: {v}");
+        let v = json(&run(&containerd_labels(&[command, "--images", &doubtful, "--images", CRICTL, "--json"])));
+        let warnings = at(&v);
+        let doubts = with_code(&warnings, "ambiguous-label");
+        assert_eq!(doubts.len(), 2, "{command}: {v}");
+        assert_eq!((doubts[0]["file"].as_str(), doubts[0]["line"].as_u64()), (Some(doubtful.as_str()), Some(2)));
+        let message = doubts[0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("{doubtful}:2: docker.io/rancher/mirrored-pause:3.6: the label io.cri-containerd.pinned=pinned follows \"note=a\"")),
+            "{message}"
+        );
+    }
+    // Read as pinned: the pin is not dropped on a guess.
+    let v = json(&run(&containerd_labels(&["explain", "--images", &doubtful, "--json"])));
+    let pause = image_named(&v, "docker.io/rancher/mirrored-pause:3.6");
+    assert_eq!(pause["pinned_by_label"]["label"], "io.cri-containerd.pinned=pinned", "{pause}");
+}

@@ -210,3 +210,38 @@ fn completions_cover_every_command_and_option() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("bash, zsh, fish"), "{}", stderr(&out));
 }
+
+/// What bash offers for the words typed so far (the last one being
+/// completed), with the script `crio-pin completions bash` writes.
+fn bash_completes(script: &str, words: &[&str]) -> Vec<String> {
+    let cword = words.len() - 1;
+    let program = format!(
+        "source {script}; COMP_WORDS=({}); COMP_CWORD={cword}; COMP_LINE=\"${{COMP_WORDS[*]}}\"; \
+         COMP_POINT=${{#COMP_LINE}}; _crio__pin crio-pin \"${{COMP_WORDS[{cword}]}}\" \"${{COMP_WORDS[{}]}}\"; \
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
+        cword - 1
+    );
+    let out = Command::new("bash").args(["--norc", "-c", &program]).output().expect("run bash");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn bash_completes_a_subcommand_s_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = write_file(dir.path(), "crio-pin.bash", run(&["completions", "bash"]).stdout);
+    let offered = bash_completes(&script, &["crio-pin", "lint", "--"]);
+    for option in ["--fix", "--fix-to", "--severity", "--images", "--verbose", "--runtime"] {
+        assert!(offered.iter().any(|o| o == option), "lint: no {option} in {offered:?}");
+    }
+    // Not the top level's words: the subcommands.
+    assert!(!offered.iter().any(|o| o == "translate"), "{offered:?}");
+    // After a global option and its value, and a prefix.
+    let offered = bash_completes(&script, &["crio-pin", "--runtime", "containerd", "explain", "--ch"]);
+    assert_eq!(offered, ["--check"]);
+    let offered = bash_completes(&script, &["crio-pin", "lint", "--severity", ""]);
+    assert_eq!(offered, ["error", "warning", "info"]);
+    // The top level still completes.
+    assert!(bash_completes(&script, &["crio-pin", "li"]).contains(&"lint".to_string()));
+}

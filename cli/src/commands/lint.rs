@@ -206,8 +206,15 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
     let written_to = match target {
         Some(FixTarget::File(path)) => {
             refuse_input(path, &resolved.files)?;
-            std::fs::write(path, &text)
-                .map_err(|e| InputError(format!("--fix-to {}: cannot write it ({e})", show::quote(path))))?;
+            let to = std::path::Path::new(path);
+            crate::atomic::write(to, text.as_bytes()).map_err(|e| {
+                InputError(format!(
+                    "--fix-to {}: cannot write it ({e}); {}: make room, or give a file elsewhere (--fix-to - \
+                     writes the list to standard output)",
+                    show::quote(path),
+                    e.left(to)
+                ))
+            })?;
             Some(path)
         }
         None | Some(FixTarget::Stdout) => None,
@@ -236,8 +243,14 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
         (n, 0) => format!("; {n} finding(s) left as they were, named in its header"),
         (n, e) => format!("; {n} finding(s) left as they were, {e} of them error(s), named in its header"),
     };
+    // A configuration warning (a misspelt key, a replaced list) is no
+    // finding of the list's: the fix leaves it, and says so.
+    let standing = match resolved.warnings.len() {
+        0 => String::new(),
+        n => format!("; {n} configuration warning(s) stand, which no fix of the list mends: crio-pin lint shows them"),
+    };
     output::say_on_stderr(
-        &format!("the fixed list is on {written_to}: {} change(s){left}", fixed.changes.len()),
+        &format!("the fixed list is on {written_to}: {} change(s){left}{standing}", fixed.changes.len()),
         args.no_trunc,
     );
     // A runtime that reads drop-ins, whose list a flag or variable set:

@@ -17,7 +17,8 @@
 use std::collections::HashMap;
 
 use crate::error::InputError;
-use crate::images::{self, Image, Naming};
+use crate::images::{self, Image, LabelDoubt, Naming};
+use crate::runtimes::containerd::labels::{IMPORTERS, PINNED_KEY, PINNED_VALUE};
 use crate::show;
 
 /// Whether `line` is the header of ctr's table.
@@ -60,7 +61,15 @@ pub fn parse(path: &str, text: &str, naming: Naming) -> Result<Vec<Image>, Input
         } else {
             records.tags.push(row.reference.to_owned());
         }
-        records.labels.extend(labels(row.labels));
+        let (labels, doubt) = labels(row.labels);
+        records.labels.extend(labels);
+        if let Some(why) = doubt {
+            records.doubts.push(LabelDoubt {
+                file: path.to_owned(),
+                line: i + 1,
+                why: format!("{}: {why}", row.reference),
+            });
+        }
     }
     Ok(images
         .into_iter()
@@ -68,6 +77,7 @@ pub fn parse(path: &str, text: &str, naming: Naming) -> Result<Vec<Image>, Input
             let mut image = images::with_labels(r.id.unwrap_or_default(), r.tags, r.digests, r.labels, naming);
             // No record named by the ID (ctr's default namespace, not the CRI's).
             image.id = image.id.filter(|id| !id.is_empty());
+            image.label_doubts = r.doubts;
             image
         })
         .collect())
@@ -80,6 +90,7 @@ struct Records {
     tags: Vec<String>,
     digests: Vec<String>,
     labels: Vec<(String, String)>,
+    doubts: Vec<LabelDoubt>,
 }
 
 /// The cells of a row that say which image it is and how it is labelled.
@@ -122,11 +133,17 @@ impl<'l> Row<'l> {
 
 /// The labels of a LABELS cell: `-` is none; a part without `=` belongs to
 /// the value before it (ctr joins the pairs with commas, which a value may
-/// hold too).
-fn labels(cell: &str) -> Vec<(String, String)> {
+/// hold too). A part with `=` after a comma is read as a pair, but it may
+/// as well be the rest of the value before it: when that decides the pin
+/// label, the second is why it is in doubt. In doubt: the pin label after
+/// a pair whose value containerd or k3s/rke2 did not write themselves (a
+/// value `x,io.cri-containerd.pinned=pinned` pins nothing), or the pin
+/// label followed by such a part (a value `pinned,a=b` is not `pinned`).
+/// Read so, the image is pinned: a pin is never dropped on a guess.
+fn labels(cell: &str) -> (Vec<(String, String)>, Option<String>) {
     let mut pairs: Vec<(String, String)> = Vec::new();
     if cell == "-" {
-        return pairs;
+        return (pairs, None);
     }
     for part in cell.split(',') {
         match (part.split_once('='), pairs.last_mut()) {
@@ -138,12 +155,55 @@ fn labels(cell: &str) -> Vec<(String, String)> {
             (None, None) => pairs.push((part.to_owned(), String::new())),
         }
     }
-    pairs
+    let is_pin = |(k, v): &(String, String)| k == PINNED_KEY && v == PINNED_VALUE;
+    let written_by_the_runtime = |(k, v): &(String, String)| {
+        (k == "io.cri-containerd.image" && v == "managed")
+            || IMPORTERS.iter().any(|(mark, _)| mark == k) && v == PINNED_VALUE
+    };
+    let pin = format!("{PINNED_KEY}={PINNED_VALUE}");
+    let doubt = pairs.windows(2).find_map(|w| match (&w[0], &w[1]) {
+        (before, after) if is_pin(after) && !written_by_the_runtime(before) => Some(format!(
+            "the label {pin} follows {}, whose value may hold it (ctr joins the labels with commas, which a \
+             value may hold too): read as pinned, which containerd does not pin if it is that value's",
+            show::quote(&format!("{}={}", before.0, before.1))
+        )),
+        (pinned, after) if is_pin(pinned) => Some(format!(
+            "the label {pin} is followed by {}, which may be the rest of its value (ctr joins the labels with \
+             commas, which a value may hold too): read as pinned, which containerd does not pin if its value is \
+             {}",
+            show::quote(&format!("{}={}", after.0, after.1)),
+            show::quote(&format!("{PINNED_VALUE},{}={}", after.0, after.1))
+        )),
+        _ => None,
+    });
+    (pairs, doubt)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comma_that_decides_the_pin_label_is_said() {
+        // What containerd and k3s write themselves: no doubt.
+        for cell in [
+            "io.cri-containerd.image=managed,io.cri-containerd.pinned=pinned",
+            "io.cattle.k3s.pinned=pinned,io.cri-containerd.image=managed,io.cri-containerd.pinned=pinned",
+            "io.cri-containerd.pinned=pinned",
+            "a=x,y,b=2",
+            "-",
+        ] {
+            assert_eq!(labels(cell).1, None, "{cell}");
+        }
+        // A value that may hold the pin label, or a pin label whose value
+        // may go on: read as pinned, and said.
+        let (read, doubt) = labels("note=see,io.cri-containerd.pinned=pinned");
+        assert!(read.contains(&(PINNED_KEY.to_string(), PINNED_VALUE.to_string())));
+        assert!(doubt.unwrap().contains("follows \"note=see\", whose value may hold it"));
+        let (read, doubt) = labels("io.cri-containerd.pinned=pinned,zz=1");
+        assert!(read.contains(&(PINNED_KEY.to_string(), PINNED_VALUE.to_string())));
+        assert!(doubt.unwrap().contains("does not pin if its value is \"pinned,zz=1\""));
+    }
     use crate::runtime::Runtime;
 
     #[test]
@@ -173,10 +233,10 @@ mod tests {
     #[test]
     fn a_value_may_hold_commas_and_blanks() {
         assert_eq!(
-            labels("a=1,b=x,y,c=two words"),
+            labels("a=1,b=x,y,c=two words").0,
             [("a".into(), "1".into()), ("b".into(), "x,y".into()), ("c".into(), "two words".into())]
         );
-        assert!(labels("-").is_empty());
+        assert!(labels("-").0.is_empty());
         assert!(Row::read("docker.io/library/a:1 application/x sha256:00").is_err());
         assert!(Row::read("a t nodigest 1 B - -").is_err());
     }

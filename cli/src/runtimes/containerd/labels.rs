@@ -17,8 +17,9 @@ pub const PINNED_VALUE: &str = "pinned";
 const K3S_MARK: &str = "io.cattle.k3s.pinned";
 const RKE2_MARK: &str = "io.cattle.rke2.pinned";
 
-/// The distributions that mark what they import, their mark and name.
-const IMPORTERS: &[(&str, &str)] = &[(K3S_MARK, "k3s"), (RKE2_MARK, "rke2")];
+/// The distributions that mark what they import, their mark (whose value
+/// is `PINNED_VALUE`) and name.
+pub const IMPORTERS: &[(&str, &str)] = &[(K3S_MARK, "k3s"), (RKE2_MARK, "rke2")];
 
 /// The keys that pin, or mark a pin, on containerd: what `lint` measures
 /// near-miss keys against.

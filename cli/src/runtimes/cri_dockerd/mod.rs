@@ -13,7 +13,7 @@ use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
-use crate::findings::{not_utf8, Add, Artifacts, Compared, Containment, Fix, Rules, Severity};
+use crate::findings::{is_control, not_utf8, Add, Artifacts, Compared, Containment, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, LabelListing, Name, Naming};
 use crate::labels::{LabelPin, LabelSelector};
@@ -347,14 +347,13 @@ pub fn cri_dockerd_text_findings(literal: &str, add: &mut Add<'_>) {
             ),
             None,
         );
-    } else if let Some((at, ch)) = literal.char_indices().find(|(_, c)| c.is_whitespace() || c.is_control()) {
+    } else if let Some((at, ch)) = literal.char_indices().find(|&(_, c)| c.is_whitespace() && !is_control(c)) {
         add(
             Severity::Warning,
             LintCode::Whitespace,
             format!(
                 "{ch:?} (U+{:04X}) at byte {at} of {}: cri-dockerd trims only a value's ends, and no name \
-             Docker reports holds whitespace or control characters, so this pins nothing it was \
-             meant to: remove it",
+             Docker reports holds whitespace, so this pins nothing it was meant to: remove it",
                 u32::from(ch),
                 show::quote(literal)
             ),

@@ -631,6 +631,16 @@ fn ignored_keys(
                 } else {
                     format!("it belongs in the [crio.image] table, as {meant}")
                 };
+                // Followed literally, the fix makes this file's list replace
+                // every earlier one, a drop-in's list of thousands included.
+                let fix = if meant == "pinned_images" {
+                    format!(
+                        "{fix}, whose list then replaces the earlier files' (to add to the list in force, add \
+                         there: crio-pin config)"
+                    )
+                } else {
+                    fix
+                };
                 warnings.push(Warning::at(
                     WarningCode::IgnoredKey,
                     file,

@@ -16,7 +16,7 @@ use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{
-    not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
+    is_control, not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
 };
 use crate::images::{self, repository};
 use crate::images::{Image, Name, Naming};
@@ -452,6 +452,8 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
                 Some(Fix::Remove { covered_by: None }),
             );
         }
+        // A control character is the shared loop's error (`control-character`).
+        Some(ErrorKind::Whitespace { ch, .. }) if is_control(ch) => well_formed = false,
         Some(ErrorKind::Whitespace { at, ch }) => {
             well_formed = false;
             let trailing_cr = if ch == '\r' && at + 1 == text.len() {
@@ -464,11 +466,11 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
                 LintCode::Whitespace,
                 format!(
                     "{ch:?} (U+{:04X}) at byte {at}{trailing_cr}; CRI-O compares it literally and \
-                     image names never contain whitespace or control characters, so this pins \
-                     nothing it was meant to: remove it",
+                     image names never contain whitespace, so this pins nothing it was meant to: \
+                     remove it",
                     u32::from(ch)
                 ),
-                Some(Fix::Write(without_whitespace(text))),
+                without_whitespace(text).map(Fix::Write),
             );
         }
         Some(ErrorKind::LeadingStar { .. }) => {
@@ -511,10 +513,15 @@ pub fn crio_form_findings(text: &str, refusal: Option<ErrorKind>, flags: Flags, 
 pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
     // Matching ignores case unless --case-sensitive, the reference grammar does not.
     let subject = if case_sensitive { text.to_string() } else { text.to_lowercase() };
-    let reference = match subject.parse::<Reference>() {
+    let parsed = match images::too_long_for_a_reference(&subject) {
+        Some(why) => Err(why),
+        None => {
+            subject.parse::<Reference>().map_err(|e| images::qualify(&subject).err().unwrap_or_else(|| e.to_string()))
+        }
+    };
+    let reference = match parsed {
         Ok(r) => r,
-        Err(e) => {
-            let why = images::qualify(&subject).err().unwrap_or_else(|| e.to_string());
+        Err(why) => {
             add(
                 Severity::Warning,
                 LintCode::NotAReference,
