@@ -16,7 +16,7 @@ use crate::util::*;
 /// no field of the requests: allowed unread.)
 #[path = "../src/cri/messages.rs"]
 #[allow(dead_code)]
-mod messages;
+pub mod messages;
 
 /// The summary's labels, in the order the first lines give them.
 const SUMMARY: [&str; 5] = ["check", "runtime", "list", "images", "lint"];
@@ -146,9 +146,9 @@ fn a_lint_error_fails_and_a_refused_list_is_status_2() {
 /// A CRI server on a temporary Unix socket, answering `Version` and
 /// `ListImages` as a runtime would, on a thread of its own for the rest of
 /// the test process.
-struct FakeCri {
+pub struct FakeCri {
     _dir: tempfile::TempDir,
-    endpoint: String,
+    pub endpoint: String,
 }
 
 #[derive(Clone)]
@@ -224,7 +224,7 @@ impl tower::Service<http::Request<Body>> for Answers {
 }
 
 impl FakeCri {
-    fn start(images: Vec<messages::Image>, list_error: Option<tonic::Code>) -> FakeCri {
+    pub fn start(images: Vec<messages::Image>, list_error: Option<tonic::Code>) -> FakeCri {
         FakeCri::serve(Answers { list_error, ..Answers::listing(images) })
     }
 
@@ -417,7 +417,10 @@ fn crio_s_running_configuration_says_whether_it_runs_the_files_list() {
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let text = stdout(&out).replace("\n         ", " ");
     assert!(
-        text.contains("\nrunning  its own configuration (GET /config) holds the files' list: 3 pattern(s)\n"),
+        text.contains(
+            "\nrunning  its own configuration (GET /config) holds the files' list: 3 pattern(s); the list it \
+             compiles has the files' list's fingerprint\n"
+        ),
         "{text}"
     );
     // The same list, yet flags that disagree: not a missing reload.
@@ -446,7 +449,7 @@ fn crio_s_running_configuration_says_whether_it_runs_the_files_list() {
         text.contains(
             "running  its own configuration (GET /config) holds another list: 2 of the files' pattern(s) missing, \
              e.g. \"*etcd*\", 1 that the files do not have, e.g. \"quay.io/openshift-release-dev/cli:4.18\": the \
-             running CRI-O has not loaded the files\n"
+             running CRI-O has not loaded the files; the list it compiles has the fingerprint sha256:"
         ),
         "{text}"
     );
@@ -726,4 +729,49 @@ fn check_reads_a_live_containerd_over_its_socket() {
     };
     let line = format!("live containerd {version} at {endpoint}: {said} (runtime_pinned: {reported:?})\n");
     let _ = std::io::stderr().write_all(line.as_bytes());
+}
+
+/// The fingerprint `config` and `check` print is the library's of the
+/// list CRI-O compiles (its pinned_images, then the pause image it
+/// appends), and the running CRI-O's is computed alike from its `/config`.
+#[test]
+fn the_fingerprint_is_the_library_s_of_the_list_the_runtime_compiles() {
+    let listing = "crio-listings/A/list.json";
+    let config = json(&run(&recording("A", &["config", "--json"])));
+    let patterns: Vec<&str> =
+        config["patterns"].as_array().unwrap().iter().map(|p| p["pattern"].as_str().unwrap()).collect();
+    assert_eq!(patterns.last(), Some(&"registry.k8s.io/pause:3.10.1"), "{patterns:?}");
+    let want = crio_pin::fingerprint(&patterns, crio_pin::Flags::CRIO).to_string();
+    assert_eq!(config["fingerprint"], want.as_str());
+    assert!(stdout(&run(&recording("A", &["config"]))).contains(&format!("fingerprint: {want} ")));
+    // Under other flags, another list: another fingerprint.
+    let anchored = json(&run(&recording("A", &["--anchor-globs", "config", "--json"])));
+    let flags = crio_pin::Flags::CRIO | crio_pin::Flags::ANCHOR_GLOBS;
+    assert_eq!(anchored["fingerprint"], crio_pin::fingerprint(&patterns, flags).to_string().as_str());
+    // check says it, and the running CRI-O's, the same when it holds the files' list in their order.
+    let cri = FakeCri::crio(cri_images(listing), "files-list.toml");
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
+    assert_eq!(v["summary"]["fingerprint"], want.as_str(), "{}", v["summary"]);
+    assert_eq!(v["config"]["fingerprint"], want.as_str());
+    let running = &v["running_list"];
+    assert_eq!((running["fingerprint"].as_str(), running["fingerprint_same"].as_bool()), (Some(&*want), Some(true)));
+    let text = stdout(&run(&recording("A", &["check", "-r", &cri.endpoint, "--no-trunc"])));
+    assert!(text.contains(&format!("; fingerprint {want}\n")), "{text}");
+    assert!(text.contains("the list it compiles has the files' list's fingerprint\n"), "{text}");
+    // An older list: its own fingerprint, of its list and pause image as the dump gives them.
+    let cri = FakeCri::crio(cri_images(listing), "older-list.toml");
+    let v = json(&run(&recording("A", &["check", "-r", &cri.endpoint, "--json"])));
+    let dump: toml::Table =
+        std::fs::read_to_string(data().join("crio-config/older-list.toml")).unwrap().parse().unwrap();
+    let image = &dump["crio"]["image"];
+    let mut held: Vec<&str> = image["pinned_images"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    held.push(image["pause_image"].as_str().unwrap());
+    let older = crio_pin::fingerprint(&held, crio_pin::Flags::CRIO).to_string();
+    let running = &v["running_list"];
+    assert_eq!((running["fingerprint"].as_str(), running["fingerprint_same"].as_bool()), (Some(&*older), Some(false)));
+    let text = stdout(&run(&recording("A", &["check", "-r", &cri.endpoint, "--no-trunc"])));
+    assert!(
+        text.contains(&format!("the list it compiles has the fingerprint {older}, not the files' list's")),
+        "{text}"
+    );
 }

@@ -62,6 +62,11 @@ fn the_metrics_are_what_prometheus_reads_and_what_the_check_counts() {
         let want = summary[key].as_f64().unwrap();
         assert_eq!(value(&format!("crio_pin_{metric}{{runtime=\"crio\"}}")), want, "{metric}");
     }
+    // The info series carries the list's fingerprint, the library's of the list CRI-O compiles.
+    let patterns: Vec<&str> =
+        v["config"]["patterns"].as_array().unwrap().iter().map(|p| p["pattern"].as_str().unwrap()).collect();
+    let fingerprint = crio_pin::fingerprint(&patterns, crio_pin::Flags::CRIO);
+    assert_eq!(value(&format!("crio_pin_info{{runtime=\"crio\",fingerprint=\"{fingerprint}\"}}")), 1.0);
     let errors = value("crio_pin_lint_findings{runtime=\"crio\",severity=\"error\"}");
     assert_eq!(errors, summary["lint_errors"].as_f64().unwrap());
     // One series per pattern, its label the pattern as written, its value

@@ -106,7 +106,7 @@ pub fn run(
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
-    let summary = Summary::new(runtime, &resolved, &refused, &linted, &explanation, allow_undecided, waited);
+    let summary = Summary::new(flags, &resolved, &refused, &linted, &explanation, allow_undecided, waited);
     let mut out = Vec::new();
     if format == CheckFormat::Openmetrics {
         let measured = metrics::Measured {
@@ -124,7 +124,7 @@ pub fn run(
         let json = CheckJson {
             summary: &summary,
             images_from: &source,
-            config: config::json(&resolved, &refused),
+            config: config::json(&resolved, &refused, flags),
             lint: linted.json(&resolved),
             explain: explanation.json(),
             running_list: running.as_ref(),
@@ -154,6 +154,9 @@ struct Summary {
     /// Patterns of the list in force, and the files they were read from.
     patterns: usize,
     files: usize,
+    /// The fingerprint of the list and flags the runtime compiles, as
+    /// `config` prints it.
+    fingerprint: String,
     /// Patterns of the files' list a SIGHUP reload loads instead (CRI-O,
     /// when a flag or variable replaced it).
     reload_patterns: Option<usize>,
@@ -186,7 +189,7 @@ struct Summary {
 
 impl Summary {
     fn new(
-        runtime: Runtime,
+        flags: crio_pin::Flags,
         resolved: &Resolved,
         refused: &[Refused],
         linted: &lint::Linted,
@@ -194,6 +197,7 @@ impl Summary {
         allow_undecided: bool,
         waited: Option<Waited>,
     ) -> Summary {
+        let runtime = Runtime::of(flags);
         let report = &explanation.report;
         let counts = &linted.counts;
         let mut problems = Vec::new();
@@ -224,6 +228,7 @@ impl Summary {
             runtime: runtime.facts().option,
             patterns: resolved.entries.len(),
             files: resolved.files.len(),
+            fingerprint: config::fingerprint(resolved, flags).to_string(),
             reload_patterns: counts.reload_patterns,
             images: report.images.len(),
             pinned: report.images.iter().filter(|e| e.pinned).count(),
@@ -282,7 +287,8 @@ impl Reading {
     ) -> Result<Reading, InputError> {
         let list = client.list_images(naming)?;
         explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
-        let running = Compared::new(client.running(), &resolved.entries);
+        let files = config::fingerprint(resolved, flags);
+        let running = Compared::new(client.running(), &resolved.entries, files, flags);
         let known = Known {
             version: Some(&client.runtime.version),
             same_list: running.same.map(|same| (same, running.asked.as_str())),
@@ -395,7 +401,7 @@ fn print_summary(
     let mut lines = vec![
         ("check", verdict),
         ("runtime", format!("{} (--runtime {}); images {images_from}", runtime.facts().name, s.runtime)),
-        ("list", format!("{} pattern(s) from {} file(s){reload}", s.patterns, s.files)),
+        ("list", format!("{} pattern(s) from {} file(s){reload}; fingerprint {}", s.patterns, s.files, s.fingerprint)),
         (
             "images",
             format!(

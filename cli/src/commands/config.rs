@@ -21,7 +21,7 @@ pub fn run(args: &SourceArgs, verbose: bool, quiet: bool) -> Result<Outcome, Inp
     let mut out = Vec::new();
     let refused = refused::check_lists(&resolved, flags)?;
     if args.json {
-        write_json(&mut out, &json(&resolved, &refused));
+        write_json(&mut out, &json(&resolved, &refused, flags));
     } else if quiet {
         for e in &resolved.entries {
             out.extend_from_slice(show::escape(&e.display()).as_bytes());
@@ -42,9 +42,18 @@ pub fn run(args: &SourceArgs, verbose: bool, quiet: bool) -> Result<Outcome, Inp
     Ok(Outcome { out, refused, code })
 }
 
-/// `config --json`: the files read, each pattern with its source, the
-/// refused patterns and the warnings.
-pub fn json<'a>(resolved: &'a Resolved, refused: &'a [Refused]) -> ConfigJson<'a> {
+/// The fingerprint of the list the runtime compiles (the library's,
+/// `crio_pin::fingerprint`): the effective list's patterns in their order,
+/// CRI-O's pause image last as CRI-O appends it, under the runtime's
+/// flags. A runtime built on the library logs the same value for the list
+/// it serves.
+pub fn fingerprint(resolved: &Resolved, flags: Flags) -> crio_pin::Fingerprint {
+    crio_pin::fingerprint(resolved.entries.iter().map(|e| &e.text), flags)
+}
+
+/// `config --json`: the files read, the list's fingerprint, each pattern
+/// with its source, the refused patterns and the warnings.
+pub fn json<'a>(resolved: &'a Resolved, refused: &'a [Refused], flags: Flags) -> ConfigJson<'a> {
     let patterns = resolved.entries.iter().enumerate().map(|(index, e)| PatternJson {
         defined_at: e.defined_at.as_deref(),
         file: e.file(),
@@ -55,7 +64,13 @@ pub fn json<'a>(resolved: &'a Resolved, refused: &'a [Refused]) -> ConfigJson<'a
         source: &e.source,
         source_kind: e.source_kind(),
     });
-    ConfigJson { files: &resolved.files, patterns: patterns.collect(), refused, warnings: &resolved.warnings }
+    ConfigJson {
+        files: &resolved.files,
+        fingerprint: fingerprint(resolved, flags).to_string(),
+        patterns: patterns.collect(),
+        refused,
+        warnings: &resolved.warnings,
+    }
 }
 
 /// `config --json`. (Typed rather than `json!` values, which cost a map
@@ -64,6 +79,8 @@ pub fn json<'a>(resolved: &'a Resolved, refused: &'a [Refused]) -> ConfigJson<'a
 #[derive(serde::Serialize)]
 pub struct ConfigJson<'a> {
     files: &'a [String],
+    /// `fingerprint`: `sha256:` and 64 hexadecimal digits.
+    fingerprint: String,
     patterns: Vec<PatternJson<'a>>,
     /// The patterns that make a list refused: the configuration's, or the
     /// files' list a SIGHUP reload loads instead.
@@ -257,6 +274,15 @@ pub fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Sh
             );
         }
     }
+    output::say(
+        out,
+        &format!(
+            "fingerprint: {} (of this list under {}'s rules, as the crio-pin library logs it)",
+            fingerprint(resolved, how.flags),
+            how.runtime.facts().name
+        ),
+        how.full,
+    );
     for e in resolved.entries.iter().filter(|e| e.source_kind() == "default") {
         if let Some(note) = how.runtime.model().default_note(e) {
             output::say(out, &format!("note: {note}"), how.full);

@@ -18,6 +18,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use http_body_util::BodyExt;
 
+use crio_pin::{Fingerprint, Flags};
+
 use super::{messages, Client, TIMEOUT};
 use crate::input::MAX_BYTES;
 use crate::list::Entry;
@@ -34,6 +36,12 @@ pub struct Running {
     /// CRI-O's `pause_image`, which it pins beside the list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pause_image: Option<String>,
+    /// The list it compiles, as the library fingerprints it: CRI-O's
+    /// `pinned_images` as it holds them (empty entries too), then its
+    /// pause image, which it appends; None where the runtime does not say
+    /// its list in order (containerd's map).
+    #[serde(skip)]
+    pub compiled: Option<Vec<String>>,
 }
 
 impl Client {
@@ -67,10 +75,18 @@ pub struct Compared {
     /// Why it cannot be told (no list in its answer, or no answer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// The fingerprint of the list it compiles (`Running::compiled`) under
+    /// the files' flags, and whether it is the files' list's: equal only
+    /// for the same patterns in the same order, the pause image included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint_same: Option<bool>,
 }
 
 impl Compared {
-    pub fn new(running: Result<Running, String>, entries: &[Entry]) -> Compared {
+    /// `files`: the fingerprint of the files' list, `flags` its flags.
+    pub fn new(running: Result<Running, String>, entries: &[Entry], files: Fingerprint, flags: Flags) -> Compared {
         let running = match running {
             Ok(running) => running,
             Err(why) => return Compared::unknown("not asked".into(), why),
@@ -85,11 +101,12 @@ impl Compared {
             .map(Entry::display)
             .chain(running.pause_image.clone())
             .collect();
-        let files: BTreeSet<String> =
+        let patterns: BTreeSet<String> =
             entries.iter().filter(|e| !e.is_pause_image()).map(Entry::display).filter(|p| !pause.contains(p)).collect();
         let held: BTreeSet<String> = held.iter().filter(|p| !pause.contains(*p)).cloned().collect();
-        let only_in_files: Vec<String> = files.difference(&held).cloned().collect();
-        let only_running: Vec<String> = held.difference(&files).cloned().collect();
+        let only_in_files: Vec<String> = patterns.difference(&held).cloned().collect();
+        let only_running: Vec<String> = held.difference(&patterns).cloned().collect();
+        let fingerprint = running.compiled.as_ref().map(|list| crio_pin::fingerprint(list, flags));
         Compared {
             asked: running.asked,
             patterns: Some(held.len()),
@@ -97,6 +114,8 @@ impl Compared {
             only_in_files,
             only_running,
             unknown: None,
+            fingerprint: fingerprint.map(|f| f.to_string()),
+            fingerprint_same: fingerprint.map(|f| f == files),
         }
     }
 
@@ -109,13 +128,22 @@ impl Compared {
             only_in_files: nothing(),
             only_running: nothing(),
             unknown: Some(why),
+            fingerprint: None,
+            fingerprint_same: None,
         }
     }
 
     /// `check`'s summary line, `runtime` as messages name it.
     pub fn line(&self, runtime: &str) -> String {
         let first = |list: &[String]| list.first().map_or(String::new(), |p| format!(", e.g. {}", show::quote(p)));
-        match (self.same, &self.unknown) {
+        let fingerprint = match (&self.fingerprint, self.fingerprint_same) {
+            (Some(_), Some(true)) => "; the list it compiles has the files' list's fingerprint".to_string(),
+            (Some(running), _) => {
+                format!("; the list it compiles has the fingerprint {running}, not the files' list's")
+            }
+            (None, _) => String::new(),
+        };
+        let said = match (self.same, &self.unknown) {
             (Some(true), _) => format!(
                 "its own configuration ({}) holds the files' list: {} pattern(s)",
                 self.asked,
@@ -130,12 +158,15 @@ impl Compared {
                 self.only_running.len(),
                 first(&self.only_running)
             ),
-            (None, why) => format!(
-                "which list {runtime} runs is not known ({}): {}",
-                self.asked,
-                why.as_deref().unwrap_or("not said")
-            ),
-        }
+            (None, why) => {
+                return format!(
+                    "which list {runtime} runs is not known ({}): {}",
+                    self.asked,
+                    why.as_deref().unwrap_or("not said")
+                )
+            }
+        };
+        format!("{said}{fingerprint}")
     }
 }
 
@@ -175,15 +206,19 @@ fn crio_list(toml_text: &str) -> Result<Running, String> {
     let asked = "GET /config".to_string();
     let table: toml::Table = toml_text.parse().map_err(|e| format!("{asked}: its answer is no TOML: {e}"))?;
     let image = table.get("crio").and_then(|c| c.get("image"));
-    let strings = |key: &str| -> Option<Vec<String>> {
-        let values = image?.get(key)?.as_array()?;
-        Some(values.iter().filter_map(|v| v.as_str()).filter(|s| !s.is_empty()).map(str::to_owned).collect())
-    };
+    let held: Option<Vec<String>> = image
+        .and_then(|i| i.get("pinned_images"))
+        .and_then(|v| v.as_array())
+        .map(|values| values.iter().filter_map(|v| v.as_str()).map(str::to_owned).collect());
     let pause_image = image.and_then(|i| i.get("pause_image")).and_then(|p| p.as_str()).map(str::to_owned);
     // Its dump writes every option (`WriteTemplate` with all shown): no
     // key is an answer this cannot read, not an empty list.
-    let pinned_images = strings("pinned_images");
-    Ok(Running { asked, pinned_images, pause_image })
+    let pinned_images = held.as_ref().map(|h| h.iter().filter(|s| !s.is_empty()).cloned().collect());
+    let compiled = held.zip(pause_image.clone()).map(|(mut list, pause)| {
+        list.push(pause);
+        list
+    });
+    Ok(Running { asked, pinned_images, pause_image, compiled })
 }
 
 /// containerd's verbose `Status`: its `info` map.
@@ -207,12 +242,13 @@ fn containerd_list(info: &HashMap<String, String>) -> Running {
                 serde_json::Value::Array(list) => list.iter().filter_map(|v| v.as_str()).map(str::to_owned).collect(),
                 _ => Vec::new(),
             };
-            return Running { asked: format!("Status info {key:?}"), pinned_images: Some(images), pause_image: None };
+            let asked = format!("Status info {key:?}");
+            return Running { asked, pinned_images: Some(images), pause_image: None, compiled: None };
         }
     }
     let asked =
         format!("Status info ({})", if info.is_empty() { "empty".to_string() } else { "no pinnedImages".into() });
-    Running { asked, pinned_images: None, pause_image: None }
+    Running { asked, pinned_images: None, pause_image: None, compiled: None }
 }
 
 /// The value of the first `key` in `v`, depth first.

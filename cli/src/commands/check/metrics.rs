@@ -38,7 +38,11 @@ pub fn write(out: &mut Vec<u8>, m: &Measured<'_>, per_pattern: bool) {
     let runtime = [("runtime", s.runtime)];
     let mut info: Vec<(&str, &str)> = runtime.to_vec();
     info.extend(m.runtime_version.map(|v| ("runtime_version", v)));
-    family(&mut text, "info", "the check's runtime, and the version its socket answered with", &[(&info, 1)]);
+    info.push(("fingerprint", &s.fingerprint));
+    info.extend(m.running.and_then(|r| r.fingerprint.as_deref()).map(|f| ("running_fingerprint", f)));
+    let help = "the check's runtime, the version its socket answered with, the fingerprint of the list it \
+                compiles by the files, and by its own configuration (CRI-O's)";
+    family(&mut text, "info", help, &[(&info, 1)]);
     let one = |help: &'static str, value: usize| (help, vec![(&runtime[..], value)]);
     let counts = [
         (
