@@ -100,8 +100,8 @@ func loadBench(b *testing.B, list string) *benchData {
 // times their targets.
 func benchBoth(b *testing.B, calls func(d *benchData) int, goLoop, set func(d *benchData, i int)) {
 	lists, setName := []string{"1", "10", "100", "1000", "10000", "openshift"}, "lib"
-	if criopin.Backend == "wasm" {
-		setName = "wasm" // CRI-O's loop was measured in the cgo run
+	if criopin.Backend != "libcrio_pin" {
+		setName = criopin.Backend // CRI-O's loop was measured in the cgo run
 	}
 	for _, list := range lists {
 		b.Run("n="+list, func(b *testing.B) {
@@ -318,8 +318,8 @@ func benchLists(b *testing.B, op func([]string) error) {
 		lists = append(lists, list{fmt.Sprintf("patterns=%d", n), func() []string { return patternList(b, n) }})
 	}
 	backend := "lib"
-	if criopin.Backend == "wasm" {
-		backend = "wasm"
+	if criopin.Backend != "libcrio_pin" {
+		backend = criopin.Backend
 	}
 	for _, list := range lists {
 		b.Run(list.name+"/"+backend, func(b *testing.B) {
