@@ -39,8 +39,10 @@
 #                  announced and timed, a line a minute while packages build)
 #   make header    regenerate include/crio_pin.h from src/ffi.rs
 #   make wasm      rebuild go/criopin/crio_pin.wasm, the module the Go package
-#                  runs without cgo, and its size in go/README.md
-#                  (reproducible: tools/wasm.sh; commit both)
+#                  runs without cgo, its size in go/README.md, and
+#                  go/internal/libcriopin/libcriopin.go, the module built
+#                  without SIMD translated to Go by wasm2go
+#                  (reproducible: tools/wasm.sh; commit all three)
 #   make fold-table  regenerate src/fold_table.rs from the installed Go
 
 PREFIX     ?= /usr/local
@@ -345,7 +347,9 @@ test-fold-table:
 	@echo "fold table: matches $$(go version | cut -d' ' -f3)"
 
 # The committed WebAssembly module is what this tree builds (the Go
-# package's backend without cgo embeds it), and go/README.md states its size.
+# package's wazero backend embeds it), and go/README.md states its size;
+# the committed Go translation (the wasm2go backend's) is what wasm2go
+# makes of the module built without SIMD.
 test-wasm:
 	@sh tools/wasm.sh check
 

@@ -100,8 +100,8 @@ func loadBench(b *testing.B, list string) *benchData {
 // times their targets.
 func benchBoth(b *testing.B, calls func(d *benchData) int, goLoop, set func(d *benchData, i int)) {
 	lists, setName := []string{"1", "10", "100", "1000", "10000", "openshift"}, "lib"
-	if criopin.Backend == "wasm" {
-		setName = "wasm" // CRI-O's loop was measured in the cgo run
+	if criopin.Backend != "libcrio_pin" {
+		setName = criopin.Backend // CRI-O's loop was measured in the cgo run
 	}
 	for _, list := range lists {
 		b.Run("n="+list, func(b *testing.B) {
@@ -293,7 +293,8 @@ func TestOpenShiftList(t *testing.T) {
 
 // BenchmarkCompile and BenchmarkValidate: one op compiles, or only
 // validates, a whole list: the OpenShift-shaped list (50,004 patterns) and
-// data/patterns-{10,100,1000}.txt. Validate builds nothing: its cost is what a
+// data/patterns-{1,10,100,1000}.txt and 10,000 patterns made from the
+// last (patternList). Validate builds nothing: its cost is what a
 // configuration check (start-up, `crio config`, a reload) adds. The wasm
 // backend's Compile must stay within 1.5x of the cgo backend's.
 func BenchmarkCompile(b *testing.B) {
@@ -314,12 +315,12 @@ func benchLists(b *testing.B, op func([]string) error) {
 		patterns func() []string
 	}
 	lists := []list{{"openshift", func() []string { p, _ := openShiftList(); return p }}}
-	for _, n := range []int{10, 100, 1000} {
+	for _, n := range []int{1, 10, 100, 1000, 10000} {
 		lists = append(lists, list{fmt.Sprintf("patterns=%d", n), func() []string { return patternList(b, n) }})
 	}
 	backend := "lib"
-	if criopin.Backend == "wasm" {
-		backend = "wasm"
+	if criopin.Backend != "libcrio_pin" {
+		backend = criopin.Backend
 	}
 	for _, list := range lists {
 		b.Run(list.name+"/"+backend, func(b *testing.B) {

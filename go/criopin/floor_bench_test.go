@@ -207,8 +207,8 @@ func BenchmarkParallel(b *testing.B) {
 	set := criopin.MustCompile(handList)
 	defer set.Close()
 	backend := "lib"
-	if criopin.Backend == "wasm" {
-		backend = "wasm"
+	if criopin.Backend != "libcrio_pin" {
+		backend = criopin.Backend
 	}
 	b.Run("list=hand/"+backend, func(b *testing.B) {
 		cpu := processCPU()

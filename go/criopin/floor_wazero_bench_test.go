@@ -1,4 +1,4 @@
-//go:build !cgo || criopin_wasm || criopin_purego
+//go:build (!cgo || criopin_wasm || criopin_purego || criopin_wazero) && !criopin_wasm2go
 
 package criopin_test
 
@@ -7,21 +7,6 @@ import (
 
 	"github.com/crio-pin/crio-pin/go/criopin"
 )
-
-// BenchmarkFloor's parts with the wasm backend: no native answer to call
-// (the module's answer is only reached through wazero), and an empty call
-// into the set's module instance.
-const floorRun = "wasm"
-
-// nativeImages has floor.Images' methods; never made here.
-type nativeImages interface {
-	Match(from, count int) int
-	Close()
-}
-
-func floorParts(_ []string, _ [][]string, set *criopin.Set) (nativeImages, func(string), error) {
-	return nil, func(name string) { criopin.EmptyCall(set, name) }, nil
-}
 
 // BenchmarkModuleCompile: what the first use of the package costs a
 // process once: wazero's runtime, the module compiled to machine code, its

@@ -1,4 +1,4 @@
-//go:build !cgo || criopin_wasm || criopin_purego
+//go:build (!cgo || criopin_wasm || criopin_purego || criopin_wazero) && !criopin_wasm2go
 
 package criopin
 
@@ -185,7 +185,7 @@ func compileModuleWith(cache *moduleCache, config wazero.RuntimeConfig, engine s
 	if err != nil {
 		return nil, err
 	}
-	version, ok := first.call1(first.version)
+	version, ok := first.call1(exportVersion)
 	if !ok {
 		return nil, errors.New("crio_pin_version trapped")
 	}

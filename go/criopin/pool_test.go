@@ -1,4 +1,4 @@
-//go:build !cgo || criopin_wasm || criopin_purego
+//go:build !cgo || criopin_wasm || criopin_purego || criopin_wazero || criopin_wasm2go
 
 package criopin
 
@@ -128,7 +128,7 @@ func TestSpareStartsTheNextCompile(t *testing.T) {
 	s.Close()
 	other.Close()
 	kept := spareInstance.Load()
-	if kept != first || !otherFirst.mod.IsClosed() || first.mod.IsClosed() {
+	if kept != first || !otherFirst.closed() || first.closed() {
 		t.Fatal("two sets closed: the first's instance is not the one spare, or the second's is open")
 	}
 	// Counted in collections, not time: a busy machine only makes each
@@ -140,7 +140,7 @@ func TestSpareStartsTheNextCompile(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if !first.mod.IsClosed() {
+	if !first.closed() {
 		t.Fatal("the collector dropped the spare instance without closing it")
 	}
 }
@@ -158,11 +158,11 @@ func TestNoSpareFromALargeInstance(t *testing.T) {
 	}
 	large := MustCompile(patterns)
 	in := poolOf(t, large).slots[0].in
-	if size := in.mem.Size(); size <= spareMaxBytes {
+	if size := in.size(); size <= spareMaxBytes {
 		t.Fatalf("the list's instance has %d bytes of memory, not more than spareMaxBytes: the test proves nothing", size)
 	}
 	large.Close()
-	if spareInstance.Load() != nil || !in.mod.IsClosed() {
+	if spareInstance.Load() != nil || !in.closed() {
 		t.Fatal("an instance larger than spareMaxBytes was kept as the spare")
 	}
 }
@@ -171,7 +171,7 @@ func TestNoSpareFromALargeInstance(t *testing.T) {
 func (p *pool) heldBytes() (instances int, bytes uint64) {
 	for i := range p.slots {
 		if in := p.slots[i].in; in != nil {
-			instances, bytes = instances+1, bytes+uint64(in.mem.Size())
+			instances, bytes = instances+1, bytes+uint64(in.size())
 		}
 	}
 	return instances, bytes
@@ -223,8 +223,8 @@ func TestLongNamesDoNotGrowThePool(t *testing.T) {
 	wg.Wait()
 	instances, held := p.heldBytes()
 	for i := range p.slots {
-		if in := p.slots[i].in; in != nil && uint64(in.mem.Size()) > compiled+bound {
-			t.Errorf("an instance has %d bytes of memory after 16 MiB names, the compile left %d", in.mem.Size(), compiled)
+		if in := p.slots[i].in; in != nil && uint64(in.size()) > compiled+bound {
+			t.Errorf("an instance has %d bytes of memory after 16 MiB names, the compile left %d", in.size(), compiled)
 		}
 	}
 	t.Logf("%d instances, %d bytes held (%d compiled)", instances, held, compiled)

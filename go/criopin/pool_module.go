@@ -1,4 +1,4 @@
-//go:build !cgo || criopin_wasm || criopin_purego
+//go:build !cgo || criopin_wasm || criopin_purego || criopin_wazero || criopin_wasm2go
 
 package criopin
 
@@ -200,7 +200,7 @@ func (p *pool) close() {
 	kept := false
 	for i := range p.slots {
 		if s := &p.slots[i]; s.in != nil {
-			if !kept && s.in.call(s.in.setFree, uint64(p.set)) {
+			if !kept && s.in.call(exportSetFree, uint64(p.set)) {
 				putSpare(s.in)
 				kept = true
 			} else {
@@ -238,7 +238,7 @@ const spareMaxBytes = 4 << 20
 // putSpare keeps in (idle, holding no set) as the spare, or closes it
 // when there is one already or its memory is larger than spareMaxBytes.
 func putSpare(in *instance) {
-	if in.mem.Size() > spareMaxBytes || !spareInstance.CompareAndSwap(nil, in) {
+	if in.size() > spareMaxBytes || !spareInstance.CompareAndSwap(nil, in) {
 		in.close()
 		return
 	}

@@ -1,13 +1,11 @@
-//go:build !cgo || criopin_wasm || criopin_purego
+//go:build !cgo || criopin_wasm || criopin_purego || criopin_wazero || criopin_wasm2go
 
 package criopin
 
 import "encoding/binary"
 
-// The tiers of the wasm backend: the module's crio_pin_tier and
-// crio_pin_validate_tier, the library's own (tier.go has the API). Looked
-// up at each call, as the fingerprints are: tiers are asked at compile
-// and reload, not per image.
+// The tiers of the wasm backends: the module's crio_pin_tier and
+// crio_pin_validate_tier, the library's own (tier.go has the API).
 
 // tier is the set's tier (TierExact for the zero engine, the empty set);
 // false when the module cannot answer.
@@ -19,12 +17,11 @@ func (e engine) tier() (Tier, bool) {
 	if s == nil {
 		return 0, false
 	}
-	fn := s.in.export("crio_pin_tier")
-	if fn == nil {
+	if !s.in.has(exportTier) {
 		e.p.put(s)
 		return 0, false
 	}
-	r, ok := s.in.call1(fn, uint64(e.p.set))
+	r, ok := s.in.call1(exportTier, uint64(e.p.set))
 	if !ok {
 		e.p.discard(s)
 		return 0, false
@@ -56,9 +53,8 @@ func validateTierEngine(patterns []string, f Flag) (Tier, *CompileError) {
 // validateTier runs crio_pin_validate_tier on patterns: the tier, or the
 // library's error.
 func (in *instance) validateTier(patterns []string, f Flag) (Tier, *CompileError) {
-	const fn = "crio_pin_validate_tier"
-	export := in.export(fn)
-	if export == nil {
+	fn := exportNames[exportValidateTier]
+	if !in.has(exportValidateTier) {
 		return 0, trapped(fn)
 	}
 	if !in.reserve(4) {
@@ -69,7 +65,7 @@ func (in *instance) validateTier(patterns []string, f Flag) (Tier, *CompileError
 	if block == 0 {
 		return 0, tooLargeForMemory()
 	}
-	r, ok := in.call1(export, uint64(ptrs), uint64(lens), uint64(len(patterns)), uint64(f), uint64(out), uint64(errOut))
+	r, ok := in.call1(exportValidateTier, uint64(ptrs), uint64(lens), uint64(len(patterns)), uint64(f), uint64(out), uint64(errOut))
 	if !ok {
 		return 0, trapped(fn)
 	}

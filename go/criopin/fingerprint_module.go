@@ -1,20 +1,11 @@
-//go:build !cgo || criopin_wasm || criopin_purego
+//go:build !cgo || criopin_wasm || criopin_purego || criopin_wazero || criopin_wasm2go
 
 package criopin
 
-import "github.com/tetratelabs/wazero/api"
-
-// The fingerprints of the wasm backend: the module's crio_pin_fingerprint
+// The fingerprints of the wasm backends: the module's crio_pin_fingerprint
 // and crio_pin_list_fingerprint, the library's own (fingerprint.go has the
 // API). Nothing here hashes: a module built before those exports existed
 // answers no fingerprint, and a reload then compiles, as before them.
-
-// export is the module's function name, or nil when the module has none.
-// Looked up at each call (a lookup allocates): fingerprints are asked at
-// reloads, not per image.
-func (in *instance) export(name string) api.Function {
-	return in.mod.ExportedFunction(name)
-}
 
 // fingerprint is the set's fingerprint (the empty list's for the zero
 // engine, the empty set); false when the module cannot answer.
@@ -28,12 +19,11 @@ func (e engine) fingerprint() (Fingerprint, bool) {
 		return Fingerprint{}, false
 	}
 	in := s.in
-	fn := in.export("crio_pin_fingerprint")
-	if fn == nil || !in.reserve(uint32(len(Fingerprint{}))) {
+	if !in.has(exportFingerprint) || !in.reserve(uint32(len(Fingerprint{}))) {
 		e.p.put(s)
 		return Fingerprint{}, false
 	}
-	if !in.call(fn, uint64(e.p.set), uint64(in.scratch)) {
+	if !in.call(exportFingerprint, uint64(e.p.set), uint64(in.scratch)) {
 		e.p.discard(s)
 		return Fingerprint{}, false
 	}
@@ -56,7 +46,7 @@ func (in *instance) fingerprintAt(p uint32) (Fingerprint, bool) {
 // listFingerprint is the fingerprint of patterns under f, any bits, asked
 // of an instance that holds no set (Validate's).
 func listFingerprint(patterns []string, f Flag) (Fingerprint, *CompileError) {
-	const fn = "crio_pin_list_fingerprint"
+	fn := exportNames[exportListFingerprint]
 	m, err := loadModule()
 	if err != nil {
 		return Fingerprint{}, err
@@ -66,8 +56,7 @@ func listFingerprint(patterns []string, f Flag) (Fingerprint, *CompileError) {
 		return Fingerprint{}, trapped(fn)
 	}
 	in := s.in
-	export := in.export(fn)
-	if export == nil {
+	if !in.has(exportListFingerprint) {
 		m.validators.put(s)
 		return Fingerprint{}, &CompileError{Kind: KindInternal, Index: -1, Message: "the WebAssembly module " +
 			"embedded in package criopin has no " + fn + ": it was built from an older library than this " +
@@ -83,7 +72,7 @@ func listFingerprint(patterns []string, f Flag) (Fingerprint, *CompileError) {
 		m.validators.put(s)
 		return Fingerprint{}, noFingerprint(patterns, f, fn)
 	}
-	if !in.call(export, uint64(ptrs), uint64(lens), uint64(len(patterns)), uint64(f), uint64(out)) {
+	if !in.call(exportListFingerprint, uint64(ptrs), uint64(lens), uint64(len(patterns)), uint64(f), uint64(out)) {
 		m.validators.discard(s)
 		return Fingerprint{}, trapped(fn)
 	}
