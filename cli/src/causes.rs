@@ -26,14 +26,24 @@ pub struct Cause {
     pub message: String,
 }
 
-/// The lowest pattern index over the names the runtime matches, as
-/// CRI-O's loop finds a match, and the name it matched.
+/// The lowest pattern index over the names a container runtime matches,
+/// as CRI-O's loop finds a match, and the name it matched.
 pub fn decide<'a>(compiled: &Compiled, image: &'a Image) -> Option<(usize, &'a Name)> {
+    decide_as(compiled, image, |name| name)
+}
+
+/// As [`decide`], each stored name compared as `compared_as` gives it
+/// (`Naming::compared_as`: the kubelet compares a repository).
+pub fn decide_as<'a>(
+    compiled: &Compiled,
+    image: &'a Image,
+    compared_as: fn(&str) -> &str,
+) -> Option<(usize, &'a Name)> {
     image
         .names
         .iter()
         .filter(|n| n.stored)
-        .filter_map(|n| compiled.set.match_index(n.text.as_bytes()).map(|i| (i, n)))
+        .filter_map(|n| compiled.set.match_index(compared_as(&n.text).as_bytes()).map(|i| (i, n)))
         .min_by_key(|(i, _)| *i)
         .map(|(i, n)| (compiled.list_index(i), n))
 }

@@ -91,6 +91,10 @@ pub struct Naming {
     /// The listing of its own that shows the labels it pins by, which
     /// `--images` reads besides crictl's (None: it pins by no label).
     pub label_listing: Option<LabelListing>,
+    /// The text its matcher compares for a stored name: the name itself for
+    /// a container runtime; its repository for the kubelet, which matches
+    /// the pod's image without tag or digest.
+    pub compared_as: fn(&str) -> &str,
 }
 
 /// A runtime's own listing of its images with their labels.

@@ -6,7 +6,7 @@ use crio_pin::Flags;
 use serde::Serialize;
 
 pub use crate::causes::Cause;
-use crate::causes::{decide, Causes, Known};
+use crate::causes::{decide_as, Causes, Known};
 use crate::images::{Image, Name};
 use crate::labels::LabelPin;
 use crate::list::{Entry, Origin, Resolved};
@@ -107,11 +107,12 @@ pub fn explain<'r>(
     let (mut disagreements, mut undecided) = (0, 0);
     let mut causes = Causes::new(resolved, flags, known);
     let model = Runtime::of(flags).model();
+    let compared_as = model.naming().compared_as;
     let mut explained: Vec<Explained> = images
         .iter()
         .enumerate()
         .map(|(at, image)| {
-            let decided = decide(compiled, image);
+            let decided = decide_as(compiled, image, compared_as);
             // A label pins whatever the list says: said only where no pattern does.
             let by_label = decided.is_none().then(|| model.label_pin(image, &resolved.label_selectors)).flatten();
             let pinned = decided.is_some() || by_label.is_some();
@@ -121,7 +122,7 @@ pub fn explain<'r>(
                 .iter()
                 .filter(|n| !pinned && !n.stored)
                 .filter_map(|n| {
-                    compiled.set.match_index(n.text.as_bytes()).map(|i| {
+                    compiled.set.match_index(compared_as(&n.text).as_bytes()).map(|i| {
                         let i = compiled.list_index(i);
                         DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
                     })
@@ -258,17 +259,19 @@ pub fn diff(
         artifact: image.artifact,
     };
     let model = runtime.model();
+    let compared_as = model.naming().compared_as;
     let mut gained = Vec::new();
     let mut lost = Vec::new();
     let mut still_pinned_by_label = Vec::new();
     for image in images {
         // The side without a pattern is pinned only if a label pins it
         // there, with that side's label selectors.
-        let (change, pattern_pin, unpinned_side) = match (decide(before_set, image), decide(after_set, image)) {
-            (None, Some(by)) => (change(image, by, &after.entries), PatternPin::Gained, before),
-            (Some(by), None) => (change(image, by, &before.entries), PatternPin::Lost, after),
-            _ => continue,
-        };
+        let (change, pattern_pin, unpinned_side) =
+            match (decide_as(before_set, image, compared_as), decide_as(after_set, image, compared_as)) {
+                (None, Some(by)) => (change(image, by, &after.entries), PatternPin::Gained, before),
+                (Some(by), None) => (change(image, by, &before.entries), PatternPin::Lost, after),
+                _ => continue,
+            };
         match model.label_pin(image, &unpinned_side.label_selectors) {
             Some(pinned_by_label) => still_pinned_by_label.push(LabelKept { change, pattern_pin, pinned_by_label }),
             None if pattern_pin == PatternPin::Gained => gained.push(change),

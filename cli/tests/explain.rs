@@ -272,3 +272,51 @@ fn explain_quiet_prints_the_pinned_names_alone() {
     assert_eq!(code(&run(&[&check[..], &["-q"]].concat())), code(&run(&check)));
     assert_eq!(code(&run(&[&args[..], &["-q", "--json"]].concat())), 2);
 }
+
+/// `explain --runtime kubelet` answers as the kubelet compares: each name's
+/// repository, without tag or digest, against the allowlist's exact
+/// entries and `/*` prefixes (the answers `explain --kubelet-config` and
+/// the kubelet's oracle give). It once matched the tagged name, so an
+/// exact entry covered none of its repository's images.
+#[test]
+fn explain_runtime_kubelet_compares_each_names_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_file(
+        dir.path(),
+        "config.yaml",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n\
+         featureGates:\n  KubeletEnsureSecretPulledImages: true\n\
+         imagePullCredentialsVerificationPolicy: NeverVerifyAllowlistedImages\n\
+         preloadedImagesVerificationAllowlist:\n- docker.io/library/nginx\n- quay.io/team/*\n",
+    );
+    let names = write_file(
+        dir.path(),
+        "names.txt",
+        "docker.io/library/nginx:1.25\n\
+         docker.io/library/nginx@sha256:0000000000000000000000000000000000000000000000000000000000000001\n\
+         quay.io/team/app:v1\nquay.io/team:v1\ndocker.io/library/nginx-extra:1\nQUAY.IO/team/app:v1\n",
+    );
+    let out = run(&["--runtime", "kubelet", "--config", &config, "--json", "explain", "--images", &names]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let pinned: Vec<(&str, bool)> = v["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["names"][0].as_str().unwrap(), i["pinned"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        pinned,
+        [
+            ("docker.io/library/nginx:1.25", true),
+            ("docker.io/library/nginx@sha256:0000000000000000000000000000000000000000000000000000000000000001", true),
+            ("quay.io/team/app:v1", true),
+            // A prefix keeps its '/': the repository quay.io/team itself is not under it.
+            ("quay.io/team:v1", false),
+            ("docker.io/library/nginx-extra:1", false),
+            // Bytes, case-sensitive: the kubelet normalises no host's case.
+            ("QUAY.IO/team/app:v1", false),
+        ],
+        "{v:#}"
+    );
+}

@@ -159,6 +159,7 @@ impl Model for Containerd {
             lists_artifacts: false,
             digest_beside_tag: true,
             label_listing: Some(LabelListing::Ctr),
+            compared_as: |name| name,
         }
     }
 

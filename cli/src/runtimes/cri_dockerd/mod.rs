@@ -104,6 +104,7 @@ impl Model for CriDockerd {
             lists_artifacts: false,
             digest_beside_tag: true,
             label_listing: Some(LabelListing::DockerInspect),
+            compared_as: |name| name,
         }
     }
 

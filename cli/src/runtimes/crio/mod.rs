@@ -178,6 +178,7 @@ impl Model for Crio {
             lists_artifacts: true,
             digest_beside_tag: false,
             label_listing: None,
+            compared_as: |name| name,
         }
     }
 

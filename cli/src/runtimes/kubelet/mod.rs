@@ -185,6 +185,7 @@ impl Model for Kubelet {
             lists_artifacts: false,
             digest_beside_tag: true,
             label_listing: None,
+            compared_as: images::repository,
         }
     }
 
