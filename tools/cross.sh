@@ -105,7 +105,9 @@ if [ -n "$packages$targets" ]; then
         echo "FAILED: make test-cross: missing tools (CROSS_REQUIRED=1); run: $what" >&2
         exit 1
     fi
-    echo "SKIPPED: make test-cross ($parts on $arches under qemu): missing tools; run: $what && make test-cross"
+    rerun="make test-cross"
+    [ -z "${CROSS_PARTS:-}" ] || rerun="CROSS_PARTS=\"$parts\" $rerun"
+    echo "SKIPPED: make test-cross ($parts on $arches under qemu): missing tools; run: $what && $rerun"
     exit 0
 fi
 

@@ -431,21 +431,13 @@ func engineCells(backend, title string, isDefault bool, what string, t, crio, cg
 	if isDefault {
 		speedup, speedTarget := crio/t, ""
 		if want, ok := lowerBound(targets, "Wasm", list); ok {
-			speedTarget = fmt.Sprintf(">= %gx", want)
-			if speedup < want {
-				speedTarget += " MISSED"
-				missed = append(missed, fmt.Sprintf("%s %s: CRI-O's loop / %s %s < %gx", title, what, title, times(speedup), want))
-			}
+			speedTarget = atLeast(speedup, want, fmt.Sprintf("%s %s: CRI-O's loop / %s", title, what, title), &missed)
 		}
 		speed = fmt.Sprintf(" %s | %s |", times(speedup), speedTarget)
 	}
 	slowdown, slowTarget := t/cgo, ""
 	if bound, ok := upperBound(targets, backend, list); ok {
-		slowTarget = fmt.Sprintf("<= %gx", bound)
-		if slowdown > bound {
-			slowTarget += " MISSED"
-			missed = append(missed, fmt.Sprintf("%s %s: %s / cgo %s > %gx", title, what, title, times(slowdown), bound))
-		}
+		slowTarget = atMost(slowdown, bound, times(slowdown), "x", fmt.Sprintf("%s %s: %s / cgo", title, what, title), &missed)
 	}
 	return fmt.Sprintf("| %s |%s %s | %s ", duration(t), speed, times(slowdown), slowTarget), missed
 }
@@ -469,22 +461,13 @@ func engineFloorTable(out io.Writer, floor map[string]map[string]float64, lists 
 				continue
 			}
 			speed, speedTarget := crio/t, ""
+			what := fmt.Sprintf("%s MatchAny per image on list %s: ", e.title, l)
 			if want, ok := lowerBound(targets, "WasmFloor", l); ok && i == 0 {
-				speedTarget = fmt.Sprintf(">= %gx", want)
-				if speed < want {
-					speedTarget += " MISSED"
-					missed = append(missed, fmt.Sprintf("%s MatchAny per image on list %s: CRI-O's loop / %s %s < %gx",
-						e.title, l, e.title, times(speed), want))
-				}
+				speedTarget = atLeast(speed, want, what+"CRI-O's loop / "+e.title, &missed)
 			}
 			slow, slowTarget := t/cgo, ""
 			if bound, ok := upperBound(targets, e.backend, l); ok {
-				slowTarget = fmt.Sprintf("<= %gx", bound)
-				if slow > bound {
-					slowTarget += " MISSED"
-					missed = append(missed, fmt.Sprintf("%s MatchAny per image on list %s: %s / cgo %s > %gx",
-						e.title, l, e.title, times(slow), bound))
-				}
+				slowTarget = atMost(slow, bound, times(slow), "x", what+e.title+" / cgo", &missed)
 			}
 			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", l, e.title, duration(crio),
 				duration(cgo), duration(r[e.backend+"-emptycall"]), duration(t), times(speed), speedTarget, times(slow), slowTarget))
@@ -493,13 +476,12 @@ func engineFloorTable(out io.Writer, floor map[string]map[string]float64, lists 
 	if len(rows) == 0 {
 		return nil
 	}
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Each engine's MatchAny per image without cgo (BenchmarkFloor, the same images), beside CRI-O's loop")
-	fmt.Fprintln(out, "and the cgo backend's MatchAny; empty call = an instance taken from the set's pool, the name copied")
-	fmt.Fprintln(out, "in, crio_pin_match on the empty set, the instance returned.")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| list | engine | CRI-O's loop | cgo MatchAny | empty call | MatchAny | CRI-O / engine | target | engine/cgo | target |")
-	fmt.Fprintln(out, "| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	table(out, "| list | engine | CRI-O's loop | cgo MatchAny | empty call | MatchAny | CRI-O / engine | target | engine/cgo | target |",
+		"| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+		"Each engine's MatchAny per image without cgo (BenchmarkFloor, the same images), beside CRI-O's loop",
+		"and the cgo backend's MatchAny; empty call = an instance taken from the set's pool, the name copied",
+		"in, crio_pin_match on the empty set, the instance returned.",
+	)
 	for _, row := range rows {
 		fmt.Fprintln(out, row)
 	}
@@ -511,12 +493,11 @@ func engineFloorTable(out io.Writer, floor map[string]map[string]float64, lists 
 // targets missed.
 func compileTable(out io.Writer, compile map[string]map[string]float64, lists []string, module, cached float64, targets map[key]float64) []string {
 	var missed []string
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Compile of a whole list with each backend (the fastest compile of the runs), and wazero's module")
-	fmt.Fprintln(out, "(once per process):")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| what | cgo | wasm2go | wasm2go/cgo | target | wazero | wazero/cgo | target |")
-	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	table(out, "| what | cgo | wasm2go | wasm2go/cgo | target | wazero | wazero/cgo | target |",
+		"| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+		"Compile of a whole list with each backend (the fastest compile of the runs), and wazero's module",
+		"(once per process):",
+	)
 	for _, l := range lists {
 		lib, okL := compile[l]["lib"]
 		if !okL || lib == 0 {
@@ -532,11 +513,7 @@ func compileTable(out io.Writer, compile map[string]map[string]float64, lists []
 			}
 			target := ""
 			if bound, ok := upperBound(targets, e.backend+"compile", list); ok {
-				target = fmt.Sprintf("<= %gx", bound)
-				if t/lib > bound {
-					target += " MISSED"
-					missed = append(missed, fmt.Sprintf("Compile of list %s: %s / cgo %s > %gx", l, e.title, times(t/lib), bound))
-				}
+				target = atMost(t/lib, bound, times(t/lib), "x", fmt.Sprintf("Compile of list %s: %s / cgo", l, e.title), &missed)
 			}
 			row += fmt.Sprintf("| %s | %s | %s ", duration(t), times(t/lib), target)
 		}
@@ -545,11 +522,7 @@ func compileTable(out io.Writer, compile map[string]map[string]float64, lists []
 	if module > 0 {
 		target := ""
 		if bound, ok := upperBound(targets, "module", "compile"); ok {
-			target = fmt.Sprintf("<= %g ms", bound)
-			if module/1e6 > bound {
-				target += " MISSED"
-				missed = append(missed, fmt.Sprintf("wazero's module compile: %s > %g ms", duration(module), bound))
-			}
+			target = atMost(module/1e6, bound, duration(module), " ms", "wazero's module compile:", &missed)
 		}
 		fmt.Fprintf(out, "| the module (wazero runtime, compile, first instance) | – | – | – | | %s | – | %s |\n", duration(module), target)
 	}
@@ -570,13 +543,12 @@ func firstCompileTable(out io.Writer, first map[string][2]float64, targets map[k
 		return nil
 	}
 	var missed []string
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "A fresh process's first Compile of the hand list (BenchmarkFirstCompile: the test binary run again")
-	fmt.Fprintln(out, "for one Compile, the fastest of the runs; process = the child's life, exec to exit, Go's start and")
-	fmt.Fprintln(out, "the test framework's included; no CRIOPIN_WASM_CACHE):")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| backend | first Compile | process | target |")
-	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: |")
+	table(out, "| backend | first Compile | process | target |",
+		"| :--- | ---: | ---: | ---: |",
+		"A fresh process's first Compile of the hand list (BenchmarkFirstCompile: the test binary run again",
+		"for one Compile, the fastest of the runs; process = the child's life, exec to exit, Go's start and",
+		"the test framework's included; no CRIOPIN_WASM_CACHE):",
+	)
 	for _, b := range []string{"lib", "wasm2go", "wasm"} {
 		f, ok := first[b]
 		if !ok {
@@ -584,11 +556,7 @@ func firstCompileTable(out io.Writer, first map[string][2]float64, targets map[k
 		}
 		target := ""
 		if bound, ok := upperBound(targets, "firstcompile", b); ok {
-			target = fmt.Sprintf("<= %g ms", bound)
-			if f[0]/1e6 > bound {
-				target += " MISSED"
-				missed = append(missed, fmt.Sprintf("%s's first Compile in a fresh process: %s > %g ms", backendTitles[b], duration(f[0]), bound))
-			}
+			target = atMost(f[0]/1e6, bound, duration(f[0]), " ms", backendTitles[b]+"'s first Compile in a fresh process:", &missed)
 		}
 		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", backendTitles[b], duration(f[0]), duration(f[1]), target)
 	}
@@ -603,13 +571,12 @@ func memoryTable(out io.Writer, memory map[string]map[string]float64, targets ma
 		return nil
 	}
 	var missed []string
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "The memory one Set holds (BenchmarkSetMemory: 20,000 digests and the pause image, GOMAXPROCS 16,")
-	fmt.Fprintln(out, "the default SetMaxConcurrentCalls), in copies of its compiled list (every instance's linear memory")
-	fmt.Fprintln(out, "/ the compile's instance's), the most of the runs; cgo holds one copy whatever the callers:")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| engine | one copy | 16 callers | then a 16 MiB name and 16 callers | target |")
-	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: | ---: |")
+	table(out, "| engine | one copy | 16 callers | then a 16 MiB name and 16 callers | target |",
+		"| :--- | ---: | ---: | ---: | ---: |",
+		"The memory one Set holds (BenchmarkSetMemory: 20,000 digests and the pause image, GOMAXPROCS 16,",
+		"the default SetMaxConcurrentCalls), in copies of its compiled list (every instance's linear memory",
+		"/ the compile's instance's), the most of the runs; cgo holds one copy whatever the callers:",
+	)
 	for _, e := range engines {
 		m, ok := memory[e.backend]
 		if !ok {
@@ -617,17 +584,46 @@ func memoryTable(out io.Writer, memory map[string]map[string]float64, targets ma
 		}
 		target := ""
 		if bound, ok := upperBound(targets, "memory", e.backend); ok {
-			target = fmt.Sprintf("<= %g copies", bound)
-			for _, c := range []struct{ metric, when string }{{"callers-copies", "16 callers"}, {"long-copies", "a 16 MiB name"}} {
-				if m[c.metric] > bound {
-					target += " MISSED"
-					missed = append(missed, fmt.Sprintf("%s's set after %s: %.2f copies > %g", e.title, c.when, m[c.metric], bound))
-				}
-			}
+			most := max(m["callers-copies"], m["long-copies"])
+			target = atMost(most, bound, fmt.Sprintf("%.2f", most), " copies", e.title+"'s set with 16 callers or after a 16 MiB name:", &missed)
 		}
 		fmt.Fprintf(out, "| %s | %.1f MB | %.2f | %.2f | %s |\n", e.title, m["compiled-bytes"]/1e6, m["callers-copies"], m["long-copies"], target)
 	}
 	return missed
+}
+
+// table starts a table: a blank line, its caption's lines, a blank line,
+// its header and its alignment row.
+func table(out io.Writer, header, align string, caption ...string) {
+	fmt.Fprintln(out)
+	for _, line := range caption {
+		fmt.Fprintln(out, line)
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, header)
+	fmt.Fprintln(out, align)
+}
+
+// atMost is the cell of an upper bound: "<= bound<unit>", MISSED when
+// value is above it, and then what, with the value (shown) and the bound,
+// added to missed.
+func atMost(value, bound float64, shown, unit, what string, missed *[]string) string {
+	cell := fmt.Sprintf("<= %g%s", bound, unit)
+	if value <= bound {
+		return cell
+	}
+	*missed = append(*missed, fmt.Sprintf("%s %s > %g%s", what, shown, bound, unit))
+	return cell + " MISSED"
+}
+
+// atLeast is the cell of a ratio's lower bound: ">= want x", MISSED below it.
+func atLeast(ratio, want float64, what string, missed *[]string) string {
+	cell := fmt.Sprintf(">= %gx", want)
+	if ratio >= want {
+		return cell
+	}
+	*missed = append(*missed, fmt.Sprintf("%s %s < %gx", what, times(ratio), want))
+	return cell + " MISSED"
 }
 
 // times formats a ratio.
