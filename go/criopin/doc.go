@@ -66,9 +66,9 @@
 //
 // The tests compare each with CRI-O's own construction (one Go regexp per
 // pattern) and the other runtimes' rules written independently in Go. The
-// measured figures of both, and of Compile and Validate, are in the
+// measured figures of each, and of Compile and Validate, are in the
 // repository's docs/BENCHMARKS.md, "Through cgo" (`make bench-go`
-// measures them).
+// measures them; go/README.md, "Without cgo", argues the default engine).
 //
 // # Other runtimes' rules
 //
