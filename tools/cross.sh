@@ -76,11 +76,12 @@ find_missing() {
     command -v go >/dev/null 2>&1 || { echo "make test-cross: go is missing (README: What to install)" >&2; exit 1; }
     for arch in $arches; do
         facts "$arch"
+        if wants library; then
+            command -v "$cc" >/dev/null 2>&1 || packages="$packages gcc-$arch-linux-gnu"
+            [ -e "$sysroot/lib/libc.so" ] || packages="$packages libc6-dev-$debian-cross"
+        fi
         command -v "$qemu" >/dev/null 2>&1 || case $packages in *qemu-user*) ;; *) packages="$packages qemu-user" ;; esac
-        wants library || continue
-        command -v "$cc" >/dev/null 2>&1 || packages="$packages gcc-$arch-linux-gnu"
-        [ -e "$sysroot/lib/libc.so" ] || packages="$packages libc6-dev-$debian-cross"
-        has_rust_std "$triple" || targets="$targets $triple"
+        ! wants library || has_rust_std "$triple" || targets="$targets $triple"
     done
 }
 
