@@ -16,16 +16,19 @@
 #                  fully static, no library)
 #   make test-cross  the library cross-built for arm64, ppc64le and s390x
 #                  (big-endian), its Rust tests and the Go package's cgo
-#                  backend run under qemu-user; CI runs it beside make test
-#                  (too long to be a stage of it); installs its tools as
-#                  root, else prints SKIPPED and what to install
+#                  backend, and the Go package without cgo (wasm2go), run
+#                  under qemu-user; CI runs it beside make test (too long
+#                  to be a stage of it); CROSS_PARTS=nocgo runs only the
+#                  latter; installs its tools as root, else prints SKIPPED
+#                  and what to install
 #   make bench     Rust benchmarks: criterion suite, then every figure beside
 #                  its target (docs/BENCHMARKS.md), build/bench/bench.png, the
 #                  compile budget of the costliest lists accepted, and the
 #                  crio-pin tool's decode and explain times;
 #                  BENCH_QUICK=1 or make bench-quick: short criterion runs
 #   make bench-go  Go benchmarks: CRI-O's regexp loop and the library, through
-#                  cgo and compiled to WebAssembly
+#                  cgo and compiled to WebAssembly (wazero, wasm2go), beside
+#                  their targets (docs/BENCHMARKS.md, "Go targets")
 #   make fuzz      fuzz each target for FUZZ_SECONDS (default 300), growing
 #                  build/fuzz-corpus (untracked); make fuzz-cmin folds it
 #                  into the committed, minimised fuzz/corpus

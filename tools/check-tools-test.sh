@@ -67,5 +67,13 @@ for arch in aarch64 s390x; do
     *) echo "FAIL: make test-cross CROSS_REQUIRED=1 without its tools on $arch (exit $status): $out"; fails=$((fails + 1)) ;;
     esac
 done
+# Its no-cgo part alone needs qemu-user and Go, not cargo nor a C compiler.
+with go id ls tr
+out=$(PATH=$bin CROSS_ARCHES=s390x CROSS_PARTS=nocgo sh tools/cross.sh 2>&1) && status=0 || status=$?
+case $status:$out in
+*gcc* | *rustup*) echo "FAIL: CROSS_PARTS=nocgo make test-cross asks for the library's tools: $out"; fails=$((fails + 1)) ;;
+'0:SKIPPED: '*'apt-get install qemu-user && CROSS_PARTS="nocgo" make test-cross') ;;
+*) echo "FAIL: CROSS_PARTS=nocgo make test-cross without qemu-user (exit $status): $out"; fails=$((fails + 1)) ;;
+esac
 echo "check-tools: every target names what it lacks ($fails failure(s))"
 [ "$fails" = 0 ]

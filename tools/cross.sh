@@ -7,11 +7,16 @@
 #
 #   sh tools/cross.sh              every architecture below
 #   CROSS_ARCHES="s390x" sh tools/cross.sh
+#   CROSS_PARTS=nocgo sh tools/cross.sh   only the Go package without cgo
 #
-# For each: the Rust tests below (cargo test --target, with qemu as cargo's
+# For each, the parts CROSS_PARTS names (default "library nocgo"):
+# library, the Rust tests below (cargo test --target, with qemu as cargo's
 # runner), then the Go package's cgo backend linked with that
 # architecture's libcrio_pin.a and its tests of answers run under qemu
-# (go/Makefile, test-cross).
+# (go/Makefile, test-cross); nocgo, the Go package's default engine without
+# cgo (wasm2go, pure Go: built with CGO_ENABLED=0, it needs qemu-user
+# alone) and the same tests of answers under qemu (go/Makefile,
+# test-cross-nocgo).
 #
 # The tools (cross compilers and C libraries, qemu-user, Rust's standard
 # library for the target) are checked first; as root with apt-get, the
@@ -22,6 +27,17 @@ set -eu
 cd "$(dirname "$0")/.."
 
 arches=${CROSS_ARCHES:-aarch64 powerpc64le s390x}
+parts=${CROSS_PARTS:-library nocgo}
+for part in $parts; do
+    case $part in
+    library | nocgo) ;;
+    *)
+        echo "cross.sh: unknown part $part in CROSS_PARTS (library, nocgo)" >&2
+        exit 2
+        ;;
+    esac
+done
+wants() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 make=${MAKE:-make}
 # Every test of the library but its doc examples: the engine's unit tests
 # (its shapes, each search and walk, the word tricks), the named semantics
@@ -53,14 +69,19 @@ has_rust_std() { # triple
 packages="" targets=""
 find_missing() {
     packages="" targets=""
-    command -v cargo >/dev/null 2>&1 || { echo "make test-cross: cargo is missing (https://rustup.rs)" >&2; exit 1; }
+    ! wants library || command -v cargo >/dev/null 2>&1 || {
+        echo "make test-cross: cargo is missing (https://rustup.rs)" >&2
+        exit 1
+    }
     command -v go >/dev/null 2>&1 || { echo "make test-cross: go is missing (README: What to install)" >&2; exit 1; }
     for arch in $arches; do
         facts "$arch"
-        command -v "$cc" >/dev/null 2>&1 || packages="$packages gcc-$arch-linux-gnu"
-        [ -e "$sysroot/lib/libc.so" ] || packages="$packages libc6-dev-$debian-cross"
+        if wants library; then
+            command -v "$cc" >/dev/null 2>&1 || packages="$packages gcc-$arch-linux-gnu"
+            [ -e "$sysroot/lib/libc.so" ] || packages="$packages libc6-dev-$debian-cross"
+        fi
         command -v "$qemu" >/dev/null 2>&1 || case $packages in *qemu-user*) ;; *) packages="$packages qemu-user" ;; esac
-        has_rust_std "$triple" || targets="$targets $triple"
+        ! wants library || has_rust_std "$triple" || targets="$targets $triple"
     done
 }
 
@@ -85,13 +106,23 @@ if [ -n "$packages$targets" ]; then
         echo "FAILED: make test-cross: missing tools (CROSS_REQUIRED=1); run: $what" >&2
         exit 1
     fi
-    echo "SKIPPED: make test-cross ($arches under qemu): missing tools; run: $what && make test-cross"
+    rerun="make test-cross"
+    [ -z "${CROSS_PARTS:-}" ] || rerun="CROSS_PARTS=\"$parts\" $rerun"
+    echo "SKIPPED: make test-cross ($parts on $arches under qemu): missing tools; run: $what && $rerun"
     exit 0
 fi
 
 seconds() { echo $(($(date +%s) - $1)); }
 for arch in $arches; do
     facts "$arch"
+    out=$PWD/build/cross/$arch
+    mkdir -p "$out"
+    if wants nocgo; then
+        start=$(date +%s)
+        $make -s --no-print-directory -C go test-cross-nocgo GOARCH="$goarch" QEMU="$qemu" CROSS_OUT="$out"
+        echo "== cross $arch: the Go package without cgo (wasm2go) passed ($(seconds "$start") s, building included)"
+    fi
+    wants library || continue
     env_name=$(echo "$triple" | tr 'a-z-' 'A-Z_')
     # Warnings are errors, as clippy makes them on x86-64: code that only
     # this architecture compiles (or leaves unused) is checked here alone.
@@ -106,12 +137,10 @@ for arch in $arches; do
     # The C libraries for the target (no LTO: what the test links needs
     # none), with a crio_pin.pc naming them and the tree's header.
     cargo build -q --release --lib --target "$triple"
-    out=$PWD/build/cross/$arch
-    mkdir -p "$out"
     $make -s --no-print-directory pc PC="$out/crio_pin.pc" PREFIX="$out" \
         LIBDIR="$PWD/target/$triple/release" INCLUDEDIR="$PWD/include"
     $make -s --no-print-directory -C go test-cross PKG_CONFIG_PATH="$out" GOARCH="$goarch" CC="$cc" \
         QEMU="$qemu -L $sysroot" CROSS_OUT="$out"
     echo "== cross $arch: the Go package's cgo backend passed ($(seconds "$start") s, building included)"
 done
-echo "make test-cross: the library's and the Go package's tests passed on:" $arches
+echo "make test-cross: the tests of $parts passed on:" $arches

@@ -2,9 +2,10 @@ package criopin
 
 // The backend contract, stated once: what each backend gives the rest of
 // the package. Build tags pick one: backend_cgo.go (libcrio_pin through
-// cgo; its linking directives in link_dynamic.go and link_static.go) or
-// backend_wazero.go (libcrio_pin compiled to WebAssembly, run by wazero).
-// What both share of the library's C ABI (the length table, the checks of
+// cgo; its linking directives in link_dynamic.go and link_static.go),
+// backend_wasm2go.go (libcrio_pin compiled to WebAssembly and translated
+// to Go: the default without cgo) or backend_wazero.go (the same module
+// run by wazero). What all share of the library's C ABI (the length table, the checks of
 // its failure values) is in abi.go. The declarations below make the
 // compiler check, in every build, that its backend provides:
 //

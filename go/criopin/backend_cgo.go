@@ -59,8 +59,9 @@ import (
 )
 
 // Backend names the matcher this binary has: "libcrio_pin" (the library,
-// through cgo) or "wasm" (build tag criopin_wasm, or cgo disabled: the
-// library compiled to WebAssembly, run by wazero).
+// through cgo), "wasm2go" (build tag criopin_wasm, or cgo disabled: the
+// library compiled to WebAssembly and translated to Go) or "wasm" (build
+// tag criopin_wazero: the same module run by wazero).
 const Backend = "libcrio_pin"
 
 // The Go constants must equal the C ones (a compile error otherwise).

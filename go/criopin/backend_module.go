@@ -31,8 +31,9 @@ func Version() string {
 }
 
 // Engine says what runs the library: "wasm2go" (the module translated to
-// Go source, compiled with the program: build tag criopin_wasm2go), or,
-// with wazero, "wasm-compiler" (the module compiled to machine code by
+// Go source, compiled with the program: CGO_ENABLED=0 or build tag
+// criopin_wasm), or, with wazero (build tag criopin_wazero),
+// "wasm-compiler" (the module compiled to machine code by
 // wazero) or "wasm-interpreter" (wazero's interpreter, about 100 times
 // slower a name: where wazero has no compiler, where the system refuses
 // executable memory, or when CRIOPIN_WASM_ENGINE=interpreter asks for it);

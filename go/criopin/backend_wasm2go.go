@@ -1,8 +1,10 @@
-//go:build criopin_wasm2go
+//go:build criopin_wasm2go || ((!cgo || criopin_wasm || criopin_purego) && !criopin_wazero)
 
 package criopin
 
-// The backend without cgo and without a WebAssembly runtime: the library
+// The backend without cgo by default (CGO_ENABLED=0, or the build tag
+// criopin_wasm, or criopin_purego, its former name; criopin_wasm2go names
+// it too), with no WebAssembly runtime: the library
 // built for WebAssembly without SIMD and translated to Go source by
 // wasm2go (go/internal/libcriopin, made by `make wasm`), compiled by the
 // Go compiler with the program. Nothing is compiled at start and no
@@ -14,7 +16,7 @@ package criopin
 // ABI).
 
 // Backend names the matcher this binary has: "wasm2go" (build tag
-// criopin_wasm2go: the library compiled to WebAssembly and translated to
-// Go), "wasm" (the same library's module run by wazero) or "libcrio_pin"
-// (the library, through cgo).
+// criopin_wasm, or cgo disabled: the library compiled to WebAssembly and
+// translated to Go), "wasm" (build tag criopin_wazero: the same module
+// run by wazero) or "libcrio_pin" (the library, through cgo).
 const Backend = "wasm2go"

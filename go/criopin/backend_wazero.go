@@ -1,10 +1,10 @@
-//go:build (!cgo || criopin_wasm || criopin_purego || criopin_wazero) && !criopin_wasm2go
+//go:build criopin_wazero && !criopin_wasm2go
 
 package criopin
 
-// The backend without cgo by default: the library itself, compiled to
-// WebAssembly (crio_pin.wasm, built by `make wasm` from the same source as
-// libcrio_pin), run by wazero, a WebAssembly runtime written in Go. One
+// The backend of the build tag criopin_wazero: the library itself,
+// compiled to WebAssembly (crio_pin.wasm, built by `make wasm` from the
+// same source as libcrio_pin), run by wazero, a WebAssembly runtime written in Go. One
 // file a concept: module_wazero.go the module, compiled once a process;
 // instance_wazero.go an instance in wazero; what the wasm2go backend
 // shares with it, backend_module.go (the engine of the backend contract),
@@ -13,8 +13,7 @@ package criopin
 // an instance's memory.
 
 // Backend names the matcher this binary has: "wasm" (build tag
-// criopin_wasm or criopin_wazero, or cgo disabled: the library compiled to
-// WebAssembly, run by wazero), "wasm2go" (build tag criopin_wasm2go: the
-// same module translated to Go) or "libcrio_pin" (the library, through
-// cgo).
+// criopin_wazero: the library compiled to WebAssembly, run by wazero),
+// "wasm2go" (build tag criopin_wasm, or cgo disabled: the same module
+// translated to Go) or "libcrio_pin" (the library, through cgo).
 const Backend = "wasm"

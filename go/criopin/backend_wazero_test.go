@@ -1,4 +1,4 @@
-//go:build (!cgo || criopin_wasm || criopin_purego || criopin_wazero) && !criopin_wasm2go
+//go:build criopin_wazero && !criopin_wasm2go
 
 package criopin_test
 

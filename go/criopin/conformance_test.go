@@ -1,7 +1,7 @@
 package criopin_test
 
 // Conformance: the package's backend (the library through cgo, or with
-// -tags criopin_wasm or CGO_ENABLED=0 compiled to WebAssembly) against
+// without cgo the library compiled to WebAssembly, in each engine) against
 // CRI-O's regexps (see
 // reference_test.go): on the shared table of named cases
 // (semantics_test.go), on Go's own message cases, on generated cases from

@@ -31,38 +31,44 @@
 //
 // # Backends
 //
-// The package has two backends, both the same library, with the same API,
-// answers and errors (kind, index, pattern and message); the constant
-// [Backend] says which one a binary has:
+// The package has three backends, all the same library, with the same
+// API, answers and errors (kind, index, pattern and message); the
+// constant [Backend] says which one a binary has:
 //
 //   - "libcrio_pin" (the default when cgo is on): libcrio_pin, a Rust
 //     library with a C ABI, linked through cgo and pkg-config (package
 //     crio_pin). The whole list is compiled once, and each name is matched
 //     in one pass whatever the list size: the time per name hardly grows
 //     with the list.
-//   - "wasm" (build tag criopin_wasm, or CGO_ENABLED=0): the same
-//     library compiled to WebAssembly (crio_pin.wasm, embedded in the
-//     package), run by wazero, a WebAssembly runtime in pure Go. It needs
-//     no C library and no C compiler; the module is compiled to machine
+//   - "wasm2go" (CGO_ENABLED=0, or build tag criopin_wasm): the same
+//     library compiled to WebAssembly without SIMD and translated to Go
+//     source by wasm2go (package internal/libcriopin), compiled by the Go
+//     compiler with the program. It needs no C library, no C compiler and
+//     no WebAssembly runtime; nothing is compiled at start and no
+//     executable memory is needed ([Engine] says "wasm2go").
+//   - "wasm" (build tag criopin_wazero): the library's module
+//     (crio_pin.wasm, with SIMD, embedded in the package), run by wazero,
+//     a WebAssembly runtime in pure Go. The module is compiled to machine
 //     code once per process, on first use ([Engine] says
 //     "wasm-compiler"), or run by wazero's interpreter where machine code
 //     cannot be made ("wasm-interpreter", about 100 times slower a name,
 //     said in one line on stderr; CRIOPIN_WASM_ENGINE=interpreter chooses
 //     it, CRIOPIN_WASM_ENGINE=compiler makes its absence an error).
-//     Goroutines matching at once
-//     each get an instance of the module from the set's pool, each a copy
-//     of the first's memory, up to [SetMaxConcurrentCalls] (default 1:
-//     one copy of the list whatever the cores; past it calls wait).
+//
+// With either engine without cgo, goroutines matching at once each get
+// an instance of the module from the set's pool, each a copy of the
+// first's memory, up to [SetMaxConcurrentCalls] (default 1: one copy of
+// the list whatever the cores; past it calls wait).
 //
 // [Backend] is a constant, fixed by the build; [Engine] says what runs the
-// library in this process ("libcrio_pin", "wasm-compiler" or
+// library in this process ("libcrio_pin", "wasm2go", "wasm-compiler" or
 // "wasm-interpreter"): the one to log at start-up.
 //
-// The tests compare both with CRI-O's own construction (one Go regexp per
+// The tests compare each with CRI-O's own construction (one Go regexp per
 // pattern) and the other runtimes' rules written independently in Go. The
-// measured figures of both, and of Compile and Validate, are in the
+// measured figures of each, and of Compile and Validate, are in the
 // repository's docs/BENCHMARKS.md, "Through cgo" (`make bench-go`
-// measures them).
+// measures them; go/README.md, "Without cgo", argues the default engine).
 //
 // # Other runtimes' rules
 //
@@ -88,8 +94,10 @@
 //	                        dynamic program and in a fully static one:
 //	                        go build -tags 'netgo osusergo criopin_static' \
 //	                            -ldflags '-linkmode external -extldflags "-static -lm"'
-//	criopin_wasm            no library: the wasm backend (also what CGO_ENABLED=0 builds)
+//	criopin_wasm            no library: the wasm2go backend (also what CGO_ENABLED=0 builds)
 //	criopin_purego          the same: criopin_wasm's former name, kept as an alias
+//	criopin_wasm2go         the same, by its engine's name
+//	criopin_wazero          no library: the module run by wazero (JIT, or its interpreter)
 //
 // Set PKG_CONFIG_PATH to the install's lib/pkgconfig when it is not a
 // system one. The installed libcrio_pin.a is built with link-time

@@ -1,4 +1,4 @@
-//go:build criopin_wasm2go
+//go:build criopin_wasm2go || ((!cgo || criopin_wasm || criopin_purego) && !criopin_wazero)
 
 package criopin
 

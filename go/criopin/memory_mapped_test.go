@@ -1,4 +1,4 @@
-//go:build (!cgo || criopin_wasm || criopin_purego || criopin_wazero) && !criopin_wasm2go && linux && (amd64 || arm64 || ppc64le || riscv64 || s390x || loong64)
+//go:build criopin_wazero && !criopin_wasm2go && linux && (amd64 || arm64 || ppc64le || riscv64 || s390x || loong64)
 
 package criopin
 

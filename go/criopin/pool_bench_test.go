@@ -3,6 +3,10 @@
 package criopin
 
 import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -53,4 +57,55 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// BenchmarkSetMemory: the memory one Set holds, in copies of its compiled
+// list (copies = the linear memory of every instance in its pool / that of
+// the instance the compile left), on 20,000 digests and the pause image at
+// GOMAXPROCS 16 with the default cap (BenchmarkSetMemory/<Backend>): after 16 goroutines matching at
+// once (callers-copies), and after a 16 MiB name and 16 callers again
+// (long-copies). compiled-bytes is one copy. internal/benchtable reads
+// them against issue 56's bound, 1.5 copies.
+func BenchmarkSetMemory(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	patterns := make([]string, 0, 20_001)
+	for i := range 20_000 {
+		patterns = append(patterns, fmt.Sprintf("quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:%064x", i))
+	}
+	patterns = append(patterns, "registry.k8s.io/pause:3.10")
+	long := strings.Repeat("a", 16<<20)
+	callers := func(b *testing.B, s *Set) {
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 200 {
+					if !s.Match(patterns[7]) || s.Match("registry.k8s.io/etcd:3.5") {
+						b.Error("wrong answer")
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	b.Run(Backend, func(b *testing.B) {
+		var compiled, afterCallers, afterLong uint64
+		for b.Loop() {
+			s := MustCompile(patterns)
+			_, compiled = s.eng.p.heldBytes()
+			callers(b, s)
+			_, afterCallers = s.eng.p.heldBytes()
+			if s.Match(long) || s.MatchIndex(long) != -1 {
+				b.Fatal("a 16 MiB name of one byte repeated read as pinned")
+			}
+			callers(b, s)
+			_, afterLong = s.eng.p.heldBytes()
+			s.Close()
+		}
+		b.ReportMetric(float64(compiled), "compiled-bytes")
+		b.ReportMetric(float64(afterCallers)/float64(compiled), "callers-copies")
+		b.ReportMetric(float64(afterLong)/float64(compiled), "long-copies")
+	})
 }

@@ -1,9 +1,11 @@
 // Command benchtable reads the output of the package's benchmarks
-// (go test -bench, names BenchmarkX/n=<patterns or list>/<go|lib|wasm>) on
-// standard input and prints, per list size, the time of CRI-O's Go loop,
-// of the library through cgo and compiled to WebAssembly (when measured),
-// and the ratios (Go loop / library: above 1, the library is faster;
-// wasm / cgo), as Markdown tables (a row's time is its best-ns/call where
+// (go test -bench, names BenchmarkX/n=<patterns or list>/<go|lib|wasm2go|wasm>)
+// on standard input and prints, per list size, the time of CRI-O's Go loop,
+// of the library through cgo and compiled to WebAssembly (when measured:
+// wasm2go, the default without cgo, and wasm, run by wazero), and the
+// ratios (Go loop / library: above 1, the library is faster; engine /
+// cgo), a fresh process's first Compile and a set's memory with 16
+// callers, as Markdown tables (a row's time is its best-ns/call where
 // it reports one: the fastest round, one whole pass over the listing),
 // beside the targets of the "## Go targets" table of docs/BENCHMARKS.md
 // (-targets names the file: the targets live there, not here). With several
@@ -13,6 +15,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,7 +26,12 @@ import (
 	"strings"
 )
 
-var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
+var line = regexp.MustCompile(`^Benchmark(\w+)/n=(\w+)/(go|lib|wasm2go|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
+
+// engines are the backends without cgo, the default first, as their
+// benchmarks name them (criopin.Backend), with the name the tables give
+// them. The default's rows carry CRI-O's loop / engine beside engine / cgo.
+var engines = []struct{ backend, title string }{{"wasm2go", "wasm2go"}, {"wasm", "wazero"}}
 
 // bestMetric is a per-call row's fastest round (bench_test.go's rounds):
 // read in place of ns/op, the mean, where a row reports it.
@@ -33,7 +41,7 @@ var bestMetric = regexp.MustCompile(`([\d.]+) best-ns/call`)
 // wasm backend's once-per-process compile of its module, cachedLine the
 // same read from CRIOPIN_WASM_CACHE's directory.
 var (
-	compileLine = regexp.MustCompile(`^BenchmarkCompile/([\w=]+)/(lib|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
+	compileLine = regexp.MustCompile(`^BenchmarkCompile/([\w=]+)/(lib|wasm2go|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
 	moduleLine  = regexp.MustCompile(`^BenchmarkModuleCompile(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
 	cachedLine  = regexp.MustCompile(`^BenchmarkModuleCompileCached(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
 )
@@ -41,8 +49,18 @@ var (
 // floorLine is a BenchmarkFloor result: crio's ns/op, or floor's metrics
 // (part-ns/image).
 var (
-	floorLine   = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|floor|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
+	floorLine   = regexp.MustCompile(`^BenchmarkFloor/list=(\w+)/(crio|floor|wasm2go|wasm)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op(.*)`)
 	floorMetric = regexp.MustCompile(`([\d.]+) (matchany|native|emptycall|crio)-ns/image`)
+)
+
+// firstLine is BenchmarkFirstCompile: a fresh process's first Compile of a
+// list (best-ns/call) and the process's life (process-ns/op); memoryLine
+// BenchmarkSetMemory, a set's memory in copies of its compiled list.
+var (
+	firstLine     = regexp.MustCompile(`^BenchmarkFirstCompile/(\w+)/(lib|wasm2go|wasm)(?:-\d+)?\s+\d+\s+[\d.]+ ns/op(.*)`)
+	processMetric = regexp.MustCompile(`([\d.]+) process-ns/op`)
+	memoryLine    = regexp.MustCompile(`^BenchmarkSetMemory/(wasm2go|wasm)(?:-\d+)?\s+\d+\s+[\d.]+ ns/op(.*)`)
+	memoryMetric  = regexp.MustCompile(`([\d.]+) (compiled-bytes|callers-copies|long-copies)`)
 )
 
 // key is a call on a list: its size in patterns, or a name (openshift).
@@ -88,8 +106,11 @@ func main() {
 var targetRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*≥\s*([\d.]+)\s*\|$`)
 
 // boundRow is an upper bound: | what | list or all | ≤ N [ns|ms] |: the
-// floor table's overhead (ns an image), wasm / cgo times (wasm), the wasm
-// backend's compile / cgo's (wasmcompile), the module's compile (ms).
+// floor table's overhead (ns an image), an engine's time / cgo's (what is
+// its backend's name: wasm2go, wasm), its Compile / cgo's (wasm2gocompile,
+// wasmcompile), the module's compile (ms), a fresh process's first
+// Compile (firstcompile, list = backend: lib, wasm2go or wasm; ms) and a
+// set's memory in copies of its list (memory, list = backend).
 var boundRow = regexp.MustCompile(`^\|\s*(\w+)\s*\|\s*(\w+)\s*\|\s*≤\s*([\d.]+)\s*(?:ns|ms)?\s*\|$`)
 
 // parseTargets reads the ratio each call should reach at each list size.
@@ -143,8 +164,40 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	compile := map[string]map[string]float64{}
 	var compileLists []string
 	module, cached := 0.0, 0.0
+	first := map[string][2]float64{} // backend: first Compile, process
+	memory := map[string]map[string]float64{}
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
+		if m := firstLine.FindStringSubmatch(sc.Text()); m != nil {
+			best, process := bestMetric.FindStringSubmatch(m[3]), processMetric.FindStringSubmatch(m[3])
+			if best == nil || process == nil {
+				return fmt.Errorf("%q: no best-ns/call or process-ns/op", sc.Text())
+			}
+			b, errB := strconv.ParseFloat(best[1], 64)
+			p, errP := strconv.ParseFloat(process[1], 64)
+			if errB != nil || errP != nil {
+				return fmt.Errorf("%q: %v", sc.Text(), errors.Join(errB, errP))
+			}
+			if old, ok := first[m[2]]; !ok || b < old[0] {
+				first[m[2]] = [2]float64{b, p}
+			}
+			continue
+		}
+		if m := memoryLine.FindStringSubmatch(sc.Text()); m != nil {
+			if memory[m[1]] == nil {
+				memory[m[1]] = map[string]float64{}
+			}
+			for _, part := range memoryMetric.FindAllStringSubmatch(m[2], -1) {
+				v, err := strconv.ParseFloat(part[1], 64)
+				if err != nil {
+					return err
+				}
+				if old, ok := memory[m[1]][part[2]]; !ok || v > old { // the most any run held
+					memory[m[1]][part[2]] = v
+				}
+			}
+			continue
+		}
 		if m := compileLine.FindStringSubmatch(sc.Text()); m != nil {
 			value := m[3]
 			if best := bestMetric.FindStringSubmatch(m[4]); best != nil {
@@ -192,8 +245,8 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 			if m[2] != "crio" {
 				parts = floorMetric.FindAllStringSubmatch(m[4], -1)
 			}
-			if m[2] == "wasm" {
-				prefix = "wasm-" // the wasm backend's run of the floor
+			if m[2] != "crio" && m[2] != "floor" {
+				prefix = m[2] + "-" // an engine's run of the floor without cgo
 			}
 			for _, part := range parts {
 				v, err := strconv.ParseFloat(part[1], 64)
@@ -236,21 +289,22 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if len(sizes) == 0 && len(floorLists) == 0 && len(compileLists) == 0 {
+	if len(sizes) == 0 && len(floorLists) == 0 && len(compileLists) == 0 && len(first) == 0 && len(memory) == 0 {
 		return fmt.Errorf("no benchmark results on standard input")
 	}
 	slices.SortFunc(sizes, listOrder)
 
-	fmt.Fprintln(out, "CRI-O's Go loop, the library through cgo and the library compiled to WebAssembly (wasm, build")
-	fmt.Fprintln(out, "tag criopin_wasm), time per op; ratio = Go loop / library (above 1: the library is faster);")
-	fmt.Fprintln(out, "wasm/cgo = wasm time / cgo time. Match: one name; MatchAny: one image (2 names); MatchEach: a")
+	fmt.Fprintln(out, "CRI-O's Go loop, the library through cgo and the library compiled to WebAssembly, translated to Go")
+	fmt.Fprintln(out, "(wasm2go: CGO_ENABLED=0 or -tags criopin_wasm) or run by wazero (-tags criopin_wazero), time per op;")
+	fmt.Fprintln(out, "ratio = Go loop / library (above 1: the library is faster); wasm2go/cgo and wazero/cgo = the engine's")
+	fmt.Fprintln(out, "time / cgo's. Match: one name; MatchAny: one image (2 names); MatchEach: a")
 	fmt.Fprintln(out, "listing of 500 names (600 on openshift). Each time is the fastest round, one whole pass over the")
 	fmt.Fprintln(out, "listing (every name, every image, or one MatchEach), of all the runs of a benchmark, divided by its")
 	fmt.Fprintln(out, "calls: not a mean, which a busy machine inflates; CRI-O's loop above 100 patterns, where one pass")
 	fmt.Fprintln(out, "takes seconds, is its mean per op.")
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| patterns | call | Go loop | library | ratio | target | wasm | Go loop / wasm | target | wasm/cgo | target |")
-	fmt.Fprintln(out, "| ---: | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(out, "| patterns | call | Go loop | library | ratio | target | wasm2go | Go loop / wasm2go | target | wasm2go/cgo | target | wazero | wazero/cgo | target |")
+	fmt.Fprintln(out, "| ---: | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	var missed []string
 	for _, n := range sizes {
 		for _, b := range benches {
@@ -269,18 +323,19 @@ func run(in io.Reader, out io.Writer, targets map[key]float64) error {
 					missed = append(missed, fmt.Sprintf("%s on list %s: %s < %gx", b, n, times(ratio), t))
 				}
 			}
-			wasm := "| – | – | | – | |"
-			if w, ok := r["wasm"]; ok && w > 0 {
-				var wm []string
-				wasm, wm = wasmCells(fmt.Sprintf("%s on list %s", b, n), w, g, l, n, targets)
-				missed = append(missed, wm...)
+			row := fmt.Sprintf("| %s | %s | %s | %s | %s | %s ", n, b, duration(g), duration(l), times(ratio), target)
+			for i, e := range engines {
+				cells, m := engineCells(e.backend, e.title, i == 0, fmt.Sprintf("%s on list %s", b, n), r[e.backend], g, l, n, targets)
+				row, missed = row+cells, append(missed, m...)
 			}
-			fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s %s\n", n, b, duration(g), duration(l), times(ratio), target, wasm)
+			fmt.Fprintln(out, row+"|")
 		}
 	}
 	missed = append(missed, floorTable(out, floor, floorLists, targets)...)
-	missed = append(missed, wasmFloorTable(out, floor, floorLists, targets)...)
+	missed = append(missed, engineFloorTable(out, floor, floorLists, targets)...)
 	missed = append(missed, compileTable(out, compile, compileLists, module, cached, targets)...)
+	missed = append(missed, firstCompileTable(out, first, targets)...)
+	missed = append(missed, memoryTable(out, memory, targets)...)
 	fmt.Fprintln(out)
 	if len(missed) == 0 {
 		fmt.Fprintln(out, "Every ratio meets its target.")
@@ -359,124 +414,216 @@ func lowerBound(targets map[key]float64, what, list string) (float64, bool) {
 	return t, ok
 }
 
-// wasmCells are a row's wasm columns (after "| target "): its time, CRI-O's
-// loop / wasm against the Wasm target (≥), and wasm / cgo against the wasm
-// bound (≤); with the targets missed.
-func wasmCells(what string, wasm, crio, cgo float64, list string, targets map[key]float64) (string, []string) {
+// engineCells are a row's columns of one engine without cgo (after
+// "| target "): its time, for the default engine CRI-O's loop / engine
+// against the Wasm target (≥), and engine / cgo against the bound named
+// by its backend (≤); with the targets missed. An engine not measured
+// gets dashes.
+func engineCells(backend, title string, isDefault bool, what string, t, crio, cgo float64, list string, targets map[key]float64) (string, []string) {
+	if t == 0 {
+		if isDefault {
+			return "| – | – | | – | ", nil
+		}
+		return "| – | – | ", nil
+	}
 	var missed []string
-	speedup, slowdown := crio/wasm, wasm/cgo
-	speedTarget, slowTarget := "", ""
-	if t, ok := lowerBound(targets, "Wasm", list); ok {
-		speedTarget = fmt.Sprintf(">= %gx", t)
-		if speedup < t {
-			speedTarget += " MISSED"
-			missed = append(missed, fmt.Sprintf("wasm %s: CRI-O's loop / wasm %s < %gx", what, times(speedup), t))
+	speed := ""
+	if isDefault {
+		speedup, speedTarget := crio/t, ""
+		if want, ok := lowerBound(targets, "Wasm", list); ok {
+			speedTarget = atLeast(speedup, want, fmt.Sprintf("%s %s: CRI-O's loop / %s", title, what, title), &missed)
 		}
+		speed = fmt.Sprintf(" %s | %s |", times(speedup), speedTarget)
 	}
-	if bound, ok := upperBound(targets, "wasm", list); ok {
-		slowTarget = fmt.Sprintf("<= %gx", bound)
-		if slowdown > bound {
-			slowTarget += " MISSED"
-			missed = append(missed, fmt.Sprintf("wasm %s: wasm / cgo %s > %gx", what, times(slowdown), bound))
-		}
+	slowdown, slowTarget := t/cgo, ""
+	if bound, ok := upperBound(targets, backend, list); ok {
+		slowTarget = atMost(slowdown, bound, times(slowdown), "x", fmt.Sprintf("%s %s: %s / cgo", title, what, title), &missed)
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %s |", duration(wasm), times(speedup), speedTarget, times(slowdown), slowTarget),
-		missed
+	return fmt.Sprintf("| %s |%s %s | %s ", duration(t), speed, times(slowdown), slowTarget), missed
 }
 
-// wasmFloorTable prints, per list, the wasm backend's MatchAny per image
-// beside CRI-O's loop, the cgo backend's and an empty call into the
-// module; it returns the targets missed.
-func wasmFloorTable(out io.Writer, floor map[string]map[string]float64, lists []string, targets map[key]float64) []string {
+// engineFloorTable prints, per list and engine without cgo, its MatchAny
+// per image beside CRI-O's loop, the cgo backend's and an empty call into
+// the module; it returns the targets missed.
+func engineFloorTable(out io.Writer, floor map[string]map[string]float64, lists []string, targets map[key]float64) []string {
 	var rows []string
 	var missed []string
 	for _, l := range lists {
 		r := floor[l]
-		wasm, okW := r["wasm-matchany"]
 		crio, okC := r["crio"]
 		cgo, okG := r["matchany"]
-		if !okW || !okC || !okG || wasm == 0 || cgo == 0 {
+		if !okC || !okG || cgo == 0 {
 			continue
 		}
-		cells, m := wasmCells("MatchAny per image on list "+l, wasm, crio, cgo, l, floorTargets(targets))
-		missed = append(missed, m...)
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s %s", l, duration(crio), duration(cgo),
-			duration(r["wasm-emptycall"]), cells))
+		for i, e := range engines {
+			t := r[e.backend+"-matchany"]
+			if t == 0 {
+				continue
+			}
+			speed, speedTarget := crio/t, ""
+			what := fmt.Sprintf("%s MatchAny per image on list %s: ", e.title, l)
+			if want, ok := lowerBound(targets, "WasmFloor", l); ok && i == 0 {
+				speedTarget = atLeast(speed, want, what+"CRI-O's loop / "+e.title, &missed)
+			}
+			slow, slowTarget := t/cgo, ""
+			if bound, ok := upperBound(targets, e.backend, l); ok {
+				slowTarget = atMost(slow, bound, times(slow), "x", what+e.title+" / cgo", &missed)
+			}
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", l, e.title, duration(crio),
+				duration(cgo), duration(r[e.backend+"-emptycall"]), duration(t), times(speed), speedTarget, times(slow), slowTarget))
+		}
 	}
 	if len(rows) == 0 {
 		return nil
 	}
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "The wasm backend's MatchAny per image (BenchmarkFloor, the same images), beside CRI-O's loop and")
-	fmt.Fprintln(out, "the cgo backend's MatchAny; empty call = an instance taken from the set's pool, the name copied")
-	fmt.Fprintln(out, "in, crio_pin_match on the empty set, the instance returned.")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| list | CRI-O's loop | cgo MatchAny | empty call | wasm MatchAny | CRI-O / wasm | target | wasm/cgo | target |")
-	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	table(out, "| list | engine | CRI-O's loop | cgo MatchAny | empty call | MatchAny | CRI-O / engine | target | engine/cgo | target |",
+		"| :--- | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+		"Each engine's MatchAny per image without cgo (BenchmarkFloor, the same images), beside CRI-O's loop",
+		"and the cgo backend's MatchAny; empty call = an instance taken from the set's pool, the name copied",
+		"in, crio_pin_match on the empty set, the instance returned.",
+	)
 	for _, row := range rows {
 		fmt.Fprintln(out, row)
 	}
 	return missed
 }
 
-// floorTargets are the targets with the WasmFloor rows standing as the
-// Wasm ones (wasmCells reads those).
-func floorTargets(targets map[key]float64) map[key]float64 {
-	t := map[key]float64{}
-	for k, v := range targets {
-		switch k.bench {
-		case "WasmFloor":
-			t[key{"Wasm", k.list}] = v
-		case "Wasm":
-		default:
-			t[k] = v
-		}
-	}
-	return t
-}
-
-// compileTable prints each list's Compile with both backends and the
-// module's own compile, against their bounds; it returns the targets
-// missed.
+// compileTable prints each list's Compile with every backend and the
+// wazero module's own compile, against their bounds; it returns the
+// targets missed.
 func compileTable(out io.Writer, compile map[string]map[string]float64, lists []string, module, cached float64, targets map[key]float64) []string {
 	var missed []string
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "Compile of a whole list with each backend (the fastest compile of the runs), and the wasm backend's")
-	fmt.Fprintln(out, "module (once per process):")
-	fmt.Fprintln(out)
-	fmt.Fprintln(out, "| what | cgo | wasm | wasm/cgo | target |")
-	fmt.Fprintln(out, "| :--- | ---: | ---: | ---: | ---: |")
+	table(out, "| what | cgo | wasm2go | wasm2go/cgo | target | wazero | wazero/cgo | target |",
+		"| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+		"Compile of a whole list with each backend (the fastest compile of the runs), and wazero's module",
+		"(once per process):",
+	)
 	for _, l := range lists {
 		lib, okL := compile[l]["lib"]
-		wasm, okW := compile[l]["wasm"]
-		if !okL || !okW || lib == 0 {
+		if !okL || lib == 0 {
 			continue
 		}
-		target := ""
-		if bound, ok := upperBound(targets, "wasmcompile", l); ok {
-			target = fmt.Sprintf("<= %gx", bound)
-			if wasm/lib > bound {
-				target += " MISSED"
-				missed = append(missed, fmt.Sprintf("Compile of list %s: wasm / cgo %s > %gx", l, times(wasm/lib), bound))
+		row := fmt.Sprintf("| Compile %s | %s ", l, duration(lib))
+		list := strings.TrimPrefix(l, "patterns=") // the targets name a list by its size
+		for _, e := range engines {
+			t, ok := compile[l][e.backend]
+			if !ok {
+				row += "| – | – | "
+				continue
 			}
+			target := ""
+			if bound, ok := upperBound(targets, e.backend+"compile", list); ok {
+				target = atMost(t/lib, bound, times(t/lib), "x", fmt.Sprintf("Compile of list %s: %s / cgo", l, e.title), &missed)
+			}
+			row += fmt.Sprintf("| %s | %s | %s ", duration(t), times(t/lib), target)
 		}
-		fmt.Fprintf(out, "| Compile %s | %s | %s | %s | %s |\n", l, duration(lib), duration(wasm), times(wasm/lib), target)
+		fmt.Fprintln(out, row+"|")
 	}
 	if module > 0 {
 		target := ""
 		if bound, ok := upperBound(targets, "module", "compile"); ok {
-			target = fmt.Sprintf("<= %g ms", bound)
-			if module/1e6 > bound {
-				target += " MISSED"
-				missed = append(missed, fmt.Sprintf("the module's compile: %s > %g ms", duration(module), bound))
-			}
+			target = atMost(module/1e6, bound, duration(module), " ms", "wazero's module compile:", &missed)
 		}
-		fmt.Fprintf(out, "| the module (wazero runtime, compile, first instance) | – | %s | – | %s |\n", duration(module), target)
+		fmt.Fprintf(out, "| the module (wazero runtime, compile, first instance) | – | – | – | | %s | – | %s |\n", duration(module), target)
 	}
 	if cached > 0 {
-		fmt.Fprintf(out, "| the module from CRIOPIN_WASM_CACHE (a later process) | – | %s | – | |\n", duration(cached))
+		fmt.Fprintf(out, "| the module from CRIOPIN_WASM_CACHE (a later process) | – | – | – | | %s | – | |\n", duration(cached))
 	}
 	return missed
+}
+
+// backendTitles are the tables' names of the backends, by criopin.Backend.
+var backendTitles = map[string]string{"lib": "cgo", "wasm2go": "wasm2go", "wasm": "wazero"}
+
+// firstCompileTable prints a fresh process's first Compile with each
+// backend against its bound (firstcompile, ms); it returns the targets
+// missed.
+func firstCompileTable(out io.Writer, first map[string][2]float64, targets map[key]float64) []string {
+	if len(first) == 0 {
+		return nil
+	}
+	var missed []string
+	table(out, "| backend | first Compile | process | target |",
+		"| :--- | ---: | ---: | ---: |",
+		"A fresh process's first Compile of the hand list (BenchmarkFirstCompile: the test binary run again",
+		"for one Compile, the fastest of the runs; process = the child's life, exec to exit, Go's start and",
+		"the test framework's included; no CRIOPIN_WASM_CACHE):",
+	)
+	for _, b := range []string{"lib", "wasm2go", "wasm"} {
+		f, ok := first[b]
+		if !ok {
+			continue
+		}
+		target := ""
+		if bound, ok := upperBound(targets, "firstcompile", b); ok {
+			target = atMost(f[0]/1e6, bound, duration(f[0]), " ms", backendTitles[b]+"'s first Compile in a fresh process:", &missed)
+		}
+		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", backendTitles[b], duration(f[0]), duration(f[1]), target)
+	}
+	return missed
+}
+
+// memoryTable prints a set's memory with 16 callers, before and after a
+// 16 MiB name, in copies of its compiled list, against the memory bound;
+// it returns the targets missed.
+func memoryTable(out io.Writer, memory map[string]map[string]float64, targets map[key]float64) []string {
+	if len(memory) == 0 {
+		return nil
+	}
+	var missed []string
+	table(out, "| engine | one copy | 16 callers | then a 16 MiB name and 16 callers | target |",
+		"| :--- | ---: | ---: | ---: | ---: |",
+		"The memory one Set holds (BenchmarkSetMemory: 20,000 digests and the pause image, GOMAXPROCS 16,",
+		"the default SetMaxConcurrentCalls), in copies of its compiled list (every instance's linear memory",
+		"/ the compile's instance's), the most of the runs; cgo holds one copy whatever the callers:",
+	)
+	for _, e := range engines {
+		m, ok := memory[e.backend]
+		if !ok {
+			continue
+		}
+		target := ""
+		if bound, ok := upperBound(targets, "memory", e.backend); ok {
+			most := max(m["callers-copies"], m["long-copies"])
+			target = atMost(most, bound, fmt.Sprintf("%.2f", most), " copies", e.title+"'s set with 16 callers or after a 16 MiB name:", &missed)
+		}
+		fmt.Fprintf(out, "| %s | %.1f MB | %.2f | %.2f | %s |\n", e.title, m["compiled-bytes"]/1e6, m["callers-copies"], m["long-copies"], target)
+	}
+	return missed
+}
+
+// table starts a table: a blank line, its caption's lines, a blank line,
+// its header and its alignment row.
+func table(out io.Writer, header, align string, caption ...string) {
+	fmt.Fprintln(out)
+	for _, line := range caption {
+		fmt.Fprintln(out, line)
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, header)
+	fmt.Fprintln(out, align)
+}
+
+// atMost is the cell of an upper bound: "<= bound<unit>", MISSED when
+// value is above it, and then what, with the value (shown) and the bound,
+// added to missed.
+func atMost(value, bound float64, shown, unit, what string, missed *[]string) string {
+	cell := fmt.Sprintf("<= %g%s", bound, unit)
+	if value <= bound {
+		return cell
+	}
+	*missed = append(*missed, fmt.Sprintf("%s %s > %g%s", what, shown, bound, unit))
+	return cell + " MISSED"
+}
+
+// atLeast is the cell of a ratio's lower bound: ">= want x", MISSED below it.
+func atLeast(ratio, want float64, what string, missed *[]string) string {
+	cell := fmt.Sprintf(">= %gx", want)
+	if ratio >= want {
+		return cell
+	}
+	*missed = append(*missed, fmt.Sprintf("%s %s < %gx", what, times(ratio), want))
+	return cell + " MISSED"
 }
 
 // times formats a ratio.

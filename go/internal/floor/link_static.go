@@ -1,4 +1,4 @@
-//go:build cgo && !criopin_wasm && !criopin_purego && criopin_static
+//go:build cgo && !criopin_wasm && !criopin_purego && !criopin_wazero && !criopin_wasm2go && criopin_static
 
 package floor
 
