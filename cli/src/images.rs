@@ -129,9 +129,95 @@ pub struct Name {
     pub is_id: bool,
 }
 
-#[derive(Deserialize)]
+/// The most images a listing may hold (crictl's or the runtime's answer
+/// over CRI): 100 times the largest node seen (20,000 images), and about
+/// 1.2 GB of memory in `check`, which keeps each image's names and
+/// answer. Past it the input is refused, not read into the memory of a
+/// monitoring job (docs/tool.md, "check").
+pub const MAX_IMAGES: usize = 2_000_000;
+
+/// Why a listing of `images` images is not read.
+pub fn too_many_images(what: &str, images: usize) -> InputError {
+    InputError(format!(
+        "{what}: more than {MAX_IMAGES} images ({images} read so far), 100 times the largest node seen; \
+         not read, so that a wrong input cannot take the memory of the node's monitoring (give a listing \
+         of the node's own runtime)"
+    ))
+}
+
+/// crictl's `{"images": [...]}`: each image made an `Image` as it is
+/// decoded, so that no second copy of every name is held.
 struct Listing {
-    images: Vec<Listed>,
+    images: Vec<Image>,
+}
+
+/// What decoding a listing needs beside the text: the runtime's naming,
+/// and the file's name for the image bound's message.
+#[derive(Clone, Copy)]
+struct Decoding<'a> {
+    naming: Naming,
+    path: &'a str,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Decoding<'_> {
+    type Value = Listing;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Listing, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Decoding<'_> {
+    type Value = Listing;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("crictl's listing, {\"images\": [...]}")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Listing, A::Error> {
+        let mut images = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "images" {
+                images = Some(map.next_value_seed(Images(self))?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        let images = images.ok_or_else(|| serde::de::Error::missing_field("images"))?;
+        Ok(Listing { images })
+    }
+}
+
+/// crictl's array of images, each made an `Image` as it is decoded.
+struct Images<'a>(Decoding<'a>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Images<'_> {
+    type Value = Vec<Image>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Vec<Image>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Images<'_> {
+    type Value = Vec<Image>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array of images")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Image>, A::Error> {
+        let Decoding { naming, path } = self.0;
+        let mut images = Vec::new();
+        while let Some(listed) = seq.next_element::<Listed>()? {
+            if images.len() == MAX_IMAGES {
+                return Err(serde::de::Error::custom(too_many_images(path, images.len() + 1).0));
+            }
+            images.push(from_listing(listed, naming));
+        }
+        images.shrink_to_fit();
+        Ok(images)
+    }
 }
 
 #[derive(Deserialize)]
@@ -257,8 +343,11 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
     };
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => {
-            let listing: Listing = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(listing.images.into_iter().map(|l| from_listing(l, naming)).collect());
+            let mut decoder = serde_json::Deserializer::from_slice(bytes);
+            let decoding = Decoding { naming, path };
+            let listing = serde::de::DeserializeSeed::deserialize(decoding, &mut decoder).map_err(json_error)?;
+            decoder.end().map_err(json_error)?;
+            return Ok(listing.images);
         }
         // crictl's array, or Docker's (its keys capitalised: "Id").
         Some(b'[') if first_key(bytes).is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) => {
@@ -266,8 +355,11 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
             return crate::runtimes::cri_dockerd::inspect::parse(path, bytes, naming);
         }
         Some(b'[') => {
-            let images: Vec<Listed> = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(images.into_iter().map(|l| from_listing(l, naming)).collect());
+            let mut decoder = serde_json::Deserializer::from_slice(bytes);
+            let images = Images(Decoding { naming, path });
+            let images = serde::de::DeserializeSeed::deserialize(images, &mut decoder).map_err(json_error)?;
+            decoder.end().map_err(json_error)?;
+            return Ok(images);
         }
         _ => {}
     }
@@ -553,13 +645,16 @@ fn from_listing(listed: Listed, naming: Naming) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
     let artifact = (naming.lists_artifacts && is_artifact(&listed.id, &digests)).then_some(ARTIFACT_WHY);
-    let mut names: Vec<Name> =
-        tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true, is_id: false }).collect();
+    let mut names: Vec<Name> = Vec::with_capacity(tags.len() + digests.len() + usize::from(naming.image_id_record));
     for digest in digests {
         let repo = repository(&digest);
         let stored = naming.digest_beside_tag || artifact.is_some() || !tags.iter().any(|t| repository(t) == repo);
         names.push(Name { text: digest, stored, is_tag: false, is_id: false });
     }
+    // The tags first, as listed, moved rather than copied.
+    let digests = names.len();
+    names.extend(tags.into_iter().map(|text| Name { text, stored: true, is_tag: true, is_id: false }));
+    names.rotate_left(digests);
     if naming.image_id_record && !listed.id.is_empty() {
         names.push(Name { text: listed.id.clone(), stored: true, is_tag: false, is_id: true });
     }
