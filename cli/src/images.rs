@@ -131,35 +131,37 @@ pub struct Name {
 
 /// The most images a listing may hold (crictl's or the runtime's answer
 /// over CRI): 100 times the largest node seen (20,000 images), and about
-/// 1.2 GB of memory in `check`, which keeps each image's names and
-/// answer. Past it the input is refused, not read into the memory of a
-/// monitoring job (docs/tool.md, "check").
+/// 1.5 GB of memory in `check`, which keeps each image's names (about 750
+/// bytes an image). Past it the input is refused, not held in the memory
+/// of a monitoring job (docs/tool.md, "check").
 pub const MAX_IMAGES: usize = 2_000_000;
 
 /// Why a listing of `images` images is not read.
 pub fn too_many_images(what: &str, images: usize) -> InputError {
     InputError(format!(
-        "{what}: more than {MAX_IMAGES} images ({images} read so far), 100 times the largest node seen; \
-         not read, so that a wrong input cannot take the memory of the node's monitoring (give a listing \
-         of the node's own runtime)"
+        "{what}: {images} images, more than {MAX_IMAGES}, 100 times the largest node seen; \
+         not checked, so that a wrong input cannot take the memory of the node's monitoring (a node \
+         with that many images has others to remove first: `crictl rmi --prune` removes those no container uses)"
     ))
 }
 
 /// crictl's `{"images": [...]}`: each image made an `Image` as it is
 /// decoded, so that no second copy of every name is held.
 struct Listing {
-    images: Vec<Image>,
+    images: Counted,
 }
 
-/// What decoding a listing needs beside the text: the runtime's naming,
-/// and the file's name for the image bound's message.
+/// The images of a listing, or past `MAX_IMAGES` only how many there are
+/// (the rest counted, not kept).
+type Counted = Result<Vec<Image>, usize>;
+
+/// What decoding a listing needs beside the text: the runtime's naming.
 #[derive(Clone, Copy)]
-struct Decoding<'a> {
+struct Decoding {
     naming: Naming,
-    path: &'a str,
 }
 
-impl<'de> serde::de::DeserializeSeed<'de> for Decoding<'_> {
+impl<'de> serde::de::DeserializeSeed<'de> for Decoding {
     type Value = Listing;
 
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Listing, D::Error> {
@@ -167,7 +169,7 @@ impl<'de> serde::de::DeserializeSeed<'de> for Decoding<'_> {
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for Decoding<'_> {
+impl<'de> serde::de::Visitor<'de> for Decoding {
     type Value = Listing;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -189,34 +191,41 @@ impl<'de> serde::de::Visitor<'de> for Decoding<'_> {
 }
 
 /// crictl's array of images, each made an `Image` as it is decoded.
-struct Images<'a>(Decoding<'a>);
+struct Images(Decoding);
 
-impl<'de> serde::de::DeserializeSeed<'de> for Images<'_> {
-    type Value = Vec<Image>;
+impl<'de> serde::de::DeserializeSeed<'de> for Images {
+    type Value = Counted;
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Vec<Image>, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Counted, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for Images<'_> {
-    type Value = Vec<Image>;
+impl<'de> serde::de::Visitor<'de> for Images {
+    type Value = Counted;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("an array of images")
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Image>, A::Error> {
-        let Decoding { naming, path } = self.0;
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Counted, A::Error> {
+        let naming = self.0.naming;
         let mut images = Vec::new();
         while let Some(listed) = seq.next_element::<Listed>()? {
             if images.len() == MAX_IMAGES {
-                return Err(serde::de::Error::custom(too_many_images(path, images.len() + 1).0));
+                // Past the bound: the others counted, not kept (their
+                // syntax still checked).
+                let mut count = images.len() + 1;
+                drop(images);
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    count += 1;
+                }
+                return Ok(Err(count));
             }
             images.push(from_listing(listed, naming));
         }
         images.shrink_to_fit();
-        Ok(images)
+        Ok(Ok(images))
     }
 }
 
@@ -344,10 +353,10 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => {
             let mut decoder = serde_json::Deserializer::from_slice(bytes);
-            let decoding = Decoding { naming, path };
-            let listing = serde::de::DeserializeSeed::deserialize(decoding, &mut decoder).map_err(json_error)?;
+            let listing = serde::de::DeserializeSeed::deserialize(Decoding { naming }, &mut decoder);
+            let listing = listing.map_err(json_error)?;
             decoder.end().map_err(json_error)?;
-            return Ok(listing.images);
+            return listing.images.map_err(|count| too_many_images(path, count));
         }
         // crictl's array, or Docker's (its keys capitalised: "Id").
         Some(b'[') if first_key(bytes).is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) => {
@@ -356,10 +365,10 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
         }
         Some(b'[') => {
             let mut decoder = serde_json::Deserializer::from_slice(bytes);
-            let images = Images(Decoding { naming, path });
-            let images = serde::de::DeserializeSeed::deserialize(images, &mut decoder).map_err(json_error)?;
+            let images = serde::de::DeserializeSeed::deserialize(Images(Decoding { naming }), &mut decoder);
+            let images = images.map_err(json_error)?;
             decoder.end().map_err(json_error)?;
-            return Ok(images);
+            return images.map_err(|count| too_many_images(path, count));
         }
         _ => {}
     }
