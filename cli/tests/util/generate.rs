@@ -40,22 +40,8 @@ pub fn crictl_listing(images: usize) -> String {
     format!("{{\"images\":[{}]}}", images.join(","))
 }
 
-/// `crictl_listing(images)` written to `path` an image at a time, without
-/// the whole text in memory.
-pub fn write_crictl_listing(path: &std::path::Path, images: usize) {
-    use std::io::Write;
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    file.write_all(b"{\"images\":[").unwrap();
-    for i in 0..images {
-        let comma = if i == 0 { "" } else { "," };
-        write!(file, "{comma}{}", crictl_image(i)).unwrap();
-    }
-    file.write_all(b"]}").unwrap();
-    file.flush().unwrap();
-}
-
 /// Image `i` of `crictl_listing`.
-fn crictl_image(i: usize) -> String {
+pub fn crictl_image(i: usize) -> String {
     format!(
         "{{\"id\":\"{:064x}\",\"repoTags\":[\"registry.example/team-{i}/app:{i}\"],\
          \"repoDigests\":[\"registry.example/team-{i}/app@sha256:{i:064x}\"],\"pinned\":{}}}",
