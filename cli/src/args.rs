@@ -339,6 +339,13 @@ pub enum Command {
         /// Also each pinned pattern whose images the kubelet pulls again
         /// before a pod uses them, with the allowlist entry that would
         /// spare them, and the allowlist entries no pin needs
+        /// Print only the closing line of counts
+        ///
+        /// The findings by severity and the configuration's warnings, as
+        /// the last line without -q says them; the exit status is as
+        /// without -q
+        #[arg(long, short = 'q', conflicts_with_all = ["json", "verbose"])]
+        quiet: bool,
         #[command(flatten)]
         kubelet: KubeletArgs,
         #[command(flatten)]
@@ -478,6 +485,13 @@ pub enum Command {
         /// pulled by tag
         #[arg(long)]
         allow_undecided: bool,
+        /// Exit 1 when lint or the configuration has a warning
+        ///
+        /// Without it a check with warnings passes, and its verdict says
+        /// how many (lint's warnings and the configuration's; notes never
+        /// fail)
+        #[arg(long)]
+        fail_on_warnings: bool,
         /// Ask the runtime again until its pinned flags agree with the list,
         /// for at most DURATION (e.g. 60s, 2m, 500ms)
         ///
@@ -505,6 +519,18 @@ pub enum Command {
         /// images it pins (a label per pattern: as many series as patterns)
         #[arg(long)]
         metrics_per_pattern: bool,
+        /// List every image, in the text and in JSON
+        ///
+        /// By default each kind of image (disagreeing, undecided, pinned or
+        /// not as the runtime says) shows its first 20 and a count of the
+        /// others: a node of a million images is not a million lines. The
+        /// counts always count every image
+        #[arg(long)]
+        every_image: bool,
+        /// Print only the verdict, the first line; the exit status is as
+        /// without -q
+        #[arg(long, short = 'q', conflicts_with = "json")]
+        quiet: bool,
         /// Also whether the kubelet pulls each image again before a pod
         /// uses it, and lint's verified-pin and unneeded-entry
         #[command(flatten)]

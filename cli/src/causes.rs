@@ -21,9 +21,16 @@ pub struct Cause {
     pub file: Option<String>,
     /// The disagreeing images it can explain: indexes into `images`.
     pub images: Vec<usize>,
+    /// Those it can explain that a folded report left out of `images`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub images_left_out: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     pub message: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The lowest pattern index over the names a container runtime matches,
@@ -106,7 +113,10 @@ impl<'r> Causes<'r> {
             Some((_, found)) => found.images.push(image),
             None => {
                 let (file, line) = at.map_or((None, None), |(f, l)| (Some(f), Some(l)));
-                self.found.push((which, Cause { code, file, images: vec![image], line, message: message() }));
+                self.found.push((
+                    which,
+                    Cause { code, file, images: vec![image], images_left_out: 0, line, message: message() },
+                ));
             }
         }
     }

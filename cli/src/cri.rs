@@ -86,6 +86,7 @@ pub struct Client {
 impl Client {
     /// Connected to `endpoint`, and its `Version` asked.
     pub fn connect(endpoint: &Endpoint) -> Result<Client, InputError> {
+        not_a_grpc_socket(endpoint)?;
         let tokio = tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
@@ -114,6 +115,9 @@ impl Client {
             messages::LIST_IMAGES,
             messages::ListImagesRequest {},
         ))?;
+        if listed.images.len() > images::MAX_IMAGES {
+            return Err(images::too_many_images(&self.endpoint.text, listed.images.len()));
+        }
         let images = listed
             .images
             .into_iter()
@@ -156,6 +160,40 @@ where
         Ok(Err(status)) => Err(refused(endpoint, path, &status)),
         Err(_) => Err(no_answer(endpoint, path)),
     }
+}
+
+/// Err when the path cannot be a runtime's gRPC socket, said before
+/// connecting: a file or directory there (connecting to it says only
+/// "connection refused"), or containerd's ttrpc socket, which speaks no
+/// HTTP/2 and so leaves the client waiting out `TIMEOUT`.
+fn not_a_grpc_socket(endpoint: &Endpoint) -> Result<(), InputError> {
+    use std::os::unix::fs::FileTypeExt;
+    let path = &endpoint.path;
+    if path.file_name().is_some_and(|name| name.to_string_lossy().ends_with(".ttrpc")) {
+        let grpc = path.with_extension("");
+        return Err(InputError(format!(
+            "{}: this is containerd's ttrpc socket (for its shims), which answers no CRI; give its gRPC socket, \
+             e.g. --runtime-endpoint unix://{} ([grpc] address in its config.toml)",
+            endpoint.text,
+            grpc.display()
+        )));
+    }
+    let what = match std::fs::metadata(path) {
+        Ok(meta) if meta.file_type().is_socket() => return Ok(()),
+        Ok(meta) if meta.is_dir() => "a directory",
+        Ok(meta) if meta.is_file() => "a regular file",
+        Ok(_) => "a device or FIFO",
+        // Said, as it is, by the connection.
+        Err(_) => return Ok(()),
+    };
+    Err(InputError(format!(
+        "cannot reach the runtime at {}: not a socket ({} is {what}); check the path: the runtime's CRI \
+         socket (crictl's --runtime-endpoint, e.g. unix:///run/containerd/containerd.sock or \
+         unix:///var/run/crio/crio.sock), created by the runtime when it starts; or give the output of \
+         `crictl images -o json` with --images",
+        endpoint.text,
+        path.display()
+    )))
 }
 
 /// What to check when nothing answers at `endpoint`.

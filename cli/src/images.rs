@@ -133,9 +133,104 @@ pub struct Name {
     pub is_id: bool,
 }
 
-#[derive(Deserialize)]
+/// The most images a listing may hold (crictl's or the runtime's answer
+/// over CRI): 100 times the largest node seen (20,000 images), and about
+/// 1.5 GB of memory in `check`, which keeps each image's names (about 750
+/// bytes an image). Past it the input is refused, not held in the memory
+/// of a monitoring job (docs/tool.md, "check").
+pub const MAX_IMAGES: usize = 2_000_000;
+
+/// Why a listing of `images` images is not read.
+pub fn too_many_images(what: &str, images: usize) -> InputError {
+    InputError(format!(
+        "{what}: {images} images, more than {MAX_IMAGES}, 100 times the largest node seen; \
+         not checked, so that a wrong input cannot take the memory of the node's monitoring (a node \
+         with that many images has others to remove first: `crictl rmi --prune` removes those no container uses)"
+    ))
+}
+
+/// crictl's `{"images": [...]}`: each image made an `Image` as it is
+/// decoded, so that no second copy of every name is held.
 struct Listing {
-    images: Vec<Listed>,
+    images: Counted,
+}
+
+/// The images of a listing, or past `MAX_IMAGES` only how many there are
+/// (the rest counted, not kept).
+type Counted = Result<Vec<Image>, usize>;
+
+/// What decoding a listing needs beside the text: the runtime's naming.
+#[derive(Clone, Copy)]
+struct Decoding {
+    naming: Naming,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Decoding {
+    type Value = Listing;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Listing, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Decoding {
+    type Value = Listing;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("crictl's listing, {\"images\": [...]}")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Listing, A::Error> {
+        let mut images = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "images" {
+                images = Some(map.next_value_seed(Images(self))?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        let images = images.ok_or_else(|| serde::de::Error::missing_field("images"))?;
+        Ok(Listing { images })
+    }
+}
+
+/// crictl's array of images, each made an `Image` as it is decoded.
+struct Images(Decoding);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Images {
+    type Value = Counted;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Counted, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Images {
+    type Value = Counted;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array of images")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Counted, A::Error> {
+        let naming = self.0.naming;
+        let mut images = Vec::new();
+        while let Some(listed) = seq.next_element::<Listed>()? {
+            if images.len() == MAX_IMAGES {
+                // Past the bound: the others counted, not kept (their
+                // syntax still checked).
+                let mut count = images.len() + 1;
+                drop(images);
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    count += 1;
+                }
+                return Ok(Err(count));
+            }
+            images.push(from_listing(listed, naming));
+        }
+        images.shrink_to_fit();
+        Ok(Ok(images))
+    }
 }
 
 #[derive(Deserialize)]
@@ -261,8 +356,11 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
     };
     match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'{') => {
-            let listing: Listing = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(listing.images.into_iter().map(|l| from_listing(l, naming)).collect());
+            let mut decoder = serde_json::Deserializer::from_slice(bytes);
+            let listing = serde::de::DeserializeSeed::deserialize(Decoding { naming }, &mut decoder);
+            let listing = listing.map_err(json_error)?;
+            decoder.end().map_err(json_error)?;
+            return listing.images.map_err(|count| too_many_images(path, count));
         }
         // crictl's array, or Docker's (its keys capitalised: "Id").
         Some(b'[') if first_key(bytes).is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) => {
@@ -270,8 +368,11 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
             return crate::runtimes::cri_dockerd::inspect::parse(path, bytes, naming);
         }
         Some(b'[') => {
-            let images: Vec<Listed> = serde_json::from_slice(bytes).map_err(json_error)?;
-            return Ok(images.into_iter().map(|l| from_listing(l, naming)).collect());
+            let mut decoder = serde_json::Deserializer::from_slice(bytes);
+            let images = serde::de::DeserializeSeed::deserialize(Images(Decoding { naming }), &mut decoder);
+            let images = images.map_err(json_error)?;
+            decoder.end().map_err(json_error)?;
+            return images.map_err(|count| too_many_images(path, count));
         }
         _ => {}
     }
@@ -557,13 +658,16 @@ fn from_listing(listed: Listed, naming: Naming) -> Image {
     let tags = listed.repo_tags.unwrap_or_default();
     let digests = listed.repo_digests.unwrap_or_default();
     let artifact = (naming.lists_artifacts && is_artifact(&listed.id, &digests)).then_some(ARTIFACT_WHY);
-    let mut names: Vec<Name> =
-        tags.iter().map(|t| Name { text: t.clone(), stored: true, is_tag: true, is_id: false }).collect();
+    let mut names: Vec<Name> = Vec::with_capacity(tags.len() + digests.len() + usize::from(naming.image_id_record));
     for digest in digests {
         let repo = repository(&digest);
         let stored = naming.digest_beside_tag || artifact.is_some() || !tags.iter().any(|t| repository(t) == repo);
         names.push(Name { text: digest, stored, is_tag: false, is_id: false });
     }
+    // The tags first, as listed, moved rather than copied.
+    let digests = names.len();
+    names.extend(tags.into_iter().map(|text| Name { text, stored: true, is_tag: true, is_id: false }));
+    names.rotate_left(digests);
     if naming.image_id_record && !listed.id.is_empty() {
         names.push(Name { text: listed.id.clone(), stored: true, is_tag: false, is_id: true });
     }

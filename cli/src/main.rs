@@ -51,9 +51,9 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Command::Config { verbose, quiet } => commands::config::run(sources, *verbose, *quiet),
         Command::Lint { fix, .. } if fix.target().is_some() => commands::lint::fix(sources, fix.target()),
-        Command::Lint { images, verbose, severity, kubelet, .. } => {
+        Command::Lint { images, verbose, severity, quiet, kubelet, .. } => {
             let shown = commands::lint::Shown { verbose: *verbose, least: severity.unwrap_or(lint::Severity::Info) };
-            commands::lint::run(sources, images, shown, kubelet)
+            commands::lint::run(sources, images, shown, *quiet, kubelet)
         }
         Command::Explain { images, check, quiet, allow_undecided, kubelet } => {
             commands::explain::run(sources, images, *check, *quiet, *allow_undecided, kubelet)
@@ -71,11 +71,28 @@ fn main() -> ExitCode {
         Command::Translate { from, to, images, quiet } => {
             commands::translate::run(sources, *from, *to, images.as_deref(), *quiet)
         }
-        Command::Check { runtime_endpoint, images, allow_undecided, wait, format, metrics_per_pattern, kubelet } => {
+        Command::Check {
+            runtime_endpoint,
+            images,
+            allow_undecided,
+            fail_on_warnings,
+            wait,
+            format,
+            metrics_per_pattern,
+            every_image,
+            quiet,
+            kubelet,
+        } => {
             let from =
                 commands::check::ImagesFrom { listings: images, endpoint: runtime_endpoint.as_deref(), wait: *wait };
-            let form = commands::check::Form { format: *format, per_pattern: *metrics_per_pattern };
-            commands::check::run(sources, from, *allow_undecided, form, kubelet)
+            let form = commands::check::Form {
+                format: *format,
+                per_pattern: *metrics_per_pattern,
+                every_image: *every_image,
+                quiet: *quiet,
+            };
+            let fails = commands::check::Fails { undecided: !*allow_undecided, warnings: *fail_on_warnings };
+            commands::check::run(sources, from, fails, form, kubelet)
         }
         Command::Completions { shell } => commands::completions::run(*shell),
         Command::GenerateMan { dir } => commands::generate_man::run(dir),

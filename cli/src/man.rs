@@ -76,12 +76,12 @@ pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
             (
                 1,
                 "a disagreement with the runtime, an undecided image (unless --allow-undecided) or a lint error \
-                 (warnings and notes do not fail)",
+                 (warnings fail only with --fail-on-warnings, notes never)",
             ),
             (
                 2,
                 "unusable input, a runtime that cannot be asked (no socket, no answer within a few seconds, no CRI), \
-                 a listing without pinned flags, or a list the runtime may switch to is refused (the rest is still \
+                 a listing without pinned flags or of more than 2,000,000 images, or a list the runtime may switch to is refused (the rest is still \
                  shown)",
             ),
         ],

@@ -22,6 +22,9 @@ pub struct DependsOnPull {
 
 #[derive(Serialize)]
 pub struct Explained {
+    /// Its place in the listing (the report may keep only some images).
+    #[serde(skip)]
+    pub listed_at: usize,
     pub id: Option<String>,
     /// Every name the image was listed with.
     pub names: Vec<String>,
@@ -80,7 +83,18 @@ pub struct Explained {
 }
 
 pub struct Report {
+    /// The images explained, in the listing's order: every one, or when
+    /// folded the first few of each kind (`left_out` counts the others).
     pub images: Vec<Explained>,
+    /// Every image of the listing, and those the list pins, kept or not.
+    pub listed: usize,
+    pub pinned: usize,
+    /// The images each pattern pins (by the lowest index), kept or not.
+    pub pattern_images: Vec<usize>,
+    /// Whether each image of the listing is pinned, in its order.
+    pub pinned_at: Vec<bool>,
+    /// The images of each kind not kept, when folded.
+    pub left_out: Vec<LeftOut>,
     /// The likely causes of the disagreements, each once.
     pub causes: Vec<Cause>,
     pub disagreements: usize,
@@ -93,14 +107,48 @@ pub struct Report {
     pub valid_patterns: usize,
 }
 
+/// An image's kind, by which a report folds: what the runtime's flag says
+/// of the list's answer (`Explained::check`), and that answer.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Kind {
+    pub check: Option<&'static str>,
+    pub pinned: bool,
+}
+
+impl Kind {
+    /// In a few words, for "… and N more image(s) {kind}".
+    pub fn describe(self) -> &'static str {
+        match (self.check, self.pinned) {
+            (Some("disagree"), true) => "pinned here and not by the runtime (DISAGREES)",
+            (Some("disagree"), false) => "pinned by the runtime and not here (DISAGREES)",
+            (Some("undecided"), _) => "undecided",
+            (Some(_), true) => "pinned, as the runtime says",
+            (Some(_), false) => "not pinned, as the runtime says",
+            (None, true) => "pinned",
+            (None, false) => "not pinned",
+        }
+    }
+}
+
+/// How many images of one kind a folded report left out.
+#[derive(Clone, Copy, Serialize)]
+pub struct LeftOut {
+    #[serde(flatten)]
+    pub kind: Kind,
+    pub images: usize,
+}
+
 /// Each image explained; `known`: what the running runtime said of itself,
-/// for the likely causes.
+/// for the likely causes. `keep`: how many images of each kind to keep
+/// (`check`, which shows the first few: a listing of a million images
+/// would otherwise be held twice), None for every one.
 pub fn explain<'r>(
     resolved: &'r Resolved,
     compiled: &Compiled,
     images: &[Image],
     flags: Flags,
     known: Known<'r>,
+    keep: Option<usize>,
 ) -> Report {
     let entries = &resolved.entries;
     let refused = !compiled.refused.is_empty();
@@ -108,77 +156,116 @@ pub fn explain<'r>(
     let mut causes = Causes::new(resolved, flags, known);
     let model = Runtime::of(flags).model();
     let compared_as = model.naming().compared_as;
-    let mut explained: Vec<Explained> = images
-        .iter()
-        .enumerate()
-        .map(|(at, image)| {
-            let decided = decide_as(compiled, image, compared_as);
-            // A label pins whatever the list says: said only where no pattern does.
-            let by_label = decided.is_none().then(|| model.label_pin(image, &resolved.label_selectors)).flatten();
-            let pinned = decided.is_some() || by_label.is_some();
-            // Only worth saying when the stored names do not pin it anyway.
-            let depends_on_pull: Vec<DependsOnPull> = image
-                .names
-                .iter()
-                .filter(|n| !pinned && !n.stored)
-                .filter_map(|n| {
-                    compiled.set.match_index(compared_as(&n.text).as_bytes()).map(|i| {
-                        let i = compiled.list_index(i);
-                        DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
-                    })
+    let mut pattern_images = vec![0; entries.len()];
+    let mut pinned_at = Vec::with_capacity(images.len());
+    let mut kinds: Vec<LeftOut> = Vec::new();
+    let mut explained: Vec<Explained> = Vec::new();
+    for (at, image) in images.iter().enumerate() {
+        let decided = decide_as(compiled, image, compared_as);
+        // A label pins whatever the list says: said only where no pattern does.
+        let by_label = decided.is_none().then(|| model.label_pin(image, &resolved.label_selectors)).flatten();
+        let pinned = decided.is_some() || by_label.is_some();
+        // Only worth saying when the stored names do not pin it anyway.
+        let depends_on_pull: Vec<DependsOnPull> = image
+            .names
+            .iter()
+            .filter(|n| !pinned && !n.stored)
+            .filter_map(|n| {
+                compiled.set.match_index(compared_as(&n.text).as_bytes()).map(|i| {
+                    let i = compiled.list_index(i);
+                    DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
                 })
-                .collect();
+            })
+            .collect();
+        if !depends_on_pull.is_empty() {
+            undecided += 1;
+        }
+        let check = image.runtime_pinned.filter(|_| !refused).map(|runtime| {
             if !depends_on_pull.is_empty() {
-                undecided += 1;
+                "undecided"
+            } else if runtime == pinned {
+                "agree"
+            } else {
+                "disagree"
             }
-            let check = image.runtime_pinned.filter(|_| !refused).map(|runtime| {
-                if !depends_on_pull.is_empty() {
-                    "undecided"
-                } else if runtime == pinned {
-                    "agree"
-                } else {
-                    "disagree"
+        });
+        if check == Some("disagree") {
+            disagreements += 1;
+            let runtime_pins = image.runtime_pinned == Some(true);
+            // The runtime's own likely causes (`crate::runtimes`).
+            model.likely_causes(&mut causes, at, image, runtime_pins, decided.map(|(_, n)| n));
+        }
+        let entry = decided.map(|(i, _)| &entries[i]);
+        if let Some((i, _)) = decided {
+            pattern_images[i] += 1;
+        }
+        pinned_at.push(pinned);
+        let kind = Kind { check, pinned };
+        let seen = match kinds.iter_mut().find(|k| k.kind == kind) {
+            Some(seen) => seen,
+            None => {
+                kinds.push(LeftOut { kind, images: 0 });
+                kinds.last_mut().expect("just pushed")
+            }
+        };
+        seen.images += 1;
+        if keep.is_some_and(|keep| seen.images > keep) {
+            continue;
+        }
+        explained.push(Explained {
+            listed_at: at,
+            id: image.id.clone(),
+            names: listed_names(image),
+            stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
+            pinned,
+            pattern_index: decided.map(|(i, _)| i),
+            pattern: entry.map(Entry::display),
+            source: entry.map(|e| e.source.clone()).or_else(|| by_label.as_ref().map(|l| l.set_by.to_owned())),
+            source_kind: entry.map(Entry::source_kind).or(by_label.as_ref().map(|_| "label")),
+            file: entry.and_then(|e| e.file().map(str::to_string)),
+            line: entry.and_then(Entry::line),
+            key: entry.and_then(|e| e.key.clone()),
+            decided_by: decided.map(|(_, n)| n.text.clone()),
+            runtime_pinned: image.runtime_pinned,
+            depends_on_pull,
+            check,
+            causes: Vec::new(),
+            given: image.given.clone(),
+            refused_name: image.refused.clone(),
+            artifact: image.artifact,
+            pinned_by_label: by_label,
+        });
+    }
+    let mut causes = causes.finish();
+    // The causes name the kept images by their place in `images`; the
+    // others are counted.
+    for cause in &mut causes {
+        let listed = std::mem::take(&mut cause.images);
+        for at in listed {
+            match explained.binary_search_by_key(&at, |e| e.listed_at) {
+                Ok(i) => {
+                    explained[i].causes.push(cause.message.clone());
+                    cause.images.push(i);
                 }
-            });
-            if check == Some("disagree") {
-                disagreements += 1;
-                let runtime_pins = image.runtime_pinned == Some(true);
-                // The runtime's own likely causes (`crate::runtimes`).
-                model.likely_causes(&mut causes, at, image, runtime_pins, decided.map(|(_, n)| n));
+                Err(_) => cause.images_left_out += 1,
             }
-            let entry = decided.map(|(i, _)| &entries[i]);
-            Explained {
-                id: image.id.clone(),
-                names: listed_names(image),
-                stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
-                pinned,
-                pattern_index: decided.map(|(i, _)| i),
-                pattern: entry.map(Entry::display),
-                source: entry.map(|e| e.source.clone()).or_else(|| by_label.as_ref().map(|l| l.set_by.to_owned())),
-                source_kind: entry.map(Entry::source_kind).or(by_label.as_ref().map(|_| "label")),
-                file: entry.and_then(|e| e.file().map(str::to_string)),
-                line: entry.and_then(Entry::line),
-                key: entry.and_then(|e| e.key.clone()),
-                decided_by: decided.map(|(_, n)| n.text.clone()),
-                runtime_pinned: image.runtime_pinned,
-                depends_on_pull,
-                check,
-                causes: Vec::new(),
-                given: image.given.clone(),
-                refused_name: image.refused.clone(),
-                artifact: image.artifact,
-                pinned_by_label: by_label,
-            }
-        })
-        .collect();
-    let causes = causes.finish();
-    for cause in &causes {
-        for &i in &cause.images {
-            explained[i].causes.push(cause.message.clone());
         }
     }
+    let left_out = match keep {
+        Some(keep) => kinds
+            .iter()
+            .filter(|k| k.images > keep)
+            .map(|k| LeftOut { kind: k.kind, images: k.images - keep })
+            .collect(),
+        None => Vec::new(),
+    };
     Report {
         images: explained,
+        listed: images.len(),
+        pinned: pinned_at.iter().filter(|&&p| p).count(),
+        pattern_images,
+        pinned_at,
+        left_out,
         causes,
         disagreements,
         undecided,

@@ -43,7 +43,13 @@ fn each_live_crio_recording_checks_all_right() {
         assert_eq!(code(&out), 0, "{args:?}\n{}{}", stdout(&out), stderr(&out));
         let text = stdout(&out);
         assert_eq!(labels(&text, 5), SUMMARY, "{text}");
-        assert!(text.starts_with("check    all right\n"), "{text}");
+        // All right but for the warnings, which the verdict counts.
+        let warnings = json(&run(&[&args[..], &["--json"]].concat()))["summary"]["warnings"].as_u64().unwrap();
+        let verdict = match warnings {
+            0 => "check    all right\n".to_string(),
+            n => format!("check    passed, with {n} warning(s) (below); --fail-on-warnings fails on them\n"),
+        };
+        assert!(text.starts_with(&verdict), "{text}");
         // The pins CRI-O reported, counted from the recording itself.
         let recorded: Value = serde_json::from_slice(&std::fs::read(data().join(&listing)).unwrap()).unwrap();
         let images = recorded["images"].as_array().unwrap();
@@ -354,7 +360,7 @@ fn wait_ends_as_soon_as_the_runtime_agrees() {
     // upper bound on the clock here; the schedule bounds the readings).
     assert!(took >= Duration::from_secs(2), "took {took:?}");
     let text = stdout(&out);
-    assert!(text.starts_with("check    all right\n"), "{text}");
+    assert!(text.starts_with("check    passed, with 1 warning(s) (below)"), "{text}");
     assert!(text.contains("\nwait     the runtime's flags agree after "), "{text}");
     // The progress line said what it waited for, on standard error.
     let said = stderr(&out);
@@ -488,6 +494,25 @@ fn a_runtime_that_cannot_be_asked_is_named_with_what_to_check() {
         stderr(&out)
     );
     assert!(stderr(&out).contains("is it the runtime's CRI socket"), "{}", stderr(&out));
+    // A file or a directory where the socket should be: not a socket,
+    // said before connecting (connecting says "connection refused").
+    let file = write_file(dir.path(), "crio.sock", "");
+    let out = run(&["check", "-r", &file]);
+    assert_eq!(code(&out), 2);
+    let said = stderr(&out);
+    assert!(said.contains(&format!("not a socket ({file} is a regular file)")), "{said}");
+    assert!(said.contains("check the path") && !said.contains("refused"), "{said}");
+    let out = run(&["check", "-r", dir.path().to_str().unwrap()]);
+    assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
+    // containerd's ttrpc socket speaks no gRPC: named at once, with the
+    // socket to give instead, not a 5 s time-out.
+    let ttrpc = dir.path().join("containerd.sock.ttrpc");
+    let _ttrpc = std::os::unix::net::UnixListener::bind(&ttrpc).unwrap();
+    let out = run(&["check", "-r", &format!("unix://{}", ttrpc.display())]);
+    assert_eq!(code(&out), 2);
+    let said = stderr(&out);
+    assert!(said.contains("containerd's ttrpc socket"), "{said}");
+    assert!(said.contains(&format!("--runtime-endpoint unix://{}/containerd.sock", dir.path().display())), "{said}");
     // Only Unix sockets; and never both sources at once.
     let out = run(&["check", "-r", "tcp://127.0.0.1:1"]);
     assert_eq!(code(&out), 2);
@@ -776,4 +801,51 @@ fn the_fingerprint_is_the_library_s_of_the_list_the_runtime_compiles() {
         text.contains(&format!("the list it compiles has the fingerprint {older}, not the files' list's")),
         "{text}"
     );
+}
+
+/// The verdict counts the warnings beside a pass, --fail-on-warnings fails
+/// on them, and -q prints the verdict alone with the same exit status.
+#[test]
+fn the_verdict_counts_warnings_and_can_fail_on_them() {
+    // Recording A: every flag agrees, and lint warns once.
+    let listing = "crio-listings/A/list.json";
+    let base = recording("A", &["check", "--images", listing]);
+    let out = run(&base);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("check    passed, with 1 warning(s) (below); --fail-on-warnings"),
+        "{}",
+        stdout(&out)
+    );
+    let failing = run(&[&base[..], &["--fail-on-warnings"]].concat());
+    assert_eq!(code(&failing), 1, "{}", stdout(&failing));
+    let said = stdout(&failing);
+    assert!(said.starts_with("check    FAILED (exit status 1): 1 warning(s) (--fail-on-warnings)\n"), "{said}");
+    let v = json(&run(&[&base[..], &["--fail-on-warnings", "--json"]].concat()));
+    let summary = &v["summary"];
+    assert_eq!((summary["warnings"].as_u64(), summary["warnings_fail"].as_bool()), (Some(1), Some(true)), "{summary}");
+    assert_eq!(summary["exit_status"], 1);
+    // -q: the first line alone, the same status.
+    for args in [base.clone(), node(&["check", "--images", "node/images.json"])] {
+        let full = run(&args);
+        let quiet = run(&[&args[..], &["-q"]].concat());
+        assert_eq!(code(&quiet), code(&full), "{args:?}");
+        let head: String =
+            stdout(&full).lines().take_while(|l| !l.starts_with("runtime ")).map(|l| format!("{l}\n")).collect();
+        assert_eq!(stdout(&quiet), head, "{args:?}");
+    }
+    assert_eq!(code(&run(&[&base[..], &["-q", "--json"]].concat())), 2);
+}
+
+/// lint -q: the closing line of counts alone, the same exit status.
+#[test]
+fn lint_q_prints_the_counts_alone() {
+    for args in [node(&["lint"]), vec!["--patterns", "lint-patterns.txt", "lint"]] {
+        let full = run(&args);
+        let quiet = run(&[&args[..], &["-q"]].concat());
+        assert_eq!(code(&quiet), code(&full), "{args:?}");
+        let counts = stdout(&quiet);
+        assert!(counts.contains(" error(s), ") && counts.contains(" warning(s), "), "{counts}");
+        assert!(stdout(&full).ends_with(&counts) && counts.lines().count() <= 3, "{counts}");
+    }
 }

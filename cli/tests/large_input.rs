@@ -129,3 +129,112 @@ fn a_64_mib_line_is_linted_without_the_reference_grammar_s_regex() {
     assert_eq!(v["changes"].as_array().unwrap().len(), 0);
     assert_eq!(v["left"][0]["code"], "not-a-reference");
 }
+
+/// Runs crio-pin with `args` in the tests' data directory, its output to
+/// files; its exit status, standard output and peak resident memory in
+/// bytes, as `wait4` reports it for this child alone (other tests' children
+/// run beside it).
+// The child is reaped by wait4, which std cannot see.
+#[allow(clippy::zombie_processes)]
+fn run_measured(args: &[&str]) -> (i32, String, u64) {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("out"), dir.path().join("err"));
+    let mut cmd = Command::new(BIN);
+    cmd.args(args).current_dir(data()).stdin(Stdio::null());
+    cmd.stdout(std::fs::File::create(&out).unwrap()).stderr(std::fs::File::create(&err).unwrap());
+    for var in CRIO_ENV {
+        cmd.env_remove(var);
+    }
+    let child = cmd.spawn().unwrap();
+    let mut status = 0;
+    // SAFETY: plain libc structs, zeroed, filled by wait4 for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    assert!(libc::WIFEXITED(status), "{args:?}: ended by a signal: {status}; {}", read(&err));
+    // ru_maxrss is in KiB on Linux.
+    (libc::WEXITSTATUS(status), read(&out), usage.ru_maxrss as u64 * 1024)
+}
+
+fn read(path: &std::path::Path) -> String {
+    String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned()
+}
+
+/// `crictl_listing(images)` written to `path` an image at a time, without
+/// the whole text in memory.
+fn write_crictl_listing(path: &std::path::Path, images: usize) {
+    use std::io::Write;
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    file.write_all(b"{\"images\":[").unwrap();
+    for i in 0..images {
+        let comma = if i == 0 { "" } else { "," };
+        write!(file, "{comma}{}", generate::crictl_image(i)).unwrap();
+    }
+    file.write_all(b"]}").unwrap();
+    file.flush().unwrap();
+}
+
+/// `check` on a listing of 1,000,000 images (266 MB): its memory bounded
+/// by what it keeps, its output by what an operator reads. Before the
+/// bound: 2.7 GB and 1,740,786 lines of text; now about 740 MB, and each
+/// kind of image shows its first 20.
+#[test]
+fn check_on_a_million_images_is_bounded_in_memory_and_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let listing = dir.path().join("images.json");
+    write_crictl_listing(&listing, 1_000_000);
+    let size = std::fs::metadata(&listing).unwrap().len();
+    let listing = listing.to_str().unwrap();
+    // Every third image flagged pinned; the pattern pins another set:
+    // disagreements of both kinds, and agreements of both.
+    let args = ["--pinned-images", "registry.example/team-1*", "check", "--images", listing];
+    let (status, text, peak) = run_measured(&args);
+    assert_eq!(status, 1, "{text}");
+    // The bound: four times the listing (1.06 GB); it takes about 2.8.
+    assert!(peak < 4 * size, "peak {} MB for a listing of {} MB", peak >> 20, size >> 20);
+    let lines = text.lines().count();
+    assert!(lines < 400, "{lines} lines");
+    assert!(text.contains("images   1000000, 111111 pinned"), "{}", &text[..2000.min(text.len())]);
+    assert!(text.contains("… and 296279 more image(s) pinned by the runtime and not here (DISAGREES)"), "{text}");
+    assert!(text.contains("--every-image lists each"), "{text}");
+    // JSON: the same images, every count.
+    let (status, json_text, peak) = run_measured(&[&args[..], &["--json"]].concat());
+    assert_eq!(status, 1);
+    assert!(peak < 4 * size, "--json: peak {} MB", peak >> 20);
+    assert!(json_text.len() < 1 << 20, "{} bytes of JSON", json_text.len());
+    let v: Value = serde_json::from_str(&json_text).unwrap();
+    assert_eq!(v["summary"]["images"], 1_000_000);
+    crate::json_schemas::assert_schema("check", &v);
+    let explain = &v["explain"];
+    let shown = explain["images"].as_array().unwrap().len() as u64;
+    let left_out: u64 =
+        explain["images_left_out"].as_array().unwrap().iter().map(|k| k["images"].as_u64().unwrap()).sum();
+    assert_eq!(shown + left_out, 1_000_000);
+    assert!(explain["causes"].as_array().unwrap().iter().all(|c| c["images"].as_array().unwrap().len() <= 40));
+}
+
+/// Past 2,000,000 images a listing is refused with the bound and why, exit
+/// status 2, before the memory they would take: short entries (an id and
+/// a flag each) fit far more images than that within the 256 MiB a file
+/// may have.
+#[test]
+fn a_listing_past_2000000_images_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("images.json");
+    let mut text = String::from("{\"images\":[");
+    for i in 0..2_000_001 {
+        let comma = if i == 0 { "" } else { "," };
+        text.push_str(&format!("{comma}{{\"id\":\"{i:x}\",\"pinned\":false}}"));
+    }
+    text.push_str("]}");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+    let (status, _, peak) = run_measured(&["--pinned-images", "x.io/a:1", "check", "--images", path, "--json"]);
+    assert_eq!(status, 2);
+    assert!(peak < 1 << 30, "peak {} MB", peak >> 20);
+    let out = run(&["--pinned-images", "x.io/a:1", "check", "--images", path]);
+    let said = stderr(&out);
+    assert!(said.contains(&format!("{path}:")) && said.contains("2000001 images, more than 2000000"), "{said}");
+    assert!(said.contains("100 times the largest node seen"), "{said}");
+}

@@ -3,8 +3,11 @@
 //! against the runtime's own `pinned` flag (as `explain --check`), the
 //! images read from the runtime's CRI socket (`cri`) or from `--images`;
 //! a summary first, then each command's detail, and one exit status: 0 all
-//! right, 1 a disagreement, an undecided image or a lint error, 2 unusable
-//! input, an unreachable runtime or a refused list.
+//! right, 1 a disagreement, an undecided image or a lint error (with
+//! `--fail-on-warnings` a warning too), 2 unusable input, an unreachable
+//! runtime or a refused list. Each kind of image shows its first
+//! `SHOWN_OF_A_KIND` (`matching::explain` keeps no more), the counts
+//! count every one.
 //!
 //! Each part is the command's own code (`config::print`, `lint::Linted`,
 //! `explain::Explanation`) on one reading of the configuration.
@@ -24,7 +27,6 @@ use crate::error::InputError;
 use crate::images::{self, Image};
 use crate::lint::Severity;
 use crate::list::Resolved;
-use crate::matching::Explained;
 use crate::output::{self, write_json, Outcome};
 use crate::refused::{self, Refused};
 use crate::runtime::Runtime;
@@ -43,16 +45,32 @@ pub struct ImagesFrom<'a> {
     pub wait: Option<Duration>,
 }
 
-/// `--format` and `--metrics-per-pattern`.
+/// `--format`, `--metrics-per-pattern`, `--every-image` and `-q`.
 pub struct Form {
     pub format: Option<CheckFormat>,
     pub per_pattern: bool,
+    pub every_image: bool,
+    pub quiet: bool,
 }
+
+/// What fails the check besides disagreements, lint errors and refused
+/// lists: undecided images (unless `--allow-undecided`), warnings (with
+/// `--fail-on-warnings`).
+#[derive(Clone, Copy)]
+pub struct Fails {
+    pub undecided: bool,
+    pub warnings: bool,
+}
+
+/// How many images of each kind (`matching::Kind`) the text and JSON show
+/// without `--every-image`: enough to see what is wrong, and what a fix
+/// changes, on a node of any size; the counts count every image.
+pub const SHOWN_OF_A_KIND: usize = 20;
 
 pub fn run(
     args: &SourceArgs,
     from: ImagesFrom<'_>,
-    allow_undecided: bool,
+    fails: Fails,
     form: Form,
     kubelet: &KubeletArgs,
 ) -> Result<Outcome, InputError> {
@@ -63,6 +81,9 @@ pub fn run(
         }
         (false, format) => format.unwrap_or(CheckFormat::Text),
     };
+    if form.quiet && format != CheckFormat::Text {
+        return Err(InputError("-q prints the text's verdict alone: give it without --format".into()));
+    }
     if form.per_pattern && format != CheckFormat::Openmetrics {
         return Err(InputError(
             "--metrics-per-pattern adds series to --format openmetrics: give that too, or leave it out".into(),
@@ -83,12 +104,13 @@ pub fn run(
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
     let refused = refused::check_lists(&resolved, flags)?;
+    let keep = (!form.every_image).then_some(SHOWN_OF_A_KIND);
     let (source, reading, waited) = match from.listings {
         [] => {
             let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
             let endpoint = Endpoint::parse(from.endpoint.or(env.as_deref()).unwrap_or(default_endpoint))?;
             let client = cri::Client::connect(&endpoint)?;
-            let read = || Reading::of_runtime(&client, naming, &resolved, flags, verifier.as_ref());
+            let read = || Reading::of_runtime(&client, naming, &resolved, flags, verifier.as_ref(), keep);
             let mut reading = read()?;
             let progress = format == CheckFormat::Text;
             let waited = from.wait.map(|within| wait(within, &mut reading, &read, progress)).transpose()?;
@@ -97,7 +119,8 @@ pub fn run(
         paths => {
             let list = images::read_all(paths, naming)?;
             explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
-            let explanation = explain::Explanation::new(&resolved, flags, &list, verifier.as_ref(), Known::default())?;
+            let explanation =
+                explain::Explanation::new(&resolved, flags, &list, verifier.as_ref(), Known::default(), keep)?;
             (Source::Listing(paths.join(", ")), Reading { list, running: None, explanation }, None)
         }
     };
@@ -106,7 +129,7 @@ pub fn run(
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
-    let summary = Summary::new(flags, &resolved, &refused, &linted, &explanation, allow_undecided, waited);
+    let summary = Summary::new(flags, &resolved, &refused, &linted, &explanation, fails, waited);
     let mut out = Vec::new();
     if format == CheckFormat::Openmetrics {
         let measured = metrics::Measured {
@@ -130,6 +153,8 @@ pub fn run(
             running_list: running.as_ref(),
         };
         write_json(&mut out, &json);
+    } else if form.quiet {
+        output::say_indented(&mut out, &format!("check    {}", summary.verdict()), &" ".repeat(9), args.no_trunc);
     } else {
         let full = args.no_trunc;
         print_summary(&mut out, &summary, runtime, &source, running.as_ref(), full);
@@ -178,6 +203,10 @@ struct Summary {
     kubelet_verified_pinned: Option<usize>,
     /// --allow-undecided: undecided images do not fail the check.
     undecided_allowed: bool,
+    /// Lint's warnings and the configuration's, which fail the check with
+    /// --fail-on-warnings (`warnings_fail`).
+    warnings: usize,
+    warnings_fail: bool,
     /// With --wait: how long the runtime was asked again, and whether its
     /// flags came to agree.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -188,15 +217,30 @@ struct Summary {
 }
 
 impl Summary {
+    /// The first line's text: all right only with no warning; warnings
+    /// that do not fail are counted beside the verdict.
+    fn verdict(&self) -> String {
+        match (self.exit_status, self.warnings) {
+            (0, 0) => "all right".to_string(),
+            (0, n) => format!("passed, with {n} warning(s) (below); --fail-on-warnings fails on them"),
+            (code, _) => format!(
+                "{} (exit status {code}): {}",
+                if code == 2 { "REFUSED" } else { "FAILED" },
+                self.problems.join(", ")
+            ),
+        }
+    }
+
     fn new(
         flags: crio_pin::Flags,
         resolved: &Resolved,
         refused: &[Refused],
         linted: &lint::Linted,
         explanation: &explain::Explanation,
-        allow_undecided: bool,
+        fails: Fails,
         waited: Option<Waited>,
     ) -> Summary {
+        let allow_undecided = !fails.undecided;
         let runtime = Runtime::of(flags);
         let report = &explanation.report;
         let counts = &linted.counts;
@@ -214,15 +258,15 @@ impl Summary {
         if counts.errors > 0 {
             problems.push(format!("{} lint error(s)", counts.errors));
         }
-        // The images the kubelet verifies, among those `which` keeps.
-        let verified = |which: &dyn Fn(&Explained) -> bool| {
-            let verdicts = explanation.verdicts.as_ref()?;
-            Some(report.images.iter().zip(verdicts).filter(|(e, (_, v))| v.verified && which(e)).count())
-        };
+        let warnings = counts.warnings + counts.configuration_warnings;
+        let warnings_fail = fails.warnings && warnings > 0;
+        if warnings_fail {
+            problems.push(format!("{warnings} warning(s) (--fail-on-warnings)"));
+        }
         let exit_status = if !refused.is_empty() {
             2
         } else {
-            u8::from(counts.errors > 0).max(explanation.code(true, allow_undecided))
+            u8::from(counts.errors > 0 || warnings_fail).max(explanation.code(true, allow_undecided))
         };
         Summary {
             runtime: runtime.facts().option,
@@ -230,8 +274,8 @@ impl Summary {
             files: resolved.files.len(),
             fingerprint: config::fingerprint(resolved, flags).to_string(),
             reload_patterns: counts.reload_patterns,
-            images: report.images.len(),
-            pinned: report.images.iter().filter(|e| e.pinned).count(),
+            images: report.listed,
+            pinned: report.pinned,
             undecided: report.undecided,
             disagreements: report.disagreements,
             refused: refused.len(),
@@ -239,9 +283,11 @@ impl Summary {
             lint_warnings: counts.warnings,
             lint_notes: counts.notes,
             configuration_warnings: counts.configuration_warnings,
-            kubelet_verified: verified(&|_| true),
-            kubelet_verified_pinned: verified(&|e| e.pinned),
+            kubelet_verified: explanation.kubelet_verified.map(|(all, _)| all),
+            kubelet_verified_pinned: explanation.kubelet_verified.map(|(_, pinned)| pinned),
             undecided_allowed: allow_undecided,
+            warnings,
+            warnings_fail,
             waited,
             problems,
             exit_status,
@@ -284,6 +330,7 @@ impl Reading {
         resolved: &Resolved,
         flags: crio_pin::Flags,
         verifier: Option<&Verifier>,
+        keep: Option<usize>,
     ) -> Result<Reading, InputError> {
         let list = client.list_images(naming)?;
         explain::require_runtime_flags(&list, "check", "with --images, or leave --images out to ask the runtime")?;
@@ -293,7 +340,7 @@ impl Reading {
             version: Some(&client.runtime.version),
             same_list: running.same.map(|same| (same, running.asked.as_str())),
         };
-        let explanation = explain::Explanation::new(resolved, flags, &list, verifier, known)?;
+        let explanation = explain::Explanation::new(resolved, flags, &list, verifier, known, keep)?;
         Ok(Reading { list, running: Some(running), explanation })
     }
 }
@@ -373,12 +420,7 @@ fn print_summary(
     running: Option<&Compared>,
     full: bool,
 ) {
-    let verdict = match s.exit_status {
-        0 => "all right".to_string(),
-        code => {
-            format!("{} (exit status {code}): {}", if code == 2 { "REFUSED" } else { "FAILED" }, s.problems.join(", "))
-        }
-    };
+    let verdict = s.verdict();
     let images_from = match source {
         Source::Cri(cri) => {
             let api = if cri.api_version.is_empty() { String::new() } else { format!(", CRI {}", cri.api_version) };
@@ -421,8 +463,10 @@ fn print_summary(
         lines.push((
             "kubelet",
             format!(
-                "pulls {verified} of {} image(s) again before a pod uses it, {pinned} of the {} pinned",
-                s.images, s.pinned
+                "{verified} of the {} image(s) are checked with the registry before a pod uses one (the \
+                 kubelet pulls them again, for the pod's credentials; without the registry the pod fails), \
+                 {pinned} of them pinned: a pin keeps an image on the node, not out of that check",
+                s.images
             ),
         ));
     }

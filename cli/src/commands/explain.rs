@@ -10,7 +10,7 @@ use crate::causes::Known;
 use crate::error::InputError;
 use crate::images::Image;
 use crate::list::Resolved;
-use crate::matching::{self, Cause, Explained, Report};
+use crate::matching::{self, Cause, Explained, LeftOut, Report};
 use crate::output::{self, write_json, Column, Outcome, Tone};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
@@ -36,7 +36,7 @@ pub fn run(
     if check {
         require_runtime_flags(&list, "explain --check", "with --images")?;
     }
-    let explanation = Explanation::new(&resolved, flags, &list, verifier.as_ref(), Known::default())?;
+    let explanation = Explanation::new(&resolved, flags, &list, verifier.as_ref(), Known::default(), None)?;
     if args.json {
         write_json(&mut out, &explanation.json());
     } else if quiet {
@@ -70,29 +70,35 @@ pub struct Explanation {
     pub report: Report,
     /// Each image's name and the kubelet's verdict, in the order of `report`.
     pub verdicts: Option<Vec<(String, Verdict)>>,
+    /// Of every image listed, kept or not: those the kubelet pulls again
+    /// before a pod uses them, and those of them pinned.
+    pub kubelet_verified: Option<(usize, usize)>,
 }
 
 impl Explanation {
-    /// `known`: what the running runtime said of itself (`check`).
+    /// `known`: what the running runtime said of itself (`check`);
+    /// `keep`: how many images of each kind to keep (`matching::explain`).
     pub fn new<'r>(
         resolved: &'r Resolved,
         flags: Flags,
         list: &[Image],
         verifier: Option<&Verifier>,
         known: Known<'r>,
+        keep: Option<usize>,
     ) -> Result<Explanation, InputError> {
         let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
-        let report = matching::explain(resolved, &compiled, list, flags, known);
-        let verdicts = verifier.map(|v| {
-            list.iter()
-                .map(|image| {
-                    let registry =
-                        RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
-                    (registry.name().to_owned(), v.image(&registry))
-                })
-                .collect()
+        let report = matching::explain(resolved, &compiled, list, flags, known, keep);
+        let verdict = |image: &Image, v: &Verifier| {
+            let registry = RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
+            (registry.name().to_owned(), v.image(&registry))
+        };
+        let kubelet_verified = verifier.map(|v| {
+            let verified = list.iter().zip(&report.pinned_at).filter(|(image, _)| verdict(image, v).1.verified);
+            verified.fold((0, 0), |(all, pinned), (_, &p)| (all + 1, pinned + usize::from(p)))
         });
-        Ok(Explanation { report, verdicts })
+        let verdicts =
+            verifier.map(|v| report.images.iter().map(|e| verdict(&list[e.listed_at], v)).collect::<Vec<_>>());
+        Ok(Explanation { report, verdicts, kubelet_verified })
     }
 
     /// `explain --json`.
@@ -100,6 +106,7 @@ impl Explanation {
         let report = &self.report;
         ExplainJson {
             images: &report.images,
+            images_left_out: &report.left_out,
             disagreements: report.disagreements,
             undecided: report.undecided,
             refused: &report.refused,
@@ -137,6 +144,9 @@ impl Explanation {
 #[derive(serde::Serialize)]
 pub struct ExplainJson<'a> {
     images: &'a [Explained],
+    /// `check`: the images of each kind past the first few, left out.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    images_left_out: &'a [LeftOut],
     disagreements: usize,
     undecided: usize,
     refused: &'a [Refused],
@@ -261,6 +271,20 @@ fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool
     if !rows.is_empty() {
         output::table(out, &columns, &rows, full);
     }
+    for left in &report.left_out {
+        output::say(out, &format!("… and {} more image(s) {}", left.images, left.kind.describe()), full);
+    }
+    if !report.left_out.is_empty() {
+        output::say(
+            out,
+            &format!(
+                "note: {} image(s) left out, past the first {} of each kind; --every-image lists each",
+                report.left_out.iter().map(|l| l.images).sum::<usize>(),
+                crate::commands::check::SHOWN_OF_A_KIND
+            ),
+            full,
+        );
+    }
 }
 
 /// What the table cannot say about one image: odd names, pins by label,
@@ -377,16 +401,19 @@ fn print_summary(out: &mut Vec<u8>, report: &Report, check: bool, has_runtime: b
         output::say(out, "Likely causes, each with the disagreements it can explain:", full);
         for c in &report.causes {
             output::say_indented(out, &format!("  - {}", show::escape(&c.message)), "    ", full);
-            let explains = if c.images.len() == report.disagreements {
+            let explains = if c.images.len() + c.images_left_out == report.disagreements {
                 format!("every disagreement ({})", report.disagreements)
             } else {
-                c.images.iter().map(|&i| shown_name(&report.images[i])).collect::<Vec<_>>().join(", ")
+                let mut names: Vec<String> = c.images.iter().map(|&i| shown_name(&report.images[i])).collect();
+                if c.images_left_out > 0 {
+                    names.push(format!("and {} more", c.images_left_out));
+                }
+                names.join(", ")
             };
             output::say_indented(out, &format!("    explains: {explains}"), "      ", full);
         }
     }
-    let images = report.images.len();
-    let pinned = report.images.iter().filter(|e| e.pinned).count();
+    let (images, pinned) = (report.listed, report.pinned);
     let undecided = if report.undecided > 0 { format!(", {} undecided", report.undecided) } else { String::new() };
     if !report.refused.is_empty() {
         let column = if has_runtime { ": the RUNTIME column shows what it pins" } else { "" };

@@ -42,7 +42,14 @@ fn printed_each(severity: Severity) -> usize {
 /// How many more patterns a summarised code names as examples.
 const EXAMPLES: usize = 2;
 
-pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &KubeletArgs) -> Result<Outcome, InputError> {
+/// `quiet`: `-q`, only the closing line of counts.
+pub fn run(
+    args: &SourceArgs,
+    images: &[String],
+    shown: Shown,
+    quiet: bool,
+    kubelet: &KubeletArgs,
+) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let mut resolved = runtimes::resolve(&args.sources(runtime))?;
@@ -80,6 +87,8 @@ pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &Kubelet
     let linted = Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), shown.least);
     if args.json {
         write_json(&mut out, &linted.json(&resolved));
+    } else if quiet {
+        print_counts(&mut out, &linted.counts, shown, args.no_trunc);
     } else {
         linted.print(&mut out, linted.warnings(&resolved), shown, args.no_trunc);
     }
@@ -377,6 +386,12 @@ fn print(out: &mut Vec<u8>, warnings: &[Warning], findings: &[Finding], counts: 
         }
     }
     output::print_warnings(out, warnings, full);
+    print_counts(out, counts, shown, full);
+}
+
+/// The closing line: the findings counted by severity, what is hidden;
+/// all that `lint -q` prints.
+fn print_counts(out: &mut Vec<u8>, counts: &LintCounts, shown: Shown, full: bool) {
     let reload = match counts.reload_patterns {
         Some(n) => format!(", and {n} in the files' list a SIGHUP reload loads"),
         None => String::new(),

@@ -260,7 +260,7 @@ fn explain_differs(
     let flags = runtime.facts().flags;
     let compiled = crate::refused::compile_valid(&entries, flags, List::Effective).ok()?;
     let resolved = Resolved { entries, ..Resolved::default() };
-    let report = crate::matching::explain(&resolved, &compiled, listing, flags, crate::causes::Known::default());
+    let report = crate::matching::explain(&resolved, &compiled, listing, flags, crate::causes::Known::default(), None);
     report.images.iter().zip(universe).find_map(|(e, i)| {
         let pins = oracle.pins(&i.pull);
         let agrees = match (e.pinned, e.depends_on_pull.is_empty()) {

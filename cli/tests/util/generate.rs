@@ -36,17 +36,18 @@ pub fn pattern_list(patterns: usize) -> String {
 /// (none an OCI artifact) named as `pattern_list`'s exact patterns: every
 /// third one is pinned by its exact pattern, and says so.
 pub fn crictl_listing(images: usize) -> String {
-    let images: Vec<String> = (0..images)
-        .map(|i| {
-            format!(
-                "{{\"id\":\"{:064x}\",\"repoTags\":[\"registry.example/team-{i}/app:{i}\"],\
-                 \"repoDigests\":[\"registry.example/team-{i}/app@sha256:{i:064x}\"],\"pinned\":{}}}",
-                // A config digest, not the manifest digest of the repoDigest
-                // (that would be an OCI artifact's id).
-                i as u64 + (1 << 40),
-                i % 3 == 0
-            )
-        })
-        .collect();
+    let images: Vec<String> = (0..images).map(crictl_image).collect();
     format!("{{\"images\":[{}]}}", images.join(","))
+}
+
+/// Image `i` of `crictl_listing`.
+pub fn crictl_image(i: usize) -> String {
+    format!(
+        "{{\"id\":\"{:064x}\",\"repoTags\":[\"registry.example/team-{i}/app:{i}\"],\
+         \"repoDigests\":[\"registry.example/team-{i}/app@sha256:{i:064x}\"],\"pinned\":{}}}",
+        // A config digest, not the manifest digest of the repoDigest
+        // (that would be an OCI artifact's id).
+        i as u64 + (1 << 40),
+        i % 3 == 0
+    )
 }

@@ -28,12 +28,7 @@ pub struct Measured<'a> {
 pub fn write(out: &mut Vec<u8>, m: &Measured<'_>, per_pattern: bool) {
     let s = m.summary;
     let report = &m.explanation.report;
-    let mut pins = vec![0usize; m.resolved.entries.len()];
-    for image in &report.images {
-        if let Some(i) = image.pattern_index {
-            pins[i] += 1;
-        }
-    }
+    let pins = &report.pattern_images;
     let mut text = String::new();
     let runtime = [("runtime", s.runtime)];
     let mut info: Vec<(&str, &str)> = runtime.to_vec();
@@ -91,7 +86,7 @@ pub fn write(out: &mut Vec<u8>, m: &Measured<'_>, per_pattern: bool) {
             .collect();
         let labels: Vec<Vec<(&str, &str)>> =
             labels.iter().map(|l| l.iter().map(|(k, v)| (*k, v.as_str())).collect()).collect();
-        let series: Vec<(&[(&str, &str)], usize)> = labels.iter().map(|l| &l[..]).zip(pins).collect();
+        let series: Vec<(&[(&str, &str)], usize)> = labels.iter().map(|l| &l[..]).zip(pins.iter().copied()).collect();
         family(&mut text, "pattern_images", "images each pattern pins (the lowest index that matches)", &series);
     }
     text.push_str("# EOF\n");
