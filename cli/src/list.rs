@@ -138,6 +138,21 @@ pub struct Override {
     pub dropped: Vec<Entry>,
 }
 
+/// A list written under a key the runtime ignores, a near miss of the one
+/// it reads (an `ignored-key` warning), which `lint --fix` renames.
+#[derive(Clone, Debug)]
+pub struct IgnoredList {
+    /// Its warning, an index into `Resolved::warnings`.
+    pub warning: usize,
+    /// The key as written, and the key the runtime reads.
+    pub key: String,
+    pub meant: &'static str,
+    /// Where the key was written.
+    pub file: String,
+    pub line: usize,
+    pub entries: Vec<Entry>,
+}
+
 #[derive(Debug, Default)]
 pub struct Resolved {
     pub entries: Vec<Entry>,
@@ -151,6 +166,8 @@ pub struct Resolved {
     pub reload: Option<Vec<Entry>>,
     /// The lists replaced by later ones, with their dropped patterns.
     pub overrides: Vec<Override>,
+    /// The lists under near-miss keys, which the runtime does not read.
+    pub ignored_lists: Vec<IgnoredList>,
     /// The label selectors that pin images beside the list (cri-dockerd's
     /// --pinned-image-labels).
     pub label_selectors: Vec<crate::labels::LabelSelector>,

@@ -200,7 +200,7 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
         ));
     }
     let resolved = runtimes::resolve(&args.sources(runtime))?;
-    let fixed = crate::fix::fix(&resolved.entries, flags, runtime);
+    let fixed = crate::fix::fix_resolved(&resolved, flags, runtime);
     let text = crate::fix::write(&fixed, runtime, args.no_trunc);
     let code = u8::from(fixed.errors_left > 0);
     let written_to = match target {
@@ -229,6 +229,7 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
                 "left": fixed.left,
                 // The list as written (to `written_to`, when given).
                 "list": text,
+                "warnings_left": fixed.warnings_left,
                 "written_to": written_to,
             }),
         );
@@ -243,11 +244,11 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
         (n, 0) => format!("; {n} finding(s) left as they were, named in its header"),
         (n, e) => format!("; {n} finding(s) left as they were, {e} of them error(s), named in its header"),
     };
-    // A configuration warning (a misspelt key, a replaced list) is no
-    // finding of the list's: the fix leaves it, and says so.
-    let standing = match resolved.warnings.len() {
+    // A configuration warning (a replaced list, a misspelt key that was
+    // not renamed) is no finding of the list's: the fix leaves it, and says so.
+    let standing = match fixed.warnings_left.len() {
         0 => String::new(),
-        n => format!("; {n} configuration warning(s) stand, which no fix of the list mends: crio-pin lint shows them"),
+        n => format!("; {n} configuration warning(s) stand, named in its header"),
     };
     output::say_on_stderr(
         &format!("the fixed list is on {written_to}: {} change(s){left}{standing}", fixed.changes.len()),
