@@ -171,7 +171,7 @@ pub fn fix_resolved(resolved: &Resolved, flags: Flags, runtime: Runtime) -> Fixe
         .warnings
         .iter()
         .enumerate()
-        .filter(|(i, _)| !(mended && ignored.contains(i)))
+        .filter(|(i, w)| !w.is_note() && !(mended && ignored.contains(i)))
         .map(|(i, w)| match &why_not {
             Some(why) if ignored.contains(&i) => {
                 Warning { message: format!("{}; lint --fix does not rename it: {why}", w.message), ..w.clone() }
@@ -214,7 +214,8 @@ fn rename(resolved: &Resolved, runtime: Runtime) -> Result<(Vec<Entry>, Vec<Chan
         Err(e) => return Err(Some(format!("the union of the lists is refused: {e}"))),
     }
     // The file the union is for: the last read of those the lists are in.
-    let last = ignored.iter().map(|l| (position(&l.file), l.file.as_str())).chain(in_force_file.map(|f| (position(f), f)));
+    let last =
+        ignored.iter().map(|l| (position(&l.file), l.file.as_str())).chain(in_force_file.map(|f| (position(f), f)));
     let target = last.max_by_key(|(at, _)| *at).map_or("", |(_, f)| f);
     let changes = ignored.iter().map(|l| renamed(l, target, in_force_file, in_force.len())).collect();
     Ok((union, changes))

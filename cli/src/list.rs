@@ -106,21 +106,28 @@ pub struct Warning {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     pub message: String,
+    /// "warning", or "info": a note, where nothing is lost (a list
+    /// replaced by one that pins all it pins), printed `info[CODE]`.
+    pub severity: &'static str,
 }
 
 impl Warning {
     pub fn new(code: WarningCode, message: String) -> Warning {
-        Warning { code, message, file: None, line: None }
+        Warning { code, message, file: None, line: None, severity: "warning" }
     }
 
     /// About one file.
     pub fn file(code: WarningCode, file: &str, message: String) -> Warning {
-        Warning { code, message, file: Some(file.to_string()), line: None }
+        Warning { file: Some(file.to_string()), ..Warning::new(code, message) }
     }
 
     /// About one line of a file.
     pub fn at(code: WarningCode, file: &str, line: usize, message: String) -> Warning {
-        Warning { code, message, file: Some(file.to_string()), line: Some(line) }
+        Warning { file: Some(file.to_string()), line: Some(line), ..Warning::new(code, message) }
+    }
+
+    pub fn is_note(&self) -> bool {
+        self.severity == "info"
     }
 }
 

@@ -392,7 +392,8 @@ fn a_misspelt_key_is_renamed_and_the_union_written_for_the_last_file() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("\"pinned-images\" (") && text.contains("60-local.conf:2) [ignored-key]: now pinned_images")
+        text.contains("\"pinned-images\" (")
+            && text.contains("60-local.conf:2) [ignored-key]: now pinned_images")
             && text.contains("renamed, this file's list replaces the earlier files'")
             && text.contains("the list in force then these 1 pattern(s), so no pin is dropped"),
         "{text}"

@@ -81,7 +81,7 @@ pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &Kubelet
     if args.json {
         write_json(&mut out, &linted.json(&resolved));
     } else {
-        linted.print(&mut out, linted.warnings(&resolved), shown, args.no_trunc);
+        linted.print(&mut out, &linted.warnings(&resolved), shown, args.no_trunc);
     }
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(linted.counts.errors > 0) })
 }
@@ -161,14 +161,15 @@ impl Linted {
         Linted { findings, counts, least }
     }
 
-    /// The configuration's warnings, which are warnings too: shown unless
-    /// only errors are.
-    pub fn warnings<'r>(&self, resolved: &'r Resolved) -> &'r [Warning] {
-        if self.least >= Severity::Warning {
-            &resolved.warnings
-        } else {
-            &[]
-        }
+    /// The configuration's warnings and notes, shown as the findings of
+    /// their severity are.
+    pub fn warnings(&self, resolved: &Resolved) -> Vec<Warning> {
+        let shown = |w: &&Warning| match self.least {
+            Severity::Info => true,
+            Severity::Warning => !w.is_note(),
+            Severity::Error => false,
+        };
+        resolved.warnings.iter().filter(shown).cloned().collect()
     }
 
     /// `lint --json`.
@@ -312,7 +313,9 @@ pub struct LintCounts {
     /// `digest-needs-digest-pull` notes the `--images` listing answers
     /// (the images were pulled by those digests): not findings.
     pub answered_by_listing: usize,
-    /// Configuration warnings (`warnings`), printed after the findings.
+    /// Configuration warnings and notes (`warnings`, by `severity`),
+    /// printed after the findings.
+    pub configuration_notes: usize,
     pub configuration_warnings: usize,
     pub errors: usize,
     pub notes: usize,
@@ -329,7 +332,8 @@ impl LintCounts {
         let count = |s| findings.iter().filter(|f| f.severity == s).count();
         LintCounts {
             answered_by_listing: answered,
-            configuration_warnings: resolved.warnings.len(),
+            configuration_notes: resolved.warnings.iter().filter(|w| w.is_note()).count(),
+            configuration_warnings: resolved.warnings.iter().filter(|w| !w.is_note()).count(),
             errors: count(Severity::Error),
             notes: count(Severity::Info),
             patterns: resolved.entries.len(),
@@ -396,11 +400,15 @@ fn print(out: &mut Vec<u8>, warnings: &[Warning], findings: &[Finding], counts: 
         (0, _) => Tone::Doubtful,
         _ => Tone::Bad,
     };
+    let configuration_notes = match counts.configuration_notes {
+        0 => String::new(),
+        n => format!(", {n} configuration note(s)"),
+    };
     output::say_summary(
         out,
         &format!(
             "{} pattern(s){reload}: {} error(s), {} warning(s), {} note(s){answered}{hidden}; {} configuration \
-             warning(s)",
+             warning(s){configuration_notes}",
             counts.patterns, counts.errors, counts.warnings, counts.notes, counts.configuration_warnings
         ),
         tone,

@@ -380,6 +380,9 @@ impl Replaced {
         }
         out.warnings[self.warning].message =
             format!("{} replaces the pinned_images list set in {}{why}: {effect}", self.by, self.old_from);
+        if gone.is_empty() {
+            out.warnings[self.warning].severity = "info";
+        }
         out.overrides.push(Override {
             warning: self.warning,
             by: self.by,
