@@ -51,7 +51,7 @@ codes! {
     /// configuration has them.
     pub enum WarningCode {
         OverriddenList = "overridden-list":
-            "a later drop-in, --pinned-images or CONTAINER_PINNED_IMAGES replaced a pinned_images list (lists replace, they do not merge); says which patterns are dropped",
+            "a later drop-in, --pinned-images or CONTAINER_PINNED_IMAGES replaced a pinned_images list (lists replace, they do not merge); says which patterns are dropped (a note when none is)",
         IgnoredKey = "ignored-key":
             "a pinned_images or pause_image key CRI-O drops without a word: no [crio.image] header above it, another table, or a misspelling such as pinned-images (containerd: a pinned_images or sandbox_image key where containerd does not read it)",
         AmbiguousKey = "ambiguous-key":

@@ -18,13 +18,23 @@
 //! applied in rounds, each on the list the last one left, until lint finds
 //! nothing more to apply: a fixed entry may have more to fix
 //! (`" nginx:1"`, then `nginx:1` to `docker.io/library/nginx:1`).
+//!
+//! Before the rounds, a list the runtime ignores for its key (CRI-O's
+//! `pinned-images`: an `ignored-key` warning) is renamed to the key it
+//! reads. A drop-in's list replaces the earlier files' and a later file's
+//! replaces it, so the rename would drop the pins of the list in force or
+//! change nothing; the list written is instead the union, in the order
+//! the files are read (the list in force, then each renamed list), for the
+//! last of those files: nothing pinned is dropped (checked over the images
+//! the old list's texts name, [`crate::translate::first_lost`]), and the
+//! renamed entries are pinned, as their key's author meant.
 
 use crio_pin::Flags;
 use serde::Serialize;
 
 use crate::codes::LintCode;
 use crate::findings::{Finding, Fix, Severity};
-use crate::list::{Entry, Origin};
+use crate::list::{Entry, IgnoredList, Origin, Resolved, Warning};
 use crate::refused::List;
 use crate::runtime::Runtime;
 use crate::show;
@@ -43,14 +53,17 @@ pub struct Fixed {
     pub left: Vec<Left>,
     /// Errors left: the list still has them (exit status 1).
     pub errors_left: usize,
+    /// The configuration's warnings that stand: all but the keys renamed.
+    pub warnings_left: Vec<Warning>,
 }
 
 /// One change (`lint --fix --json`'s `changes`; a `changed:` line of the
 /// written list's header).
 #[derive(Serialize)]
 pub struct Change {
-    /// The finding the change mends.
-    pub code: LintCode,
+    /// The finding the change mends (or the configuration warning:
+    /// `ignored-key`).
+    pub code: &'static str,
     /// The entry as it was.
     pub pattern: String,
     #[serde(flatten)]
@@ -140,7 +153,108 @@ pub fn fix(entries: &[Entry], flags: Flags, runtime: Runtime) -> Fixed {
     let left: Vec<Left> =
         findings.iter().filter(|f| f.severity != Severity::Info).map(|f| left_why(f, &current, runtime)).collect();
     let errors_left = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    Fixed { entries: current, changes, left, errors_left }
+    Fixed { entries: current, changes, left, errors_left, warnings_left: Vec::new() }
+}
+
+/// `fix` on the list `resolved` gives, each list under a near-miss key
+/// renamed first (the module's doc says how).
+pub fn fix_resolved(resolved: &Resolved, flags: Flags, runtime: Runtime) -> Fixed {
+    let ignored: Vec<usize> = resolved.ignored_lists.iter().map(|l| l.warning).collect();
+    let (entries, renamed, why_not) = match rename(resolved, runtime) {
+        Ok((entries, renamed)) => (entries, renamed, None),
+        Err(why) => (resolved.entries.clone(), Vec::new(), why),
+    };
+    let mut fixed = fix(&entries, flags, runtime);
+    let mended = !renamed.is_empty();
+    fixed.changes.splice(0..0, renamed);
+    fixed.warnings_left = resolved
+        .warnings
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| !w.is_note() && !(mended && ignored.contains(i)))
+        .map(|(i, w)| match &why_not {
+            Some(why) if ignored.contains(&i) => {
+                Warning { message: format!("{}; lint --fix does not rename it: {why}", w.message), ..w.clone() }
+            }
+            _ => w.clone(),
+        })
+        .collect();
+    fixed
+}
+
+/// The list with every ignored list renamed into it (the union, for the
+/// last file of them and the list in force), each rename said; Err with
+/// why none is renamed (None: there is none), as when the union would lose
+/// a pin, which only a refused union can.
+fn rename(resolved: &Resolved, runtime: Runtime) -> Result<(Vec<Entry>, Vec<Change>), Option<String>> {
+    let ignored = &resolved.ignored_lists;
+    if ignored.is_empty() {
+        return Err(None);
+    }
+    if resolved.entries.iter().any(|e| matches!(e.source_kind(), "flag" | "env")) {
+        return Err(Some(
+            "the list in force is --pinned-images's or CONTAINER_PINNED_IMAGES's, which replaces every file's".into(),
+        ));
+    }
+    let position = |file: &str| resolved.files.iter().position(|f| f == file);
+    let (pause, in_force): (Vec<&Entry>, Vec<&Entry>) = resolved.entries.iter().partition(|e| e.is_pause_image());
+    let in_force_file = in_force.iter().find_map(|e| e.file());
+    // (the file's place, the list in force before a renamed list of the same file, the entries)
+    let mut lists: Vec<(Option<usize>, usize, Vec<Entry>)> =
+        vec![(in_force_file.and_then(position), 0, in_force.iter().map(|&e| e.clone()).collect())];
+    lists.extend(ignored.iter().map(|l| (position(&l.file), 1, l.entries.clone())));
+    lists.sort_by_key(|(at, rank, _)| (*at, *rank));
+    let union: Vec<Entry> =
+        lists.into_iter().flat_map(|(_, _, entries)| entries).chain(pause.iter().map(|&e| e.clone())).collect();
+    let texts = |entries: &[Entry]| entries.iter().map(Entry::display).collect::<Vec<String>>();
+    let (old, new) = (texts(&resolved.entries), texts(&union));
+    match crate::translate::first_lost(&old, &new, runtime) {
+        Ok(None) => {}
+        Ok(Some(image)) => return Err(Some(format!("the union would not pin {}", show::quote(image.name())))),
+        Err(e) => return Err(Some(format!("the union of the lists is refused: {e}"))),
+    }
+    // The file the union is for: the last read of those the lists are in.
+    let last =
+        ignored.iter().map(|l| (position(&l.file), l.file.as_str())).chain(in_force_file.map(|f| (position(f), f)));
+    let target = last.max_by_key(|(at, _)| *at).map_or("", |(_, f)| f);
+    let changes = ignored.iter().map(|l| renamed(l, target, in_force_file, in_force.len())).collect();
+    Ok((union, changes))
+}
+
+/// One rename, said: where the union goes, and what it replaces there.
+fn renamed(list: &IgnoredList, target: &str, in_force: Option<&str>, in_force_len: usize) -> Change {
+    let key = &list.key;
+    let (file, meant, n) = (show::escape(&list.file), list.meant, list.entries.len());
+    let replaced = match in_force {
+        None => "no earlier file sets a list, so it is the list in force".to_string(),
+        Some(f) if f == list.file => format!("this file's {meant} holds the list in force"),
+        Some(f) => format!("{}'s list of {in_force_len} pattern(s) is in force", show::escape(f)),
+    };
+    let message = if target == list.file {
+        format!(
+            "now {meant}, which CRI-O reads: {replaced}; drop-ins replace the list, they do not merge, so \
+             renamed, this file's list replaces the earlier files' (and a later file's {meant} would replace \
+             it): the list written is the union, the list in force then these {n} pattern(s), so no pin is \
+             dropped; put it in {file} as its [crio.image] {meant}, in place of {}",
+            show::quote(key)
+        )
+    } else {
+        format!(
+            "now {meant}, which CRI-O reads: a later file's {meant} replaces this file's list (drop-ins \
+             replace, they do not merge), so renamed it would pin nothing; its {n} pattern(s) are in the \
+             list written, which is for {}: then remove {} from {file}",
+            show::escape(target),
+            show::quote(key)
+        )
+    };
+    let origin = Origin {
+        source: format!("{}:{}", list.file, list.line),
+        source_kind: "file",
+        file: Some(list.file.clone()),
+        line: Some(list.line),
+        key: None,
+    };
+    Change { code: "ignored-key", pattern: key.clone(), origin, now: Some(meant.to_string()), message }
 }
 
 /// The pause image CRI-O appends, and containerd's sandbox key (the image
@@ -195,7 +309,7 @@ fn said(f: &Finding, entries: &[Entry], decision: &Decision) -> Change {
         Decision::Remove => None,
         Decision::Write(text, _) => Some(text.clone()),
     };
-    Change { code: f.code, pattern: entry.display(), origin: entry.origin(), now, message }
+    Change { code: f.code.as_str(), pattern: entry.display(), origin: entry.origin(), now, message }
 }
 
 /// A warning or error left in the list, with why it was not fixed.
@@ -225,9 +339,13 @@ pub fn write(fixed: &Fixed, runtime: Runtime, full: bool) -> String {
     let patterns: Vec<(&Entry, &str)> = written.iter().map(|(e, t)| (*e, t.as_str())).collect();
     let within = if full { usize::MAX } else { crate::output::width() };
     let comment = |text: &str| crate::output::wrapped(&format!("# {text}"), within, "#   ");
+    let standing = match fixed.warnings_left.len() {
+        0 => String::new(),
+        n => format!(", {n} configuration warning(s) standing"),
+    };
     let mut out = comment(&format!(
-        "Written by crio-pin lint --fix: {} change(s), {} finding(s) left as they were. Review it, then put it in \
-         place of the list it fixes (each entry names where it was read).",
+        "Written by crio-pin lint --fix: {} change(s), {} finding(s) left as they were{standing}. Review it, then \
+         put it in place of the list it fixes (each entry names where it was read).",
         fixed.changes.len(),
         fixed.left.len()
     ));
@@ -236,6 +354,9 @@ pub fn write(fixed: &Fixed, runtime: Runtime, full: bool) -> String {
     }
     for left in &fixed.left {
         out.push_str(&comment(&format!("left: {}", left.said())));
+    }
+    for warning in &fixed.warnings_left {
+        out.push_str(&comment(&format!("stands: warning[{}]: {}", warning.code, warning.message)));
     }
     out.push_str("#\n");
     out.push_str(&crate::output::comments_wrapped(&runtime.model().write_list(&patterns), full));

@@ -106,21 +106,28 @@ pub struct Warning {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
     pub message: String,
+    /// "warning", or "info": a note, where nothing is lost (a list
+    /// replaced by one that pins all it pins), printed `info[CODE]`.
+    pub severity: &'static str,
 }
 
 impl Warning {
     pub fn new(code: WarningCode, message: String) -> Warning {
-        Warning { code, message, file: None, line: None }
+        Warning { code, message, file: None, line: None, severity: "warning" }
     }
 
     /// About one file.
     pub fn file(code: WarningCode, file: &str, message: String) -> Warning {
-        Warning { code, message, file: Some(file.to_string()), line: None }
+        Warning { file: Some(file.to_string()), ..Warning::new(code, message) }
     }
 
     /// About one line of a file.
     pub fn at(code: WarningCode, file: &str, line: usize, message: String) -> Warning {
-        Warning { code, message, file: Some(file.to_string()), line: Some(line) }
+        Warning { file: Some(file.to_string()), line: Some(line), ..Warning::new(code, message) }
+    }
+
+    pub fn is_note(&self) -> bool {
+        self.severity == "info"
     }
 }
 
@@ -138,6 +145,21 @@ pub struct Override {
     pub dropped: Vec<Entry>,
 }
 
+/// A list written under a key the runtime ignores, a near miss of the one
+/// it reads (an `ignored-key` warning), which `lint --fix` renames.
+#[derive(Clone, Debug)]
+pub struct IgnoredList {
+    /// Its warning, an index into `Resolved::warnings`.
+    pub warning: usize,
+    /// The key as written, and the key the runtime reads.
+    pub key: String,
+    pub meant: &'static str,
+    /// Where the key was written.
+    pub file: String,
+    pub line: usize,
+    pub entries: Vec<Entry>,
+}
+
 #[derive(Debug, Default)]
 pub struct Resolved {
     pub entries: Vec<Entry>,
@@ -151,6 +173,8 @@ pub struct Resolved {
     pub reload: Option<Vec<Entry>>,
     /// The lists replaced by later ones, with their dropped patterns.
     pub overrides: Vec<Override>,
+    /// The lists under near-miss keys, which the runtime does not read.
+    pub ignored_lists: Vec<IgnoredList>,
     /// The label selectors that pin images beside the list (cri-dockerd's
     /// --pinned-image-labels).
     pub label_selectors: Vec<crate::labels::LabelSelector>,

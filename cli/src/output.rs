@@ -469,7 +469,7 @@ fn digest_spans(text: &str) -> Vec<(usize, usize)> {
 /// The configuration's warnings, each wrapped unless `full`.
 pub fn print_warnings(out: &mut Vec<u8>, warnings: &[Warning], full: bool) {
     for w in warnings {
-        say(out, &format!("warning[{}]: {}", w.code, show::escape(&w.message)), full);
+        say(out, &format!("{}[{}]: {}", w.severity, w.code, show::escape(&w.message)), full);
     }
 }
 

@@ -289,6 +289,23 @@ pub fn judge(text: &str, from: Runtime, written: Result<Vec<String>, String>, to
     Translated { patterns: written, fidelity, why, gained, lost }
 }
 
+/// The first image the list `old` pins that the list `new` does not (or
+/// pins only for some pulls), each list run under `runtime`'s rules, over
+/// the images `old`'s texts name, as `judge` runs an entry: how `lint
+/// --fix` checks a change of a whole list (a key renamed). Err when `new`
+/// is refused and `old` is not.
+pub fn first_lost(old: &[String], new: &[String], runtime: Runtime) -> Result<Option<RegistryImage>, String> {
+    let flags = runtime.facts().flags;
+    let Ok(source) = PinSet::compile(old, flags) else { return Ok(None) };
+    let target = PinSet::compile(new, flags).map_err(|e| format!("{} refuses it: {e}", runtime.facts().name))?;
+    let kept = |image: &RegistryImage| match pinned(&source, runtime, image) {
+        Pinned::No => true,
+        Pinned::IfPulledByDigest => pinned(&target, runtime, image) != Pinned::No,
+        Pinned::Yes => pinned(&target, runtime, image) == Pinned::Yes,
+    };
+    Ok(old.iter().flat_map(|text| witnesses(text.trim(), &[])).find(|image| !kept(image)))
+}
+
 /// The label's reason told by images of a listing (`listed`) where one
 /// shows the change, instead of the images the texts name: a node's own
 /// image is the example its operator recognises. None when no listed image

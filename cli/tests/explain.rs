@@ -319,4 +319,19 @@ fn explain_runtime_kubelet_compares_each_names_repository() {
         ],
         "{v:#}"
     );
+
+#[test]
+fn an_image_pulled_by_digest_is_not_said_to_lack_its_stored_name() {
+    // Pulled by digest: no tag, so CRI-O stores the digest as its name, and
+    // "the name that pins it is not stored" cannot be why CRI-O does not pin it.
+    let digest = format!("quay.io/a/b@sha256:{}", "7".repeat(64));
+    let listing = serde_json::json!({"images": [{"id": "1".repeat(64), "repoTags": [], "repoDigests": [digest], "pinned": false}]});
+    let dir = tempfile::tempdir().unwrap();
+    let images = write_file(dir.path(), "images.json", listing.to_string());
+    let list = write_file(dir.path(), "pins.txt", format!("{digest}\n"));
+    let v = json(&run(&["--patterns", &list, "explain", "--images", &images, "--check", "--json"]));
+    let codes: Vec<&str> = v["causes"].as_array().unwrap().iter().map(|c| c["code"].as_str().unwrap()).collect();
+    assert_eq!(v["disagreements"], 1, "{v}");
+    assert!(!codes.contains(&"name-not-stored"), "{codes:?}");
+    assert!(codes.contains(&"not-reloaded"), "{codes:?}");
 }

@@ -372,23 +372,86 @@ fn a_control_character_is_an_error_the_fix_leaves_as_it_is() {
     assert!(list.contains("\"quay.io/a\\u0000b:1\",") && list.contains("\"quay.io/c:1\","), "{list}");
 }
 
+/// The list CRI-O reads from `dropin`, its one drop-in.
+fn dropin_list(dropin: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "90-fixed.conf", dropin);
+    patterns(&["-c", "", "-d", dir.path().to_str().unwrap()])
+}
+
 #[test]
-fn a_misspelt_key_stands_after_the_fix_and_its_advice_says_what_it_replaces() {
+fn a_misspelt_key_is_renamed_and_the_union_written_for_the_last_file() {
     // 50- sets the list in force; 60- misspells the key, so CRI-O reads
-    // nothing of it. The fix mends the list, not the key, and says the
-    // warning stands; the advice says renaming it replaces 50-'s list.
+    // nothing of it. Renamed alone, 60-'s list would replace 50-'s: the fix
+    // writes the union for 60-, and says so; nothing 50- pins is dropped.
     let dir = tempfile::tempdir().unwrap();
     write_file(dir.path(), "50-pins.conf", pins_dropin(&["quay.io/a/b:1", "quay.io/a/c:1"]));
     write_file(dir.path(), "60-local.conf", "[crio.image]\npinned-images = [\"quay.io/local/x:1\"]\n");
     let conf_d = dir.path().to_str().unwrap();
     let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint", "--fix"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
     assert!(
-        stderr(&out).contains("1 configuration warning(s) stand, which no fix of the list mends"),
-        "{}",
-        stderr(&out)
+        text.contains("\"pinned-images\" (")
+            && text.contains("60-local.conf:2) [ignored-key]: now pinned_images")
+            && text.contains("renamed, this file's list replaces the earlier files'")
+            && text.contains("the list in force then these 1 pattern(s), so no pin is dropped"),
+        "{text}"
     );
-    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint"]);
+    assert!(text.contains("1 change(s), 0 finding(s) left as they were."), "{text}");
+    assert_eq!(stderr(&out).trim_end(), "crio-pin: the fixed list is on standard output: 1 change(s)");
+    // The list written, put in 60- as its pinned_images, pins both lists
+    // and lints with no configuration warning left.
+    assert_eq!(dropin_list(&text), ["quay.io/a/b:1", "quay.io/a/c:1", "quay.io/local/x:1"]);
+    write_file(dir.path(), "60-local.conf", &text);
+    let out = run(&["-c", "", "-d", conf_d, "--json", "lint"]);
+    let v = json(&out);
+    assert_eq!(v["counts"]["configuration_warnings"], 0, "{v}");
+    assert_eq!(patterns(&["-c", "", "-d", conf_d]), ["quay.io/a/b:1", "quay.io/a/c:1", "quay.io/local/x:1"]);
+}
+
+#[test]
+fn a_misspelt_key_before_the_list_in_force_goes_into_that_list() {
+    // 60- misspells the key, 70- sets the list in force: renamed, 60-'s
+    // list would be replaced by 70-'s; its patterns go into the list
+    // written for 70-.
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "60-local.conf", "[crio.image]\npinned-images = [\"quay.io/local/x:1\"]\n");
+    write_file(dir.path(), "70-later.conf", pins_dropin(&["quay.io/z:1"]));
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint", "--fix", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let change = &v["changes"][0];
+    assert_eq!((change["code"].as_str(), change["now"].as_str()), (Some("ignored-key"), Some("pinned_images")));
+    let said = change["message"].as_str().unwrap();
+    assert!(said.contains("a later file's pinned_images replaces this file's list") && said.contains("70-later.conf"));
+    assert_eq!(v["warnings_left"], serde_json::json!([]));
+    assert_eq!(dropin_list(v["list"].as_str().unwrap()), ["quay.io/local/x:1", "quay.io/z:1"]);
+}
+
+#[test]
+fn a_misspelt_key_under_a_flag_s_list_stands_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "60-local.conf", "[crio.image]\npinned-images = [\"quay.io/local/x:1\"]\n");
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--pinned-images", "quay.io/a:1", "--no-trunc", "lint", "--fix"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("stands: warning[ignored-key]")
+            && text.contains("lint --fix does not rename it: the list in force is --pinned-images's"),
+        "{text}"
+    );
+    assert!(stderr(&out).contains("configuration warning(s) stand, named in its header"), "{}", stderr(&out));
+}
+
+#[test]
+fn ignored_key_s_advice_says_what_the_list_then_replaces() {
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "50-pins.conf", pins_dropin(&["quay.io/a/b:1"]));
+    write_file(dir.path(), "60-local.conf", "[crio.image]\npinned-images = [\"quay.io/local/x:1\"]\n");
+    let out = run(&["-c", "", "-d", dir.path().to_str().unwrap(), "--no-trunc", "lint"]);
     let said = stdout(&out);
     assert!(
         said.contains("write pinned_images, whose list then replaces the earlier files' (to add to the list in force"),

@@ -265,3 +265,30 @@ fn lint_warns_of_a_list_past_the_fast_tier() {
     let out = run(&["--patterns", &within, "lint", "--json"]);
     assert!(with_code(&json(&out)["warnings"], "past-fast-tier").is_empty(), "{}", stdout(&out));
 }
+
+#[test]
+fn a_replaced_list_that_drops_nothing_is_a_note() {
+    // 60- repeats 50-'s pattern and adds one: nothing is dropped, so the
+    // replacement is said as a note, which no summary counts as a warning
+    // and --severity warning leaves out; 70- drops one: a warning.
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "50-pins.conf", pins_dropin(&["quay.io/a:1"]));
+    write_file(dir.path(), "60-more.conf", pins_dropin(&["quay.io/a:1", "quay.io/b:1"]));
+    let conf_d = dir.path().to_str().unwrap();
+    let out = run(&["-c", "", "-d", conf_d, "--no-trunc", "lint"]);
+    assert_eq!(code(&out), 0);
+    let said = stdout(&out);
+    assert!(said.contains("info[overridden-list]: ") && said.contains("it repeats all 1 of its pattern(s)"), "{said}");
+    assert!(said.ends_with("; 0 configuration warning(s), 1 configuration note(s)\n"), "{said}");
+    let quiet = stdout(&run(&["-c", "", "-d", conf_d, "lint", "--severity", "warning"]));
+    assert!(!quiet.contains("overridden-list"), "{quiet}");
+    write_file(dir.path(), "70-fewer.conf", pins_dropin(&["quay.io/b:1"]));
+    let v = json(&run(&["-c", "", "-d", conf_d, "lint", "--json"]));
+    let severities: Vec<&str> =
+        v["warnings"].as_array().unwrap().iter().map(|w| w["severity"].as_str().unwrap()).collect();
+    assert_eq!(severities, ["info", "warning"], "{v}");
+    assert_eq!(
+        (v["counts"]["configuration_warnings"].as_u64(), v["counts"]["configuration_notes"].as_u64()),
+        (Some(1), Some(1))
+    );
+}

@@ -90,7 +90,7 @@ pub fn run(
     } else if quiet {
         print_counts(&mut out, &linted.counts, shown, args.no_trunc);
     } else {
-        linted.print(&mut out, linted.warnings(&resolved), shown, args.no_trunc);
+        linted.print(&mut out, &linted.warnings(&resolved), shown, args.no_trunc);
     }
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(linted.counts.errors > 0) })
 }
@@ -170,14 +170,15 @@ impl Linted {
         Linted { findings, counts, least }
     }
 
-    /// The configuration's warnings, which are warnings too: shown unless
-    /// only errors are.
-    pub fn warnings<'r>(&self, resolved: &'r Resolved) -> &'r [Warning] {
-        if self.least >= Severity::Warning {
-            &resolved.warnings
-        } else {
-            &[]
-        }
+    /// The configuration's warnings and notes, shown as the findings of
+    /// their severity are.
+    pub fn warnings(&self, resolved: &Resolved) -> Vec<Warning> {
+        let shown = |w: &&Warning| match self.least {
+            Severity::Info => true,
+            Severity::Warning => !w.is_note(),
+            Severity::Error => false,
+        };
+        resolved.warnings.iter().filter(shown).cloned().collect()
     }
 
     /// `lint --json`.
@@ -209,7 +210,7 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
         ));
     }
     let resolved = runtimes::resolve(&args.sources(runtime))?;
-    let fixed = crate::fix::fix(&resolved.entries, flags, runtime);
+    let fixed = crate::fix::fix_resolved(&resolved, flags, runtime);
     let text = crate::fix::write(&fixed, runtime, args.no_trunc);
     let code = u8::from(fixed.errors_left > 0);
     let written_to = match target {
@@ -238,6 +239,7 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
                 "left": fixed.left,
                 // The list as written (to `written_to`, when given).
                 "list": text,
+                "warnings_left": fixed.warnings_left,
                 "written_to": written_to,
             }),
         );
@@ -252,11 +254,11 @@ pub fn fix(args: &SourceArgs, target: Option<FixTarget<'_>>) -> Result<Outcome, 
         (n, 0) => format!("; {n} finding(s) left as they were, named in its header"),
         (n, e) => format!("; {n} finding(s) left as they were, {e} of them error(s), named in its header"),
     };
-    // A configuration warning (a misspelt key, a replaced list) is no
-    // finding of the list's: the fix leaves it, and says so.
-    let standing = match resolved.warnings.len() {
+    // A configuration warning (a replaced list, a misspelt key that was
+    // not renamed) is no finding of the list's: the fix leaves it, and says so.
+    let standing = match fixed.warnings_left.len() {
         0 => String::new(),
-        n => format!("; {n} configuration warning(s) stand, which no fix of the list mends: crio-pin lint shows them"),
+        n => format!("; {n} configuration warning(s) stand, named in its header"),
     };
     output::say_on_stderr(
         &format!("the fixed list is on {written_to}: {} change(s){left}{standing}", fixed.changes.len()),
@@ -320,7 +322,9 @@ pub struct LintCounts {
     /// `digest-needs-digest-pull` notes the `--images` listing answers
     /// (the images were pulled by those digests): not findings.
     pub answered_by_listing: usize,
-    /// Configuration warnings (`warnings`), printed after the findings.
+    /// Configuration warnings and notes (`warnings`, by `severity`),
+    /// printed after the findings.
+    pub configuration_notes: usize,
     pub configuration_warnings: usize,
     pub errors: usize,
     pub notes: usize,
@@ -337,7 +341,8 @@ impl LintCounts {
         let count = |s| findings.iter().filter(|f| f.severity == s).count();
         LintCounts {
             answered_by_listing: answered,
-            configuration_warnings: resolved.warnings.len(),
+            configuration_notes: resolved.warnings.iter().filter(|w| w.is_note()).count(),
+            configuration_warnings: resolved.warnings.iter().filter(|w| !w.is_note()).count(),
             errors: count(Severity::Error),
             notes: count(Severity::Info),
             patterns: resolved.entries.len(),
@@ -410,11 +415,15 @@ fn print_counts(out: &mut Vec<u8>, counts: &LintCounts, shown: Shown, full: bool
         (0, _) => Tone::Doubtful,
         _ => Tone::Bad,
     };
+    let configuration_notes = match counts.configuration_notes {
+        0 => String::new(),
+        n => format!(", {n} configuration note(s)"),
+    };
     output::say_summary(
         out,
         &format!(
             "{} pattern(s){reload}: {} error(s), {} warning(s), {} note(s){answered}{hidden}; {} configuration \
-             warning(s)",
+             warning(s){configuration_notes}",
             counts.patterns, counts.errors, counts.warnings, counts.notes, counts.configuration_warnings
         ),
         tone,

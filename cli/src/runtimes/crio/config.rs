@@ -29,7 +29,7 @@ use crate::error::InputError;
 use crate::images::DEFAULT_PAUSE_IMAGE;
 use crate::input::{self, ReadError, Special};
 use crate::list::{tables_in, Lines};
-use crate::list::{Entry, Override, Resolved, Warning};
+use crate::list::{Entry, IgnoredList, Override, Resolved, Warning};
 use crate::sources::Sources;
 
 /// CRI-O's defaults on Linux (pkg/config: CrioConfigPath,
@@ -166,7 +166,7 @@ fn read_crio_files(
             ));
         }
         let bytes = read_crio_file(shown, read_from)?;
-        let settings = decode(shown, &bytes, &mut out.warnings)?;
+        let settings = decode(shown, &bytes, &mut out.warnings, &mut out.ignored_lists)?;
         if let Some((new, line)) = settings.pinned {
             if let Some(from) = &list_from {
                 if !list.is_empty() {
@@ -380,6 +380,9 @@ impl Replaced {
         }
         out.warnings[self.warning].message =
             format!("{} replaces the pinned_images list set in {}{why}: {effect}", self.by, self.old_from);
+        if gone.is_empty() {
+            out.warnings[self.warning].severity = "info";
+        }
         out.overrides.push(Override {
             warning: self.warning,
             by: self.by,
@@ -476,7 +479,12 @@ fn a(value: &DeValue<'_>) -> String {
 /// nested, or parts of a dotted key. BurntSushi/toml has none.
 const TOML_DEPTH: usize = 80;
 
-fn decode(file: &str, bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<FileSettings, InputError> {
+fn decode(
+    file: &str,
+    bytes: &[u8],
+    warnings: &mut Vec<Warning>,
+    ignored: &mut Vec<IgnoredList>,
+) -> Result<FileSettings, InputError> {
     // As BurntSushi/toml: one byte-order mark is dropped, UTF-16's too
     // (the rest is still read as UTF-8).
     let bytes = [&b"\xff\xfe"[..], b"\xfe\xff", b"\xef\xbb\xbf"]
@@ -549,7 +557,7 @@ fn decode(file: &str, bytes: &[u8], warnings: &mut Vec<Warning>) -> Result<FileS
             }
         }
     }
-    ignored_keys(doc.get_ref(), &mut Vec::new(), &decoded, file, &lines, warnings);
+    ignored_keys(doc.get_ref(), &mut Vec::new(), &decoded, file, &lines, (warnings, ignored));
     Ok(settings)
 }
 
@@ -607,14 +615,15 @@ fn pinned_list(file: &str, value: &Spanned<DeValue<'_>>, lines: &Lines<'_>) -> R
 
 /// Every key anywhere in the file that looks meant for pinned_images or
 /// pause_image but is not where CRI-O reads it: CRI-O's decoder drops
-/// unknown keys without a word.
+/// unknown keys without a word. A list of strings under such a key is
+/// kept with its warning, for `lint --fix` to rename.
 fn ignored_keys(
     table: &Table<'_>,
     path: &mut Vec<String>,
     decoded: &[std::ops::Range<usize>],
     file: &str,
     lines: &Lines<'_>,
-    warnings: &mut Vec<Warning>,
+    (warnings, ignored): (&mut Vec<Warning>, &mut Vec<IgnoredList>),
 ) {
     for (key, value) in table.iter() {
         if let Some(meant) = looks_like(key.get_ref()) {
@@ -647,11 +656,21 @@ fn ignored_keys(
                     line,
                     format!("{file}:{line}: {:?} {place} is ignored by CRI-O without a word: {fix}", key.get_ref()),
                 ));
+                if let (true, Ok(entries)) = (meant == "pinned_images", pinned_list(file, value, lines)) {
+                    ignored.push(IgnoredList {
+                        warning: warnings.len() - 1,
+                        key: key.get_ref().to_string(),
+                        meant,
+                        file: file.to_string(),
+                        line,
+                        entries,
+                    });
+                }
             }
         }
         for t in tables_in(value.get_ref()) {
             path.push(key.get_ref().to_string());
-            ignored_keys(t, path, decoded, file, lines, warnings);
+            ignored_keys(t, path, decoded, file, lines, (&mut *warnings, &mut *ignored));
             path.pop();
         }
     }

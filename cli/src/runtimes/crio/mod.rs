@@ -283,9 +283,10 @@ impl Model for Crio {
                 );
                 causes.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
             }
-        } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none()) {
+        } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none() && !pulled_by_digest(image, n)) {
             // A repoTag is always stored; a digest or a name given by hand may
-            // not be. (An artifact's canonical name is always matched.)
+            // not be. (An artifact's canonical name is always matched; so is
+            // the digest of an image pulled by it, which has no tag stored.)
             causes.push(CauseCode::NameNotStored, 0, at, || {
                 "the name that pins it is not stored: CRI-O matches only the names in its storage (a \
                  repoDigest is stored only for a pull by digest)"
@@ -319,6 +320,14 @@ impl Model for Crio {
         out.push_str("]\n");
         out
     }
+}
+
+/// Whether a runtime's listing shows `image` pulled by `digest`: listed
+/// (it has an ID) with no tag of that repository, so CRI-O stores the
+/// digest as its name.
+fn pulled_by_digest(image: &Image, digest: &Name) -> bool {
+    let repo = repository(&digest.text);
+    image.id.is_some() && !image.names.iter().any(|t| t.is_tag && repository(&t.text) == repo)
 }
 
 /// CRI-O's rules: its globs and keywords, the library's verdict on each

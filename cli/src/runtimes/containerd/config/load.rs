@@ -390,6 +390,7 @@ pub(super) fn unimported_drop_ins(pattern: &str, docs: &[FileDoc], main: &str, w
     let Some(first) = unread.first() else { return };
     warnings.push(Warning {
         code: WarningCode::UnimportedDropIn,
+        severity: "warning",
         file: Some(first.clone()),
         line: None,
         message: format!(

@@ -99,6 +99,7 @@ fn resolve_in(config_path: Option<&str>, default_config: &str, drop_ins: &str) -
         Err(e) if e.kind() == IoErrorKind::NotFound && !explicit => {
             warnings.push(Warning {
                 code: WarningCode::MissingConfig,
+                severity: "warning",
                 file: Some(path.to_string()),
                 line: None,
                 message: format!(

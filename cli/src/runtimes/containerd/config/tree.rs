@@ -31,7 +31,7 @@ impl At {
 }
 
 pub(super) fn warning_at(code: WarningCode, at: &At, message: String) -> Warning {
-    Warning { code, file: Some(at.file.to_string()), line: Some(at.line), message }
+    Warning::at(code, &at.file, at.line, message)
 }
 
 /// A value as containerd holds what it does not decode itself (Go's

@@ -27,6 +27,7 @@ pub(super) fn model_2_3(docs: &[FileDoc], warnings: &mut Vec<Warning>) -> Result
             higher_said = true;
             warnings.push(Warning {
                 code: WarningCode::VersionDependent,
+                severity: "warning",
                 file: Some(doc.shown.to_string()),
                 line: None,
                 message: format!(
@@ -122,6 +123,7 @@ pub(super) fn compare_2_2(docs: &[FileDoc], pins: &BTreeMap<String, Pin>, warnin
             let how = if matches!(stop, Stop::Crashes(_)) { "crash at start-up" } else { "refuse to start" };
             warnings.push(Warning {
                 code: WarningCode::VersionDependent,
+                severity: "warning",
                 file: None,
                 line: None,
                 message: format!("containerd 2.0 to 2.2 would {how}: {}", stop.text()),
@@ -153,6 +155,7 @@ pub(super) fn compare_2_2(docs: &[FileDoc], pins: &BTreeMap<String, Pin>, warnin
     let more = if differences.len() > 3 { format!(" and {} more", differences.len() - 3) } else { String::new() };
     warnings.push(Warning {
         code: WarningCode::VersionDependent,
+        severity: "warning",
         file: first_at.as_ref().map(|at| at.file.to_string()),
         line: first_at.as_ref().map(|at| at.line),
         message: format!(
