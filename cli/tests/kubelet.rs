@@ -24,10 +24,46 @@ fn lint_finds_the_planted_pin_the_kubelet_pulls_again() {
     assert_eq!(planted, ["registry.example:5000/platform/*"], "{v:#}");
     assert_eq!(verified[0]["suggestion"], "registry.example:5000/platform/*");
     assert!(verified[0]["message"].as_str().unwrap().contains("NeverVerifyAllowlistedImages"));
-    // The entry meant for it, without the port, spares nothing the list pins.
-    let unneeded: Vec<&str> =
-        with_code(&v["findings"], "unneeded-entry").iter().map(|f| f["pattern"].as_str().unwrap()).collect();
-    assert!(unneeded.contains(&"registry.example/platform/*"), "{unneeded:?}");
+    // The entry meant for it, without the port, covers nothing the list
+    // pins; nor does the entry for the OKD digests, which 99-local.conf's
+    // list replaced.
+    let unpinned: Vec<&str> =
+        with_code(&v["findings"], "allowlisted-unpinned").iter().map(|f| f["pattern"].as_str().unwrap()).collect();
+    assert_eq!(unpinned, ["registry.example/platform/*", "quay.io/okd/scos-content"], "{v:#}");
+}
+
+#[test]
+fn allowlisted_unpinned_is_judged_over_names_by_both_rule_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubelet = write_file(
+        dir.path(),
+        "kubelet.yaml",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n\
+         imagePullCredentialsVerificationPolicy: NeverVerifyAllowlistedImages\n\
+         preloadedImagesVerificationAllowlist:\n\
+         - docker.io/library/nginx\n- quay.io/coreos/*\n- registry.k8s.io/*\n- docker.io/library/redis\n\
+         - ghcr.io/team/app\n",
+    );
+    // CRI-O: "nginx:1.25" is short (it pins nothing CRI-O stores) but
+    // "docker.io/library/nginx:1.25" pins a tag of the repository; the
+    // keyword pins quay.io/coreos/etcd, which no entry's text contains;
+    // the unanchored glob pins registry.k8s.io/kube-proxy; nothing pins a
+    // redis ("redis:7" is short too) or ghcr.io/team/app ("ghcr.io/team"
+    // has no tag).
+    let conf = write_file(
+        dir.path(),
+        "crio.conf",
+        "[crio.image]\npinned_images = [\"docker.io/library/nginx:1.25\", \"*etcd*\", \"registry.k8s.io/kube-*\", \
+         \"redis:7\", \"ghcr.io/team\"]\n",
+    );
+    let out = run(&["-c", &conf, "-d", "none", "--json", "lint", "--kubelet-config", &kubelet]);
+    let v = json(&out);
+    let unpinned: Vec<&str> =
+        with_code(&v["findings"], "allowlisted-unpinned").iter().map(|f| f["pattern"].as_str().unwrap()).collect();
+    assert_eq!(unpinned, ["docker.io/library/redis", "ghcr.io/team/app"], "{v:#}");
+    let finding = &with_code(&v["findings"], "allowlisted-unpinned")[0];
+    assert_eq!(finding["severity"], "warning");
+    assert!(finding["message"].as_str().unwrap().contains("garbage collector may delete them"), "{finding}");
 }
 
 #[test]

@@ -153,7 +153,7 @@ impl Linted {
             findings.extend(new);
         }
         if let Some(verifier) = verifier {
-            findings.extend(verifier.lint(runtime, &resolved.entries));
+            findings.extend(verifier.lint(runtime, flags, &resolved.entries));
         }
         let answered = listing.map_or(0, |l| quiet_answered(&mut findings, l, flags));
         let counts = LintCounts::new(resolved, &findings, answered);

@@ -12,17 +12,18 @@
 //! credentials, so verifying it is a pull. With the feature gate off, or
 //! under `NeverVerify` or `NeverVerifyPreloadedImages`, it is not.
 
-use crio_pin::PinSet;
+use crio_pin::{Flags, PinSet};
 use serde::Serialize;
 
 use super::config::KubeletConfig;
 use super::Policy;
 use crate::codes::LintCode;
 use crate::findings::{Finding, Severity};
+use crate::images;
 use crate::list::Entry;
-use crate::refused::List;
+use crate::refused::{self, List};
 use crate::runtime::Runtime;
-use crate::runtimes::RegistryImage;
+use crate::runtimes::{self, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{self, Fidelity, Unwritten};
 
@@ -114,9 +115,8 @@ impl Verifier {
     /// `lint --kubelet-config`: each pattern of `entries` (the runtime's
     /// list, under `runtime`'s rules) whose images the kubelet verifies,
     /// and the allowlist's entries no pattern needs.
-    pub fn lint(&self, runtime: Runtime, entries: &[Entry]) -> Vec<Finding> {
+    pub fn lint(&self, runtime: Runtime, flags: Flags, entries: &[Entry]) -> Vec<Finding> {
         let mut out = Vec::new();
-        let mut needed = vec![false; self.config.allowlist.entries.len()];
         let policy = self.by_policy();
         for (index, entry) in entries.iter().enumerate() {
             // The sandbox image is the runtime's own, not a pod's container image.
@@ -139,8 +139,7 @@ impl Verifier {
                 ),
                 (Some(v), Err(why)) => format!("{}; no allowlist entry can spare them: {why}", v.why),
                 (None, Ok(covering)) => {
-                    let missing: Vec<&String> =
-                        covering.iter().filter(|c| !self.covers_entry(c, &mut needed)).collect();
+                    let missing: Vec<&String> = covering.iter().filter(|c| !self.covers_entry(c)).collect();
                     if missing.is_empty() {
                         continue;
                     }
@@ -162,31 +161,78 @@ impl Verifier {
             out.push(finding(index, entry, Severity::Warning, LintCode::VerifiedPin, message, written.ok()));
         }
         if policy.is_none() {
-            for (index, entry) in self.config.allowlist.entries.iter().enumerate().filter(|(i, _)| !needed[*i]) {
+            for index in self.unpinned_entries(runtime, flags, entries) {
+                let entry = self.entry(index);
                 let message = format!(
-                    "allowlist entry {index} {} ({}) spares no image the runtime's list pins: the kubelet uses the \
-                     images it covers unverified all the same; remove it unless pods need that",
+                    "allowlist entry {index} {} ({}) covers no image the runtime's list pins: the kubelet uses the \
+                     images it covers unverified, as preloaded, but the garbage collector may delete them, and a pod \
+                     then needs a pull it may have no credentials for; pin them in the runtime's list, or remove the \
+                     entry",
                     show::quote(&entry.display()),
                     entry.source
                 );
-                out.push(finding(index, entry, Severity::Info, LintCode::UnneededEntry, message, None));
+                out.push(finding(index, entry, Severity::Warning, LintCode::AllowlistedUnpinned, message, None));
             }
         }
         out
     }
 
     /// Whether the allowlist covers every repository `written` (an entry
-    /// `translate` writes for the kubelet) covers, marking each entry that
-    /// covers some of them.
-    fn covers_entry(&self, written: &str, needed: &mut [bool]) -> bool {
-        let mut covered = false;
-        for (i, entry) in self.config.allowlist.entries.iter().enumerate() {
+    /// `translate` writes for the kubelet) covers.
+    fn covers_entry(&self, written: &str) -> bool {
+        let texts = self.config.allowlist.entries.iter().filter_map(|e| std::str::from_utf8(&e.text).ok());
+        texts.into_iter().any(|text| contains(text, written))
+    }
+
+    /// The allowlist's entries (by index) that cover no image the runtime's
+    /// `entries` pin, under `runtime`'s rules and `flags`: judged by both
+    /// lists' matchers over names, the witnesses `translate`'s labels are
+    /// checked with, spelled from each entry and each pattern. A pinned
+    /// exact name is its own witness (each pull of it), so a list of
+    /// thousands of digests costs a few names each.
+    pub fn unpinned_entries(&self, runtime: Runtime, flags: Flags, entries: &[Entry]) -> Vec<usize> {
+        let allowlist = &self.config.allowlist.entries;
+        let Ok(pins) = refused::compile_valid(entries, flags, List::Effective) else { return Vec::new() };
+        let each: Vec<PinSet> = allowlist
+            .iter()
+            .map(|e| PinSet::compile([&e.text], super::FACTS.flags).expect("entries the kubelet accepts compile"))
+            .collect();
+        let covers =
+            |set: &PinSet, image: &RegistryImage| runtimes::pinned(set, Runtime::Kubelet, image) == Pinned::Yes;
+        let pins_it = |image: &RegistryImage| runtimes::pinned(&pins.set, runtime, image) != Pinned::No;
+        let mut unpinned: Vec<usize> = (0..allowlist.len()).collect();
+        // Each entry's own names, then the names each pattern pins.
+        unpinned.retain(|&i| {
+            let text = String::from_utf8_lossy(&allowlist[i].text);
+            !translate::witnesses(&text, &[]).iter().any(|image| covers(&each[i], image) && pins_it(image))
+        });
+        for entry in entries {
+            if unpinned.is_empty() {
+                break;
+            }
             let Ok(text) = std::str::from_utf8(&entry.text) else { continue };
-            let (whole, some) = (contains(text, written), contains(written, text));
-            covered |= whole;
-            needed[i] |= whole || some;
+            let images = match crio_pin::Pattern::parse(text, flags) {
+                Ok(crio_pin::Pattern::Exact(_)) => match images::normalized(text) {
+                    Ok(reference) => translate::pulls(&reference),
+                    Err(_) => continue,
+                },
+                Ok(_) => {
+                    // A glob's or keyword's text below each prefix entry: the
+                    // names they both reach (`*etcd*` under `quay.io/coreos/*`).
+                    let core = text.trim_matches('*');
+                    let joined = allowlist.iter().filter_map(|e| std::str::from_utf8(&e.text).ok()?.strip_suffix('*'));
+                    let below = joined
+                        .flat_map(|prefix| [format!("{prefix}{core}:1"), format!("{prefix}x/{core}:1")])
+                        .filter_map(|name| images::normalized(&name).ok())
+                        .flat_map(|reference| translate::pulls(&reference));
+                    translate::witnesses(text, &[]).into_iter().chain(below).collect()
+                }
+                Err(_) => continue,
+            };
+            let pinned: Vec<&RegistryImage> = images.iter().filter(|image| pins_it(image)).collect();
+            unpinned.retain(|&i| !pinned.iter().any(|image| covers(&each[i], image)));
         }
-        covered
+        unpinned
     }
 }
 
