@@ -176,6 +176,15 @@ struct Summary {
     kubelet_verified: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     kubelet_verified_pinned: Option<usize>,
+    /// With --kubelet-config: the images it trusts as preloaded (its
+    /// allowlist covers them) that the list does not pin, which the garbage
+    /// collector may delete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet_allowlisted_unpinned: Option<usize>,
+    /// With --kubelet-root-dir: the pinned images it pulls again because of
+    /// their pull records (no longer preloaded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet_recorded_pins: Option<usize>,
     /// --allow-undecided: undecided images do not fail the check.
     undecided_allowed: bool,
     /// With --wait: how long the runtime was asked again, and whether its
@@ -241,6 +250,8 @@ impl Summary {
             configuration_warnings: counts.configuration_warnings,
             kubelet_verified: verified(&|_| true),
             kubelet_verified_pinned: verified(&|e| e.pinned),
+            kubelet_allowlisted_unpinned: explanation.allowlisted_unpinned().map(|images| images.len()),
+            kubelet_recorded_pins: explanation.recorded_pins(),
             undecided_allowed: allow_undecided,
             waited,
             problems,
@@ -418,11 +429,15 @@ fn print_summary(
         ),
     ];
     if let (Some(verified), Some(pinned)) = (s.kubelet_verified, s.kubelet_verified_pinned) {
+        let records = s.kubelet_recorded_pins.map_or(String::new(), |n| format!(" ({n} by their pull records)"));
         lines.push((
             "kubelet",
             format!(
-                "pulls {verified} of {} image(s) again before a pod uses it, {pinned} of the {} pinned",
-                s.images, s.pinned
+                "pulls {verified} of {} image(s) again before a pod uses it, {pinned} of the {} pinned{records}; \
+                 trusts {} as preloaded that the list does not pin",
+                s.images,
+                s.pinned,
+                s.kubelet_allowlisted_unpinned.unwrap_or(0)
             ),
         ));
     }

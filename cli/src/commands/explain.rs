@@ -70,6 +70,8 @@ pub struct Explanation {
     pub report: Report,
     /// Each image's name and the kubelet's verdict, in the order of `report`.
     pub verdicts: Option<Vec<(String, Verdict)>>,
+    /// Whether the verdicts read the kubelet's pull records.
+    pull_records: bool,
 }
 
 impl Explanation {
@@ -88,11 +90,27 @@ impl Explanation {
                 .map(|image| {
                     let registry =
                         RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
-                    (registry.name().to_owned(), v.image(&registry))
+                    (registry.name().to_owned(), v.image(&registry, image.id.as_deref()))
                 })
                 .collect()
         });
-        Ok(Explanation { report, verdicts })
+        let pull_records = verifier.is_some_and(Verifier::reads_records);
+        Ok(Explanation { report, verdicts, pull_records })
+    }
+
+    /// With the kubelet's configuration: the images its allowlist trusts as
+    /// preloaded that the list does not pin, by name.
+    pub fn allowlisted_unpinned(&self) -> Option<Vec<&str>> {
+        let verdicts = self.verdicts.as_ref()?;
+        let images = self.report.images.iter().zip(verdicts);
+        Some(images.filter(|(e, (_, v))| v.allowlisted && !e.pinned).map(|(_, (name, _))| name.as_str()).collect())
+    }
+
+    /// With pull records: the pinned images they make the kubelet pull again.
+    pub fn recorded_pins(&self) -> Option<usize> {
+        let verdicts = self.verdicts.as_ref().filter(|_| self.pull_records)?;
+        let recorded = |v: &Verdict| v.verified && v.pull_record.is_some();
+        Some(self.report.images.iter().zip(verdicts).filter(|(e, (_, v))| e.pinned && recorded(v)).count())
     }
 
     /// `explain --json`.
@@ -117,6 +135,9 @@ impl Explanation {
         print(out, &self.report, check, full, runtime);
         if let Some(verdicts) = &self.verdicts {
             print_kubelet(out, verdicts, full);
+        }
+        if let Some(unpinned) = self.allowlisted_unpinned().filter(|u| !u.is_empty()) {
+            print_allowlisted_unpinned(out, &unpinned, full);
         }
     }
 
@@ -169,6 +190,28 @@ fn print_kubelet(out: &mut Vec<u8>, verdicts: &[(String, Verdict)], full: bool) 
         let answer = if verdict.verified { "verified" } else { "used as it is" };
         output::say(out, &format!("  {}: {answer}: {}", show::name(image), show::escape(&verdict.why)), full);
     }
+}
+
+/// The images the kubelet trusts as preloaded that the list does not pin:
+/// a few by name, the rest counted (all under --no-trunc).
+fn print_allowlisted_unpinned(out: &mut Vec<u8>, images: &[&str], full: bool) {
+    const SHOWN: usize = 10;
+    let shown = if full { images.len() } else { images.len().min(SHOWN) };
+    let names: Vec<String> = images[..shown].iter().map(|n| show::name(n).into_owned()).collect();
+    let more = match images.len() - shown {
+        0 => String::new(),
+        n => format!(", and {n} more (--no-trunc shows them)"),
+    };
+    output::say(
+        out,
+        &format!(
+            "the kubelet's allowlist trusts {} image(s) as preloaded that the list does not pin: the garbage \
+             collector may delete them, and a pod then needs a pull it may have no credentials for: {}{more}",
+            images.len(),
+            names.join(", ")
+        ),
+        full,
+    );
 }
 
 /// An image id as crictl shows it: 13 characters, whole under --no-trunc.

@@ -46,6 +46,13 @@ pub fn run(args: &SourceArgs, images: &[String], shown: Shown, kubelet: &Kubelet
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let mut resolved = runtimes::resolve(&args.sources(runtime))?;
+    if kubelet.kubelet_root_dir.is_some() {
+        return Err(InputError(
+            "--kubelet-root-dir: the pull records are the images', and lint judges patterns: give it to check or \
+             explain"
+                .into(),
+        ));
+    }
     let verifier = kubelet.verifier()?;
     let mut out = Vec::new();
     let naming = runtime.model().naming();

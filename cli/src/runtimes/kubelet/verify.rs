@@ -16,6 +16,7 @@ use crio_pin::{Flags, PinSet};
 use serde::Serialize;
 
 use super::config::KubeletConfig;
+use super::records::{Lookup, Preloaded, Records};
 use super::Policy;
 use crate::codes::LintCode;
 use crate::findings::{Finding, Severity};
@@ -27,10 +28,11 @@ use crate::runtimes::{self, Pinned, RegistryImage};
 use crate::show;
 use crate::translate::{self, Fidelity, Unwritten};
 
-/// The kubelet's configuration, compiled.
+/// The kubelet's configuration, compiled, and its pull records when given.
 pub struct Verifier {
     pub config: KubeletConfig,
     set: PinSet,
+    records: Option<Records>,
 }
 
 /// What the kubelet does before a pod uses one preloaded image.
@@ -38,16 +40,28 @@ pub struct Verifier {
 pub struct Verdict {
     /// It pulls the image again to check the pod's credentials.
     pub verified: bool,
+    /// Under NeverVerifyAllowlistedImages, the allowlist covers every name
+    /// a pod may give it: the kubelet trusts it as preloaded.
+    pub allowlisted: bool,
+    /// With --kubelet-root-dir: the image's pull record, which makes it an
+    /// image the kubelet pulled, no longer preloaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pull_record: Option<String>,
     /// Why, in a sentence.
     pub why: String,
 }
 
 impl Verifier {
-    pub fn new(config: KubeletConfig) -> Verifier {
+    pub fn new(config: KubeletConfig, records: Option<Records>) -> Verifier {
         let texts: Vec<&[u8]> = config.allowlist.entries.iter().map(|e| e.text.as_slice()).collect();
         // Every entry passed the kubelet's own checks: the library takes them.
         let set = PinSet::compile(texts, super::FACTS.flags).expect("entries the kubelet accepts compile");
-        Verifier { config, set }
+        Verifier { config, set, records }
+    }
+
+    /// Whether the verdicts read the kubelet's pull records.
+    pub fn reads_records(&self) -> bool {
+        self.records.is_some()
     }
 
     /// The policy as the kubelet applies it, with where it was set.
@@ -61,7 +75,9 @@ impl Verifier {
     /// Whether policy alone decides, and how: None when the allowlist does.
     fn by_policy(&self) -> Option<Verdict> {
         let policy = self.policy();
-        let spared = |why: &str| Some(Verdict { verified: false, why: format!("{policy}: {why}") });
+        let spared = |why: &str| {
+            Some(Verdict { verified: false, allowlisted: false, pull_record: None, why: format!("{policy}: {why}") })
+        };
         match self.config.policy {
             _ if !self.config.gate => spared("the kubelet checks no credentials"),
             Policy::NeverVerify => spared("the kubelet checks no credentials for an image on the node"),
@@ -71,6 +87,8 @@ impl Verifier {
             ),
             Policy::AlwaysVerify => Some(Verdict {
                 verified: true,
+                allowlisted: false,
+                pull_record: None,
                 why: format!("{policy}: the kubelet pulls every image again to check a pod's credentials"),
             }),
             Policy::NeverVerifyAllowlistedImages => None,
@@ -86,29 +104,119 @@ impl Verifier {
         &self.config.allowlist.entries[index]
     }
 
-    /// For one image: verified when a pod may name it by a repository the
-    /// allowlist does not cover.
-    pub fn image(&self, image: &RegistryImage) -> Verdict {
+    /// For one image, which the runtime calls `image_ref` (its image ID):
+    /// verified when a pod may name it by a repository the policy and the
+    /// allowlist leave to be checked and, with pull records, that its
+    /// record does not spare.
+    pub fn image(&self, image: &RegistryImage, image_ref: Option<&str>) -> Verdict {
+        let verdict = self.preloaded_image(image);
+        match (&self.records, image_ref) {
+            (Some(records), Some(image_ref)) if self.config.gate => {
+                self.with_record(verdict, image, records, image_ref)
+            }
+            _ => verdict,
+        }
+    }
+
+    /// The verdict for an image the kubelet did not pull itself.
+    fn preloaded_image(&self, image: &RegistryImage) -> Verdict {
         if let Some(verdict) = self.by_policy() {
             return verdict;
         }
         let names = Runtime::Kubelet.model().stored_names(image);
         let uncovered: Vec<&str> =
             names.iter().map(|n| n.text.as_str()).filter(|n| self.covering(n).is_none()).collect();
+        let verified = |why: String| Verdict { verified: true, allowlisted: false, pull_record: None, why };
         match (uncovered.first(), names.first()) {
             (None, Some(first)) => {
                 let e = self.entry(self.covering(&first.text).expect("every name is covered"));
-                Verdict { verified: false, why: format!("allowlisted by {} ({})", show::quote(&e.display()), e.source) }
+                Verdict {
+                    verified: false,
+                    allowlisted: true,
+                    pull_record: None,
+                    why: format!("allowlisted by {} ({})", show::quote(&e.display()), e.source),
+                }
             }
-            (Some(name), _) => Verdict {
-                verified: true,
-                why: format!(
-                    "{}: no allowlist entry covers {}, so the kubelet pulls it again for a pod that names it so",
-                    self.policy(),
-                    show::quote(name)
-                ),
-            },
-            (None, None) => Verdict { verified: true, why: format!("{}: it has no name to allowlist", self.policy()) },
+            (Some(name), _) => verified(format!(
+                "{}: no allowlist entry covers {}, so the kubelet pulls it again for a pod that names it so",
+                self.policy(),
+                show::quote(name)
+            )),
+            (None, None) => verified(format!("{}: it has no name to allowlist", self.policy())),
+        }
+    }
+
+    /// `verdict` with what the image's pull record changes: read before
+    /// the policy is applied (a record the kubelet cannot read makes it
+    /// pull, whatever the policy), then, for each repository whose
+    /// credentials the policy has checked (every one under AlwaysVerify
+    /// and NeverVerifyPreloadedImages, where a record makes the image one
+    /// the kubelet pulled; those the allowlist does not cover under
+    /// NeverVerifyAllowlistedImages), the credentials it recorded.
+    fn with_record(&self, verdict: Verdict, image: &RegistryImage, records: &Records, image_ref: &str) -> Verdict {
+        let record = match records.lookup(image_ref) {
+            Lookup::None => return verdict,
+            Lookup::Unreadable { file, why } => {
+                return Verdict {
+                    verified: true,
+                    pull_record: Some(file.clone()),
+                    why: format!(
+                        "its pull record {} cannot be read ({why}): the kubelet fails on it too and pulls the image \
+                         again for every pod",
+                        show::escape(&file)
+                    ),
+                    ..verdict
+                }
+            }
+            Lookup::Record(record) => record,
+        };
+        let checked: Vec<String> = match self.config.policy {
+            Policy::NeverVerify => Vec::new(),
+            Policy::NeverVerifyAllowlistedImages => Runtime::Kubelet
+                .model()
+                .stored_names(image)
+                .into_iter()
+                .map(|n| n.text)
+                .filter(|n| self.covering(n).is_none())
+                .collect(),
+            Policy::AlwaysVerify | Policy::NeverVerifyPreloadedImages => {
+                Runtime::Kubelet.model().stored_names(image).into_iter().map(|n| n.text).collect()
+            }
+        };
+        let file = show::escape(&record.file).into_owned();
+        let mut pulled = Vec::new();
+        for repository in &checked {
+            match record.preloaded(repository) {
+                Preloaded::ForEveryPod => {}
+                Preloaded::OnlyWith(with) => pulled.push(format!(
+                    "a pod naming it {} pulls it again unless it has {}",
+                    show::quote(repository),
+                    with.join(" or ")
+                )),
+                Preloaded::ForNoPod => pulled.push(format!(
+                    "a pod naming it {} pulls it again (no credentials recorded for that name)",
+                    show::quote(repository)
+                )),
+            }
+        }
+        let why = match (pulled.is_empty(), checked.is_empty()) {
+            (_, true) => format!("{}; its pull record {file} does not change that", verdict.why),
+            (true, false) => format!(
+                "{}: its pull record {file} makes it an image the kubelet pulled, and says no credentials are \
+                 needed: every pod uses it as it is",
+                self.policy()
+            ),
+            (false, false) => format!(
+                "{}: its pull record {file} makes it an image the kubelet pulled, no longer preloaded: {}",
+                self.policy(),
+                pulled.join("; ")
+            ),
+        };
+        Verdict {
+            verified: !pulled.is_empty() || (checked.is_empty() && verdict.verified),
+            pull_record: Some(record.file),
+            why,
+            ..verdict
         }
     }
 
@@ -163,14 +271,11 @@ impl Verifier {
         if policy.is_none() {
             for index in self.unpinned_entries(runtime, flags, entries) {
                 let entry = self.entry(index);
-                let message = format!(
-                    "allowlist entry {index} {} ({}) covers no image the runtime's list pins: the kubelet uses the \
-                     images it covers unverified, as preloaded, but the garbage collector may delete them, and a pod \
-                     then needs a pull it may have no credentials for; pin them in the runtime's list, or remove the \
-                     entry",
-                    show::quote(&entry.display()),
-                    entry.source
-                );
+                let message = "this allowlist entry covers no image the runtime's list pins: the kubelet uses \
+                               the images it covers unverified, as preloaded, but the garbage collector may delete \
+                               them, and a pod then needs a pull it may have no credentials for; pin them in the \
+                               runtime's list, or remove the entry"
+                    .to_owned();
                 out.push(finding(index, entry, Severity::Warning, LintCode::AllowlistedUnpinned, message, None));
             }
         }
