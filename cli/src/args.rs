@@ -225,6 +225,14 @@ pub struct KubeletArgs {
     /// files in lexical order, each over the ones before
     #[arg(long, value_name = "DIR", requires = "kubelet_config")]
     pub kubelet_config_dir: Option<String>,
+    /// The kubelet's root directory (its --root-dir, usually
+    /// /var/lib/kubelet), whose image_manager/pulled/ holds its pull
+    /// records (kubelet 1.33 or later): each image's record, read by the
+    /// image's ID, says whether a pinned image still counts as preloaded
+    /// (a pod that pulled it with a secret makes it, for pods without that
+    /// secret, an image to pull again). check and explain only
+    #[arg(long, value_name = "DIR", requires = "kubelet_config")]
+    pub kubelet_root_dir: Option<String>,
 }
 
 impl KubeletArgs {
@@ -232,7 +240,9 @@ impl KubeletArgs {
     pub fn verifier(&self) -> Result<Option<crate::runtimes::kubelet::verify::Verifier>, InputError> {
         let Some(config) = &self.kubelet_config else { return Ok(None) };
         let read = crate::runtimes::kubelet::config::read(Some(config), self.kubelet_config_dir.as_deref())?;
-        Ok(Some(crate::runtimes::kubelet::verify::Verifier::new(read)))
+        let records = self.kubelet_root_dir.as_deref().map(crate::runtimes::kubelet::records::Records::open);
+        let records = records.transpose().map_err(|e| InputError(format!("--kubelet-root-dir: {e}")))?;
+        Ok(Some(crate::runtimes::kubelet::verify::Verifier::new(read, records)))
     }
 }
 
@@ -336,9 +346,6 @@ pub enum Command {
         /// status
         #[arg(long, value_enum, value_name = "LEVEL", hide_possible_values = true)]
         severity: Option<Severity>,
-        /// Also each pinned pattern whose images the kubelet pulls again
-        /// before a pod uses them, with the allowlist entry that would
-        /// spare them, and the allowlist entries no pin needs
         /// Print only the closing line of counts
         ///
         /// The findings by severity and the configuration's warnings, as
@@ -346,6 +353,9 @@ pub enum Command {
         /// without -q
         #[arg(long, short = 'q', conflicts_with_all = ["json", "verbose"])]
         quiet: bool,
+        /// Also each pinned pattern whose images the kubelet pulls again
+        /// before a pod uses them, with the allowlist entry that would
+        /// spare them, and the allowlist entries that cover no pinned image
         #[command(flatten)]
         kubelet: KubeletArgs,
         #[command(flatten)]
@@ -379,7 +389,8 @@ pub enum Command {
         #[arg(long)]
         allow_undecided: bool,
         /// Also whether the kubelet pulls each image again before a pod
-        /// uses it (an image it did not pull itself)
+        /// uses it (an image it did not pull itself; with
+        /// --kubelet-root-dir, by its pull records)
         #[command(flatten)]
         kubelet: KubeletArgs,
     },
@@ -510,8 +521,10 @@ pub enum Command {
         /// text parser and node_exporter's textfile collector read too:
         /// the check's exit status, images and those pinned, patterns and
         /// those that pin no image here, disagreements, undecided images,
-        /// lint's findings by severity, pins the kubelet verifies (with
-        /// --kubelet-config), whether the running runtime holds the files'
+        /// lint's findings by severity, pins the kubelet verifies, images it
+        /// trusts as preloaded that the list does not pin, pins its pull
+        /// records made no longer preloaded (with --kubelet-config,
+        /// --kubelet-root-dir), whether the running runtime holds the files'
         /// list. Counts only, unless --metrics-per-pattern
         #[arg(long, value_enum, value_name = "FORMAT")]
         format: Option<CheckFormat>,
@@ -532,7 +545,9 @@ pub enum Command {
         #[arg(long, short = 'q', conflicts_with = "json")]
         quiet: bool,
         /// Also whether the kubelet pulls each image again before a pod
-        /// uses it, and lint's verified-pin and unneeded-entry
+        /// uses it (with --kubelet-root-dir, by its pull records too), the
+        /// images it trusts as preloaded that the list does not pin, and
+        /// lint's verified-pin and allowlisted-unpinned
         #[command(flatten)]
         kubelet: KubeletArgs,
     },

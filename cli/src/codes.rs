@@ -135,8 +135,8 @@ codes! {
             "an allowlist entry the kubelet refuses (getAllowlistImagePattern): it does not start; says its reason and what to write",
         VerifiedPin = "verified-pin":
             "lint --kubelet-config: a pinned pattern whose images the kubelet checks by pulling again before a pod uses them (its policy, or no allowlist entry covers them); names the entry that would",
-        UnneededEntry = "unneeded-entry":
-            "lint --kubelet-config, info: an allowlist entry no pinned pattern needs",
+        AllowlistedUnpinned = "allowlisted-unpinned":
+            "lint --kubelet-config: an allowlist entry that covers no image the runtime's list pins: the kubelet uses its images unverified as preloaded, but the garbage collector may delete them, and a pod then needs a pull it may have no credentials for",
     }
 }
 

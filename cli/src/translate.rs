@@ -375,7 +375,7 @@ fn dropped_why(text: &str, from: Runtime) -> String {
 /// path in lower case, the names themselves with their host and their tag
 /// in another case, and all of them again with their host's first letter
 /// in the other case.
-fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
+pub fn witnesses(text: &str, written: &[String]) -> Vec<RegistryImage> {
     // Each reference once, at its first rank: the image a label shows is
     // the first that shows it, and the names as written come first.
     let mut ranked: [std::collections::BTreeSet<String>; 3] = Default::default();
@@ -546,7 +546,7 @@ fn complete_digest(name: &str) -> String {
 
 /// The images a pull of `reference` may give: by tag, by digest, both; and
 /// the same repository with another tag.
-fn pulls(reference: &str) -> Vec<RegistryImage> {
+pub fn pulls(reference: &str) -> Vec<RegistryImage> {
     let repo = crate::images::repository(reference);
     let mut images = vec![RegistryImage::pulled_as(reference)];
     if reference.contains('@') {

@@ -24,10 +24,46 @@ fn lint_finds_the_planted_pin_the_kubelet_pulls_again() {
     assert_eq!(planted, ["registry.example:5000/platform/*"], "{v:#}");
     assert_eq!(verified[0]["suggestion"], "registry.example:5000/platform/*");
     assert!(verified[0]["message"].as_str().unwrap().contains("NeverVerifyAllowlistedImages"));
-    // The entry meant for it, without the port, spares nothing the list pins.
-    let unneeded: Vec<&str> =
-        with_code(&v["findings"], "unneeded-entry").iter().map(|f| f["pattern"].as_str().unwrap()).collect();
-    assert!(unneeded.contains(&"registry.example/platform/*"), "{unneeded:?}");
+    // The entry meant for it, without the port, covers nothing the list
+    // pins; nor does the entry for the OKD digests, which 99-local.conf's
+    // list replaced.
+    let unpinned: Vec<&str> =
+        with_code(&v["findings"], "allowlisted-unpinned").iter().map(|f| f["pattern"].as_str().unwrap()).collect();
+    assert_eq!(unpinned, ["registry.example/platform/*", "quay.io/okd/scos-content"], "{v:#}");
+}
+
+#[test]
+fn allowlisted_unpinned_is_judged_over_names_by_both_rule_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let kubelet = write_file(
+        dir.path(),
+        "kubelet.yaml",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n\
+         imagePullCredentialsVerificationPolicy: NeverVerifyAllowlistedImages\n\
+         preloadedImagesVerificationAllowlist:\n\
+         - docker.io/library/nginx\n- quay.io/coreos/*\n- registry.k8s.io/*\n- docker.io/library/redis\n\
+         - ghcr.io/team/app\n",
+    );
+    // CRI-O: "nginx:1.25" is short (it pins nothing CRI-O stores) but
+    // "docker.io/library/nginx:1.25" pins a tag of the repository; the
+    // keyword pins quay.io/coreos/etcd, which no entry's text contains;
+    // the unanchored glob pins registry.k8s.io/kube-proxy; nothing pins a
+    // redis ("redis:7" is short too) or ghcr.io/team/app ("ghcr.io/team"
+    // has no tag).
+    let conf = write_file(
+        dir.path(),
+        "crio.conf",
+        "[crio.image]\npinned_images = [\"docker.io/library/nginx:1.25\", \"*etcd*\", \"registry.k8s.io/kube-*\", \
+         \"redis:7\", \"ghcr.io/team\"]\n",
+    );
+    let out = run(&["-c", &conf, "-d", "none", "--json", "lint", "--kubelet-config", &kubelet]);
+    let v = json(&out);
+    let unpinned: Vec<&str> =
+        with_code(&v["findings"], "allowlisted-unpinned").iter().map(|f| f["pattern"].as_str().unwrap()).collect();
+    assert_eq!(unpinned, ["docker.io/library/redis", "ghcr.io/team/app"], "{v:#}");
+    let finding = &with_code(&v["findings"], "allowlisted-unpinned")[0];
+    assert_eq!(finding["severity"], "warning");
+    assert!(finding["message"].as_str().unwrap().contains("garbage collector may delete them"), "{finding}");
 }
 
 #[test]
@@ -242,4 +278,106 @@ fn lint_kubelet_config_writes_what_translate_writes_for_every_entry() {
         }
         assert!(compared >= list.len(), "{source:?}: {translated}");
     }
+}
+
+/// The kubelet's pull record of the image the CRI calls `image_ref`, as
+/// kubernetes' pullmanager writes it: `image_manager/pulled/`, the file
+/// named by the SHA-256 of the reference.
+fn write_pulled_record(root: &Path, image_ref: &str, contents: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let pulled = root.join("image_manager").join("pulled");
+    std::fs::create_dir_all(&pulled).unwrap();
+    write_file(&pulled, &format!("sha256-{:x}", Sha256::digest(image_ref.as_bytes())), contents)
+}
+
+fn pulled_record(image_ref: &str, credential_mapping: &str) -> String {
+    format!(
+        r#"{{"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1alpha1","lastUpdatedTime":"2026-10-21T12:26:40Z","imageRef":"{image_ref}","credentialMapping":{credential_mapping}}}"#
+    )
+}
+
+#[test]
+fn pull_records_say_which_pins_no_longer_count_as_preloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("kubelet");
+    // The default policy, NeverVerifyPreloadedImages: an image without a
+    // record is preloaded; one with a record was pulled by the kubelet.
+    let kubelet = write_file(
+        dir.path(),
+        "kubelet.yaml",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n",
+    );
+    let conf = write_file(dir.path(), "crio.conf", "[crio.image]\npinned_images = [\"quay.io/team/*\"]\n");
+    let id = |n: u32| format!("{n:064x}");
+    let image = |n: u32, name: &str| {
+        format!(r#"{{"id":"{}","repoTags":["quay.io/team/{name}:1"],"repoDigests":[],"pinned":true}}"#, id(n))
+    };
+    let listing = write_file(
+        dir.path(),
+        "images.json",
+        format!(
+            r#"{{"images":[{},{},{},{},{}]}}"#,
+            image(1, "secret"),
+            image(2, "open"),
+            image(3, "broken"),
+            image(4, "preloaded"),
+            image(5, "other-name")
+        ),
+    );
+    // One pod pulled it with a secret: the others pull it again.
+    let secret = write_pulled_record(
+        &root,
+        &id(1),
+        &pulled_record(
+            &id(1),
+            r#"{"quay.io/team/secret":{"kubernetesSecrets":[{"uid":"u1","namespace":"default","name":"pull-secret","credentialHash":"h"}]}}"#,
+        ),
+    );
+    // Pulled without credentials needed: every pod uses it.
+    write_pulled_record(&root, &id(2), &pulled_record(&id(2), r#"{"quay.io/team/open":{"nodePodsAccessible":true}}"#));
+    // A field the kubelet's strict decoder refuses: it pulls, and so do we say.
+    let broken = write_pulled_record(
+        &root,
+        &id(3),
+        r#"{"kind":"ImagePulledRecord","apiVersion":"kubelet.config.k8s.io/v1alpha1","imageRef":"x","extra":1}"#,
+    );
+    // Recorded for another name than the pod's: no credentials for it.
+    write_pulled_record(
+        &root,
+        &id(5),
+        &pulled_record(&id(5), r#"{"quay.io/team/renamed":{"nodePodsAccessible":true}}"#),
+    );
+    // A file of another name (a temporary one) is not the image's record.
+    write_file(&root.join("image_manager/pulled"), "sha256-0.tmp", "{");
+    let root_dir = root.to_str().unwrap();
+    let args = ["-c", &conf, "-d", "none", "--json", "check", "--images", &listing, "--kubelet-config", &kubelet];
+    let out = run(&[&args[..], &["--kubelet-root-dir", root_dir]].concat());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["summary"]["kubelet_recorded_pins"], 3, "{v:#}");
+    assert_eq!(v["summary"]["kubelet_verified_pinned"], 3, "{v:#}");
+    let verdicts: Vec<(&str, bool, &str, &str)> = v["explain"]["kubelet"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            let (image, verified) = (k["image"].as_str().unwrap(), k["verified"].as_bool().unwrap());
+            (image, verified, k["pull_record"].as_str().unwrap_or_default(), k["why"].as_str().unwrap())
+        })
+        .collect();
+    let (_, verified, file, why) = verdicts[0];
+    assert!(verified && file == secret && why.contains("unless it has secret default/pull-secret"), "{verdicts:?}");
+    assert!(!verdicts[1].1 && verdicts[1].3.contains("every pod uses it as it is"), "{verdicts:?}");
+    let (_, verified, file, why) = verdicts[2];
+    assert!(verified && file == broken && why.contains("unknown field `extra`"), "{verdicts:?}");
+    assert!(!verdicts[3].1 && verdicts[3].2.is_empty(), "{verdicts:?}");
+    assert!(verdicts[4].1 && verdicts[4].3.contains("no credentials recorded for that name"), "{verdicts:?}");
+    // Without the records, every pin is preloaded.
+    let without = json(&run(&args));
+    assert_eq!(without["summary"]["kubelet_verified_pinned"], 0);
+    assert!(without["summary"].get("kubelet_recorded_pins").is_none());
+    // A root directory without records is an error naming what to give.
+    let out = run(&[&args[..], &["--kubelet-root-dir", dir.path().to_str().unwrap()]].concat());
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("image_manager/pulled") && stderr(&out).contains("--root-dir"), "{}", stderr(&out));
 }

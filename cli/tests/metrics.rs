@@ -88,6 +88,30 @@ fn the_metrics_are_what_prometheus_reads_and_what_the_check_counts() {
 }
 
 #[test]
+fn the_kubelets_metrics_are_what_prometheus_reads_and_what_the_check_counts() {
+    let kubelet = data().join("../../../examples/kubelet/config.yaml").display().to_string();
+    let args = sample_node(&["--kubelet-config", &kubelet]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = json(&run(&[&args[..], &["--json"]].concat()));
+    let out = run(&[&args[..], &["--format", "openmetrics"]].concat());
+    let Some(samples) = parsed(&stdout(&out)) else { return };
+    let value = |series: &str| samples.iter().find(|(s, _)| s == series).map(|(_, v)| *v);
+    let summary = &v["summary"];
+    for (metric, key) in [
+        ("kubelet_verified_pins", "kubelet_verified_pinned"),
+        ("kubelet_allowlisted_unpinned", "kubelet_allowlisted_unpinned"),
+    ] {
+        let want = summary[key].as_f64().unwrap_or_else(|| panic!("{key}: {summary}"));
+        assert_eq!(value(&format!("crio_pin_{metric}{{runtime=\"crio\"}}")), Some(want), "{metric}");
+    }
+    // The sample's planted gap: the kubelet trusts images the list lost to
+    // a later drop-in (the control plane's, the OKD digests).
+    assert!(summary["kubelet_allowlisted_unpinned"].as_u64().unwrap() > 0, "{summary}");
+    // Pull records read only when asked.
+    assert_eq!(value("crio_pin_kubelet_recorded_pins{runtime=\"crio\"}"), None);
+}
+
+#[test]
 fn a_label_value_with_quotes_and_backslashes_reads_back_whole() {
     let dir = tempfile::tempdir().unwrap();
     let pattern = r#"quay.io/a"b\c:1"#;

@@ -201,6 +201,15 @@ struct Summary {
     kubelet_verified: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     kubelet_verified_pinned: Option<usize>,
+    /// With --kubelet-config: the images it trusts as preloaded (its
+    /// allowlist covers them) that the list does not pin, which the garbage
+    /// collector may delete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet_allowlisted_unpinned: Option<usize>,
+    /// With --kubelet-root-dir: the pinned images it pulls again because of
+    /// their pull records (no longer preloaded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kubelet_recorded_pins: Option<usize>,
     /// --allow-undecided: undecided images do not fail the check.
     undecided_allowed: bool,
     /// Lint's warnings and the configuration's, which fail the check with
@@ -283,8 +292,10 @@ impl Summary {
             lint_warnings: counts.warnings,
             lint_notes: counts.notes,
             configuration_warnings: counts.configuration_warnings,
-            kubelet_verified: explanation.kubelet_verified.map(|(all, _)| all),
-            kubelet_verified_pinned: explanation.kubelet_verified.map(|(_, pinned)| pinned),
+            kubelet_verified: explanation.kubelet.as_ref().map(|k| k.verified),
+            kubelet_verified_pinned: explanation.kubelet.as_ref().map(|k| k.verified_pinned),
+            kubelet_allowlisted_unpinned: explanation.allowlisted_unpinned().map(|images| images.len()),
+            kubelet_recorded_pins: explanation.recorded_pins(),
             undecided_allowed: allow_undecided,
             warnings,
             warnings_fail,
@@ -460,13 +471,16 @@ fn print_summary(
         ),
     ];
     if let (Some(verified), Some(pinned)) = (s.kubelet_verified, s.kubelet_verified_pinned) {
+        let records = s.kubelet_recorded_pins.map_or(String::new(), |n| format!(" ({n} by their pull records)"));
         lines.push((
             "kubelet",
             format!(
                 "{verified} of the {} image(s) are checked with the registry before a pod uses one (the \
                  kubelet pulls them again, for the pod's credentials; without the registry the pod fails), \
-                 {pinned} of them pinned: a pin keeps an image on the node, not out of that check",
-                s.images
+                 {pinned} of them pinned{records}: a pin keeps an image on the node, not out of that check; it \
+                 trusts {} as preloaded that the list does not pin",
+                s.images,
+                s.kubelet_allowlisted_unpinned.unwrap_or(0)
             ),
         ));
     }

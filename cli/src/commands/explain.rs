@@ -64,15 +64,30 @@ pub fn require_runtime_flags(list: &[Image], what: &str, how: &str) -> Result<()
     Ok(())
 }
 
+/// What the kubelet does with every image listed, kept or not.
+#[derive(Default)]
+pub struct KubeletCounts {
+    /// The images it pulls again before a pod uses one, and those of them
+    /// pinned.
+    pub verified: usize,
+    pub verified_pinned: usize,
+    /// The images its allowlist trusts as preloaded that the list does not
+    /// pin, by name.
+    pub allowlisted_unpinned: Vec<String>,
+    /// Whether the verdicts read its pull records, and the pinned images
+    /// they make it pull again.
+    pub reads_records: bool,
+    pub recorded_pins: usize,
+}
+
 /// The answer for each image, and the kubelet's when its configuration is
 /// given: what `explain` prints, and `check` after the rest.
 pub struct Explanation {
     pub report: Report,
     /// Each image's name and the kubelet's verdict, in the order of `report`.
     pub verdicts: Option<Vec<(String, Verdict)>>,
-    /// Of every image listed, kept or not: those the kubelet pulls again
-    /// before a pod uses them, and those of them pinned.
-    pub kubelet_verified: Option<(usize, usize)>,
+    /// Of every image listed, kept or not, with the kubelet's configuration.
+    pub kubelet: Option<KubeletCounts>,
 }
 
 impl Explanation {
@@ -90,15 +105,38 @@ impl Explanation {
         let report = matching::explain(resolved, &compiled, list, flags, known, keep);
         let verdict = |image: &Image, v: &Verifier| {
             let registry = RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
-            (registry.name().to_owned(), v.image(&registry))
+            (registry.name().to_owned(), v.image(&registry, image.id.as_deref()))
         };
-        let kubelet_verified = verifier.map(|v| {
-            let verified = list.iter().zip(&report.pinned_at).filter(|(image, _)| verdict(image, v).1.verified);
-            verified.fold((0, 0), |(all, pinned), (_, &p)| (all + 1, pinned + usize::from(p)))
+        let kubelet = verifier.map(|v| {
+            let mut counts = KubeletCounts::default();
+            for (image, &pinned) in list.iter().zip(&report.pinned_at) {
+                let (name, verdict) = verdict(image, v);
+                if verdict.verified {
+                    counts.verified += 1;
+                    counts.verified_pinned += usize::from(pinned);
+                    counts.recorded_pins += usize::from(pinned && verdict.pull_record.is_some());
+                }
+                if verdict.allowlisted && !pinned {
+                    counts.allowlisted_unpinned.push(name);
+                }
+            }
+            counts.reads_records = v.reads_records();
+            counts
         });
         let verdicts =
             verifier.map(|v| report.images.iter().map(|e| verdict(&list[e.listed_at], v)).collect::<Vec<_>>());
-        Ok(Explanation { report, verdicts, kubelet_verified })
+        Ok(Explanation { report, verdicts, kubelet })
+    }
+
+    /// With the kubelet's configuration: the images its allowlist trusts as
+    /// preloaded that the list does not pin, by name (every image listed).
+    pub fn allowlisted_unpinned(&self) -> Option<Vec<&str>> {
+        self.kubelet.as_ref().map(|k| k.allowlisted_unpinned.iter().map(String::as_str).collect())
+    }
+
+    /// With pull records: the pinned images they make the kubelet pull again.
+    pub fn recorded_pins(&self) -> Option<usize> {
+        self.kubelet.as_ref().filter(|k| k.reads_records).map(|k| k.recorded_pins)
     }
 
     /// `explain --json`.
@@ -124,6 +162,9 @@ impl Explanation {
         print(out, &self.report, check, full, runtime);
         if let Some(verdicts) = &self.verdicts {
             print_kubelet(out, verdicts, full);
+        }
+        if let Some(unpinned) = self.allowlisted_unpinned().filter(|u| !u.is_empty()) {
+            print_allowlisted_unpinned(out, &unpinned, full);
         }
     }
 
@@ -179,6 +220,28 @@ fn print_kubelet(out: &mut Vec<u8>, verdicts: &[(String, Verdict)], full: bool) 
         let answer = if verdict.verified { "verified" } else { "used as it is" };
         output::say(out, &format!("  {}: {answer}: {}", show::name(image), show::escape(&verdict.why)), full);
     }
+}
+
+/// The images the kubelet trusts as preloaded that the list does not pin:
+/// a few by name, the rest counted (all under --no-trunc).
+fn print_allowlisted_unpinned(out: &mut Vec<u8>, images: &[&str], full: bool) {
+    const SHOWN: usize = 10;
+    let shown = if full { images.len() } else { images.len().min(SHOWN) };
+    let names: Vec<String> = images[..shown].iter().map(|n| show::name(n).into_owned()).collect();
+    let more = match images.len() - shown {
+        0 => String::new(),
+        n => format!(", and {n} more (--no-trunc shows them)"),
+    };
+    output::say(
+        out,
+        &format!(
+            "the kubelet's allowlist trusts {} image(s) as preloaded that the list does not pin: the garbage \
+             collector may delete them, and a pod then needs a pull it may have no credentials for: {}{more}",
+            images.len(),
+            names.join(", ")
+        ),
+        full,
+    );
 }
 
 /// An image id as crictl shows it: 13 characters, whole under --no-trunc.

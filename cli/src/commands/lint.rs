@@ -53,6 +53,13 @@ pub fn run(
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
     let mut resolved = runtimes::resolve(&args.sources(runtime))?;
+    if kubelet.kubelet_root_dir.is_some() {
+        return Err(InputError(
+            "--kubelet-root-dir: the pull records are the images', and lint judges patterns: give it to check or \
+             explain"
+                .into(),
+        ));
+    }
     let verifier = kubelet.verifier()?;
     let mut out = Vec::new();
     let naming = runtime.model().naming();
@@ -162,7 +169,7 @@ impl Linted {
             findings.extend(new);
         }
         if let Some(verifier) = verifier {
-            findings.extend(verifier.lint(runtime, &resolved.entries));
+            findings.extend(verifier.lint(runtime, flags, &resolved.entries));
         }
         let answered = listing.map_or(0, |l| quiet_answered(&mut findings, l, flags));
         let counts = LintCounts::new(resolved, &findings, answered);

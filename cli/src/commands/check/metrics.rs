@@ -72,6 +72,16 @@ pub fn write(out: &mut Vec<u8>, m: &Measured<'_>, per_pattern: bool) {
         let help = "pinned images the kubelet pulls again before a pod uses them (--kubelet-config)";
         family(&mut text, "kubelet_verified_pins", help, &[(&runtime, verified)]);
     }
+    if let Some(unpinned) = s.kubelet_allowlisted_unpinned {
+        let help = "images the kubelet's allowlist trusts as preloaded that the list does not pin, which the \
+                    garbage collector may delete (--kubelet-config)";
+        family(&mut text, "kubelet_allowlisted_unpinned", help, &[(&runtime, unpinned)]);
+    }
+    if let Some(recorded) = s.kubelet_recorded_pins {
+        let help = "pinned images the kubelet pulls again because of their pull records: no longer preloaded \
+                    (--kubelet-root-dir)";
+        family(&mut text, "kubelet_recorded_pins", help, &[(&runtime, recorded)]);
+    }
     if let Some(same) = m.running.and_then(|r| r.same) {
         let help = "1 when the running runtime's own configuration holds the files' list, 0 when another";
         family(&mut text, "running_list_same", help, &[(&runtime, usize::from(same))]);

@@ -26,6 +26,7 @@
 //! modes).
 
 pub mod config;
+pub mod records;
 pub mod verify;
 
 use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
