@@ -319,6 +319,7 @@ fn explain_runtime_kubelet_compares_each_names_repository() {
         ],
         "{v:#}"
     );
+}
 
 #[test]
 fn an_image_pulled_by_digest_is_not_said_to_lack_its_stored_name() {
