@@ -171,7 +171,7 @@ pub fn fix_resolved(resolved: &Resolved, flags: Flags, runtime: Runtime) -> Fixe
         .warnings
         .iter()
         .enumerate()
-        .filter(|(i, w)| !w.is_note() && !(mended && ignored.contains(i)))
+        .filter(|(i, w)| !(w.is_note() || mended && ignored.contains(i)))
         .map(|(i, w)| match &why_not {
             Some(why) if ignored.contains(&i) => {
                 Warning { message: format!("{}; lint --fix does not rename it: {why}", w.message), ..w.clone() }
