@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 
 use anstyle::{AnsiColor, Style};
 
+use crate::error::InputError;
 use crate::list::Warning;
 use crate::refused::Refused;
 use crate::show;
@@ -124,6 +125,13 @@ pub fn finish(outcome: Outcome, full: bool) -> ExitCode {
         say_on_stderr(&e.line(), full);
     }
     ExitCode::from(outcome.code)
+}
+
+/// Says the error on standard error, escaped and wrapped unless `full`
+/// (--no-trunc); exit status 2.
+pub fn report(InputError(message): InputError, full: bool) -> ExitCode {
+    say_on_stderr(&message, full);
+    ExitCode::from(2)
 }
 
 /// A message on standard error, after `crio-pin: `, escaped and wrapped

@@ -82,7 +82,7 @@ pub fn run(
     let mut resolved = runtimes::resolve(&args.sources(runtime))?;
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
-    let refused = refused::check_lists(&resolved, flags)?;
+    let refused = refused::check_lists(&resolved, flags, runtime.model())?;
     let (source, reading, waited) = match from.listings {
         [] => {
             let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
@@ -102,7 +102,7 @@ pub fn run(
         }
     };
     let Reading { list, running, explanation } = reading;
-    resolved.warnings.extend(crate::labels::listing_warnings(&list));
+    resolved.warnings.extend(crate::runtimes::label_warnings::listing_warnings(&list));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);

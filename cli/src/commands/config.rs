@@ -19,7 +19,7 @@ pub fn run(args: &SourceArgs, verbose: bool, quiet: bool) -> Result<Outcome, Inp
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
-    let refused = refused::check_lists(&resolved, flags)?;
+    let refused = refused::check_lists(&resolved, flags, runtime.model())?;
     if args.json {
         write_json(&mut out, &json(&resolved, &refused, flags));
     } else if quiet {

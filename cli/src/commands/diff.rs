@@ -48,7 +48,7 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: boo
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved, args.no_trunc);
-    let before = refused::compile(&resolved.entries, flags, List::Effective)?;
+    let before = refused::compile(&resolved.entries, flags, List::Effective, runtime.model())?;
     let (after_resolved, after_flags);
     if let Some(file) = change.dropin {
         if args.patterns.is_some() {
@@ -89,7 +89,7 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: boo
                 .into(),
         ));
     }
-    let after = refused::compile(&after_resolved.entries, after_flags, List::Effective)
+    let after = refused::compile(&after_resolved.entries, after_flags, List::Effective, runtime.model())
         .map_err(|InputError(e)| InputError(format!("the list after the change is refused: {e}")))?;
     let (before, after) = (refused::Compiled::from(before), refused::Compiled::from(after));
     let diff = matching::diff(runtime, &resolved, &before, &after_resolved, &after, &list);

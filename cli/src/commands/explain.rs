@@ -81,7 +81,7 @@ impl Explanation {
         verifier: Option<&Verifier>,
         known: Known<'r>,
     ) -> Result<Explanation, InputError> {
-        let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
+        let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective, Runtime::of(flags).model())?;
         let report = matching::explain(resolved, &compiled, list, flags, known);
         let verdicts = verifier.map(|v| {
             list.iter()

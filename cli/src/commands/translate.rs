@@ -37,7 +37,7 @@ pub fn run(
     let source = source_runtime(args, from)?;
     let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
-    refused::compile(&resolved.entries, source.facts().flags, List::Effective)?;
+    refused::compile(&resolved.entries, source.facts().flags, List::Effective, source.model())?;
     let listed = images.map(|path| listed_images(path, source)).transpose()?;
     let selectors = selector_entries(&resolved);
     let mut entries: Vec<(&Entry, Translated)> =
@@ -303,7 +303,7 @@ fn check(
     target: &[String],
     to: Runtime,
 ) -> Result<Checked, InputError> {
-    let before = refused::compile(entries, from.facts().flags, List::Effective)?;
+    let before = refused::compile(entries, from.facts().flags, List::Effective, from.model())?;
     let after = crio_pin::PinSet::compile(target, to.facts().flags)
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
     let mut checked = Checked { listing: listed.path, checked: listed.images.len(), ..Checked::default() };

@@ -5,10 +5,11 @@
 //! (image_pull.go: getLabels, UpdateImage), whatever the pull.
 
 pub mod config;
-pub mod ctr_listing;
 pub mod labels;
 
-use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
+use super::{
+    Facts, Held, Known, Model, ReadConfig, RegistryImage, Runtime, Speak, StoredName, StoredNames, Unread, WriteList,
+};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
@@ -21,7 +22,7 @@ use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
 use crate::refused;
-use crate::refused::List;
+use crate::refused::{List, Refusals};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::{ErrorKind, Flags};
@@ -99,7 +100,7 @@ fn on_refused(kind: &ErrorKind, _: List) -> String {
     }
 }
 
-impl Model for Containerd {
+impl Known for Containerd {
     fn facts(&self) -> &'static Facts {
         if self.normalized {
             &NORMALIZED_FACTS
@@ -107,38 +108,11 @@ impl Model for Containerd {
             &FACTS
         }
     }
+}
 
-    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
-        Box::new(ContainerdRules { normalized: self.normalized })
-    }
-
+impl Refusals for Containerd {
     fn on_refused(&self, kind: &ErrorKind, list: List) -> String {
         on_refused(kind, list)
-    }
-
-    /// containerd's comparisons (as released, or normalised), over the
-    /// records a pull makes: the tag, the digest and the image ID.
-    #[cfg(test)]
-    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
-        use crio_pin::oracle::containerd::ContainerdReference;
-        struct Oracle(ContainerdReference);
-        impl super::Oracle for Oracle {
-            fn pins(&self, pull: &super::Pull) -> bool {
-                let names = pull.tag.iter().chain([&pull.digest, &pull.id]);
-                names.into_iter().any(|n| self.0.pinned(n.as_bytes()).is_some())
-            }
-        }
-        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
-        Box::new(Oracle(ContainerdReference::compile(&bytes, self.normalized)))
-    }
-
-    fn default_note(&self, entry: &Entry) -> Option<String> {
-        Some(format!(
-            "{} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so containerd pins it \
-             (and pods run it)",
-            show::quote(&entry.display()),
-            entry.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
-        ))
     }
 
     /// The library's message offers a glob, which containerd has not.
@@ -149,7 +123,19 @@ impl Model for Containerd {
             format!("write a reference such as {}, or remove the key", show::quote(config::DEFAULT_SANDBOX_IMAGE)),
         ))
     }
+}
 
+impl ReadConfig for Containerd {
+    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(ContainerdRules { normalized: self.normalized })
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources.config.as_deref())
+    }
+}
+
+impl StoredNames for Containerd {
     /// A name as a pull stores it (`ParseDockerRef`: `name:tag@digest` is
     /// stored as `name@digest`), a record for the image ID beside it.
     fn naming(&self) -> Naming {
@@ -159,15 +145,8 @@ impl Model for Containerd {
             lists_artifacts: false,
             digest_beside_tag: true,
             label_listing: Some(LabelListing::Ctr),
+            pin_labels: Some(&labels::PinnedLabel),
         }
-    }
-
-    fn stored_as_note(&self, stored: &str) -> String {
-        format!("is stored by containerd as {stored} (it normalises every name it pulls)")
-    }
-
-    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
-        config::read(sources.config.as_deref())
     }
 
     fn label_pin(&self, image: &Image, _: &[LabelSelector]) -> Option<LabelPin> {
@@ -181,6 +160,44 @@ impl Model for Containerd {
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()
+    }
+}
+
+impl WriteList for Containerd {
+    /// A containerd configuration of version 3, each pattern under its key.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
+             # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
+             # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
+             # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
+             # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
+             version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
+        );
+        for (i, (e, p)) in patterns.iter().enumerate() {
+            let key = match (&e.key, e.is_pause_image()) {
+                (Some(key), _) => key.clone(),
+                (None, true) => "sandbox".to_owned(),
+                (None, false) => format!("pin-{i}"),
+            };
+            out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml_string(p), show::escape(&e.source)));
+        }
+        out
+    }
+}
+
+impl Speak for Containerd {
+    fn default_note(&self, entry: &Entry) -> Option<String> {
+        Some(format!(
+            "{} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so containerd pins it \
+             (and pods run it)",
+            show::quote(&entry.display()),
+            entry.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
+        ))
+    }
+
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by containerd as {stored} (it normalises every name it pulls)")
     }
 
     /// containerd reads its configuration only at start, labels an image
@@ -236,8 +253,9 @@ impl Model for Containerd {
         };
         let resolved = causes.resolved;
         let entries = &resolved.entries;
-        let compiled =
-            causes.other_rules.get_or_insert_with(|| refused::compile_valid(entries, other, List::Effective).ok());
+        let compiled = causes.other_rules.get_or_insert_with(|| {
+            refused::compile_valid(entries, other, List::Effective, Runtime::of(other).model()).ok()
+        });
         if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
             causes.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
         }
@@ -254,26 +272,23 @@ impl Model for Containerd {
              not import it: see its comment)",
         )
     }
+}
 
-    /// A containerd configuration of version 3, each pattern under its key.
-    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
-        let mut out = String::from(
-            "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
-             # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
-             # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
-             # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
-             # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
-             version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
-        );
-        for (i, (e, p)) in patterns.iter().enumerate() {
-            let key = match (&e.key, e.is_pause_image()) {
-                (Some(key), _) => key.clone(),
-                (None, true) => "sandbox".to_owned(),
-                (None, false) => format!("pin-{i}"),
-            };
-            out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml_string(p), show::escape(&e.source)));
+impl Model for Containerd {
+    /// containerd's comparisons (as released, or normalised), over the
+    /// records a pull makes: the tag, the digest and the image ID.
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        use crio_pin::oracle::containerd::ContainerdReference;
+        struct Oracle(ContainerdReference);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let names = pull.tag.iter().chain([&pull.digest, &pull.id]);
+                names.into_iter().any(|n| self.0.pinned(n.as_bytes()).is_some())
+            }
         }
-        out
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(ContainerdReference::compile(&bytes, self.normalized)))
     }
 }
 

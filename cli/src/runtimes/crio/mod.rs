@@ -10,20 +10,20 @@
 
 pub mod config;
 
-use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
+use super::{Facts, Held, Known, Model, ReadConfig, RegistryImage, Speak, StoredName, StoredNames, Unread, WriteList};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{
-    is_control, not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
+    not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
 };
 use crate::images::{self, repository};
 use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
-use crate::refused::{self, List, Refused};
+use crate::refused::{self, is_control, List, Refusals, Refused};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::{canonical, ErrorKind, Pattern};
@@ -137,15 +137,13 @@ fn stock_crio_lone_star(list: List) -> &'static str {
     }
 }
 
-impl Model for Crio {
+impl Known for Crio {
     fn facts(&self) -> &'static Facts {
         &FACTS
     }
+}
 
-    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
-        Box::new(CrioRules { flags, artifacts })
-    }
-
+impl Refusals for Crio {
     fn on_refused(&self, kind: &ErrorKind, list: List) -> String {
         on_refused(kind, list)
     }
@@ -155,22 +153,19 @@ impl Model for Crio {
         let pause = reload.last().filter(|e| e.source == "pause_image")?;
         bad_reload_pause(pause, reload.len() - 1)
     }
+}
 
-    /// CRI-O's loop, over the names in its storage: the tag, and the
-    /// digest when the image was pulled by it (or has no tag).
-    #[cfg(test)]
-    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
-        struct Oracle(crio_pin::oracle::ReferenceSet);
-        impl super::Oracle for Oracle {
-            fn pins(&self, pull: &super::Pull) -> bool {
-                let digest = (pull.by_digest || pull.tag.is_none()).then_some(&pull.digest);
-                pull.tag.iter().chain(digest).any(|n| self.0.is_match(n.as_bytes()))
-            }
-        }
-        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
-        Box::new(Oracle(crio_pin::oracle::ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")))
+impl ReadConfig for Crio {
+    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(CrioRules { flags, artifacts })
     }
 
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources)
+    }
+}
+
+impl StoredNames for Crio {
     fn naming(&self) -> Naming {
         Naming {
             pulled_as: images::qualify,
@@ -178,17 +173,21 @@ impl Model for Crio {
             lists_artifacts: true,
             digest_beside_tag: false,
             label_listing: None,
+            pin_labels: None,
         }
     }
 
-    fn stored_as_note(&self, stored: &str) -> String {
-        format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)")
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
+        let tags = image.tags.iter().map(|t| StoredName { text: t.clone(), held: Held::Always });
+        let digests = image.digests.iter().map(|d| {
+            let tagged = image.tags.iter().any(|t| repository(t) == repository(d));
+            StoredName { text: d.clone(), held: if tagged { Held::IfPulledByDigest } else { Held::Always } }
+        });
+        tags.chain(digests).collect()
     }
+}
 
-    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
-        config::read(sources)
-    }
-
+impl WriteList for Crio {
     fn writes_exactly(&self, name: &str) -> bool {
         matches!(Pattern::parse(name, Flags::CRIO), Ok(Pattern::Exact(_)))
     }
@@ -212,13 +211,23 @@ impl Model for Crio {
         Ok(vec![format!("{repository}:*"), format!("{repository}@*")])
     }
 
-    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
-        let tags = image.tags.iter().map(|t| StoredName { text: t.clone(), held: Held::Always });
-        let digests = image.digests.iter().map(|d| {
-            let tagged = image.tags.iter().any(|t| repository(t) == repository(d));
-            StoredName { text: d.clone(), held: if tagged { Held::IfPulledByDigest } else { Held::Always } }
-        });
-        tags.chain(digests).collect()
+    /// A CRI-O drop-in: its list replaces the lists of the files before it.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
+             # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
+        );
+        for (e, p) in patterns {
+            out.push_str(&format!("    {},  # {}\n", toml_string(p), show::escape(&e.source)));
+        }
+        out.push_str("]\n");
+        out
+    }
+}
+
+impl Speak for Crio {
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)")
     }
 
     /// CRI-O's causes.
@@ -260,7 +269,7 @@ impl Model for Crio {
             for (o, over) in causes.resolved.overrides.iter().enumerate() {
                 let flags = causes.flags;
                 let compiled = causes.dropped[o]
-                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective).ok());
+                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective, self).ok());
                 let by = match compiled {
                     Some(set) => match decide(set, image) {
                         Some((i, _)) => Some(&over.dropped[i]),
@@ -305,18 +314,22 @@ impl Model for Crio {
             });
         }
     }
+}
 
-    /// A CRI-O drop-in: its list replaces the lists of the files before it.
-    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
-        let mut out = String::from(
-            "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
-             # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
-        );
-        for (e, p) in patterns {
-            out.push_str(&format!("    {},  # {}\n", toml_string(p), show::escape(&e.source)));
+impl Model for Crio {
+    /// CRI-O's loop, over the names in its storage: the tag, and the
+    /// digest when the image was pulled by it (or has no tag).
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        struct Oracle(crio_pin::oracle::ReferenceSet);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let digest = (pull.by_digest || pull.tag.is_none()).then_some(&pull.digest);
+                pull.tag.iter().chain(digest).any(|n| self.0.is_match(n.as_bytes()))
+            }
         }
-        out.push_str("]\n");
-        out
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(crio_pin::oracle::ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")))
     }
 }
 
