@@ -1,6 +1,7 @@
 //! What the tool knows of each runtime: one module per runtime behind one
-//! face, [`Model`], and one list of them, [`RUNTIMES`] (through the
-//! `runtimes!` mapping below), from which the [`Runtime`] type, the values
+//! face, [`Model`], and one list of them, [`RUNTIMES`] (made from the one
+//! list of runtimes, `each_runtime!` in `runtime`, which makes the
+//! [`Runtime`] type too), from which the values
 //! of `--runtime`, each runtime's [`Facts`], its lint rules and the oracle
 //! the proof of `translate`'s labels checks it against are all found. A
 //! command asks "which names does this runtime compare for this image?"
@@ -18,7 +19,7 @@
 //! Beside that behaviour each module keeps its [`Facts`], plain data: its
 //! library flags and `--runtime` value, how messages name it, the options
 //! it does not read. Adding a runtime is its module (its `Model` with its
-//! `Facts`, lint `Rules` and oracle) and one line in `runtimes!`
+//! `Facts`, lint `Rules` and oracle) and one line in `each_runtime!`
 //! (docs/runtimes.md, "Adding a runtime").
 
 pub mod containerd;
@@ -39,7 +40,7 @@ use crate::labels::{LabelPin, LabelSelector};
 use crate::list::{Entry, Resolved, Warning};
 use crate::refused::Refusals;
 use crate::runtime::each_runtime;
-pub use crate::runtime::Runtime;
+use crate::runtime::Runtime;
 use crate::sources::Sources;
 
 // The models of the one list of runtimes (`each_runtime!`, beside the
