@@ -116,29 +116,12 @@ pub fn explain<'r>(
             let by_label = decided.is_none().then(|| model.label_pin(image, &resolved.label_selectors)).flatten();
             let pinned = decided.is_some() || by_label.is_some();
             // Only worth saying when the stored names do not pin it anyway.
-            let depends_on_pull: Vec<DependsOnPull> = image
-                .names
-                .iter()
-                .filter(|n| !pinned && !n.stored)
-                .filter_map(|n| {
-                    compiled.set.match_index(n.text.as_bytes()).map(|i| {
-                        let i = compiled.list_index(i);
-                        DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
-                    })
-                })
-                .collect();
+            let depends_on_pull = if pinned { Vec::new() } else { depends_on_pull(compiled, entries, image) };
             if !depends_on_pull.is_empty() {
                 undecided += 1;
             }
-            let check = image.runtime_pinned.filter(|_| !refused).map(|runtime| {
-                if !depends_on_pull.is_empty() {
-                    "undecided"
-                } else if runtime == pinned {
-                    "agree"
-                } else {
-                    "disagree"
-                }
-            });
+            let check =
+                image.runtime_pinned.filter(|_| !refused).map(|runtime| verdict(runtime, pinned, &depends_on_pull));
             if check == Some("disagree") {
                 disagreements += 1;
                 let runtime_pins = image.runtime_pinned == Some(true);
@@ -183,6 +166,35 @@ pub fn explain<'r>(
         undecided,
         refused: compiled.refused.clone(),
         valid_patterns: compiled.set.len(),
+    }
+}
+
+/// The patterns that pin `image` by a name stored only if it was pulled
+/// by it (CRI-O's digest of a tagged image).
+fn depends_on_pull(compiled: &Compiled, entries: &[Entry], image: &Image) -> Vec<DependsOnPull> {
+    image
+        .names
+        .iter()
+        .filter(|n| !n.stored)
+        .filter_map(|n| {
+            compiled.set.match_index(n.text.as_bytes()).map(|i| {
+                let i = compiled.list_index(i);
+                DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
+            })
+        })
+        .collect()
+}
+
+/// The list's answer beside the runtime's (`runtime`: whether it pins the
+/// image): "agree", "disagree", or "undecided" when the list's depends on
+/// the pull.
+fn verdict(runtime: bool, pinned: bool, depends_on_pull: &[DependsOnPull]) -> &'static str {
+    if !depends_on_pull.is_empty() {
+        "undecided"
+    } else if runtime == pinned {
+        "agree"
+    } else {
+        "disagree"
     }
 }
 
