@@ -317,81 +317,11 @@ impl Rules for ContainerdRules {
         let stored = match stored {
             Ok(stored) => stored,
             Err(why) => {
-                let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
-                    .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
-                let hint = if let Some(id) = &bare_id {
-                    format!("; containerd names an image's ID record {}", show::quote(id))
-                } else if text.contains('*') {
-                    "; containerd has no wildcards (a '*' is compared as a character): name each image in full"
-                        .to_string()
-                } else {
-                    String::new()
-                };
-                let (severity, does) = if normalized_rules {
-                    (
-                        Severity::Error,
-                        "containerd's fix PRs never pin it (they skip it without a word), and the library \
-                     refuses the list",
-                    )
-                } else {
-                    (Severity::Warning, "containerd stores no name like it, so this pins nothing")
-                };
-                add(
-                    severity,
-                    LintCode::NotAReference,
-                    format!("not an image reference ({why}): {does}{hint}"),
-                    bare_id.map(Fix::Write),
-                );
+                not_a_reference(text, &why, normalized_rules, add);
                 return None;
             }
         };
-        // containerd keeps a host as written: a name pulled by the
-        // lower-case host, as references are written, never equals it.
-        let host = stored.split('/').next().unwrap_or_default();
-        if host.bytes().any(|b| b.is_ascii_uppercase()) {
-            let (first, rest) = text.split_once('/').unwrap_or((text, ""));
-            let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
-            let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
-            add(
-                Severity::Warning,
-                LintCode::NotNormalized,
-                format!(
-                    "the registry host {} has upper case: containerd keeps a host as it is written, so this \
-                 equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
-                 otherwise{instead}",
-                    show::quote(host),
-                    show::quote(&stored)
-                ),
-                lower.map(Fix::Write),
-            );
-        } else if stored != text {
-            let how = if text.contains('@') && stored.len() < text.len() {
-                "an image pulled by tag and digest is stored by digest only, "
-            } else {
-                ""
-            };
-            let (severity, message) = if normalized_rules {
-                (
-                    Severity::Info,
-                    format!(
-                        "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
-                     compares the value as written and pins nothing with it: write {} to pin under both",
-                        show::quote(&stored),
-                        show::quote(&stored)
-                    ),
-                )
-            } else {
-                (
-                    Severity::Warning,
-                    format!(
-                        "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
-                     compares the value as written; write that instead",
-                        show::quote(&stored)
-                    ),
-                )
-            };
-            add(severity, LintCode::NotNormalized, message, Some(Fix::Write(stored.clone())));
-        }
+        not_normalized(text, &stored, normalized_rules, add);
         // containerd as released compares the values as written; its fix
         // PRs, normalised.
         let compared = if normalized_rules { stored } else { text.to_string() };
@@ -404,6 +334,88 @@ impl Rules for ContainerdRules {
             "the same value{how} as pattern {first} ({}): one of them is enough",
             show::pattern(entries[first].key.as_deref(), &entries[first].display())
         )
+    }
+}
+
+/// The finding of a value that is no reference (`why`), under containerd
+/// as released or its fix PRs (`normalized_rules`): a bare image ID, a
+/// wildcard, or neither.
+fn not_a_reference(text: &str, why: &str, normalized_rules: bool, add: &mut Add<'_>) {
+    let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
+    let hint = if let Some(id) = &bare_id {
+        format!("; containerd names an image's ID record {}", show::quote(id))
+    } else if text.contains('*') {
+        "; containerd has no wildcards (a '*' is compared as a character): name each image in full".to_string()
+    } else {
+        String::new()
+    };
+    let (severity, does) = if normalized_rules {
+        (
+            Severity::Error,
+            "containerd's fix PRs never pin it (they skip it without a word), and the library \
+         refuses the list",
+        )
+    } else {
+        (Severity::Warning, "containerd stores no name like it, so this pins nothing")
+    };
+    add(
+        severity,
+        LintCode::NotAReference,
+        format!("not an image reference ({why}): {does}{hint}"),
+        bare_id.map(Fix::Write),
+    );
+}
+
+/// The finding of a value containerd stores otherwise than written
+/// (`stored`): a host with upper case, or a name not normalised.
+fn not_normalized(text: &str, stored: &str, normalized_rules: bool, add: &mut Add<'_>) {
+    // containerd keeps a host as written: a name pulled by the
+    // lower-case host, as references are written, never equals it.
+    let host = stored.split('/').next().unwrap_or_default();
+    if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        let (first, rest) = text.split_once('/').unwrap_or((text, ""));
+        let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
+        let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
+        add(
+            Severity::Warning,
+            LintCode::NotNormalized,
+            format!(
+                "the registry host {} has upper case: containerd keeps a host as it is written, so this \
+             equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
+             otherwise{instead}",
+                show::quote(host),
+                show::quote(&stored)
+            ),
+            lower.map(Fix::Write),
+        );
+    } else if stored != text {
+        let how = if text.contains('@') && stored.len() < text.len() {
+            "an image pulled by tag and digest is stored by digest only, "
+        } else {
+            ""
+        };
+        let (severity, message) = if normalized_rules {
+            (
+                Severity::Info,
+                format!(
+                    "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
+                 compares the value as written and pins nothing with it: write {} to pin under both",
+                    show::quote(&stored),
+                    show::quote(&stored)
+                ),
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
+                 compares the value as written; write that instead",
+                    show::quote(&stored)
+                ),
+            )
+        };
+        add(severity, LintCode::NotNormalized, message, Some(Fix::Write(stored.to_string())));
     }
 }
 
