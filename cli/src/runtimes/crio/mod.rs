@@ -265,32 +265,7 @@ impl Speak for Crio {
         }
         let runs_this_list = matches!(same_list, Some((true, _)));
         if runtime_pins && !runs_this_list {
-            // Only a replaced list that would pin this image can explain it.
-            for (o, over) in causes.resolved.overrides.iter().enumerate() {
-                let flags = causes.flags;
-                let compiled = causes.dropped[o]
-                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective, self).ok());
-                let by = match compiled {
-                    Some(set) => match decide(set, image) {
-                        Some((i, _)) => Some(&over.dropped[i]),
-                        None => continue,
-                    },
-                    None => None,
-                };
-                let warning = &causes.resolved.warnings[over.warning];
-                let at_file = warning.file.clone().zip(warning.line);
-                let pattern = match by {
-                    Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
-                    None => "pattern".to_string(),
-                };
-                let message = format!(
-                    "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
-                     image: a running CRI-O that has not reloaded since (or runs without the replacement) \
-                     still pins by it; to keep it, repeat it in the later list",
-                    over.by, over.replaced
-                );
-                causes.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
-            }
+            overridden_list_causes(causes, at, image);
         } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none()) {
             // A repoTag is always stored; a digest or a name given by hand may
             // not be. (An artifact's canonical name is always matched.)
@@ -313,6 +288,37 @@ impl Speak for Crio {
                     .to_string()
             });
         }
+    }
+}
+
+/// The likely causes of a pin the running CRI-O has and the list read
+/// here has not: a replaced list (a later file's, a flag's) that would pin
+/// the image, each with the pattern it dropped.
+fn overridden_list_causes(causes: &mut Causes<'_>, at: usize, image: &Image) {
+    for (o, over) in causes.resolved.overrides.iter().enumerate() {
+        let flags = causes.flags;
+        let compiled = causes.dropped[o]
+            .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective, &Crio).ok());
+        let by = match compiled {
+            Some(set) => match decide(set, image) {
+                Some((i, _)) => Some(&over.dropped[i]),
+                None => continue,
+            },
+            None => None,
+        };
+        let warning = &causes.resolved.warnings[over.warning];
+        let at_file = warning.file.clone().zip(warning.line);
+        let pattern = match by {
+            Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
+            None => "pattern".to_string(),
+        };
+        let message = format!(
+            "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
+             image: a running CRI-O that has not reloaded since (or runs without the replacement) \
+             still pins by it; to keep it, repeat it in the later list",
+            over.by, over.replaced
+        );
+        causes.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
     }
 }
 
@@ -577,38 +583,45 @@ pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Opt
         );
     }
     if let Some(digest) = reference.digest() {
-        if let Some(Some(name)) = artifact {
-            add(
-                Severity::Info,
-                LintCode::ArtifactDigest,
-                format!(
-                    "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
-                     matches an artifact's canonical name (repository@manifest digest) as well as its \
-                     reference (taken for an artifact: its {})",
-                    show::quote(name),
-                    images::ARTIFACT_WHY
-                ),
-                None,
-            );
-            return;
-        }
-        let artifacts = if artifact.is_some() {
-            " (no OCI artifact of the --images listing has this canonical name)"
-        } else {
-            ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
-             artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
-             json) to tell"
-        };
+        digest_findings(digest, artifact, add);
+    }
+}
+
+/// What a pattern naming a `digest` pins under CRI-O: an OCI artifact of
+/// the listing however it was pulled (`artifact`, as `reference_findings`
+/// takes it), else an image only if it was pulled by that digest.
+fn digest_findings(digest: &str, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
+    if let Some(Some(name)) = artifact {
         add(
             Severity::Info,
-            LintCode::DigestNeedsDigestPull,
+            LintCode::ArtifactDigest,
             format!(
-                "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
-                 digest name only for a pull by digest, and the repoDigest crictl shows for an \
-                 image pulled by tag is computed, not stored; to pin it whichever way it was \
-                 pulled, also pin its tag{artifacts}"
+                "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
+                 matches an artifact's canonical name (repository@manifest digest) as well as its \
+                 reference (taken for an artifact: its {})",
+                show::quote(name),
+                images::ARTIFACT_WHY
             ),
             None,
         );
+        return;
     }
+    let artifacts = if artifact.is_some() {
+        " (no OCI artifact of the --images listing has this canonical name)"
+    } else {
+        ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
+         artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
+         json) to tell"
+    };
+    add(
+        Severity::Info,
+        LintCode::DigestNeedsDigestPull,
+        format!(
+            "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
+             digest name only for a pull by digest, and the repoDigest crictl shows for an \
+             image pulled by tag is computed, not stored; to pin it whichever way it was \
+             pulled, also pin its tag{artifacts}"
+        ),
+        None,
+    );
 }
