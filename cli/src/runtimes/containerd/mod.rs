@@ -317,7 +317,7 @@ impl Rules for ContainerdRules {
         let stored = match stored {
             Ok(stored) => stored,
             Err(why) => {
-                not_a_reference(text, &why, normalized_rules, add);
+                not_a_reference(text, why, normalized_rules, add);
                 return None;
             }
         };
@@ -385,7 +385,7 @@ fn not_normalized(text: &str, stored: &str, normalized_rules: bool, add: &mut Ad
              equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
              otherwise{instead}",
                 show::quote(host),
-                show::quote(&stored)
+                show::quote(stored)
             ),
             lower.map(Fix::Write),
         );
@@ -401,8 +401,8 @@ fn not_normalized(text: &str, stored: &str, normalized_rules: bool, add: &mut Ad
                 format!(
                     "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
                  compares the value as written and pins nothing with it: write {} to pin under both",
-                    show::quote(&stored),
-                    show::quote(&stored)
+                    show::quote(stored),
+                    show::quote(stored)
                 ),
             )
         } else {
@@ -411,7 +411,7 @@ fn not_normalized(text: &str, stored: &str, normalized_rules: bool, add: &mut Ad
                 format!(
                     "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
                  compares the value as written; write that instead",
-                    show::quote(&stored)
+                    show::quote(stored)
                 ),
             )
         };
