@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::codes::LintCode;
 use crate::list::{Entry, Origin};
-use crate::refused::List;
+use crate::refused::{is_control, List};
 use crate::{images, show};
 
 /// Most severe first: `lint --severity S` shows the severities up to S.
@@ -226,17 +226,6 @@ pub fn without_whitespace(text: &str) -> Option<String> {
     }
     kept.push_str(rest);
     Some(kept)
-}
-
-/// A control character, which `lint` reports as an error (`control-character`)
-/// and `lint --fix` never removes: Unicode's Cc (C0 U+0000 to U+001F, DEL,
-/// C1 U+0080 to U+009F) but for tab, line feed and carriage return, the
-/// whitespace an editor, a paste or a CRLF file leaves (`whitespace`, which
-/// is removed). No typing slip makes a NUL, an escape or a vertical tab: the
-/// file is damaged or a program wrote it wrong, and the name meant cannot
-/// be told from what is left around it.
-pub fn is_control(c: char) -> bool {
-    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
 }
 
 /// The first control character of `text` with its byte offset (bytes that

@@ -25,6 +25,9 @@
 //! UpdateImage). cri-dockerd matches the repoTags and repoDigests Docker
 //! reports, every one of them. Neither lists OCI artifacts.
 
+pub mod ctr_listing;
+pub mod docker_inspect;
+
 use std::collections::HashMap;
 
 use oci_spec::distribution::Reference;
@@ -59,7 +62,7 @@ pub struct Image {
     pub labels: Option<Vec<(String, String)>>,
     /// What its listing could not tell of its labels, each at its row
     /// (`ambiguous-label`: a comma that may be a separator or part of a
-    /// value, deciding a pin label), said by `labels::listing_warnings`.
+    /// value, deciding a pin label), said by `runtimes::label_warnings::listing_warnings`.
     pub label_doubts: Vec<LabelDoubt>,
 }
 
@@ -95,6 +98,9 @@ pub struct Naming {
     /// a container runtime; its repository for the kubelet, which matches
     /// the pod's image without tag or digest.
     pub compared_as: fn(&str) -> &str,
+    /// The labels it pins by, as ctr's listing is read for them (None: it
+    /// pins by no label of ctr's).
+    pub pin_labels: Option<&'static dyn ctr_listing::PinLabels>,
 }
 
 /// A runtime's own listing of its images with their labels.
@@ -365,7 +371,7 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
         // crictl's array, or Docker's (its keys capitalised: "Id").
         Some(b'[') if first_key(bytes).is_some_and(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) => {
             own_listing(path, LabelListing::DockerInspect, naming)?;
-            return crate::runtimes::cri_dockerd::inspect::parse(path, bytes, naming);
+            return docker_inspect::parse(path, bytes, naming);
         }
         Some(b'[') => {
             let mut decoder = serde_json::Deserializer::from_slice(bytes);
@@ -388,9 +394,9 @@ pub fn parse(path: &str, bytes: &[u8], naming: Naming) -> Result<Vec<Image>, Inp
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if crate::runtimes::containerd::ctr_listing::is_header(line) {
+        if ctr_listing::is_header(line) {
             own_listing(path, LabelListing::Ctr, naming)?;
-            return crate::runtimes::containerd::ctr_listing::parse(path, text, naming);
+            return ctr_listing::parse(path, text, naming);
         }
         if is_docker_table_header(line) {
             return Err(InputError(format!(

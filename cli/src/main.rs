@@ -99,6 +99,6 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(outcome) => output::finish(outcome, sources.no_trunc),
-        Err(e) => error::report(e, sources.no_trunc),
+        Err(e) => output::report(e, sources.no_trunc),
     }
 }

@@ -14,94 +14,122 @@ use crate::runtime::Runtime;
 /// Each command's exit statuses: what --help ends with, and the page's
 /// EXIT STATUS.
 pub fn exit_statuses(command: &str) -> &'static [(u8, &'static str)] {
-    const UNUSABLE: &str = "unusable input: usage (an option of another runtime than --runtime's), unreadable \
-                            or malformed files, a configuration the runtime would refuse to start with";
     match command {
-        "config" => &[
-            (0, "the list is shown, warnings included"),
-            (
-                2,
-                "unusable input, or a list the runtime may switch to (CRI-O: now, or after a SIGHUP reload) is \
-                 refused",
-            ),
-        ],
-        "lint" => &[
-            (0, "no error (warnings and notes do not fail)"),
-            (
-                1,
-                "an error: lone-star, invalid-utf8, control-character, bad-pause-image; under --strict also \
-                 empty, whitespace, \
-                 literal-star; under --runtime containerd-normalized not-a-reference (with --fix: an error left \
-                 in the fixed list)",
-            ),
-            (2, UNUSABLE),
-        ],
-        "explain" => &[
-            (0, "every image is explained; without --check a disagreement is shown but does not fail"),
-            (1, "with --check: a disagreement with the runtime, or an undecided image (unless --allow-undecided)"),
-            (
-                2,
-                "unusable input, --check without the runtime's pinned flags, or a list the runtime refuses (what \
-                 its valid patterns pin is still shown)",
-            ),
-        ],
-        "translate" => &[
-            (
-                0,
-                "every pattern carries over exactly or is dropped (it pinned nothing under the source's rules), \
-                 and no image of --images would change",
-            ),
-            (
-                1,
-                "a pattern is wider, narrower, different, undecided or impossible in the target's terms (whether \
-                 or not an image of --images is affected), or an image's pin would change or depend on its pull",
-            ),
-            (2, "unusable input, or a list its runtime refuses"),
-        ],
-        "diff" => &[
-            (
-                0,
-                "no image loses its pin (images that gain one are shown, and do not fail; so are those a label keeps \
-                 pinned when their pattern goes)",
-            ),
-            (1, "an image loses its pin: after the change neither a pattern nor a label pins it"),
-            (
-                2,
-                "unusable input, no change or more than one, or a list the runtime refuses, before or after the \
-                 change",
-            ),
-        ],
-        "check" => &[
-            (0, "all right: no lint error, and the runtime pins each image as the configuration read here does"),
-            (
-                1,
-                "a disagreement with the runtime, an undecided image (unless --allow-undecided) or a lint error \
-                 (warnings fail only with --fail-on-warnings, notes never)",
-            ),
-            (
-                2,
-                "unusable input, a runtime that cannot be asked (no socket, no answer within a few seconds, no CRI), \
-                 a listing without pinned flags or of more than 2,000,000 images, or a list the runtime may switch to is refused (the rest is still \
-                 shown)",
-            ),
-        ],
-        "completions" => &[(0, "the script is written"), (2, "usage: no shell, or another than bash, zsh or fish")],
-        _ => &[
-            (0, "fine"),
-            (
-                1,
-                "findings: a lint error, an explain --check disagreement or undecided image, an image that loses \
-                 its pin in diff, a pattern translate cannot carry over exactly",
-            ),
-            (
-                2,
-                "unusable input: usage (an option of another runtime than --runtime's), unreadable or malformed \
-                 files, a configuration the runtime would refuse (CRI-O: now or after a SIGHUP reload). Nothing is \
-                 ever written",
-            ),
-        ],
+        "config" => CONFIG_EXITS,
+        "lint" => LINT_EXITS,
+        "explain" => EXPLAIN_EXITS,
+        "translate" => TRANSLATE_EXITS,
+        "diff" => DIFF_EXITS,
+        "check" => CHECK_EXITS,
+        "completions" => COMPLETIONS_EXITS,
+        _ => ANY_COMMAND_EXITS,
     }
 }
+
+/// What every command's status 2 says.
+const UNUSABLE: &str = "unusable input: usage (an option of another runtime than --runtime's), unreadable \
+                        or malformed files, a configuration the runtime would refuse to start with";
+
+/// config's exit statuses.
+const CONFIG_EXITS: &[(u8, &str)] = &[
+    (0, "the list is shown, warnings included"),
+    (
+        2,
+        "unusable input, or a list the runtime may switch to (CRI-O: now, or after a SIGHUP reload) is \
+         refused",
+    ),
+];
+
+/// lint's exit statuses.
+const LINT_EXITS: &[(u8, &str)] = &[
+    (0, "no error (warnings and notes do not fail)"),
+    (
+        1,
+        "an error: lone-star, invalid-utf8, control-character, bad-pause-image; under --strict also \
+         empty, whitespace, \
+         literal-star; under --runtime containerd-normalized not-a-reference (with --fix: an error left \
+         in the fixed list)",
+    ),
+    (2, UNUSABLE),
+];
+
+/// explain's exit statuses.
+const EXPLAIN_EXITS: &[(u8, &str)] = &[
+    (0, "every image is explained; without --check a disagreement is shown but does not fail"),
+    (1, "with --check: a disagreement with the runtime, or an undecided image (unless --allow-undecided)"),
+    (
+        2,
+        "unusable input, --check without the runtime's pinned flags, or a list the runtime refuses (what \
+         its valid patterns pin is still shown)",
+    ),
+];
+
+/// translate's exit statuses.
+const TRANSLATE_EXITS: &[(u8, &str)] = &[
+    (
+        0,
+        "every pattern carries over exactly or is dropped (it pinned nothing under the source's rules), \
+         and no image of --images would change",
+    ),
+    (
+        1,
+        "a pattern is wider, narrower, different, undecided or impossible in the target's terms (whether \
+         or not an image of --images is affected), or an image's pin would change or depend on its pull",
+    ),
+    (2, "unusable input, or a list its runtime refuses"),
+];
+
+/// diff's exit statuses.
+const DIFF_EXITS: &[(u8, &str)] = &[
+    (
+        0,
+        "no image loses its pin (images that gain one are shown, and do not fail; so are those a label keeps \
+         pinned when their pattern goes)",
+    ),
+    (1, "an image loses its pin: after the change neither a pattern nor a label pins it"),
+    (
+        2,
+        "unusable input, no change or more than one, or a list the runtime refuses, before or after the \
+         change",
+    ),
+];
+
+/// check's exit statuses.
+const CHECK_EXITS: &[(u8, &str)] = &[
+    (0, "all right: no lint error, and the runtime pins each image as the configuration read here does"),
+    (
+        1,
+        "a disagreement with the runtime, an undecided image (unless --allow-undecided) or a lint error \
+         (warnings fail only with --fail-on-warnings, notes never)",
+    ),
+    (
+        2,
+        "unusable input, a runtime that cannot be asked (no socket, no answer within a few seconds, no CRI), \
+         a listing without pinned flags or of more than 2,000,000 images, or a list the runtime may switch to \
+         is refused (the rest is still \
+         shown)",
+    ),
+];
+
+/// completions's exit statuses.
+const COMPLETIONS_EXITS: &[(u8, &str)] =
+    &[(0, "the script is written"), (2, "usage: no shell, or another than bash, zsh or fish")];
+
+/// any other page (the tool's own)'s exit statuses.
+const ANY_COMMAND_EXITS: &[(u8, &str)] = &[
+    (0, "fine"),
+    (
+        1,
+        "findings: a lint error, an explain --check disagreement or undecided image, an image that loses \
+         its pin in diff, a pattern translate cannot carry over exactly",
+    ),
+    (
+        2,
+        "unusable input: usage (an option of another runtime than --runtime's), unreadable or malformed \
+         files, a configuration the runtime would refuse (CRI-O: now or after a SIGHUP reload). Nothing is \
+         ever written",
+    ),
+];
 
 /// The exit statuses as --help ends with them, each wrapped to the help's
 /// width with its later lines under its text.

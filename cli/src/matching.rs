@@ -166,36 +166,17 @@ pub fn explain<'r>(
         let by_label = decided.is_none().then(|| model.label_pin(image, &resolved.label_selectors)).flatten();
         let pinned = decided.is_some() || by_label.is_some();
         // Only worth saying when the stored names do not pin it anyway.
-        let depends_on_pull: Vec<DependsOnPull> = image
-            .names
-            .iter()
-            .filter(|n| !pinned && !n.stored)
-            .filter_map(|n| {
-                compiled.set.match_index(compared_as(&n.text).as_bytes()).map(|i| {
-                    let i = compiled.list_index(i);
-                    DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
-                })
-            })
-            .collect();
+        let depends_on_pull = if pinned { Vec::new() } else { depends_on_pull(compiled, entries, image, compared_as) };
         if !depends_on_pull.is_empty() {
             undecided += 1;
         }
-        let check = image.runtime_pinned.filter(|_| !refused).map(|runtime| {
-            if !depends_on_pull.is_empty() {
-                "undecided"
-            } else if runtime == pinned {
-                "agree"
-            } else {
-                "disagree"
-            }
-        });
+        let check = image.runtime_pinned.filter(|_| !refused).map(|runtime| verdict(runtime, pinned, &depends_on_pull));
         if check == Some("disagree") {
             disagreements += 1;
             let runtime_pins = image.runtime_pinned == Some(true);
             // The runtime's own likely causes (`crate::runtimes`).
             model.likely_causes(&mut causes, at, image, runtime_pins, decided.map(|(_, n)| n));
         }
-        let entry = decided.map(|(i, _)| &entries[i]);
         if let Some((i, _)) = decided {
             pattern_images[i] += 1;
         }
@@ -212,45 +193,10 @@ pub fn explain<'r>(
         if keep.is_some_and(|keep| seen.images > keep) {
             continue;
         }
-        explained.push(Explained {
-            listed_at: at,
-            id: image.id.clone(),
-            names: listed_names(image),
-            stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
-            pinned,
-            pattern_index: decided.map(|(i, _)| i),
-            pattern: entry.map(Entry::display),
-            source: entry.map(|e| e.source.clone()).or_else(|| by_label.as_ref().map(|l| l.set_by.to_owned())),
-            source_kind: entry.map(Entry::source_kind).or(by_label.as_ref().map(|_| "label")),
-            file: entry.and_then(|e| e.file().map(str::to_string)),
-            line: entry.and_then(Entry::line),
-            key: entry.and_then(|e| e.key.clone()),
-            decided_by: decided.map(|(_, n)| n.text.clone()),
-            runtime_pinned: image.runtime_pinned,
-            depends_on_pull,
-            check,
-            causes: Vec::new(),
-            given: image.given.clone(),
-            refused_name: image.refused.clone(),
-            artifact: image.artifact,
-            pinned_by_label: by_label,
-        });
+        let answer = Answer { decided, by_label, pinned, depends_on_pull, check };
+        explained.push(explained_image(at, image, entries, answer));
     }
-    let mut causes = causes.finish();
-    // The causes name the kept images by their place in `images`; the
-    // others are counted.
-    for cause in &mut causes {
-        let listed = std::mem::take(&mut cause.images);
-        for at in listed {
-            match explained.binary_search_by_key(&at, |e| e.listed_at) {
-                Ok(i) => {
-                    explained[i].causes.push(cause.message.clone());
-                    cause.images.push(i);
-                }
-                Err(_) => cause.images_left_out += 1,
-            }
-        }
-    }
+    let causes = name_kept_images(causes.finish(), &mut explained);
     let left_out = match keep {
         Some(keep) => kinds
             .iter()
@@ -271,6 +217,96 @@ pub fn explain<'r>(
         undecided,
         refused: compiled.refused.clone(),
         valid_patterns: compiled.set.len(),
+    }
+}
+
+/// The list's answer for one image, before it is written out.
+struct Answer<'a> {
+    decided: Option<(usize, &'a Name)>,
+    by_label: Option<LabelPin>,
+    pinned: bool,
+    depends_on_pull: Vec<DependsOnPull>,
+    check: Option<&'static str>,
+}
+
+/// The image listed at `at`, explained by `answer`.
+fn explained_image(at: usize, image: &Image, entries: &[Entry], answer: Answer<'_>) -> Explained {
+    let Answer { decided, by_label, pinned, depends_on_pull, check } = answer;
+    let entry = decided.map(|(i, _)| &entries[i]);
+    Explained {
+        listed_at: at,
+        id: image.id.clone(),
+        names: listed_names(image),
+        stored_names: image.names.iter().filter(|n| n.stored).map(|n| n.text.clone()).collect(),
+        pinned,
+        pattern_index: decided.map(|(i, _)| i),
+        pattern: entry.map(Entry::display),
+        source: entry.map(|e| e.source.clone()).or_else(|| by_label.as_ref().map(|l| l.set_by.to_owned())),
+        source_kind: entry.map(Entry::source_kind).or(by_label.as_ref().map(|_| "label")),
+        file: entry.and_then(|e| e.file().map(str::to_string)),
+        line: entry.and_then(Entry::line),
+        key: entry.and_then(|e| e.key.clone()),
+        decided_by: decided.map(|(_, n)| n.text.clone()),
+        runtime_pinned: image.runtime_pinned,
+        depends_on_pull,
+        check,
+        causes: Vec::new(),
+        given: image.given.clone(),
+        refused_name: image.refused.clone(),
+        artifact: image.artifact,
+        pinned_by_label: by_label,
+    }
+}
+
+/// The causes name the kept images by their place in `explained` (each
+/// kept image gets its causes' messages); the others are counted.
+fn name_kept_images(mut causes: Vec<Cause>, explained: &mut [Explained]) -> Vec<Cause> {
+    for cause in &mut causes {
+        let listed = std::mem::take(&mut cause.images);
+        for at in listed {
+            match explained.binary_search_by_key(&at, |e| e.listed_at) {
+                Ok(i) => {
+                    explained[i].causes.push(cause.message.clone());
+                    cause.images.push(i);
+                }
+                Err(_) => cause.images_left_out += 1,
+            }
+        }
+    }
+    causes
+}
+
+/// The patterns that pin `image` by a name stored only if it was pulled
+/// by it (CRI-O's digest of a tagged image).
+fn depends_on_pull(
+    compiled: &Compiled,
+    entries: &[Entry],
+    image: &Image,
+    compared_as: fn(&str) -> &str,
+) -> Vec<DependsOnPull> {
+    image
+        .names
+        .iter()
+        .filter(|n| !n.stored)
+        .filter_map(|n| {
+            compiled.set.match_index(compared_as(&n.text).as_bytes()).map(|i| {
+                let i = compiled.list_index(i);
+                DependsOnPull { name: n.text.clone(), pattern_index: i, pattern: entries[i].display() }
+            })
+        })
+        .collect()
+}
+
+/// The list's answer beside the runtime's (`runtime`: whether it pins the
+/// image): "agree", "disagree", or "undecided" when the list's depends on
+/// the pull.
+fn verdict(runtime: bool, pinned: bool, depends_on_pull: &[DependsOnPull]) -> &'static str {
+    if !depends_on_pull.is_empty() {
+        "undecided"
+    } else if runtime == pinned {
+        "agree"
+    } else {
+        "disagree"
     }
 }
 

@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 
 use anstyle::{AnsiColor, Style};
 
+use crate::error::InputError;
 use crate::list::Warning;
 use crate::refused::Refused;
 use crate::show;
@@ -124,6 +125,13 @@ pub fn finish(outcome: Outcome, full: bool) -> ExitCode {
         say_on_stderr(&e.line(), full);
     }
     ExitCode::from(outcome.code)
+}
+
+/// Says the error on standard error, escaped and wrapped unless `full`
+/// (--no-trunc); exit status 2.
+pub fn report(InputError(message): InputError, full: bool) -> ExitCode {
+    say_on_stderr(&message, full);
+    ExitCode::from(2)
 }
 
 /// A message on standard error, after `crio-pin: `, escaped and wrapped
@@ -263,19 +271,49 @@ pub fn table(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>], fu
 /// A table fitted to `within` columns, or whole (None).
 fn table_within(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>], within: Option<usize>) {
     let mut rows = rows.to_vec();
-    if within.is_some() {
-        shorten_digests(&mut rows);
-    }
-    let natural_at = |rows: &[Vec<String>]| -> Vec<usize> {
-        columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                rows.iter().map(|r| r.get(i).map_or(0, |cell| text_width(cell))).fold(text_width(c.header), usize::max)
-            })
-            .collect()
+    let layout = match within {
+        Some(within) => {
+            shorten_digests(&mut rows);
+            fit_table(columns, &mut rows, within)
+        }
+        None => {
+            Layout { shown: vec![true; columns.len()], abridged: Vec::new(), widths: natural_widths(columns, &rows) }
+        }
     };
-    let mut natural = natural_at(&rows);
+    write_row(out, columns.iter().map(|c| c.header).collect(), &layout);
+    for row in &rows {
+        write_row(out, row.iter().map(String::as_str).collect(), &layout);
+    }
+    if let Some(within) = within {
+        note_fitted(out, columns, &layout, within);
+    }
+}
+
+/// How a table is laid out: which columns are shown, which are shown by
+/// number (their cells' first word), and each column's width.
+struct Layout<'c> {
+    shown: Vec<bool>,
+    abridged: Vec<&'c str>,
+    widths: Vec<usize>,
+}
+
+/// Each column's width with its cells whole: its widest cell or header.
+fn natural_widths(columns: &[Column<'_>], rows: &[Vec<String>]) -> Vec<usize> {
+    columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            rows.iter().map(|r| r.get(i).map_or(0, |cell| text_width(cell))).fold(text_width(c.header), usize::max)
+        })
+        .collect()
+}
+
+/// `rows` laid out within `within` columns, their cells cut to fit. Cut
+/// to the soft floors, then to the minimums; then leave out the first
+/// optional columns and cut again; and so on. A table whose whole columns
+/// alone are too wide is left so.
+fn fit_table<'c>(columns: &[Column<'c>], rows: &mut [Vec<String>], within: usize) -> Layout<'c> {
+    let mut natural = natural_widths(columns, rows);
     // A source keeps its file name and line ("…/99-local.conf:5") at least.
     let floors: Vec<Option<(usize, usize)>> = columns
         .iter()
@@ -287,77 +325,74 @@ fn table_within(out: &mut Vec<u8>, columns: &[Column<'_>], rows: &[Vec<String>],
             Some((soft.max(name), min.max(name)))
         })
         .collect();
-    let mut shown: Vec<bool> = vec![true; columns.len()];
-    let mut abridged: Vec<&str> = Vec::new();
-    let mut widths = natural.clone();
-    if let Some(within) = within {
-        // Cut to the soft floors, then to the minimums; then leave out the
-        // first optional columns and cut again; and so on. A table whose
-        // whole columns alone are too wide is left so.
-        let levels = columns.iter().map(|c| c.optional.max(c.first_word_at)).max().unwrap_or(0);
-        'fitted: for level in 0..=levels {
-            for (s, c) in shown.iter_mut().zip(columns) {
-                *s = c.optional == 0 || c.optional > level;
-            }
-            for (i, c) in columns.iter().enumerate() {
-                if c.first_word_at > 0 && c.first_word_at == level {
-                    abridged.push(c.header);
-                    for row in rows.iter_mut().filter(|r| r.len() > i) {
-                        row[i] = first_word(&row[i]).to_string();
-                    }
-                    natural = natural_at(&rows);
+    let mut layout = Layout { shown: vec![true; columns.len()], abridged: Vec::new(), widths: natural.clone() };
+    let levels = columns.iter().map(|c| c.optional.max(c.first_word_at)).max().unwrap_or(0);
+    'fitted: for level in 0..=levels {
+        for (s, c) in layout.shown.iter_mut().zip(columns) {
+            *s = c.optional == 0 || c.optional > level;
+        }
+        for (i, c) in columns.iter().enumerate() {
+            if c.first_word_at > 0 && c.first_word_at == level {
+                layout.abridged.push(c.header);
+                for row in rows.iter_mut().filter(|r| r.len() > i) {
+                    row[i] = first_word(&row[i]).to_string();
                 }
-            }
-            for pass in 0..2 {
-                widths = natural.clone();
-                let soft = fit(&floors, &shown, &mut widths, 0, within);
-                if soft || (pass == 1 && fit(&floors, &shown, &mut widths, 1, within)) {
-                    break 'fitted;
-                }
+                natural = natural_widths(columns, rows);
             }
         }
-        for row in &mut rows {
-            for ((cell, column), &w) in row.iter_mut().zip(columns).zip(&widths) {
-                *cell = cut(cell, column.fit, w);
+        for pass in 0..2 {
+            layout.widths = natural.clone();
+            let soft = fit(&floors, &layout.shown, &mut layout.widths, 0, within);
+            if soft || (pass == 1 && fit(&floors, &layout.shown, &mut layout.widths, 1, within)) {
+                break 'fitted;
             }
         }
     }
-    let mut line = |cells: Vec<&str>| {
-        let cells: Vec<(usize, &str)> = cells.into_iter().enumerate().filter(|&(i, _)| shown[i]).collect();
-        let last = cells.len() - 1;
-        let mut s = String::new();
-        for (n, &(i, cell)) in cells.iter().enumerate() {
-            s.push_str(cell);
-            if n < last {
-                s.push_str(&" ".repeat(widths[i].saturating_sub(text_width(cell)) + 2));
-            }
+    for row in rows.iter_mut() {
+        for ((cell, column), &w) in row.iter_mut().zip(columns).zip(&layout.widths) {
+            *cell = cut(cell, column.fit, w);
         }
-        let s = s.trim_end();
-        // A row's mark is colored after the row is laid out.
-        let marked = [(DISAGREES, Tone::Bad), (UNDECIDED, Tone::Doubtful)]
-            .into_iter()
-            .find_map(|(mark, tone)| s.strip_suffix(mark).map(|before| (before, mark, tone)));
-        match marked {
-            Some((before, mark, tone)) => {
-                out.extend_from_slice(before.as_bytes());
-                paint(out, mark.as_bytes(), tone);
-            }
-            None => out.extend_from_slice(s.as_bytes()),
-        }
-        out.push(b'\n');
-    };
-    line(columns.iter().map(|c| c.header).collect());
-    for row in &rows {
-        line(row.iter().map(String::as_str).collect());
     }
-    let left_out: Vec<&str> = columns.iter().zip(&shown).filter(|(_, &s)| !s).map(|(c, _)| c.header).collect();
-    let Some(within) = within else { return };
+    layout
+}
+
+/// One row of a table: its shown cells padded to their columns' widths
+/// (the last not padded), its mark colored.
+fn write_row(out: &mut Vec<u8>, cells: Vec<&str>, layout: &Layout<'_>) {
+    let cells: Vec<(usize, &str)> = cells.into_iter().enumerate().filter(|&(i, _)| layout.shown[i]).collect();
+    let last = cells.len() - 1;
+    let mut s = String::new();
+    for (n, &(i, cell)) in cells.iter().enumerate() {
+        s.push_str(cell);
+        if n < last {
+            s.push_str(&" ".repeat(layout.widths[i].saturating_sub(text_width(cell)) + 2));
+        }
+    }
+    let s = s.trim_end();
+    // A row's mark is colored after the row is laid out.
+    let marked = [(DISAGREES, Tone::Bad), (UNDECIDED, Tone::Doubtful)]
+        .into_iter()
+        .find_map(|(mark, tone)| s.strip_suffix(mark).map(|before| (before, mark, tone)));
+    match marked {
+        Some((before, mark, tone)) => {
+            out.extend_from_slice(before.as_bytes());
+            paint(out, mark.as_bytes(), tone);
+        }
+        None => out.extend_from_slice(s.as_bytes()),
+    }
+    out.push(b'\n');
+}
+
+/// The note under a table fitted to `within` columns: what was left out,
+/// or shown by number, to fit.
+fn note_fitted(out: &mut Vec<u8>, columns: &[Column<'_>], layout: &Layout<'_>, within: usize) {
+    let left_out: Vec<&str> = columns.iter().zip(&layout.shown).filter(|(_, &s)| !s).map(|(c, _)| c.header).collect();
     let mut changes = Vec::new();
     if !left_out.is_empty() {
         changes.push(format!("{} left out", left_out.join(" and ")));
     }
-    if !abridged.is_empty() {
-        changes.push(format!("{} shown by number (crio-pin config lists each)", abridged.join(" and ")));
+    if !layout.abridged.is_empty() {
+        changes.push(format!("{} shown by number (crio-pin config lists each)", layout.abridged.join(" and ")));
     }
     if !changes.is_empty() {
         let message =

@@ -11,7 +11,6 @@ use serde::Serialize;
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::list::Entry;
-use crate::runtime::Runtime;
 use crate::show;
 
 /// Which list of the configuration: the one it gives now, or the files'
@@ -92,26 +91,60 @@ impl From<PinSet> for Compiled {
     }
 }
 
+/// What a runtime does with a list the library refuses, in its own words:
+/// what this file asks of the runtime's module (every runtime's `Model` is
+/// one), so that it names no runtime.
+pub trait Refusals {
+    /// What it, and a runtime built on this library, do with a list the
+    /// library refuses for this kind of error (`list`: the list it is in).
+    fn on_refused(&self, kind: &ErrorKind, list: List) -> String;
+
+    /// Why it would refuse the list a reload loads (`reload`, the files'
+    /// list in place of a flag's) beyond its patterns: CRI-O's pause image.
+    fn refuses_reload(&self, _reload: &[Entry]) -> Option<Refused> {
+        None
+    }
+
+    /// What is wrong with a pattern the library refuses for `kind`, and
+    /// what to write instead, in this runtime's terms, where the library's
+    /// message would not fit it (None: the library's).
+    fn refused_says(&self, _kind: &ErrorKind) -> Option<(String, String)> {
+        None
+    }
+}
+
 /// Past this many refused patterns the list is not explained, only refused.
 const MAX_REFUSED: usize = 32;
 
 /// Compiles `entries` under `flags`, leaving out each pattern CRI-O (or the
 /// library's mode) refuses; Err when the list cannot be compiled even so
 /// (too large as a whole, or too many refused patterns).
-pub fn compile_valid(entries: &[Entry], flags: Flags, list: List) -> Result<Compiled, InputError> {
+/// `runtime`: the runtime whose rules `flags` are, which says what it does
+/// with a refused pattern.
+pub fn compile_valid(
+    entries: &[Entry],
+    flags: Flags,
+    list: List,
+    runtime: &(impl Refusals + ?Sized),
+) -> Result<Compiled, InputError> {
     if let Ok(set) = PinSet::compile(entries.iter().map(|e| &e.text), flags) {
         return Ok(Compiled { set, index: Vec::new(), refused: Vec::new() });
     }
-    let refused = refused_patterns(entries, flags, list)?;
+    let refused = refused_patterns(entries, flags, list, runtime)?;
     let index: Vec<usize> = (0..entries.len()).filter(|i| !refused.iter().any(|r| r.index == *i)).collect();
     let set = PinSet::compile(index.iter().map(|&i| &entries[i].text), flags)
-        .map_err(|e| InputError(whole_list_error(entries, &e, list, flags)))?;
+        .map_err(|e| InputError(whole_list_error(entries, &e, list, runtime)))?;
     Ok(Compiled { set, index, refused })
 }
 
 /// Compiles `entries`, or says why CRI-O cannot use them (exit status 2).
-pub fn compile(entries: &[Entry], flags: Flags, list: List) -> Result<PinSet, InputError> {
-    let compiled = compile_valid(entries, flags, list)?;
+pub fn compile(
+    entries: &[Entry],
+    flags: Flags,
+    list: List,
+    runtime: &(impl Refusals + ?Sized),
+) -> Result<PinSet, InputError> {
+    let compiled = compile_valid(entries, flags, list, runtime)?;
     match compiled.refused.as_slice() {
         [] => Ok(compiled.set),
         [first, rest @ ..] => {
@@ -125,7 +158,12 @@ pub fn compile(entries: &[Entry], flags: Flags, list: List) -> Result<PinSet, In
 /// Every pattern of `entries` that makes the list refused, each with its
 /// own message. (Each found pattern is replaced by a harmless one and the
 /// list checked again, so that each error names its own index.)
-pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<Vec<Refused>, InputError> {
+pub fn refused_patterns(
+    entries: &[Entry],
+    flags: Flags,
+    list: List,
+    runtime: &(impl Refusals + ?Sized),
+) -> Result<Vec<Refused>, InputError> {
     let mut refused: Vec<Refused> = Vec::new();
     let mut bad = vec![false; entries.len()];
     loop {
@@ -135,7 +173,7 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
         };
         let index = match (e.pattern_index(), e.kind()) {
             (_, ErrorKind::TooLarge { .. }) | (None, _) => {
-                return Err(InputError(whole_list_error(entries, &e, list, flags)))
+                return Err(InputError(whole_list_error(entries, &e, list, runtime)))
             }
             (Some(_), _) if refused.len() == MAX_REFUSED => {
                 return Err(InputError(format!(
@@ -149,13 +187,13 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
         let entry = &entries[index];
         // The runtime's own words, where the library's would offer what it
         // has not (a glob, to containerd).
-        let message = match Runtime::of(flags).model().refused_says(e.kind()) {
+        let message = match runtime.refused_says(e.kind()) {
             Some((what, instead)) => format!(
                 "pattern {index} ({}): {what}; {}; {instead}",
                 show::pattern(entry.key.as_deref(), &entry.display()),
-                consequence(e.kind(), list, flags),
+                runtime.on_refused(e.kind(), list),
             ),
-            None => format!("{e}; {}", consequence(e.kind(), list, flags)),
+            None => format!("{e}; {}", runtime.on_refused(e.kind(), list)),
         };
         refused.push(Refused {
             code: code(e.kind()),
@@ -174,9 +212,9 @@ pub fn refused_patterns(entries: &[Entry], flags: Flags, list: List) -> Result<V
 }
 
 /// An error that is not one pattern's: the list as a whole.
-fn whole_list_error(entries: &[Entry], e: &CompileError, list: List, flags: Flags) -> String {
+fn whole_list_error(entries: &[Entry], e: &CompileError, list: List, runtime: &(impl Refusals + ?Sized)) -> String {
     let at = e.pattern_index().and_then(|i| entries.get(i)).map(|e| format!("{}: ", e.source)).unwrap_or_default();
-    format!("{at}{e}; {}; run `crio-pin lint` for every finding", consequence(e.kind(), list, flags))
+    format!("{at}{e}; {}; run `crio-pin lint` for every finding", runtime.on_refused(e.kind(), list))
 }
 
 /// The lint code of the same mistake.
@@ -186,7 +224,7 @@ fn code(kind: &ErrorKind) -> &'static str {
         ErrorKind::LoneStar => LintCode::LoneStar,
         ErrorKind::NotUtf8 { .. } => LintCode::InvalidUtf8,
         ErrorKind::Empty => LintCode::Empty,
-        ErrorKind::Whitespace { ch, .. } if crate::findings::is_control(*ch) => LintCode::ControlCharacter,
+        ErrorKind::Whitespace { ch, .. } if is_control(*ch) => LintCode::ControlCharacter,
         ErrorKind::Whitespace { .. } => LintCode::Whitespace,
         ErrorKind::LeadingStar { .. } | ErrorKind::InnerStar { .. } => LintCode::LiteralStar,
         ErrorKind::InvalidReference { .. } => LintCode::NotAReference,
@@ -194,6 +232,17 @@ fn code(kind: &ErrorKind) -> &'static str {
         _ => return "refused",
     };
     code.as_str()
+}
+
+/// A control character, which `lint` reports as an error (`control-character`)
+/// and `lint --fix` never removes: Unicode's Cc (C0 U+0000 to U+001F, DEL,
+/// C1 U+0080 to U+009F) but for tab, line feed and carriage return, the
+/// whitespace an editor, a paste or a CRLF file leaves (`whitespace`, which
+/// is removed). No typing slip makes a NUL, an escape or a vertical tab: the
+/// file is damaged or a program wrote it wrong, and the name meant cannot
+/// be told from what is left around it.
+pub fn is_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
 }
 
 /// What a runtime built on this library does with a refused list.
@@ -227,25 +276,23 @@ pub fn refused_at_start(kind: &ErrorKind, name: &str) -> String {
     }
 }
 
-/// What the runtime and a runtime built on this library do with a list
-/// that has this error.
-fn consequence(kind: &ErrorKind, list: List, flags: Flags) -> String {
-    Runtime::of(flags).model().on_refused(kind, list)
-}
-
 /// The refusals of the configuration's lists: the one it gives, and the
 /// one a SIGHUP reload would load instead (when a flag or the environment
 /// replaced the files' list or pause image), without repeating a pattern
 /// refused in both.
-pub fn check_lists(resolved: &crate::list::Resolved, flags: Flags) -> Result<Vec<Refused>, InputError> {
-    let mut out = refused_patterns(&resolved.entries, flags, List::Effective)?;
+pub fn check_lists(
+    resolved: &crate::list::Resolved,
+    flags: Flags,
+    runtime: &(impl Refusals + ?Sized),
+) -> Result<Vec<Refused>, InputError> {
+    let mut out = refused_patterns(&resolved.entries, flags, List::Effective, runtime)?;
     if let Some(reload) = &resolved.reload {
-        for r in refused_patterns(reload, flags, List::AfterReload)? {
+        for r in refused_patterns(reload, flags, List::AfterReload, runtime)? {
             if !out.iter().any(|o| o.source == r.source && o.pattern == r.pattern) {
                 out.push(r);
             }
         }
-        out.extend(Runtime::of(flags).model().refuses_reload(reload));
+        out.extend(runtime.refuses_reload(reload));
     }
     Ok(out)
 }
@@ -253,6 +300,15 @@ pub fn check_lists(resolved: &crate::list::Resolved, flags: Flags) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A runtime that says nothing of its own.
+    struct Plain;
+
+    impl Refusals for Plain {
+        fn on_refused(&self, _: &ErrorKind, _: List) -> String {
+            "refused".to_string()
+        }
+    }
 
     fn entries(texts: &[&str]) -> Vec<Entry> {
         let file: std::rc::Rc<str> = "f".into();
@@ -262,7 +318,7 @@ mod tests {
     #[test]
     fn every_refused_pattern_is_named_and_the_others_compiled() {
         let list = entries(&["*", "quay.io/a/*", "*", "docker.io/library/nginx:1"]);
-        let compiled = compile_valid(&list, Flags::DEFAULT, List::Effective).unwrap();
+        let compiled = compile_valid(&list, Flags::DEFAULT, List::Effective, &Plain).unwrap();
         let refused: Vec<(usize, &str, &str)> =
             compiled.refused.iter().map(|r| (r.index, r.code, r.source.as_str())).collect();
         assert_eq!(refused, [(0, "lone-star", "f:1"), (2, "lone-star", "f:3")]);
@@ -273,9 +329,12 @@ mod tests {
         );
         assert_eq!(compiled.set.len(), 2);
         assert_eq!(compiled.set.match_index(b"docker.io/library/nginx:1").map(|i| compiled.list_index(i)), Some(3));
-        assert!(compile(&list, Flags::DEFAULT, List::Effective).unwrap_err().0.contains("(1 more refused pattern(s))"));
+        assert!(compile(&list, Flags::DEFAULT, List::Effective, &Plain)
+            .unwrap_err()
+            .0
+            .contains("(1 more refused pattern(s))"));
         // A valid list compiles whole.
-        let fine = compile_valid(&entries(&["**"]), Flags::DEFAULT, List::Effective).unwrap();
+        let fine = compile_valid(&entries(&["**"]), Flags::DEFAULT, List::Effective, &Plain).unwrap();
         assert!(fine.refused.is_empty() && fine.list_index(0) == 0);
     }
 }

@@ -1,14 +1,56 @@
 //! The container runtime whose pinning the tool reads, as `--runtime`
-//! names it. The type and its variants come from the one list of runtimes
-//! (`runtimes!` in `runtimes`, each runtime's module beside its line);
-//! here is only how the command line reads it: its values are each
-//! runtime's `Facts::option`, in the list's order.
+//! names it: the type every layer names, at the bottom of them, made here
+//! from the one list of runtimes (`each_runtime!`). The runtimes' layer
+//! (`runtimes`) makes from the same list each runtime's module, its face:
+//! `runtime.model()`, `runtime.facts()`, `runtime.oracle()`, and
+//! `--runtime`'s values (each runtime's `Facts::option`, in the list's
+//! order).
 
-use clap::builder::PossibleValue;
-use clap::ValueEnum;
-use crio_pin::Flags;
+/// The one list of runtimes: each line names a runtime's variant of
+/// [`Runtime`] (the name code uses, `Runtime::Crio`) and its module's
+/// `Model` under `runtimes`. It hands the list to `$then`, a macro that
+/// makes something of it: here the `Runtime` enum, in the list's order
+/// (the order of `--runtime`'s values; the first is the default); in
+/// `runtimes` the models, which `Runtime::model` indexes. Adding a runtime
+/// is its module and its line here (docs/runtimes.md, "Adding a runtime").
+macro_rules! each_runtime {
+    ($then:ident) => {
+        $then! {
+            // [crio.image] pinned_images, its globs and keywords (the default).
+            Crio => crio::Crio,
+            // containerd 2.x: pinned_images of config.toml, compared as written.
+            Containerd => containerd::RELEASED,
+            // containerd as its open fix PRs intend: values normalised first.
+            ContainerdNormalized => containerd::NORMALIZED,
+            // cri-dockerd (its PR #571): --pinned-images, prefixes and bare
+            // repositories.
+            CriDockerd => cri_dockerd::CriDockerd,
+            // The kubelet's preloadedImagesVerificationAllowlist: no runtime, but
+            // the list that decides whether a pinned image is usable unverified.
+            Kubelet => kubelet::Kubelet,
+        }
+    };
+}
+pub(crate) use each_runtime;
 
-pub use crate::runtimes::Runtime;
+/// The `Runtime` enum from the list (the models are the runtimes' layer's).
+macro_rules! runtime_enum {
+    ($($variant:ident => $model:expr,)*) => {
+        /// A runtime the tool knows, as `--runtime` (or `CRIO_PIN_RUNTIME`)
+        /// selects it: an index into `runtimes::RUNTIMES`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Runtime {
+            $($variant,)*
+        }
+
+        impl Runtime {
+            /// Every runtime, in the list's order.
+            pub const ALL: &'static [Runtime] = &[$(Runtime::$variant,)*];
+        }
+    };
+}
+
+each_runtime!(runtime_enum);
 
 /// The environment variable that chooses the runtime when `--runtime` is
 /// not given.
@@ -18,47 +60,5 @@ pub const ENV: &str = "CRIO_PIN_RUNTIME";
 impl Default for Runtime {
     fn default() -> Runtime {
         Runtime::ALL[0]
-    }
-}
-
-/// `--runtime`: each runtime's value is its module's `option`.
-impl ValueEnum for Runtime {
-    fn value_variants<'a>() -> &'a [Runtime] {
-        Runtime::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.facts().option))
-    }
-}
-
-impl Runtime {
-    /// The runtime whose rules `flags` are, with its modes. The tool builds
-    /// its flags only from a runtime (CRI-O's with its modes added), so
-    /// they tell it back: what takes the flags needs no runtime beside them.
-    pub fn of(flags: Flags) -> Runtime {
-        let own = |r: &&Runtime| {
-            let facts = r.facts();
-            flags.bits() & !facts.modes.bits() == facts.flags.bits()
-        };
-        *Runtime::ALL.iter().find(own).expect("flags built from a runtime")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_runtime_is_told_back_by_its_flags_and_its_value() {
-        for runtime in Runtime::value_variants() {
-            assert_eq!(Runtime::of(runtime.facts().flags), *runtime);
-            assert_eq!(Runtime::from_str(runtime.facts().option, false), Ok(*runtime));
-        }
-        let values: Vec<&str> = Runtime::ALL.iter().map(|r| r.facts().option).collect();
-        assert_eq!(values, ["crio", "containerd", "containerd-normalized", "cri-dockerd", "kubelet"]);
-        assert_eq!(Runtime::default(), Runtime::Crio);
-        // CRI-O's modes are still CRI-O.
-        assert_eq!(Runtime::of(Flags::ANCHOR_GLOBS | Flags::CASE_SENSITIVE | Flags::STRICT), Runtime::Crio);
     }
 }

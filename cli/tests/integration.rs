@@ -20,6 +20,7 @@ mod json_schemas;
 mod kubelet;
 mod labels;
 mod large_input;
+mod layers;
 mod lint;
 mod man_pages;
 mod metrics;

@@ -74,36 +74,14 @@ pub fn run(
     form: Form,
     kubelet: &KubeletArgs,
 ) -> Result<Outcome, InputError> {
-    let format = match (args.json, form.format) {
-        (true, None | Some(CheckFormat::Json)) => CheckFormat::Json,
-        (true, Some(_)) => {
-            return Err(InputError("--json and --format: give one (--format json is --json)".into()));
-        }
-        (false, format) => format.unwrap_or(CheckFormat::Text),
-    };
-    if form.quiet && format != CheckFormat::Text {
-        return Err(InputError("-q prints the text's verdict alone: give it without --format".into()));
-    }
-    if form.per_pattern && format != CheckFormat::Openmetrics {
-        return Err(InputError(
-            "--metrics-per-pattern adds series to --format openmetrics: give that too, or leave it out".into(),
-        ));
-    }
+    let format = output_format(args.json, &form)?;
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    let Some(default_endpoint) = runtime.facts().cri_endpoint else {
-        return Err(InputError(format!(
-            "check compares a runtime's pins with what the runtime reports, and --runtime {} is no runtime: \
-             give the runtime the kubelet runs on (--runtime crio, containerd or cri-dockerd) with \
-             --kubelet-config, or use `lint --runtime {}`",
-            runtime.facts().option,
-            runtime.facts().option
-        )));
-    };
+    let default_endpoint = default_endpoint(runtime)?;
     let mut resolved = runtimes::resolve(&args.sources(runtime))?;
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
-    let refused = refused::check_lists(&resolved, flags)?;
+    let refused = refused::check_lists(&resolved, flags, runtime.model())?;
     let keep = (!form.every_image).then_some(SHOWN_OF_A_KIND);
     let (source, reading, waited) = match from.listings {
         [] => {
@@ -125,7 +103,7 @@ pub fn run(
         }
     };
     let Reading { list, running, explanation } = reading;
-    resolved.warnings.extend(crate::labels::listing_warnings(&list));
+    resolved.warnings.extend(crate::runtimes::label_warnings::listing_warnings(&list));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.
     let artifacts_listing = naming.lists_artifacts.then_some(&list[..]);
     let linted = lint::Linted::new(runtime, flags, &resolved, artifacts_listing, verifier.as_ref(), Severity::Info);
@@ -169,6 +147,41 @@ pub fn run(
     }
     // Said on standard error after the output: why a list is refused.
     Ok(Outcome { out, refused, code: summary.exit_status })
+}
+
+/// The output `--json` and `--format` ask for, and whether
+/// `--metrics-per-pattern` has a use with it.
+fn output_format(json: bool, form: &Form) -> Result<CheckFormat, InputError> {
+    let format = match (json, form.format) {
+        (true, None | Some(CheckFormat::Json)) => CheckFormat::Json,
+        (true, Some(_)) => {
+            return Err(InputError("--json and --format: give one (--format json is --json)".into()));
+        }
+        (false, format) => format.unwrap_or(CheckFormat::Text),
+    };
+    if form.quiet && format != CheckFormat::Text {
+        return Err(InputError("-q prints the text's verdict alone: give it without --format".into()));
+    }
+    if form.per_pattern && format != CheckFormat::Openmetrics {
+        return Err(InputError(
+            "--metrics-per-pattern adds series to --format openmetrics: give that too, or leave it out".into(),
+        ));
+    }
+    Ok(format)
+}
+
+/// The CRI socket `runtime` answers on by default; an error for a rule
+/// set that is no runtime (the kubelet's allowlist).
+fn default_endpoint(runtime: Runtime) -> Result<&'static str, InputError> {
+    runtime.facts().cri_endpoint.ok_or_else(|| {
+        InputError(format!(
+            "check compares a runtime's pins with what the runtime reports, and --runtime {} is no runtime: \
+             give the runtime the kubelet runs on (--runtime crio, containerd or cri-dockerd) with \
+             --kubelet-config, or use `lint --runtime {}`",
+            runtime.facts().option,
+            runtime.facts().option
+        ))
+    })
 }
 
 /// What `check` found, counted: its first lines and JSON `summary`.
@@ -432,18 +445,7 @@ fn print_summary(
     full: bool,
 ) {
     let verdict = s.verdict();
-    let images_from = match source {
-        Source::Cri(cri) => {
-            let api = if cri.api_version.is_empty() { String::new() } else { format!(", CRI {}", cri.api_version) };
-            format!(
-                "read from {}, which answers as {} {}{api}",
-                show::escape(&cri.endpoint),
-                show::escape(&cri.name),
-                show::escape(&cri.version)
-            )
-        }
-        Source::Listing(listing) => format!("read from {}", show::escape(listing)),
-    };
+    let images_from = images_from(source);
     let reload =
         s.reload_patterns.map_or(String::new(), |n| format!(", and {n} in the files' list a SIGHUP reload loads"));
     let undecided = match s.undecided {
@@ -502,6 +504,22 @@ fn print_summary(
     }
     for (label, text) in lines {
         output::say_indented(out, &format!("{label:<9}{text}"), &" ".repeat(9), full);
+    }
+}
+
+/// Where the images were read from, and what the runtime says it is.
+fn images_from(source: &Source) -> String {
+    match source {
+        Source::Cri(cri) => {
+            let api = if cri.api_version.is_empty() { String::new() } else { format!(", CRI {}", cri.api_version) };
+            format!(
+                "read from {}, which answers as {} {}{api}",
+                show::escape(&cri.endpoint),
+                show::escape(&cri.name),
+                show::escape(&cri.version)
+            )
+        }
+        Source::Listing(listing) => format!("read from {}", show::escape(listing)),
     }
 }
 

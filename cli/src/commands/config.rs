@@ -19,7 +19,7 @@ pub fn run(args: &SourceArgs, verbose: bool, quiet: bool) -> Result<Outcome, Inp
     let flags = args.flags(runtime);
     let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
-    let refused = refused::check_lists(&resolved, flags)?;
+    let refused = refused::check_lists(&resolved, flags, runtime.model())?;
     if args.json {
         write_json(&mut out, &json(&resolved, &refused, flags));
     } else if quiet {
@@ -218,61 +218,10 @@ pub fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Sh
     } else {
         output::say(out, &format!("{order}: {}", show::escape(&resolved.files.join(", "))), how.full);
     }
-    // containerd's keys, in a column of their own.
-    let keyed = resolved.entries.iter().any(|e| e.key.is_some());
     if resolved.entries.is_empty() {
         output::say(out, "no patterns: nothing is pinned", how.full);
     } else {
-        let row = |(i, e): (usize, &Entry)| {
-            let source = match &e.defined_at {
-                Some(at) => format!("{} ({at})", e.source),
-                None => e.source.clone(),
-            };
-            let mut row = vec![i.to_string()];
-            if keyed {
-                row.push(e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned()));
-            }
-            row.extend([show::quote(&e.display()), show::escape(&source).into_owned()]);
-            row
-        };
-        let groups = groups(&resolved.entries, how.flags);
-        let mut rows: Vec<Vec<String>> = Vec::new();
-        // Per group: the rows of each kind seen, and those left out.
-        let mut seen: Vec<Vec<usize>> = groups.iter().map(|g| vec![0; g.kinds.len()]).collect();
-        let mut more = vec![0; groups.len()];
-        for (i, e) in resolved.entries.iter().enumerate() {
-            let g = groups.iter().position(|g| g.name == group(e)).expect("every entry is in a group");
-            let k = groups[g].kinds.iter().position(|(k, _)| *k == kind(e, how.flags)).expect("and its kind");
-            seen[g][k] += 1;
-            // A big source shows the first few of each kind: its first
-            // digests, and every glob among them.
-            if how.every_row || groups[g].len() <= BIG || seen[g][k] <= SHOWN {
-                rows.push(row((i, e)));
-            } else {
-                more[g] += 1;
-            }
-            if i == groups[g].last && more[g] > 0 {
-                let mut line = vec!["…".to_string(), format!("{} more from {}", more[g], show::escape(groups[g].name))];
-                line.resize(rows[0].len(), String::new());
-                rows.push(line);
-            }
-        }
-        let left_out: usize = more.iter().sum();
-        let mut columns = vec![Column::whole("#")];
-        if keyed {
-            columns.push(Column::whole("KEY"));
-        }
-        // The count line and the summary by file still say where they are from.
-        columns.extend([Column::whole("PATTERN"), Column::source("SOURCE").optional(1)]);
-        output::table(out, &columns, &rows, how.full);
-        output::say(out, &count_line(&resolved.entries, &groups), how.full);
-        if left_out > 0 {
-            output::say(
-                out,
-                &format!("note: {left_out} rows left out; --verbose or --no-trunc lists every row"),
-                how.full,
-            );
-        }
+        print_patterns(out, resolved, &how);
     }
     output::say(
         out,
@@ -304,5 +253,58 @@ pub fn print(out: &mut Vec<u8>, resolved: &Resolved, errors: &[Refused], how: Sh
             ),
             how.full,
         );
+    }
+}
+
+/// The patterns, one a row (a big source's first few of each kind), the
+/// count line, and how many rows were left out.
+fn print_patterns(out: &mut Vec<u8>, resolved: &Resolved, how: &Shown) {
+    // containerd's keys, in a column of their own.
+    let keyed = resolved.entries.iter().any(|e| e.key.is_some());
+    let row = |(i, e): (usize, &Entry)| {
+        let source = match &e.defined_at {
+            Some(at) => format!("{} ({at})", e.source),
+            None => e.source.clone(),
+        };
+        let mut row = vec![i.to_string()];
+        if keyed {
+            row.push(e.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned()));
+        }
+        row.extend([show::quote(&e.display()), show::escape(&source).into_owned()]);
+        row
+    };
+    let groups = groups(&resolved.entries, how.flags);
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    // Per group: the rows of each kind seen, and those left out.
+    let mut seen: Vec<Vec<usize>> = groups.iter().map(|g| vec![0; g.kinds.len()]).collect();
+    let mut more = vec![0; groups.len()];
+    for (i, e) in resolved.entries.iter().enumerate() {
+        let g = groups.iter().position(|g| g.name == group(e)).expect("every entry is in a group");
+        let k = groups[g].kinds.iter().position(|(k, _)| *k == kind(e, how.flags)).expect("and its kind");
+        seen[g][k] += 1;
+        // A big source shows the first few of each kind: its first
+        // digests, and every glob among them.
+        if how.every_row || groups[g].len() <= BIG || seen[g][k] <= SHOWN {
+            rows.push(row((i, e)));
+        } else {
+            more[g] += 1;
+        }
+        if i == groups[g].last && more[g] > 0 {
+            let mut line = vec!["…".to_string(), format!("{} more from {}", more[g], show::escape(groups[g].name))];
+            line.resize(rows[0].len(), String::new());
+            rows.push(line);
+        }
+    }
+    let left_out: usize = more.iter().sum();
+    let mut columns = vec![Column::whole("#")];
+    if keyed {
+        columns.push(Column::whole("KEY"));
+    }
+    // The count line and the summary by file still say where they are from.
+    columns.extend([Column::whole("PATTERN"), Column::source("SOURCE").optional(1)]);
+    output::table(out, &columns, &rows, how.full);
+    output::say(out, &count_line(&resolved.entries, &groups), how.full);
+    if left_out > 0 {
+        output::say(out, &format!("note: {left_out} rows left out; --verbose or --no-trunc lists every row"), how.full);
     }
 }

@@ -7,9 +7,11 @@ use crio_pin::Flags;
 
 use crate::args::{ImageArgs, SourceArgs};
 use crate::error::InputError;
+use crate::list::Resolved;
 use crate::matching::{self, Diff, PatternPin};
 use crate::output::{self, write_json, Column, Outcome};
 use crate::refused::{self, List};
+use crate::runtime::Runtime;
 use crate::runtimes;
 use crate::show;
 use crate::sources::Sources;
@@ -28,68 +30,14 @@ pub struct Change<'a> {
 pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: bool) -> Result<Outcome, InputError> {
     let runtime = args.runtime()?;
     let flags = args.flags(runtime);
-    // A drop-in needs a drop-in directory, a new mode a runtime with modes.
-    let previewable = match change.dropin {
-        Some(_) => runtime.facts().unread.config_dir.is_none(),
-        None => runtime.facts().modes.bits() != 0,
-    };
-    if !previewable && change.new_patterns.is_none() {
-        let what = match change.dropin {
-            Some(_) => "--dropin previews a drop-in of CRI-O's",
-            None if change.to_anchor_globs => "--to-anchor-globs changes a mode of CRI-O's rules",
-            None => "--to-case-sensitive changes a mode of CRI-O's rules",
-        };
-        return Err(InputError(format!(
-            "{what}: with --runtime {}, preview a new list with --new-patterns FILE",
-            runtime.facts().option
-        )));
-    }
+    previewable(runtime, &change)?;
     let resolved = runtimes::resolve(&args.sources(runtime))?;
     let mut out = Vec::new();
     let list = super::load_images(images, runtime)?;
     super::note_missing_dir(&resolved, args.no_trunc);
-    let before = refused::compile(&resolved.entries, flags, List::Effective)?;
-    let (after_resolved, after_flags);
-    if let Some(file) = change.dropin {
-        if args.patterns.is_some() {
-            return Err(InputError(
-                "--dropin previews a change to CRI-O's configuration; it cannot be combined with --patterns".into(),
-            ));
-        }
-        let name = match change.dropin_name {
-            Some(n) => plain_file_name(n)?,
-            None => std::path::Path::new(file)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .ok_or_else(|| InputError(format!("{file}: give the drop-in's name with --as")))?,
-        };
-        let mut sources = args.sources(runtime);
-        sources.extra_dropin = Some((name, file.to_string()));
-        after_resolved = runtimes::resolve(&sources)?;
-        after_flags = flags;
-    } else if let Some(file) = change.new_patterns {
-        let mut new = runtimes::resolve(&Sources { patterns: Some(file.to_string()), ..Sources::default() })?;
-        // CRI-O still appends its pause image to a new list; containerd
-        // keeps its sandbox key, the image pods run.
-        new.entries.extend(resolved.entries.iter().filter(|e| e.is_pause_image()).cloned());
-        // cri-dockerd's label selectors are flags beside the list: a new
-        // list keeps them.
-        new.label_selectors = resolved.label_selectors.clone();
-        after_resolved = new;
-        after_flags = flags;
-    } else if change.to_anchor_globs || change.to_case_sensitive {
-        after_resolved = runtimes::resolve(&args.sources(runtime))?;
-        after_flags = flags
-            | if change.to_anchor_globs { Flags::ANCHOR_GLOBS } else { Flags::DEFAULT }
-            | if change.to_case_sensitive { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };
-    } else {
-        return Err(InputError(
-            "diff needs a change: --dropin FILE [--as NAME], --new-patterns FILE, \
-             --to-anchor-globs or --to-case-sensitive"
-                .into(),
-        ));
-    }
-    let after = refused::compile(&after_resolved.entries, after_flags, List::Effective)
+    let before = refused::compile(&resolved.entries, flags, List::Effective, runtime.model())?;
+    let (after_resolved, after_flags) = after_change(args, runtime, flags, &resolved, &change)?;
+    let after = refused::compile(&after_resolved.entries, after_flags, List::Effective, runtime.model())
         .map_err(|InputError(e)| InputError(format!("the list after the change is refused: {e}")))?;
     let (before, after) = (refused::Compiled::from(before), refused::Compiled::from(after));
     let diff = matching::diff(runtime, &resolved, &before, &after_resolved, &after, &list);
@@ -115,6 +63,76 @@ pub fn run(args: &SourceArgs, images: &ImageArgs, change: Change<'_>, quiet: boo
     // As diff(1) signals a difference; a gain alone is no loss, nor is a
     // pattern's pin taken from an image a label keeps pinned.
     Ok(Outcome { out, refused: Vec::new(), code: u8::from(!diff.lost.is_empty()) })
+}
+
+/// Whether the change can be previewed under `runtime`: a drop-in needs a
+/// drop-in directory, a new mode a runtime with modes; a new list any.
+fn previewable(runtime: Runtime, change: &Change<'_>) -> Result<(), InputError> {
+    let previewable = match change.dropin {
+        Some(_) => runtime.facts().unread.config_dir.is_none(),
+        None => runtime.facts().modes.bits() != 0,
+    };
+    if !previewable && change.new_patterns.is_none() {
+        let what = match change.dropin {
+            Some(_) => "--dropin previews a drop-in of CRI-O's",
+            None if change.to_anchor_globs => "--to-anchor-globs changes a mode of CRI-O's rules",
+            None => "--to-case-sensitive changes a mode of CRI-O's rules",
+        };
+        Err(InputError(format!(
+            "{what}: with --runtime {}, preview a new list with --new-patterns FILE",
+            runtime.facts().option
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// The list after the change, and the flags it is compiled with:
+/// `resolved` (read under `flags`) with the drop-in added, replaced by the
+/// new list, or under the new modes.
+fn after_change(
+    args: &SourceArgs,
+    runtime: Runtime,
+    flags: Flags,
+    resolved: &Resolved,
+    change: &Change<'_>,
+) -> Result<(Resolved, Flags), InputError> {
+    if let Some(file) = change.dropin {
+        if args.patterns.is_some() {
+            return Err(InputError(
+                "--dropin previews a change to CRI-O's configuration; it cannot be combined with --patterns".into(),
+            ));
+        }
+        let name = match change.dropin_name {
+            Some(n) => plain_file_name(n)?,
+            None => std::path::Path::new(file)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .ok_or_else(|| InputError(format!("{file}: give the drop-in's name with --as")))?,
+        };
+        let mut sources = args.sources(runtime);
+        sources.extra_dropin = Some((name, file.to_string()));
+        Ok((runtimes::resolve(&sources)?, flags))
+    } else if let Some(file) = change.new_patterns {
+        let mut new = runtimes::resolve(&Sources { patterns: Some(file.to_string()), ..Sources::default() })?;
+        // CRI-O still appends its pause image to a new list; containerd
+        // keeps its sandbox key, the image pods run.
+        new.entries.extend(resolved.entries.iter().filter(|e| e.is_pause_image()).cloned());
+        // cri-dockerd's label selectors are flags beside the list: a new
+        // list keeps them.
+        new.label_selectors = resolved.label_selectors.clone();
+        Ok((new, flags))
+    } else if change.to_anchor_globs || change.to_case_sensitive {
+        let modes = if change.to_anchor_globs { Flags::ANCHOR_GLOBS } else { Flags::DEFAULT }
+            | if change.to_case_sensitive { Flags::CASE_SENSITIVE } else { Flags::DEFAULT };
+        Ok((runtimes::resolve(&args.sources(runtime))?, flags | modes))
+    } else {
+        Err(InputError(
+            "diff needs a change: --dropin FILE [--as NAME], --new-patterns FILE, \
+             --to-anchor-globs or --to-case-sensitive"
+                .into(),
+        ))
+    }
 }
 
 /// `--as NAME`, the drop-in's name inside the drop-in directory. CRI-O

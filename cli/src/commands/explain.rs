@@ -101,7 +101,7 @@ impl Explanation {
         known: Known<'r>,
         keep: Option<usize>,
     ) -> Result<Explanation, InputError> {
-        let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective)?;
+        let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective, Runtime::of(flags).model())?;
         let report = matching::explain(resolved, &compiled, list, flags, known, keep);
         let verdict = |image: &Image, v: &Verifier| {
             let registry = RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
@@ -354,6 +354,14 @@ fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool
 /// artifacts, names given by hand, pins that depend on the pull,
 /// disagreements.
 fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
+    print_name_notes(out, e, runtime, full);
+    print_verdict_notes(out, e, runtime, full);
+}
+
+/// What the table cannot say about an image's names: blanks or invisible
+/// characters, a pin by label, an artifact, a name given by hand, a name
+/// no image can have.
+fn print_name_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
     let name = shown_name(e);
     // A name quoted in the table holds blanks or invisible characters
     // (escaped): a pattern pins it only if it holds them too.
@@ -411,6 +419,12 @@ fn print_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
             full,
         );
     }
+}
+
+/// What the table cannot say about an image's verdict: a pin that depends
+/// on the pull, and where the running runtime said otherwise.
+fn print_verdict_notes(out: &mut Vec<u8>, e: &Explained, runtime: Runtime, full: bool) {
+    let name = shown_name(e);
     for d in &e.depends_on_pull {
         output::say(
             out,

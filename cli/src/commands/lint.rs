@@ -15,8 +15,9 @@ use crate::list::{Entry, Resolved, Warning};
 use crate::output::{self, write_json, Outcome, Tone};
 use crate::refused::List;
 use crate::runtime::Runtime;
+use crate::runtimes::label_warnings;
 use crate::runtimes::{self, kubelet::verify::Verifier};
-use crate::{images, labels, show};
+use crate::{images, show};
 
 /// What the text shows of the findings.
 #[derive(Clone, Copy)]
@@ -86,7 +87,7 @@ pub fn run(
         )));
     }
     if let Some(listing) = &listing {
-        resolved.warnings.extend(labels::listing_warnings(listing));
+        resolved.warnings.extend(label_warnings::listing_warnings(listing));
     }
     resolved.warnings.extend(past_fast_tier(&resolved.entries, flags));
     // lint tells OCI artifacts by a listing, which only CRI-O lists.

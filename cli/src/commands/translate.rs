@@ -37,7 +37,7 @@ pub fn run(
     let source = source_runtime(args, from)?;
     let resolved = runtimes::resolve(&args.sources(source))?;
     // A list its runtime refuses has no meaning to carry over.
-    refused::compile(&resolved.entries, source.facts().flags, List::Effective)?;
+    refused::compile(&resolved.entries, source.facts().flags, List::Effective, source.model())?;
     let listed = images.map(|path| listed_images(path, source)).transpose()?;
     let selectors = selector_entries(&resolved);
     let mut entries: Vec<(&Entry, Translated)> =
@@ -222,43 +222,49 @@ impl<'a> View<'a> {
             .collect();
         output::say(out, &format!("{} pattern(s): {}", entries.len(), counts.join(", ")), no_trunc);
         if let Some(c) = self.checked {
-            let undecided = match c.undecided.len() {
-                0 => String::new(),
-                n => format!(" (an image pinned only if pulled by digest counts as pinned), {n} undecided"),
-            };
-            output::say(
-                out,
-                &format!(
-                    "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {} differ{undecided}",
-                    c.checked,
-                    show::escape(&c.listing),
-                    c.pinned_before,
-                    source.facts().name,
-                    c.pinned_after,
-                    to.facts().name,
-                    c.differ.len(),
-                ),
-                no_trunc,
-            );
-            let pin = |p: Pinned| match p {
-                Pinned::Yes => "pinned",
-                Pinned::No => "not pinned",
-                Pinned::IfPulledByDigest => "pinned only if pulled by digest",
-            };
-            for (d, (before, after)) in c.differ.iter().chain(&c.undecided).zip(c.answers()) {
-                let line = format!(
-                    "  {}: {} by {}, {} by {}",
-                    show::escape(&d.names.join(", ")),
-                    pin(before),
-                    source.facts().name,
-                    pin(after),
-                    to.facts().name
-                );
-                output::say_indented(out, &line, "    ", no_trunc);
-            }
+            print_checked(out, c, source, to, no_trunc);
         }
         let _ = writeln!(out);
         let _ = write!(out, "{}", output::comments_wrapped(self.written, no_trunc));
+    }
+}
+
+/// What the images of a listing say of the translation: how many each
+/// list pins, and each image they differ on.
+fn print_checked(out: &mut Vec<u8>, c: &Checked, source: Runtime, to: Runtime, no_trunc: bool) {
+    let undecided = match c.undecided.len() {
+        0 => String::new(),
+        n => format!(" (an image pinned only if pulled by digest counts as pinned), {n} undecided"),
+    };
+    output::say(
+        out,
+        &format!(
+            "over {} image(s) of {}: {} pinned by {}'s list, {} by {}'s; {} differ{undecided}",
+            c.checked,
+            show::escape(&c.listing),
+            c.pinned_before,
+            source.facts().name,
+            c.pinned_after,
+            to.facts().name,
+            c.differ.len(),
+        ),
+        no_trunc,
+    );
+    let pin = |p: Pinned| match p {
+        Pinned::Yes => "pinned",
+        Pinned::No => "not pinned",
+        Pinned::IfPulledByDigest => "pinned only if pulled by digest",
+    };
+    for (d, (before, after)) in c.differ.iter().chain(&c.undecided).zip(c.answers()) {
+        let line = format!(
+            "  {}: {} by {}, {} by {}",
+            show::escape(&d.names.join(", ")),
+            pin(before),
+            source.facts().name,
+            pin(after),
+            to.facts().name
+        );
+        output::say_indented(out, &line, "    ", no_trunc);
     }
 }
 
@@ -303,7 +309,7 @@ fn check(
     target: &[String],
     to: Runtime,
 ) -> Result<Checked, InputError> {
-    let before = refused::compile(entries, from.facts().flags, List::Effective)?;
+    let before = refused::compile(entries, from.facts().flags, List::Effective, from.model())?;
     let after = crio_pin::PinSet::compile(target, to.facts().flags)
         .map_err(|e| InputError(format!("internal error: the translated list does not compile: {e}")))?;
     let mut checked = Checked { listing: listed.path, checked: listed.images.len(), ..Checked::default() };

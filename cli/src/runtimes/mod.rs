@@ -1,6 +1,7 @@
 //! What the tool knows of each runtime: one module per runtime behind one
-//! face, [`Model`], and one list of them, [`RUNTIMES`] (through the
-//! `runtimes!` mapping below), from which the [`Runtime`] type, the values
+//! face, [`Model`], and one list of them, [`RUNTIMES`] (made from the one
+//! list of runtimes, `each_runtime!` in `runtime`, which makes the
+//! [`Runtime`] type too), from which the values
 //! of `--runtime`, each runtime's [`Facts`], its lint rules and the oracle
 //! the proof of `translate`'s labels checks it against are all found. A
 //! command asks "which names does this runtime compare for this image?"
@@ -18,14 +19,17 @@
 //! Beside that behaviour each module keeps its [`Facts`], plain data: its
 //! library flags and `--runtime` value, how messages name it, the options
 //! it does not read. Adding a runtime is its module (its `Model` with its
-//! `Facts`, lint `Rules` and oracle) and one line in `runtimes!`
+//! `Facts`, lint `Rules` and oracle) and one line in `each_runtime!`
 //! (docs/runtimes.md, "Adding a runtime").
 
 pub mod containerd;
 pub mod cri_dockerd;
 pub mod crio;
 pub mod kubelet;
+pub mod label_warnings;
 
+use clap::builder::PossibleValue;
+use clap::ValueEnum;
 use crio_pin::{ErrorKind, Flags, Pattern, PinSet};
 
 use crate::causes::Causes;
@@ -34,47 +38,21 @@ use crate::findings::{Artifacts, Rules};
 use crate::images::{repository, Image, Name, Naming};
 use crate::labels::{LabelPin, LabelSelector};
 use crate::list::{Entry, Resolved, Warning};
-use crate::refused::{self, List, Refused};
+use crate::refused::Refusals;
+use crate::runtime::each_runtime;
+use crate::runtime::Runtime;
 use crate::sources::Sources;
 
-/// The one mapping of runtimes to their modules: each line names a
-/// runtime's variant of [`Runtime`] (the name code uses, `Runtime::Crio`)
-/// and its module's [`Model`]. From it come the `Runtime` enum, in the
-/// list's order (the order of `--runtime`'s values; the first is the
-/// default), and [`RUNTIMES`], which `Runtime::model` indexes.
-macro_rules! runtimes {
+// The models of the one list of runtimes (`each_runtime!`, beside the
+// `Runtime` type it makes), in `Runtime`'s order.
+macro_rules! runtime_models {
     ($($variant:ident => $model:expr,)*) => {
-        /// A runtime the tool knows, as `--runtime` (or `CRIO_PIN_RUNTIME`)
-        /// selects it: an index into [`RUNTIMES`].
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Runtime {
-            $($variant,)*
-        }
-
         /// Every runtime, each its module's face, in `Runtime`'s order.
         pub static RUNTIMES: &[&dyn Model] = &[$(&$model,)*];
-
-        impl Runtime {
-            /// Every runtime, in the list's order.
-            pub const ALL: &'static [Runtime] = &[$(Runtime::$variant,)*];
-        }
     };
 }
 
-runtimes! {
-    // [crio.image] pinned_images, its globs and keywords (the default).
-    Crio => crio::Crio,
-    // containerd 2.x: pinned_images of config.toml, compared as written.
-    Containerd => containerd::RELEASED,
-    // containerd as its open fix PRs intend: values normalised first.
-    ContainerdNormalized => containerd::NORMALIZED,
-    // cri-dockerd (its PR #571): --pinned-images, prefixes and bare
-    // repositories.
-    CriDockerd => cri_dockerd::CriDockerd,
-    // The kubelet's preloadedImagesVerificationAllowlist: no runtime, but
-    // the list that decides whether a pinned image is usable unverified.
-    Kubelet => kubelet::Kubelet,
-}
+each_runtime!(runtime_models);
 
 /// An image as a registry knows it, whatever runtime pulled it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -113,79 +91,23 @@ pub enum Pinned {
     IfPulledByDigest,
 }
 
-/// One runtime, as its module knows it: the one face through which the
-/// commands reach it.
-pub trait Model: Sync {
+/// A runtime's facts, which every theme of its face starts from.
+pub trait Known: Sync {
     /// What the tool knows of it beside its behaviour.
     fn facts(&self) -> &'static Facts;
-
-    /// Its lint rules, under `flags` (its own, with its modes); artifacts:
-    /// the OCI artifacts of an `--images` listing.
-    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a>;
-
-    /// What it, and a runtime built on this library, do with a list the
-    /// library refuses for this kind of error (`list`: the list it is in).
-    /// By default: it reads its list only at start.
-    fn on_refused(&self, kind: &ErrorKind, _list: List) -> String {
-        refused::refused_at_start(kind, self.facts().refuser)
-    }
-
-    /// Why it would refuse the list a reload loads (`reload`, the files'
-    /// list in place of a flag's) beyond its patterns: CRI-O's pause image.
-    fn refuses_reload(&self, _reload: &[Entry]) -> Option<Refused> {
-        None
-    }
-
-    /// Its rules as the library's oracle of them (written from the
-    /// runtime's own code), over `list`: what the proof of `translate`'s
-    /// labels checks the tool against.
-    #[cfg(test)]
-    fn oracle(&self, list: &[String]) -> Box<dyn Oracle>;
-
-    /// The names the runtime compares its list with, for `image`.
-    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName>;
-
-    /// The likely causes of a disagreement between the running runtime and
-    /// the list read here about image `at` (`explain --check`), added to
-    /// `causes`: `runtime_pins` is what the runtime said, `decided_by` the
-    /// name by which the list pins it.
-    fn likely_causes(
-        &self,
-        causes: &mut Causes<'_>,
-        at: usize,
-        image: &Image,
-        runtime_pins: bool,
-        decided_by: Option<&Name>,
-    );
 
     /// The runtime, as messages name it.
     fn name(&self) -> &'static str {
         self.facts().name
     }
+}
 
-    /// How it names its images, as `--images` reads them.
-    fn naming(&self) -> Naming;
-
-    /// Where a name given by hand is `stored` (quoted), and why, as
-    /// `explain` notes it: "is stored by … as …".
-    fn stored_as_note(&self, stored: &str) -> String;
-
+/// How it reads its list: where from (its configuration), what each
+/// entry means to it, what it refuses, and its lint rules over the list.
+pub trait ReadConfig: Known {
     /// The list its configuration holds, read from where `sources` say as
     /// the runtime reads it.
     fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError>;
-
-    /// The label by which this runtime pins `image` whatever its list says
-    /// (`selectors`: its configuration's label selectors), and who set it;
-    /// None when no label pins it, or its labels are unknown.
-    fn label_pin(&self, _image: &Image, _selectors: &[LabelSelector]) -> Option<LabelPin> {
-        None
-    }
-
-    /// The label keys it pins by, or marks its pins with: what `lint`
-    /// measures near-miss keys against.
-    fn pinning_label_keys(&self) -> &'static [&'static str] {
-        &[]
-    }
 
     /// The label selectors of its configuration (`values`: the
     /// --pinned-image-labels given), with what is wrong with them.
@@ -212,19 +134,49 @@ pub trait Model: Sync {
         Pattern::parse(text, flags)
     }
 
-    /// What is wrong with a pattern the library refuses for `kind`, and
-    /// what to write instead, in this runtime's terms, where the library's
-    /// message would not fit it (None: the library's).
-    fn refused_says(&self, _kind: &ErrorKind) -> Option<(String, String)> {
+    /// Its lint rules, under `flags` (its own, with its modes); artifacts:
+    /// the OCI artifacts of an `--images` listing.
+    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a>;
+}
+
+/// The names it stores for an image, which it compares its list with,
+/// and the labels it pins by.
+pub trait StoredNames: Known {
+    /// The names the runtime compares its list with, for `image`.
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName>;
+
+    /// How it names its images, as `--images` reads them.
+    fn naming(&self) -> Naming;
+
+    /// The images (normalised references) whose stored name is `name`, an
+    /// exact value of its list.
+    fn images_named(&self, name: &str) -> Vec<String> {
+        crate::images::normalized(name).into_iter().filter(|r| crate::images::can_exist(r)).collect()
+    }
+
+    /// A normalised reference (`docker.io/library/nginx:1`) in the form this
+    /// runtime stores and reports it.
+    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
+        reference
+    }
+
+    /// The label by which this runtime pins `image` whatever its list says
+    /// (`selectors`: its configuration's label selectors), and who set it;
+    /// None when no label pins it, or its labels are unknown.
+    fn label_pin(&self, _image: &Image, _selectors: &[LabelSelector]) -> Option<LabelPin> {
         None
     }
 
-    /// What `config` says of an entry no file wrote, the runtime's own
-    /// default (containerd's sandbox image).
-    fn default_note(&self, _entry: &Entry) -> Option<String> {
-        None
+    /// The label keys it pins by, or marks its pins with: what `lint`
+    /// measures near-miss keys against.
+    fn pinning_label_keys(&self) -> &'static [&'static str] {
+        &[]
     }
+}
 
+/// How it writes a list: each kind of pattern in its terms (`translate`,
+/// `lint --fix`).
+pub trait WriteList: Known {
     /// Whether this runtime reads `name` as that exact name.
     fn writes_exactly(&self, name: &str) -> bool {
         !name.is_empty()
@@ -250,24 +202,51 @@ pub trait Model: Sync {
     /// A list written as this runtime reads it, each pattern with the entry
     /// it translates.
     fn write_list(&self, patterns: &[(&Entry, &str)]) -> String;
+}
+
+/// What it says in its own terms: the likely causes of a disagreement,
+/// and the notes beside a stored name, a default entry, a written list.
+/// (What it says of a refused list is `refused::Refusals`, which the
+/// refused lists' file defines below the runtimes.)
+pub trait Speak: Known {
+    /// The likely causes of a disagreement between the running runtime and
+    /// the list read here about image `at` (`explain --check`), added to
+    /// `causes`: `runtime_pins` is what the runtime said, `decided_by` the
+    /// name by which the list pins it.
+    fn likely_causes(
+        &self,
+        causes: &mut Causes<'_>,
+        at: usize,
+        image: &Image,
+        runtime_pins: bool,
+        decided_by: Option<&Name>,
+    );
+
+    /// Where a name given by hand is `stored` (quoted), and why, as
+    /// `explain` notes it: "is stored by … as …".
+    fn stored_as_note(&self, stored: &str) -> String;
+
+    /// What `config` says of an entry no file wrote, the runtime's own
+    /// default (containerd's sandbox image).
+    fn default_note(&self, _entry: &Entry) -> Option<String> {
+        None
+    }
 
     /// What a reader of the list `write_list` writes must know before using
     /// it.
     fn list_note(&self) -> Option<&'static str> {
         None
     }
+}
 
-    /// The images (normalised references) whose stored name is `name`, an
-    /// exact value of its list.
-    fn images_named(&self, name: &str) -> Vec<String> {
-        crate::images::normalized(name).into_iter().filter(|r| crate::images::can_exist(r)).collect()
-    }
-
-    /// A normalised reference (`docker.io/library/nginx:1`) in the form this
-    /// runtime stores and reports it.
-    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
-        reference
-    }
+/// One runtime, as its module knows it: the one face through which the
+/// commands reach it, its themes (read, store, write, speak) under it.
+pub trait Model: Known + ReadConfig + StoredNames + WriteList + Speak + Refusals {
+    /// Its rules as the library's oracle of them (written from the
+    /// runtime's own code), over `list`: what the proof of `translate`'s
+    /// labels checks the tool against.
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn Oracle>;
 }
 
 /// What the tool knows of a runtime beside its behaviour, as data: its
@@ -334,6 +313,28 @@ impl Runtime {
     #[cfg(test)]
     pub fn oracle(self, list: &[String]) -> Box<dyn Oracle> {
         self.model().oracle(list)
+    }
+
+    /// The runtime whose rules `flags` are, with its modes. The tool builds
+    /// its flags only from a runtime (CRI-O's with its modes added), so
+    /// they tell it back: what takes the flags needs no runtime beside them.
+    pub fn of(flags: Flags) -> Runtime {
+        let own = |r: &&Runtime| {
+            let facts = r.facts();
+            flags.bits() & !facts.modes.bits() == facts.flags.bits()
+        };
+        *Runtime::ALL.iter().find(own).expect("flags built from a runtime")
+    }
+}
+
+/// `--runtime`: each runtime's value is its module's `option`.
+impl ValueEnum for Runtime {
+    fn value_variants<'a>() -> &'a [Runtime] {
+        Runtime::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.facts().option))
     }
 }
 
@@ -458,6 +459,19 @@ fn synthetic_hex(text: &str, salt: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_runtime_is_told_back_by_its_flags_and_its_value() {
+        for runtime in Runtime::value_variants() {
+            assert_eq!(Runtime::of(runtime.facts().flags), *runtime);
+            assert_eq!(Runtime::from_str(runtime.facts().option, false), Ok(*runtime));
+        }
+        let values: Vec<&str> = Runtime::ALL.iter().map(|r| r.facts().option).collect();
+        assert_eq!(values, ["crio", "containerd", "containerd-normalized", "cri-dockerd", "kubelet"]);
+        assert_eq!(Runtime::default(), Runtime::Crio);
+        // CRI-O's modes are still CRI-O.
+        assert_eq!(Runtime::of(Flags::ANCHOR_GLOBS | Flags::CASE_SENSITIVE | Flags::STRICT), Runtime::Crio);
+    }
 
     #[test]
     fn each_runtime_stores_its_own_names_of_an_image() {

@@ -258,7 +258,7 @@ fn explain_differs(
     let file: std::rc::Rc<str> = "proof".into();
     let entries: Vec<Entry> = list.iter().map(|p| Entry::in_file(p.clone().into_bytes(), &file, 1)).collect();
     let flags = runtime.facts().flags;
-    let compiled = crate::refused::compile_valid(&entries, flags, List::Effective).ok()?;
+    let compiled = crate::refused::compile_valid(&entries, flags, List::Effective, runtime.model()).ok()?;
     let resolved = Resolved { entries, ..Resolved::default() };
     let report = crate::matching::explain(&resolved, &compiled, listing, flags, crate::causes::Known::default(), None);
     report.images.iter().zip(universe).find_map(|(e, i)| {

@@ -8,6 +8,7 @@
 //! `io.cri-containerd*` labels an image's config carries, so an image can
 //! no longer pin itself: only a record's label, as ctr shows it, counts.
 
+use crate::images::ctr_listing::PinLabels;
 use crate::images::Image;
 use crate::labels::LabelPin;
 
@@ -24,6 +25,23 @@ pub const IMPORTERS: &[(&str, &str)] = &[(K3S_MARK, "k3s"), (RKE2_MARK, "rke2")]
 /// The keys that pin, or mark a pin, on containerd: what `lint` measures
 /// near-miss keys against.
 pub const KEYS: &[&str] = &[PINNED_KEY, K3S_MARK, RKE2_MARK];
+
+/// containerd's pin label and the labels written beside it, as the reader
+/// of ctr's listing asks for them.
+pub struct PinnedLabel;
+
+impl PinLabels for PinnedLabel {
+    fn pin(&self) -> (&'static str, &'static str) {
+        (PINNED_KEY, PINNED_VALUE)
+    }
+
+    /// containerd's own mark of the images its CRI plugin manages, and the
+    /// importers' marks.
+    fn written_by_the_runtime(&self, key: &str, value: &str) -> bool {
+        (key == "io.cri-containerd.image" && value == "managed")
+            || IMPORTERS.iter().any(|(mark, _)| *mark == key) && value == PINNED_VALUE
+    }
+}
 
 /// Why containerd pins `image` by its label, if it does.
 pub fn label_pin(image: &Image) -> Option<LabelPin> {

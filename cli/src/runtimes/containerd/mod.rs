@@ -5,10 +5,11 @@
 //! (image_pull.go: getLabels, UpdateImage), whatever the pull.
 
 pub mod config;
-pub mod ctr_listing;
 pub mod labels;
 
-use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
+use super::{
+    Facts, Held, Known, Model, ReadConfig, RegistryImage, Runtime, Speak, StoredName, StoredNames, Unread, WriteList,
+};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
@@ -21,7 +22,7 @@ use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
 use crate::refused;
-use crate::refused::List;
+use crate::refused::{List, Refusals};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::{ErrorKind, Flags};
@@ -99,7 +100,7 @@ fn on_refused(kind: &ErrorKind, _: List) -> String {
     }
 }
 
-impl Model for Containerd {
+impl Known for Containerd {
     fn facts(&self) -> &'static Facts {
         if self.normalized {
             &NORMALIZED_FACTS
@@ -107,38 +108,11 @@ impl Model for Containerd {
             &FACTS
         }
     }
+}
 
-    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
-        Box::new(ContainerdRules { normalized: self.normalized })
-    }
-
+impl Refusals for Containerd {
     fn on_refused(&self, kind: &ErrorKind, list: List) -> String {
         on_refused(kind, list)
-    }
-
-    /// containerd's comparisons (as released, or normalised), over the
-    /// records a pull makes: the tag, the digest and the image ID.
-    #[cfg(test)]
-    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
-        use crio_pin::oracle::containerd::ContainerdReference;
-        struct Oracle(ContainerdReference);
-        impl super::Oracle for Oracle {
-            fn pins(&self, pull: &super::Pull) -> bool {
-                let names = pull.tag.iter().chain([&pull.digest, &pull.id]);
-                names.into_iter().any(|n| self.0.pinned(n.as_bytes()).is_some())
-            }
-        }
-        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
-        Box::new(Oracle(ContainerdReference::compile(&bytes, self.normalized)))
-    }
-
-    fn default_note(&self, entry: &Entry) -> Option<String> {
-        Some(format!(
-            "{} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so containerd pins it \
-             (and pods run it)",
-            show::quote(&entry.display()),
-            entry.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
-        ))
     }
 
     /// The library's message offers a glob, which containerd has not.
@@ -149,7 +123,19 @@ impl Model for Containerd {
             format!("write a reference such as {}, or remove the key", show::quote(config::DEFAULT_SANDBOX_IMAGE)),
         ))
     }
+}
 
+impl ReadConfig for Containerd {
+    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(ContainerdRules { normalized: self.normalized })
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources.config.as_deref())
+    }
+}
+
+impl StoredNames for Containerd {
     /// A name as a pull stores it (`ParseDockerRef`: `name:tag@digest` is
     /// stored as `name@digest`), a record for the image ID beside it.
     fn naming(&self) -> Naming {
@@ -160,15 +146,8 @@ impl Model for Containerd {
             digest_beside_tag: true,
             label_listing: Some(LabelListing::Ctr),
             compared_as: |name| name,
+            pin_labels: Some(&labels::PinnedLabel),
         }
-    }
-
-    fn stored_as_note(&self, stored: &str) -> String {
-        format!("is stored by containerd as {stored} (it normalises every name it pulls)")
-    }
-
-    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
-        config::read(sources.config.as_deref())
     }
 
     fn label_pin(&self, image: &Image, _: &[LabelSelector]) -> Option<LabelPin> {
@@ -182,6 +161,44 @@ impl Model for Containerd {
     fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
         let names = image.tags.iter().chain(&image.digests).chain(&image.id);
         names.map(|n| StoredName { text: n.clone(), held: Held::Always }).collect()
+    }
+}
+
+impl WriteList for Containerd {
+    /// A containerd configuration of version 3, each pattern under its key.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
+             # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
+             # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
+             # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
+             # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
+             version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
+        );
+        for (i, (e, p)) in patterns.iter().enumerate() {
+            let key = match (&e.key, e.is_pause_image()) {
+                (Some(key), _) => key.clone(),
+                (None, true) => "sandbox".to_owned(),
+                (None, false) => format!("pin-{i}"),
+            };
+            out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml_string(p), show::escape(&e.source)));
+        }
+        out
+    }
+}
+
+impl Speak for Containerd {
+    fn default_note(&self, entry: &Entry) -> Option<String> {
+        Some(format!(
+            "{} is containerd's built-in default sandbox image: no file sets pinned_images.{}, so containerd pins it \
+             (and pods run it)",
+            show::quote(&entry.display()),
+            entry.key.as_deref().map_or_else(String::new, |k| show::key(k).into_owned())
+        ))
+    }
+
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by containerd as {stored} (it normalises every name it pulls)")
     }
 
     /// containerd reads its configuration only at start, labels an image
@@ -237,8 +254,9 @@ impl Model for Containerd {
         };
         let resolved = causes.resolved;
         let entries = &resolved.entries;
-        let compiled =
-            causes.other_rules.get_or_insert_with(|| refused::compile_valid(entries, other, List::Effective).ok());
+        let compiled = causes.other_rules.get_or_insert_with(|| {
+            refused::compile_valid(entries, other, List::Effective, Runtime::of(other).model()).ok()
+        });
         if compiled.as_ref().is_some_and(|set| decide(set, image).is_some() == runtime_pins) {
             causes.push(CauseCode::OtherRules, 0, at, || format!("the running containerd {how}"));
         }
@@ -255,26 +273,23 @@ impl Model for Containerd {
              not import it: see its comment)",
         )
     }
+}
 
-    /// A containerd configuration of version 3, each pattern under its key.
-    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
-        let mut out = String::from(
-            "# containerd's config.toml (or a file it imports): keys merge with the other files'.\n\
-             # Written for a main config.toml of version 3 (what `containerd config default` writes\n\
-             # since 2.0). Do not import it from a file of version 2: containerd 2.3.0 to 2.3.4 refuse an\n\
-             # import whose version is higher than the main file's, and 2.0 to 2.2 copy the main file's\n\
-             # sandbox_image over the sandbox key here; there, move the main file to version 3 first.\n\
-             version = 3\n\n[plugins.\"io.containerd.cri.v1.images\".pinned_images]\n",
-        );
-        for (i, (e, p)) in patterns.iter().enumerate() {
-            let key = match (&e.key, e.is_pause_image()) {
-                (Some(key), _) => key.clone(),
-                (None, true) => "sandbox".to_owned(),
-                (None, false) => format!("pin-{i}"),
-            };
-            out.push_str(&format!("  {} = {}  # {}\n", toml_key(&key), toml_string(p), show::escape(&e.source)));
+impl Model for Containerd {
+    /// containerd's comparisons (as released, or normalised), over the
+    /// records a pull makes: the tag, the digest and the image ID.
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        use crio_pin::oracle::containerd::ContainerdReference;
+        struct Oracle(ContainerdReference);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let names = pull.tag.iter().chain([&pull.digest, &pull.id]);
+                names.into_iter().any(|n| self.0.pinned(n.as_bytes()).is_some())
+            }
         }
-        out
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(ContainerdReference::compile(&bytes, self.normalized)))
     }
 }
 
@@ -303,81 +318,11 @@ impl Rules for ContainerdRules {
         let stored = match stored {
             Ok(stored) => stored,
             Err(why) => {
-                let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
-                    .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
-                let hint = if let Some(id) = &bare_id {
-                    format!("; containerd names an image's ID record {}", show::quote(id))
-                } else if text.contains('*') {
-                    "; containerd has no wildcards (a '*' is compared as a character): name each image in full"
-                        .to_string()
-                } else {
-                    String::new()
-                };
-                let (severity, does) = if normalized_rules {
-                    (
-                        Severity::Error,
-                        "containerd's fix PRs never pin it (they skip it without a word), and the library \
-                     refuses the list",
-                    )
-                } else {
-                    (Severity::Warning, "containerd stores no name like it, so this pins nothing")
-                };
-                add(
-                    severity,
-                    LintCode::NotAReference,
-                    format!("not an image reference ({why}): {does}{hint}"),
-                    bare_id.map(Fix::Write),
-                );
+                not_a_reference(text, why, normalized_rules, add);
                 return None;
             }
         };
-        // containerd keeps a host as written: a name pulled by the
-        // lower-case host, as references are written, never equals it.
-        let host = stored.split('/').next().unwrap_or_default();
-        if host.bytes().any(|b| b.is_ascii_uppercase()) {
-            let (first, rest) = text.split_once('/').unwrap_or((text, ""));
-            let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
-            let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
-            add(
-                Severity::Warning,
-                LintCode::NotNormalized,
-                format!(
-                    "the registry host {} has upper case: containerd keeps a host as it is written, so this \
-                 equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
-                 otherwise{instead}",
-                    show::quote(host),
-                    show::quote(&stored)
-                ),
-                lower.map(Fix::Write),
-            );
-        } else if stored != text {
-            let how = if text.contains('@') && stored.len() < text.len() {
-                "an image pulled by tag and digest is stored by digest only, "
-            } else {
-                ""
-            };
-            let (severity, message) = if normalized_rules {
-                (
-                    Severity::Info,
-                    format!(
-                        "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
-                     compares the value as written and pins nothing with it: write {} to pin under both",
-                        show::quote(&stored),
-                        show::quote(&stored)
-                    ),
-                )
-            } else {
-                (
-                    Severity::Warning,
-                    format!(
-                        "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
-                     compares the value as written; write that instead",
-                        show::quote(&stored)
-                    ),
-                )
-            };
-            add(severity, LintCode::NotNormalized, message, Some(Fix::Write(stored.clone())));
-        }
+        not_normalized(text, &stored, normalized_rules, add);
         // containerd as released compares the values as written; its fix
         // PRs, normalised.
         let compared = if normalized_rules { stored } else { text.to_string() };
@@ -390,6 +335,88 @@ impl Rules for ContainerdRules {
             "the same value{how} as pattern {first} ({}): one of them is enough",
             show::pattern(entries[first].key.as_deref(), &entries[first].display())
         )
+    }
+}
+
+/// The finding of a value that is no reference (`why`), under containerd
+/// as released or its fix PRs (`normalized_rules`): a bare image ID, a
+/// wildcard, or neither.
+fn not_a_reference(text: &str, why: &str, normalized_rules: bool, add: &mut Add<'_>) {
+    let bare_id = (text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| format!("sha256:{}", text.to_ascii_lowercase()));
+    let hint = if let Some(id) = &bare_id {
+        format!("; containerd names an image's ID record {}", show::quote(id))
+    } else if text.contains('*') {
+        "; containerd has no wildcards (a '*' is compared as a character): name each image in full".to_string()
+    } else {
+        String::new()
+    };
+    let (severity, does) = if normalized_rules {
+        (
+            Severity::Error,
+            "containerd's fix PRs never pin it (they skip it without a word), and the library \
+         refuses the list",
+        )
+    } else {
+        (Severity::Warning, "containerd stores no name like it, so this pins nothing")
+    };
+    add(
+        severity,
+        LintCode::NotAReference,
+        format!("not an image reference ({why}): {does}{hint}"),
+        bare_id.map(Fix::Write),
+    );
+}
+
+/// The finding of a value containerd stores otherwise than written
+/// (`stored`): a host with upper case, or a name not normalised.
+fn not_normalized(text: &str, stored: &str, normalized_rules: bool, add: &mut Add<'_>) {
+    // containerd keeps a host as written: a name pulled by the
+    // lower-case host, as references are written, never equals it.
+    let host = stored.split('/').next().unwrap_or_default();
+    if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        let (first, rest) = text.split_once('/').unwrap_or((text, ""));
+        let lower = images::normalized(&format!("{}/{rest}", first.to_ascii_lowercase())).ok();
+        let instead = lower.as_ref().map(|w| format!("; write {}", show::quote(w))).unwrap_or_default();
+        add(
+            Severity::Warning,
+            LintCode::NotNormalized,
+            format!(
+                "the registry host {} has upper case: containerd keeps a host as it is written, so this \
+             equals only a name pulled as {}, and an image pulled by the lower-case host is stored \
+             otherwise{instead}",
+                show::quote(host),
+                show::quote(stored)
+            ),
+            lower.map(Fix::Write),
+        );
+    } else if stored != text {
+        let how = if text.contains('@') && stored.len() < text.len() {
+            "an image pulled by tag and digest is stored by digest only, "
+        } else {
+            ""
+        };
+        let (severity, message) = if normalized_rules {
+            (
+                Severity::Info,
+                format!(
+                    "containerd's fix PRs pin it as {} ({how}the value normalised); containerd as released \
+                 compares the value as written and pins nothing with it: write {} to pin under both",
+                    show::quote(stored),
+                    show::quote(stored)
+                ),
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "pins nothing: containerd stores the names it pulls normalised ({how}here {}) and \
+                 compares the value as written; write that instead",
+                    show::quote(stored)
+                ),
+            )
+        };
+        add(severity, LintCode::NotNormalized, message, Some(Fix::Write(stored.to_string())));
     }
 }
 

@@ -8,8 +8,9 @@ use super::flags::split_flag_value;
 use crate::codes::WarningCode;
 use crate::error::InputError;
 use crate::images::Image;
-use crate::labels::{near_miss, LabelPin, LabelSelector};
+use crate::labels::{LabelPin, LabelSelector};
 use crate::list::Warning;
+use crate::runtimes::label_warnings::near_miss;
 use crate::show;
 
 /// The selectors of `--pinned-image-labels` values, and a warning for

@@ -5,24 +5,23 @@
 //! one-part path), every one of them whatever the pull.
 
 pub mod flags;
-pub mod inspect;
 pub mod labels;
 
-use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
+use super::{Facts, Held, Known, Model, ReadConfig, RegistryImage, Speak, StoredName, StoredNames, Unread, WriteList};
 use crate::causes::Causes;
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
-use crate::findings::{is_control, not_utf8, Add, Artifacts, Compared, Containment, Fix, Rules, Severity};
+use crate::findings::{not_utf8, Add, Artifacts, Compared, Containment, Fix, Rules, Severity};
 use crate::images;
 use crate::images::{Image, LabelListing, Name, Naming};
 use crate::labels::{LabelPin, LabelSelector};
 use crate::list::Resolved;
 use crate::list::{Entry, Warning};
-use crate::refused::List;
+use crate::refused::{self, is_control, List, Refusals};
 use crate::show;
 use crate::sources::Sources;
-use crio_pin::pattern::Pattern;
+use crio_pin::pattern::{ErrorKind, Pattern};
 use crio_pin::{Flags, PinSet};
 
 pub struct CriDockerd;
@@ -59,40 +58,34 @@ pub const FACTS: Facts = Facts {
 const NO_FILES: &str = "cri-dockerd has no configuration file: give its --pinned-images values with \
                         --pinned-images (one pattern each), or --patterns FILE";
 
-impl Model for CriDockerd {
+impl Known for CriDockerd {
     fn facts(&self) -> &'static Facts {
         &FACTS
     }
+}
 
+impl Refusals for CriDockerd {
+    /// It reads its list only at start.
+    fn on_refused(&self, kind: &ErrorKind, _list: List) -> String {
+        refused::refused_at_start(kind, self.facts().refuser)
+    }
+}
+
+impl ReadConfig for CriDockerd {
     fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
         Box::new(CriDockerdRules)
     }
 
-    /// cri-dockerd's matcher, over the names Docker reports for a pull:
-    /// its tag and its digest in Docker's familiar form
-    /// (reference.FamiliarString, written here from its rules rather than
-    /// by the tool's `images::familiar`).
-    #[cfg(test)]
-    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
-        use crio_pin::oracle::cri_dockerd::CriDockerdReference;
-        struct Oracle(CriDockerdReference);
-        fn familiar(name: &str) -> String {
-            let Some(rest) = name.strip_prefix("docker.io/") else { return name.to_owned() };
-            match rest.strip_prefix("library/") {
-                Some(path) if !path.split(['@', ':']).next().unwrap().contains('/') => path.to_owned(),
-                _ => rest.to_owned(),
-            }
-        }
-        impl super::Oracle for Oracle {
-            fn pins(&self, pull: &super::Pull) -> bool {
-                let names = pull.tag.iter().chain([&pull.digest]);
-                names.into_iter().any(|n| self.0.pinned(familiar(n).as_bytes()).is_some())
-            }
-        }
-        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
-        Box::new(Oracle(CriDockerdReference::compile(&bytes)))
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        flags::read(&sources.pinned_images)
     }
 
+    fn label_selectors(&self, values: &[String]) -> Result<(Vec<LabelSelector>, Vec<Warning>), InputError> {
+        labels::read(values)
+    }
+}
+
+impl StoredNames for CriDockerd {
     /// The familiar name Docker reports (`nginx:latest`, `bitnami/etcd:3.5`).
     fn naming(&self) -> Naming {
         Naming {
@@ -105,17 +98,36 @@ impl Model for CriDockerd {
             digest_beside_tag: true,
             label_listing: Some(LabelListing::DockerInspect),
             compared_as: |name| name,
+            pin_labels: None,
         }
     }
 
-    fn stored_as_note(&self, stored: &str) -> String {
-        format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
+    fn label_pin(&self, image: &Image, selectors: &[LabelSelector]) -> Option<LabelPin> {
+        labels::label_pin(image, selectors)
     }
 
-    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
-        flags::read(&sources.pinned_images)
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
+        let names = image.tags.iter().chain(&image.digests);
+        names.map(|n| StoredName { text: self.stored_form(n).to_owned(), held: Held::Always }).collect()
     }
 
+    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
+        crate::images::familiar(reference).unwrap_or(reference)
+    }
+
+    /// Docker's familiar `redis:7` is docker.io/library/redis:7, and its
+    /// `docker.io/library/redis:7` would be docker.io/docker.io/library/redis:7,
+    /// an image no one can pull (`images::can_exist`): it names none.
+    fn images_named(&self, name: &str) -> Vec<String> {
+        [images::normalized(name), images::normalized(&format!("docker.io/{name}"))]
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|r| images::can_exist(r) && self.stored_form(r) == name)
+            .collect()
+    }
+}
+
+impl WriteList for CriDockerd {
     fn writes_exactly(&self, name: &str) -> bool {
         matches!(Pattern::parse(name, Flags::CRI_DOCKERD), Ok(Pattern::Exact(_) | Pattern::Repository(_)))
     }
@@ -134,21 +146,34 @@ impl Model for CriDockerd {
         }
     }
 
-    fn label_pin(&self, image: &Image, selectors: &[LabelSelector]) -> Option<LabelPin> {
-        labels::label_pin(image, selectors)
+    /// cri-dockerd's values, one a line, then as the one flag value that
+    /// cri-dockerd splits into them.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out =
+            String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
+        for (_, p) in patterns {
+            out.push_str(p);
+            out.push('\n');
+        }
+        let values: Vec<&str> = patterns.iter().map(|(_, p)| *p).collect();
+        match flags::flag_value(&values) {
+            Some(value) => {
+                // Quoted for a shell or a systemd unit: a '*' must reach cri-dockerd.
+                let plain = value.bytes().all(|b| b.is_ascii_alphanumeric() || b",./:@=_-".contains(&b));
+                let value = if plain { value } else { format!("'{}'", value.replace('\'', "'\\''")) };
+                out.push_str(&format!(
+                    "# or as one flag, which cri-dockerd splits at its commas:\n# --pinned-images={value}\n"
+                ));
+            }
+            None => out.push_str("# (no one flag holds them: a value has a line break)\n"),
+        }
+        out
     }
+}
 
-    fn label_selectors(&self, values: &[String]) -> Result<(Vec<LabelSelector>, Vec<Warning>), InputError> {
-        labels::read(values)
-    }
-
-    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
-        let names = image.tags.iter().chain(&image.digests);
-        names.map(|n| StoredName { text: self.stored_form(n).to_owned(), held: Held::Always }).collect()
-    }
-
-    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
-        crate::images::familiar(reference).unwrap_or(reference)
+impl Speak for CriDockerd {
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is reported by Docker as {stored} (its familiar name, which cri-dockerd compares)")
     }
 
     /// cri-dockerd reads its flags only at start, and pins by more than
@@ -188,40 +213,32 @@ impl Model for CriDockerd {
             "cri-dockerd runs with other --pinned-images than given here".to_string()
         });
     }
+}
 
-    /// Docker's familiar `redis:7` is docker.io/library/redis:7, and its
-    /// `docker.io/library/redis:7` would be docker.io/docker.io/library/redis:7,
-    /// an image no one can pull (`images::can_exist`): it names none.
-    fn images_named(&self, name: &str) -> Vec<String> {
-        [images::normalized(name), images::normalized(&format!("docker.io/{name}"))]
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|r| images::can_exist(r) && self.stored_form(r) == name)
-            .collect()
-    }
-
-    /// cri-dockerd's values, one a line, then as the one flag value that
-    /// cri-dockerd splits into them.
-    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
-        let mut out =
-            String::from("# cri-dockerd's values, one a line: --pinned-images VALUE each, or crio-pin --patterns\n");
-        for (_, p) in patterns {
-            out.push_str(p);
-            out.push('\n');
-        }
-        let values: Vec<&str> = patterns.iter().map(|(_, p)| *p).collect();
-        match flags::flag_value(&values) {
-            Some(value) => {
-                // Quoted for a shell or a systemd unit: a '*' must reach cri-dockerd.
-                let plain = value.bytes().all(|b| b.is_ascii_alphanumeric() || b",./:@=_-".contains(&b));
-                let value = if plain { value } else { format!("'{}'", value.replace('\'', "'\\''")) };
-                out.push_str(&format!(
-                    "# or as one flag, which cri-dockerd splits at its commas:\n# --pinned-images={value}\n"
-                ));
+impl Model for CriDockerd {
+    /// cri-dockerd's matcher, over the names Docker reports for a pull:
+    /// its tag and its digest in Docker's familiar form
+    /// (reference.FamiliarString, written here from its rules rather than
+    /// by the tool's `images::familiar`).
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        use crio_pin::oracle::cri_dockerd::CriDockerdReference;
+        struct Oracle(CriDockerdReference);
+        fn familiar(name: &str) -> String {
+            let Some(rest) = name.strip_prefix("docker.io/") else { return name.to_owned() };
+            match rest.strip_prefix("library/") {
+                Some(path) if !path.split(['@', ':']).next().unwrap().contains('/') => path.to_owned(),
+                _ => rest.to_owned(),
             }
-            None => out.push_str("# (no one flag holds them: a value has a line break)\n"),
         }
-        out
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let names = pull.tag.iter().chain([&pull.digest]);
+                names.into_iter().any(|n| self.0.pinned(familiar(n).as_bytes()).is_some())
+            }
+        }
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(CriDockerdReference::compile(&bytes)))
     }
 }
 /// cri-dockerd's `--pinned-images` (PR #571): each value trimmed, then a

@@ -10,20 +10,20 @@
 
 pub mod config;
 
-use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
+use super::{Facts, Held, Known, Model, ReadConfig, RegistryImage, Speak, StoredName, StoredNames, Unread, WriteList};
 use crate::causes::{decide, Causes};
 use crate::codes::CauseCode;
 use crate::codes::LintCode;
 use crate::error::InputError;
 use crate::findings::{
-    is_control, not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
+    not_utf8, verdict, without_whitespace, Add, Artifacts, Compared, Containment, Fix, Rules, Severity,
 };
 use crate::images::{self, repository};
 use crate::images::{Image, Name, Naming};
 use crate::list::toml_string;
 use crate::list::Entry;
 use crate::list::Resolved;
-use crate::refused::{self, List, Refused};
+use crate::refused::{self, is_control, List, Refusals, Refused};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::{canonical, ErrorKind, Pattern};
@@ -137,15 +137,13 @@ fn stock_crio_lone_star(list: List) -> &'static str {
     }
 }
 
-impl Model for Crio {
+impl Known for Crio {
     fn facts(&self) -> &'static Facts {
         &FACTS
     }
+}
 
-    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
-        Box::new(CrioRules { flags, artifacts })
-    }
-
+impl Refusals for Crio {
     fn on_refused(&self, kind: &ErrorKind, list: List) -> String {
         on_refused(kind, list)
     }
@@ -155,22 +153,19 @@ impl Model for Crio {
         let pause = reload.last().filter(|e| e.source == "pause_image")?;
         bad_reload_pause(pause, reload.len() - 1)
     }
+}
 
-    /// CRI-O's loop, over the names in its storage: the tag, and the
-    /// digest when the image was pulled by it (or has no tag).
-    #[cfg(test)]
-    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
-        struct Oracle(crio_pin::oracle::ReferenceSet);
-        impl super::Oracle for Oracle {
-            fn pins(&self, pull: &super::Pull) -> bool {
-                let digest = (pull.by_digest || pull.tag.is_none()).then_some(&pull.digest);
-                pull.tag.iter().chain(digest).any(|n| self.0.is_match(n.as_bytes()))
-            }
-        }
-        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
-        Box::new(Oracle(crio_pin::oracle::ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")))
+impl ReadConfig for Crio {
+    fn lint_rules<'a>(&self, flags: Flags, artifacts: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(CrioRules { flags, artifacts })
     }
 
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources)
+    }
+}
+
+impl StoredNames for Crio {
     fn naming(&self) -> Naming {
         Naming {
             pulled_as: images::qualify,
@@ -179,17 +174,21 @@ impl Model for Crio {
             digest_beside_tag: false,
             label_listing: None,
             compared_as: |name| name,
+            pin_labels: None,
         }
     }
 
-    fn stored_as_note(&self, stored: &str) -> String {
-        format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)")
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
+        let tags = image.tags.iter().map(|t| StoredName { text: t.clone(), held: Held::Always });
+        let digests = image.digests.iter().map(|d| {
+            let tagged = image.tags.iter().any(|t| repository(t) == repository(d));
+            StoredName { text: d.clone(), held: if tagged { Held::IfPulledByDigest } else { Held::Always } }
+        });
+        tags.chain(digests).collect()
     }
+}
 
-    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
-        config::read(sources)
-    }
-
+impl WriteList for Crio {
     fn writes_exactly(&self, name: &str) -> bool {
         matches!(Pattern::parse(name, Flags::CRIO), Ok(Pattern::Exact(_)))
     }
@@ -213,13 +212,23 @@ impl Model for Crio {
         Ok(vec![format!("{repository}:*"), format!("{repository}@*")])
     }
 
-    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
-        let tags = image.tags.iter().map(|t| StoredName { text: t.clone(), held: Held::Always });
-        let digests = image.digests.iter().map(|d| {
-            let tagged = image.tags.iter().any(|t| repository(t) == repository(d));
-            StoredName { text: d.clone(), held: if tagged { Held::IfPulledByDigest } else { Held::Always } }
-        });
-        tags.chain(digests).collect()
+    /// A CRI-O drop-in: its list replaces the lists of the files before it.
+    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
+        let mut out = String::from(
+            "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
+             # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
+        );
+        for (e, p) in patterns {
+            out.push_str(&format!("    {},  # {}\n", toml_string(p), show::escape(&e.source)));
+        }
+        out.push_str("]\n");
+        out
+    }
+}
+
+impl Speak for Crio {
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is stored by CRI-O as {stored} (it qualifies every name it pulls)")
     }
 
     /// CRI-O's causes.
@@ -257,32 +266,7 @@ impl Model for Crio {
         }
         let runs_this_list = matches!(same_list, Some((true, _)));
         if runtime_pins && !runs_this_list {
-            // Only a replaced list that would pin this image can explain it.
-            for (o, over) in causes.resolved.overrides.iter().enumerate() {
-                let flags = causes.flags;
-                let compiled = causes.dropped[o]
-                    .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective).ok());
-                let by = match compiled {
-                    Some(set) => match decide(set, image) {
-                        Some((i, _)) => Some(&over.dropped[i]),
-                        None => continue,
-                    },
-                    None => None,
-                };
-                let warning = &causes.resolved.warnings[over.warning];
-                let at_file = warning.file.clone().zip(warning.line);
-                let pattern = match by {
-                    Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
-                    None => "pattern".to_string(),
-                };
-                let message = format!(
-                    "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
-                     image: a running CRI-O that has not reloaded since (or runs without the replacement) \
-                     still pins by it; to keep it, repeat it in the later list",
-                    over.by, over.replaced
-                );
-                causes.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
-            }
+            overridden_list_causes(causes, at, image);
         } else if decided_by.is_some_and(|n| !n.is_tag && image.artifact.is_none() && !pulled_by_digest(image, n)) {
             // A repoTag is always stored; a digest or a name given by hand may
             // not be. (An artifact's canonical name is always matched; so is
@@ -307,18 +291,53 @@ impl Model for Crio {
             });
         }
     }
+}
 
-    /// A CRI-O drop-in: its list replaces the lists of the files before it.
-    fn write_list(&self, patterns: &[(&Entry, &str)]) -> String {
-        let mut out = String::from(
-            "# A CRI-O drop-in (e.g. /etc/crio/crio.conf.d/90-pinned-images.conf): its list replaces the\n\
-             # lists of the files before it; CRI-O adds its pause_image itself.\n[crio.image]\npinned_images = [\n",
+/// The likely causes of a pin the running CRI-O has and the list read
+/// here has not: a replaced list (a later file's, a flag's) that would pin
+/// the image, each with the pattern it dropped.
+fn overridden_list_causes(causes: &mut Causes<'_>, at: usize, image: &Image) {
+    for (o, over) in causes.resolved.overrides.iter().enumerate() {
+        let flags = causes.flags;
+        let compiled = causes.dropped[o]
+            .get_or_insert_with(|| refused::compile_valid(&over.dropped, flags, List::Effective, &Crio).ok());
+        let by = match compiled {
+            Some(set) => match decide(set, image) {
+                Some((i, _)) => Some(&over.dropped[i]),
+                None => continue,
+            },
+            None => None,
+        };
+        let warning = &causes.resolved.warnings[over.warning];
+        let at_file = warning.file.clone().zip(warning.line);
+        let pattern = match by {
+            Some(e) => format!("pattern {} ({})", show::quote(&e.display()), e.source),
+            None => "pattern".to_string(),
+        };
+        let message = format!(
+            "{} replaced the pinned_images list set in {}, and a {pattern} it dropped pins the \
+             image: a running CRI-O that has not reloaded since (or runs without the replacement) \
+             still pins by it; to keep it, repeat it in the later list",
+            over.by, over.replaced
         );
-        for (e, p) in patterns {
-            out.push_str(&format!("    {},  # {}\n", toml_string(p), show::escape(&e.source)));
+        causes.push_at(CauseCode::OverriddenList, o, at, at_file, || message);
+    }
+}
+
+impl Model for Crio {
+    /// CRI-O's loop, over the names in its storage: the tag, and the
+    /// digest when the image was pulled by it (or has no tag).
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        struct Oracle(crio_pin::oracle::ReferenceSet);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let digest = (pull.by_digest || pull.tag.is_none()).then_some(&pull.digest);
+                pull.tag.iter().chain(digest).any(|n| self.0.is_match(n.as_bytes()))
+            }
         }
-        out.push_str("]\n");
-        out
+        let bytes: Vec<&[u8]> = list.iter().map(|s| s.as_bytes()).collect();
+        Box::new(Oracle(crio_pin::oracle::ReferenceSet::compile(&bytes, Flags::CRIO).expect("a list CRI-O takes")))
     }
 }
 
@@ -574,38 +593,45 @@ pub fn reference_findings(text: &str, case_sensitive: bool, artifact: Option<Opt
         );
     }
     if let Some(digest) = reference.digest() {
-        if let Some(Some(name)) = artifact {
-            add(
-                Severity::Info,
-                LintCode::ArtifactDigest,
-                format!(
-                    "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
-                     matches an artifact's canonical name (repository@manifest digest) as well as its \
-                     reference (taken for an artifact: its {})",
-                    show::quote(name),
-                    images::ARTIFACT_WHY
-                ),
-                None,
-            );
-            return;
-        }
-        let artifacts = if artifact.is_some() {
-            " (no OCI artifact of the --images listing has this canonical name)"
-        } else {
-            ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
-             artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
-             json) to tell"
-        };
+        digest_findings(digest, artifact, add);
+    }
+}
+
+/// What a pattern naming a `digest` pins under CRI-O: an OCI artifact of
+/// the listing however it was pulled (`artifact`, as `reference_findings`
+/// takes it), else an image only if it was pulled by that digest.
+fn digest_findings(digest: &str, artifact: Option<Option<&String>>, add: &mut Add<'_>) {
+    if let Some(Some(name)) = artifact {
         add(
             Severity::Info,
-            LintCode::DigestNeedsDigestPull,
+            LintCode::ArtifactDigest,
             format!(
-                "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
-                 digest name only for a pull by digest, and the repoDigest crictl shows for an \
-                 image pulled by tag is computed, not stored; to pin it whichever way it was \
-                 pulled, also pin its tag{artifacts}"
+                "pins the OCI artifact {} of the --images listing however it was pulled: CRI-O \
+                 matches an artifact's canonical name (repository@manifest digest) as well as its \
+                 reference (taken for an artifact: its {})",
+                show::quote(name),
+                images::ARTIFACT_WHY
             ),
             None,
         );
+        return;
     }
+    let artifacts = if artifact.is_some() {
+        " (no OCI artifact of the --images listing has this canonical name)"
+    } else {
+        ". If it names an OCI artifact, it pins it however it was pulled (CRI-O matches an \
+         artifact's canonical name, repository@manifest digest): give --images (crictl images -o \
+         json) to tell"
+    };
+    add(
+        Severity::Info,
+        LintCode::DigestNeedsDigestPull,
+        format!(
+            "pins the image only if it was pulled by this digest ({digest}): CRI-O stores a \
+             digest name only for a pull by digest, and the repoDigest crictl shows for an \
+             image pulled by tag is computed, not stored; to pin it whichever way it was \
+             pulled, also pin its tag{artifacts}"
+        ),
+        None,
+    );
 }

@@ -29,14 +29,14 @@ pub mod config;
 pub mod records;
 pub mod verify;
 
-use super::{Facts, Held, Model, RegistryImage, StoredName, Unread};
+use super::{Facts, Held, Known, Model, ReadConfig, RegistryImage, Speak, StoredName, StoredNames, Unread, WriteList};
 use crate::causes::Causes;
 use crate::codes::{CauseCode, LintCode};
 use crate::error::InputError;
 use crate::findings::{not_utf8, Add, Artifacts, Compared, Fix, Rules, Severity};
 use crate::images::{self, Image, Name, Naming};
 use crate::list::{Entry, Resolved};
-use crate::refused::List;
+use crate::refused::{self, List, Refusals};
 use crate::show;
 use crate::sources::Sources;
 use crio_pin::pattern::{ErrorKind, Pattern};
@@ -154,48 +154,16 @@ pub fn refusal(entry: &str) -> Option<String> {
     }
 }
 
-impl Model for Kubelet {
+impl Known for Kubelet {
     fn facts(&self) -> &'static Facts {
         &FACTS
     }
+}
 
-    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
-        Box::new(KubeletRules)
-    }
-
-    /// The kubelet's allowlist, over the references a pod may name the
-    /// image by (it compares the one the pod names); a list it refuses
-    /// covers nothing, as the kubelet does not start with it.
-    #[cfg(test)]
-    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
-        use crio_pin::oracle::kubelet::KubeletAllowlist;
-        struct Oracle(Option<KubeletAllowlist>);
-        impl super::Oracle for Oracle {
-            fn pins(&self, pull: &super::Pull) -> bool {
-                let mut references = pull.tag.iter().chain([&pull.digest]);
-                self.0.as_ref().is_some_and(|l| references.any(|r| l.covers(r)))
-            }
-        }
-        Box::new(Oracle(KubeletAllowlist::compile(&list.iter().map(String::as_str).collect::<Vec<_>>()).ok()))
-    }
-
-    fn naming(&self) -> Naming {
-        Naming {
-            pulled_as: |name| images::normalized(name).map_err(str::to_string),
-            image_id_record: false,
-            lists_artifacts: false,
-            digest_beside_tag: true,
-            label_listing: None,
-            compared_as: images::repository,
-        }
-    }
-
-    fn stored_as_note(&self, stored: &str) -> String {
-        format!("is compared by the kubelet as {stored} (the pod's image normalised, without tag or digest)")
-    }
-
-    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
-        config::read(sources.config.as_deref(), sources.config_dir.as_deref()).map(|k| k.allowlist)
+impl Refusals for Kubelet {
+    /// It reads its list only at start.
+    fn on_refused(&self, kind: &ErrorKind, _list: List) -> String {
+        refused::refused_at_start(kind, self.facts().refuser)
     }
 
     /// Its exact entries are normalised (the flags' NORMALIZE): the library
@@ -206,6 +174,16 @@ impl Model for Kubelet {
             format!("failed to parse as an image name ({why}): the kubelet does not start"),
             "write a repository in full, such as docker.io/library/nginx, or a prefix ending in /*".to_owned(),
         ))
+    }
+}
+
+impl ReadConfig for Kubelet {
+    fn lint_rules<'a>(&self, _: Flags, _: Option<&'a Artifacts>) -> Box<dyn Rules + 'a> {
+        Box::new(KubeletRules)
+    }
+
+    fn read_config(&self, sources: &Sources) -> Result<Resolved, InputError> {
+        config::read(sources.config.as_deref(), sources.config_dir.as_deref()).map(|k| k.allowlist)
     }
 
     fn refuses(&self, text: &str) -> Option<String> {
@@ -219,7 +197,44 @@ impl Model for Kubelet {
             other => Ok(other),
         }
     }
+}
 
+impl StoredNames for Kubelet {
+    fn naming(&self) -> Naming {
+        Naming {
+            pulled_as: |name| images::normalized(name).map_err(str::to_string),
+            image_id_record: false,
+            lists_artifacts: false,
+            digest_beside_tag: true,
+            label_listing: None,
+            compared_as: images::repository,
+            pin_labels: None,
+        }
+    }
+
+    /// The repositories of its names: a pod names the image by one of them.
+    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
+        let mut names: Vec<StoredName> = Vec::new();
+        for reference in image.tags.iter().chain(&image.digests) {
+            let text = images::repository(reference).to_owned();
+            if !names.iter().any(|n| n.text == text) {
+                names.push(StoredName { text, held: Held::Always });
+            }
+        }
+        names
+    }
+
+    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
+        images::repository(reference)
+    }
+
+    /// An entry names the repository's images.
+    fn images_named(&self, name: &str) -> Vec<String> {
+        images::normalized(name).into_iter().filter(|r| images::can_exist(r)).collect()
+    }
+}
+
+impl WriteList for Kubelet {
     fn writes_exactly(&self, name: &str) -> bool {
         !name.ends_with('*') && refusal(name).is_none()
     }
@@ -275,6 +290,12 @@ impl Model for Kubelet {
         }
         out
     }
+}
+
+impl Speak for Kubelet {
+    fn stored_as_note(&self, stored: &str) -> String {
+        format!("is compared by the kubelet as {stored} (the pod's image normalised, without tag or digest)")
+    }
 
     fn list_note(&self) -> Option<&'static str> {
         Some(
@@ -284,33 +305,30 @@ impl Model for Kubelet {
         )
     }
 
-    /// The repositories of its names: a pod names the image by one of them.
-    fn stored_names(&self, image: &RegistryImage) -> Vec<StoredName> {
-        let mut names: Vec<StoredName> = Vec::new();
-        for reference in image.tags.iter().chain(&image.digests) {
-            let text = images::repository(reference).to_owned();
-            if !names.iter().any(|n| n.text == text) {
-                names.push(StoredName { text, held: Held::Always });
-            }
-        }
-        names
-    }
-
-    fn stored_form<'a>(&self, reference: &'a str) -> &'a str {
-        images::repository(reference)
-    }
-
-    /// An entry names the repository's images.
-    fn images_named(&self, name: &str) -> Vec<String> {
-        images::normalized(name).into_iter().filter(|r| images::can_exist(r)).collect()
-    }
-
     fn likely_causes(&self, causes: &mut Causes<'_>, at: usize, _: &Image, _: bool, _: Option<&Name>) {
         causes.push(CauseCode::OtherRules, 0, at, || {
             "the kubelet's allowlist pins nothing: crictl's pinned flag is the container runtime's; compare with \
              --runtime set to the node's runtime, and use lint --kubelet-config for the allowlist"
                 .to_string()
         });
+    }
+}
+
+impl Model for Kubelet {
+    /// The kubelet's allowlist, over the references a pod may name the
+    /// image by (it compares the one the pod names); a list it refuses
+    /// covers nothing, as the kubelet does not start with it.
+    #[cfg(test)]
+    fn oracle(&self, list: &[String]) -> Box<dyn super::Oracle> {
+        use crio_pin::oracle::kubelet::KubeletAllowlist;
+        struct Oracle(Option<KubeletAllowlist>);
+        impl super::Oracle for Oracle {
+            fn pins(&self, pull: &super::Pull) -> bool {
+                let mut references = pull.tag.iter().chain([&pull.digest]);
+                self.0.as_ref().is_some_and(|l| references.any(|r| l.covers(r)))
+            }
+        }
+        Box::new(Oracle(KubeletAllowlist::compile(&list.iter().map(String::as_str).collect::<Vec<_>>()).ok()))
     }
 }
 

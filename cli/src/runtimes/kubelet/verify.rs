@@ -297,7 +297,9 @@ impl Verifier {
     /// thousands of digests costs a few names each.
     pub fn unpinned_entries(&self, runtime: Runtime, flags: Flags, entries: &[Entry]) -> Vec<usize> {
         let allowlist = &self.config.allowlist.entries;
-        let Ok(pins) = refused::compile_valid(entries, flags, List::Effective) else { return Vec::new() };
+        let Ok(pins) = refused::compile_valid(entries, flags, List::Effective, runtime.model()) else {
+            return Vec::new();
+        };
         let each: Vec<PinSet> = allowlist
             .iter()
             .map(|e| PinSet::compile([&e.text], super::FACTS.flags).expect("entries the kubelet accepts compile"))

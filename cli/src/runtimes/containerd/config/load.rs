@@ -105,20 +105,7 @@ pub(super) fn parse_file(
     bytes: &[u8],
     warnings: &mut Vec<Warning>,
 ) -> Result<FileDoc, InputError> {
-    if [&b"\xef\xbb\xbf"[..], b"\xff\xfe", b"\xfe\xff"].iter().any(|bom| bytes.starts_with(bom)) {
-        return Err(InputError(format!(
-            "{shown}:1:1: starts with a byte-order mark, which containerd's TOML decoder (go-toml v2) takes for \
-             the start of a key (\"invalid character at start of key\"); {REFUSES}: save it as UTF-8 without \
-             a byte-order mark"
-        )));
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
-        InputError(format!(
-            "{shown}:{line}: not valid UTF-8 (bad byte at offset {}); TOML files must be UTF-8, {REFUSES}",
-            e.valid_up_to()
-        ))
-    })?;
+    let text = file_text(shown, bytes)?;
     let lines = Lines::new(text);
     let doc = DeTable::parse(text).map_err(|e| {
         let at = lines.at(shown, e.span().map_or(0, |s| s.start));
@@ -133,10 +120,47 @@ pub(super) fn parse_file(
         InputError(format!("{}: malformed TOML: {}; {REFUSES}", at.show_col(), e.message().trim_end()))
     })?;
 
+    let hits = config_fields(doc.get_ref(), shown, &lines, warnings);
+    let version = decode_version(&hits, shown, &lines)?;
+    let imports = decode_imports(&hits, shown, &lines)?;
+
+    let plugins = decode_plugins(&hits, shown, &lines)?;
+
+    ignored_keys(doc.get_ref(), &mut Vec::new(), version, shown, &lines, warnings);
+    Ok(FileDoc { shown: Rc::clone(shown), path, version, imports, plugins })
+}
+
+/// The text of a file, or why containerd cannot read it: a byte-order
+/// mark, or bytes that are not UTF-8.
+fn file_text<'b>(shown: &Rc<str>, bytes: &'b [u8]) -> Result<&'b str, InputError> {
+    if [&b"\xef\xbb\xbf"[..], b"\xff\xfe", b"\xfe\xff"].iter().any(|bom| bytes.starts_with(bom)) {
+        return Err(InputError(format!(
+            "{shown}:1:1: starts with a byte-order mark, which containerd's TOML decoder (go-toml v2) takes for \
+             the start of a key (\"invalid character at start of key\"); {REFUSES}: save it as UTF-8 without \
+             a byte-order mark"
+        )));
+    }
+    std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        InputError(format!(
+            "{shown}:{line}: not valid UTF-8 (bad byte at offset {}); TOML files must be UTF-8, {REFUSES}",
+            e.valid_up_to()
+        ))
+    })
+}
+
+/// The top-level keys of `doc` by the field of Config they decode into,
+/// with a warning for a field written by more than one key.
+fn config_fields<'d, 'i>(
+    doc: &'d DeTable<'i>,
+    shown: &Rc<str>,
+    lines: &Lines<'_>,
+    warnings: &mut Vec<Warning>,
+) -> Hits<'d, 'i> {
     // The three fields of containerd's Config read here, matched as
     // go-toml matches struct fields, applied in the order written.
-    let mut hits: Hits<'_, '_> = BTreeMap::new();
-    for (key, value) in doc.get_ref().iter() {
+    let mut hits: Hits<'d, 'i> = BTreeMap::new();
+    for (key, value) in doc.iter() {
         let field = match go_lower(key.get_ref()).as_str() {
             "version" => "version",
             "imports" => "imports",
@@ -162,14 +186,15 @@ pub(super) fn parse_file(
             ));
         }
     }
+    hits
+}
 
-    let version = decode_version(&hits, shown, &lines)?;
-    let imports = decode_imports(&hits, shown, &lines)?;
-
+/// The `plugins` tables of a file, merged in the order written.
+fn decode_plugins(hits: &Hits<'_, '_>, shown: &Rc<str>, lines: &Lines<'_>) -> Result<Table, InputError> {
     let mut plugins = Table::new();
     for &(key, value) in hits.get("plugins").into_iter().flatten() {
         let at = lines.at(shown, key.span().start);
-        let node = convert(value, at.clone(), &lines);
+        let node = convert(value, at.clone(), lines);
         let Value::Table(table) = node.value else {
             return Err(InputError(format!(
                 "{}: {} is {}, not a table; {REFUSES}: write [plugins.\"{IMAGES_PLUGIN}\".pinned_images] and \
@@ -181,9 +206,7 @@ pub(super) fn parse_file(
         };
         merge(&mut plugins, table);
     }
-
-    ignored_keys(doc.get_ref(), &mut Vec::new(), version, shown, &lines, warnings);
-    Ok(FileDoc { shown: Rc::clone(shown), path, version, imports, plugins })
+    Ok(plugins)
 }
 
 /// A top-level key and its value.

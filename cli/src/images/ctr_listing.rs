@@ -18,8 +18,21 @@ use std::collections::HashMap;
 
 use crate::error::InputError;
 use crate::images::{self, Image, LabelDoubt, Naming};
-use crate::runtimes::containerd::labels::{IMPORTERS, PINNED_KEY, PINNED_VALUE};
 use crate::show;
+
+/// The labels a runtime pins by, as this reader needs them to tell a pin
+/// label from a value that holds one. The runtime's module knows them
+/// (containerd's `runtimes/containerd/labels.rs`) and gives them through
+/// its `Naming`, so that this reader, below the runtimes, names none.
+pub trait PinLabels: Sync {
+    /// The label that pins: its key and value.
+    fn pin(&self) -> (&'static str, &'static str);
+
+    /// Whether the runtime, or a distribution built on it, writes
+    /// `key=value` itself on the records it pins: a label no one wrote
+    /// into another's value.
+    fn written_by_the_runtime(&self, key: &str, value: &str) -> bool;
+}
 
 /// Whether `line` is the header of ctr's table.
 pub fn is_header(line: &str) -> bool {
@@ -61,7 +74,7 @@ pub fn parse(path: &str, text: &str, naming: Naming) -> Result<Vec<Image>, Input
         } else {
             records.tags.push(row.reference.to_owned());
         }
-        let (labels, doubt) = labels(row.labels);
+        let (labels, doubt) = labels(row.labels, naming.pin_labels);
         records.labels.extend(labels);
         if let Some(why) = doubt {
             records.doubts.push(LabelDoubt {
@@ -140,7 +153,7 @@ impl<'l> Row<'l> {
 /// value `x,io.cri-containerd.pinned=pinned` pins nothing), or the pin
 /// label followed by such a part (a value `pinned,a=b` is not `pinned`).
 /// Read so, the image is pinned: a pin is never dropped on a guess.
-fn labels(cell: &str) -> (Vec<(String, String)>, Option<String>) {
+fn labels(cell: &str, rules: Option<&dyn PinLabels>) -> (Vec<(String, String)>, Option<String>) {
     let mut pairs: Vec<(String, String)> = Vec::new();
     if cell == "-" {
         return (pairs, None);
@@ -155,12 +168,12 @@ fn labels(cell: &str) -> (Vec<(String, String)>, Option<String>) {
             (None, None) => pairs.push((part.to_owned(), String::new())),
         }
     }
-    let is_pin = |(k, v): &(String, String)| k == PINNED_KEY && v == PINNED_VALUE;
-    let written_by_the_runtime = |(k, v): &(String, String)| {
-        (k == "io.cri-containerd.image" && v == "managed")
-            || IMPORTERS.iter().any(|(mark, _)| mark == k) && v == PINNED_VALUE
-    };
-    let pin = format!("{PINNED_KEY}={PINNED_VALUE}");
+    // A runtime that pins by no label has no pin label to doubt.
+    let Some(rules) = rules else { return (pairs, None) };
+    let (pinned_key, pinned_value) = rules.pin();
+    let is_pin = |(k, v): &(String, String)| k == pinned_key && v == pinned_value;
+    let written_by_the_runtime = |(k, v): &(String, String)| rules.written_by_the_runtime(k, v);
+    let pin = format!("{pinned_key}={pinned_value}");
     let doubt = pairs.windows(2).find_map(|w| match (&w[0], &w[1]) {
         (before, after) if is_pin(after) && !written_by_the_runtime(before) => Some(format!(
             "the label {pin} follows {}, whose value may hold it (ctr joins the labels with commas, which a \
@@ -172,7 +185,7 @@ fn labels(cell: &str) -> (Vec<(String, String)>, Option<String>) {
              commas, which a value may hold too): read as pinned, which containerd does not pin if its value is \
              {}",
             show::quote(&format!("{}={}", after.0, after.1)),
-            show::quote(&format!("{PINNED_VALUE},{}={}", after.0, after.1))
+            show::quote(&format!("{pinned_value},{}={}", after.0, after.1))
         )),
         _ => None,
     });
@@ -182,6 +195,11 @@ fn labels(cell: &str) -> (Vec<(String, String)>, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtimes::containerd::labels::{PinnedLabel, PINNED_KEY, PINNED_VALUE};
+
+    fn labels(cell: &str) -> (Vec<(String, String)>, Option<String>) {
+        super::labels(cell, Some(&PinnedLabel))
+    }
 
     #[test]
     fn a_comma_that_decides_the_pin_label_is_said() {
@@ -204,7 +222,6 @@ mod tests {
         assert!(read.contains(&(PINNED_KEY.to_string(), PINNED_VALUE.to_string())));
         assert!(doubt.unwrap().contains("does not pin if its value is \"pinned,zz=1\""));
     }
-    use crate::runtime::Runtime;
 
     #[test]
     fn the_records_of_one_digest_are_one_image_with_their_labels() {
@@ -219,7 +236,7 @@ mod tests {
              docker.io/library/b:1  application/vnd.oci.image.manifest.v1+json sha256:{} 0.0 B - - \n",
             "6".repeat(64)
         );
-        let images = parse("l", &text, Runtime::Containerd.model().naming()).unwrap();
+        let images = parse("l", &text, crate::runtime::Runtime::Containerd.model().naming()).unwrap();
         assert_eq!(images.len(), 2);
         assert_eq!(images[0].id.as_deref(), Some(id.as_str()));
         let names: Vec<&str> = images[0].names.iter().map(|n| n.text.as_str()).collect();
