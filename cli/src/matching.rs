@@ -138,6 +138,11 @@ pub struct LeftOut {
     pub images: usize,
 }
 
+/// How many images of each kind (`Kind`) `check`'s text and JSON show
+/// without `--every-image`: enough to see what is wrong, and what a fix
+/// changes, on a node of any size; the counts count every image.
+pub const SHOWN_OF_A_KIND: usize = 20;
+
 /// Each image explained; `known`: what the running runtime said of itself,
 /// for the likely causes. `keep`: how many images of each kind to keep
 /// (`check`, which shows the first few: a listing of a million images

@@ -6,7 +6,7 @@
 //! right, 1 a disagreement, an undecided image or a lint error (with
 //! `--fail-on-warnings` a warning too), 2 unusable input, an unreachable
 //! runtime or a refused list. Each kind of image shows its first
-//! `SHOWN_OF_A_KIND` (`matching::explain` keeps no more), the counts
+//! `matching::SHOWN_OF_A_KIND` (`matching::explain` keeps no more), the counts
 //! count every one.
 //!
 //! Each part is the command's own code (`config::print`, `lint::Linted`,
@@ -62,11 +62,6 @@ pub struct Fails {
     pub warnings: bool,
 }
 
-/// How many images of each kind (`matching::Kind`) the text and JSON show
-/// without `--every-image`: enough to see what is wrong, and what a fix
-/// changes, on a node of any size; the counts count every image.
-pub const SHOWN_OF_A_KIND: usize = 20;
-
 pub fn run(
     args: &SourceArgs,
     from: ImagesFrom<'_>,
@@ -82,7 +77,7 @@ pub fn run(
     let verifier = kubelet.verifier()?;
     let naming = runtime.model().naming();
     let refused = refused::check_lists(&resolved, flags, runtime.model())?;
-    let keep = (!form.every_image).then_some(SHOWN_OF_A_KIND);
+    let keep = (!form.every_image).then_some(crate::matching::SHOWN_OF_A_KIND);
     let (source, reading, waited) = match from.listings {
         [] => {
             let env = std::env::var(cri::ENDPOINT_ENV).ok().filter(|e| !e.is_empty());
@@ -114,10 +109,7 @@ pub fn run(
             summary: &summary,
             resolved: &resolved,
             explanation: &explanation,
-            runtime_version: match &source {
-                Source::Cri(cri) => Some(cri.version.as_str()),
-                Source::Listing(_) => None,
-            },
+            runtime_version: source.runtime_version(),
             running: running.as_ref(),
         };
         metrics::write(&mut out, &measured, form.per_pattern);
@@ -419,6 +411,16 @@ enum Source {
     /// The `--images` files, joined by ", " when there are several.
     Listing(String),
     Cri(cri::Runtime),
+}
+
+impl Source {
+    /// The version the runtime answered with, over CRI.
+    fn runtime_version(&self) -> Option<&str> {
+        match self {
+            Source::Cri(cri) => Some(cri.version.as_str()),
+            Source::Listing(_) => None,
+        }
+    }
 }
 
 /// `check --json`: the summary, then each command's own JSON.

@@ -343,7 +343,7 @@ fn print_table(out: &mut Vec<u8>, report: &Report, full: bool, has_runtime: bool
             &format!(
                 "note: {} image(s) left out, past the first {} of each kind; --every-image lists each",
                 report.left_out.iter().map(|l| l.images).sum::<usize>(),
-                crate::commands::check::SHOWN_OF_A_KIND
+                matching::SHOWN_OF_A_KIND
             ),
             full,
         );

@@ -479,14 +479,9 @@ fn a(value: &DeValue<'_>) -> String {
 /// nested, or parts of a dotted key. BurntSushi/toml has none.
 const TOML_DEPTH: usize = 80;
 
-fn decode(
-    file: &str,
-    bytes: &[u8],
-    warnings: &mut Vec<Warning>,
-    ignored: &mut Vec<IgnoredList>,
-) -> Result<FileSettings, InputError> {
-    // As BurntSushi/toml: one byte-order mark is dropped, UTF-16's too
-    // (the rest is still read as UTF-8).
+/// The file's text as BurntSushi/toml reads it: one byte-order mark is
+/// dropped, UTF-16's too, and the rest must be UTF-8.
+fn text_of<'b>(file: &str, bytes: &'b [u8]) -> Result<&'b str, InputError> {
     let bytes = [&b"\xff\xfe"[..], b"\xfe\xff", b"\xef\xbb\xbf"]
         .iter()
         .find_map(|bom| bytes.strip_prefix(*bom))
@@ -497,14 +492,23 @@ fn decode(
              UTF-16 -t UTF-8); {REFUSES}"
         )));
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
         InputError(format!(
             "{file}:{line}: not valid UTF-8 (bad byte at offset {}); TOML files must be UTF-8, \
              {REFUSES}",
             e.valid_up_to()
         ))
-    })?;
+    })
+}
+
+fn decode(
+    file: &str,
+    bytes: &[u8],
+    warnings: &mut Vec<Warning>,
+    ignored: &mut Vec<IgnoredList>,
+) -> Result<FileSettings, InputError> {
+    let text = text_of(file, bytes)?;
     let lines = Lines::new(text);
     let doc = DeTable::parse(text).map_err(|e| {
         let (line, col) = lines.line_col(e.span().map_or(0, |s| s.start));
