@@ -20,6 +20,28 @@ pub struct DependsOnPull {
     pub pattern: String,
 }
 
+/// How one image of a listing is pinned, kept in the report or not.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Pin {
+    No,
+    /// By a pattern or a label.
+    Pinned,
+    /// By the runtime's sandbox image (CRI-O's `pause_image`, containerd's
+    /// `sandbox`), which the runtime runs itself, for no pod's container.
+    SandboxImage,
+}
+
+impl Pin {
+    /// An image pinned or not, by the entry that decided if one did.
+    fn of(entry: Option<&Entry>, pinned: bool) -> Pin {
+        match entry {
+            Some(e) if e.is_pause_image() => Pin::SandboxImage,
+            _ if pinned => Pin::Pinned,
+            _ => Pin::No,
+        }
+    }
+}
+
 #[derive(Serialize)]
 pub struct Explained {
     /// Its place in the listing (the report may keep only some images).
@@ -91,8 +113,8 @@ pub struct Report {
     pub pinned: usize,
     /// The images each pattern pins (by the lowest index), kept or not.
     pub pattern_images: Vec<usize>,
-    /// Whether each image of the listing is pinned, in its order.
-    pub pinned_at: Vec<bool>,
+    /// How each image of the listing is pinned, in its order.
+    pub pinned_at: Vec<Pin>,
     /// The images of each kind not kept, when folded.
     pub left_out: Vec<LeftOut>,
     /// The likely causes of the disagreements, each once.
@@ -185,7 +207,7 @@ pub fn explain<'r>(
         if let Some((i, _)) = decided {
             pattern_images[i] += 1;
         }
-        pinned_at.push(pinned);
+        pinned_at.push(Pin::of(decided.map(|(i, _)| &entries[i]), pinned));
         let kind = Kind { check, pinned };
         let seen = match kinds.iter_mut().find(|k| k.kind == kind) {
             Some(seen) => seen,
@@ -213,7 +235,7 @@ pub fn explain<'r>(
     Report {
         images: explained,
         listed: images.len(),
-        pinned: pinned_at.iter().filter(|&&p| p).count(),
+        pinned: pinned_at.iter().filter(|&&p| p != Pin::No).count(),
         pattern_images,
         pinned_at,
         left_out,

@@ -91,6 +91,69 @@ fn explain_says_which_images_the_kubelet_verifies() {
 }
 
 #[test]
+fn explain_shows_the_kubelet_as_a_table_and_leaves_the_sandbox_image_out() {
+    let dir = tempfile::tempdir().unwrap();
+    // Outside the allowlist every image a pod names is pulled again, but
+    // the pause image is the runtime's own (as lint exempts its entry).
+    let kubelet = write_file(
+        dir.path(),
+        "kubelet.yaml",
+        "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n\
+         imagePullCredentialsVerificationPolicy: NeverVerifyAllowlistedImages\n\
+         preloadedImagesVerificationAllowlist:\n- quay.io/team/*\n",
+    );
+    let conf = write_file(
+        dir.path(),
+        "crio.conf",
+        "[crio.image]\npause_image = \"registry.k8s.io/pause:3.10\"\npinned_images = [\"quay.io/team/*\", \"ghcr.io/x/*\"]\n",
+    );
+    let images = ["registry.k8s.io/pause:3.10", "quay.io/team/app:1", "ghcr.io/x/tool:2", "docker.io/library/nginx:1"];
+    let args = |json: bool| {
+        let mut a = vec!["-c", conf.as_str(), "-d", "none"];
+        if json {
+            a.push("--json");
+        }
+        a.push("explain");
+        a.extend(images);
+        a.extend(["--kubelet-config", kubelet.as_str()]);
+        a
+    };
+    let out = run(&args(true));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let verdicts: Vec<(&str, bool, bool)> = v["kubelet"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| (k["image"].as_str().unwrap(), k["verified"].as_bool().unwrap(), k["sandbox"] == true))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("registry.k8s.io/pause:3.10", false, true),
+            ("quay.io/team/app:1", false, false),
+            ("ghcr.io/x/tool:2", true, false),
+            ("docker.io/library/nginx:1", true, false)
+        ]
+    );
+    let text = stdout(&run(&args(false)));
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("pulls 2 of 3 image(s) again"), "{text}");
+    assert!(words.contains("sandbox image not counted"), "{text}");
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("KUBELET"))
+        .take(5)
+        .map(|l| l.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect())
+        .collect();
+    assert_eq!(rows[0][..4], ["KUBELET", "PINNED", "IMAGE", "ALLOWLISTED BY"], "{text}");
+    assert_eq!(rows[1][..3], ["sandbox", "yes", "registry.k8s.io/pause:3.10"], "{text}");
+    assert_eq!(rows[2][..4], ["as it is", "yes", "quay.io/team/app:1", "\"quay.io/team/*\""], "{text}");
+    assert_eq!(rows[3][..4], ["pulls again", "yes", "ghcr.io/x/tool:2", "-"], "{text}");
+    assert_eq!(rows[4][..4], ["pulls again", "no", "docker.io/library/nginx:1", "-"], "{text}");
+}
+
+#[test]
 fn drop_ins_replace_the_list_and_merge_the_gates() {
     let dir = tempfile::tempdir().unwrap();
     let main = write_file(

@@ -10,7 +10,7 @@ use crate::causes::Known;
 use crate::error::InputError;
 use crate::images::Image;
 use crate::list::Resolved;
-use crate::matching::{self, Cause, Explained, LeftOut, Report};
+use crate::matching::{self, Cause, Explained, LeftOut, Pin, Report};
 use crate::output::{self, write_json, Column, Outcome, Tone};
 use crate::refused::{self, List, Refused};
 use crate::runtime::Runtime;
@@ -78,6 +78,8 @@ pub struct KubeletCounts {
     /// they make it pull again.
     pub reads_records: bool,
     pub recorded_pins: usize,
+    /// The policy as the kubelet applies it, with where it was set.
+    pub policy: String,
 }
 
 /// The answer for each image, and the kubelet's when its configuration is
@@ -103,14 +105,20 @@ impl Explanation {
     ) -> Result<Explanation, InputError> {
         let compiled = refused::compile_valid(&resolved.entries, flags, List::Effective, Runtime::of(flags).model())?;
         let report = matching::explain(resolved, &compiled, list, flags, known, keep);
-        let verdict = |image: &Image, v: &Verifier| {
+        let verdict = |at: usize, v: &Verifier| {
+            let image = &list[at];
             let registry = RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
-            (registry.name().to_owned(), v.image(&registry, image.id.as_deref()))
+            let verdict = match report.pinned_at[at] {
+                Pin::SandboxImage => Verifier::sandbox_image(),
+                _ => v.image(&registry, image.id.as_deref()),
+            };
+            (registry.name().to_owned(), verdict)
         };
         let kubelet = verifier.map(|v| {
             let mut counts = KubeletCounts::default();
-            for (image, &pinned) in list.iter().zip(&report.pinned_at) {
-                let (name, verdict) = verdict(image, v);
+            for (at, &pin) in report.pinned_at.iter().enumerate() {
+                let pinned = pin != Pin::No;
+                let (name, verdict) = verdict(at, v);
                 if verdict.verified {
                     counts.verified += 1;
                     counts.verified_pinned += usize::from(pinned);
@@ -121,10 +129,10 @@ impl Explanation {
                 }
             }
             counts.reads_records = v.reads_records();
+            counts.policy = v.policy();
             counts
         });
-        let verdicts =
-            verifier.map(|v| report.images.iter().map(|e| verdict(&list[e.listed_at], v)).collect::<Vec<_>>());
+        let verdicts = verifier.map(|v| report.images.iter().map(|e| verdict(e.listed_at, v)).collect::<Vec<_>>());
         Ok(Explanation { report, verdicts, kubelet })
     }
 
@@ -160,8 +168,8 @@ impl Explanation {
     /// kubelet's answers.
     pub fn print(&self, out: &mut Vec<u8>, check: bool, full: bool, runtime: Runtime) {
         print(out, &self.report, check, full, runtime);
-        if let Some(verdicts) = &self.verdicts {
-            print_kubelet(out, verdicts, full);
+        if let (Some(verdicts), Some(kubelet)) = (&self.verdicts, &self.kubelet) {
+            print_kubelet(out, &self.report.images, verdicts, &kubelet.policy, full);
         }
         if let Some(unpinned) = self.allowlisted_unpinned().filter(|u| !u.is_empty()) {
             print_allowlisted_unpinned(out, &unpinned, full);
@@ -205,20 +213,53 @@ struct KubeletVerdict<'a> {
     verdict: &'a Verdict,
 }
 
-/// The kubelet's answer for each image, after the runtime's.
-fn print_kubelet(out: &mut Vec<u8>, verdicts: &[(String, Verdict)], full: bool) {
+/// The kubelet's answer for each image, after the runtime's: a row an
+/// image (what it does, whether the list pins it, what decided), then the
+/// whole sentence for each image whose pull record decided.
+fn print_kubelet(out: &mut Vec<u8>, images: &[Explained], verdicts: &[(String, Verdict)], policy: &str, full: bool) {
     let verified = verdicts.iter().filter(|(_, v)| v.verified).count();
+    let sandbox = verdicts.iter().filter(|(_, v)| v.sandbox).count();
+    let not_counted = match sandbox {
+        0 => String::new(),
+        _ => " (the runtime's sandbox image not counted: the kubelet never pulls it for a pod)".into(),
+    };
     output::say(
         out,
         &format!(
-            "the kubelet pulls {verified} of {} image(s) again before a pod uses it, to check the pod's credentials (for an image it did not pull itself):",
-            verdicts.len()
+            "the kubelet, under {policy}, pulls {verified} of {} image(s) again before a pod uses it, to check the pod's \
+             credentials{not_counted}:",
+            verdicts.len() - sandbox
         ),
         full,
     );
-    for (image, verdict) in verdicts {
-        let answer = if verdict.verified { "verified" } else { "used as it is" };
-        output::say(out, &format!("  {}: {answer}: {}", show::name(image), show::escape(&verdict.why)), full);
+    let columns = [
+        Column::whole("KUBELET"),
+        Column::whole("PINNED"),
+        Column::whole("IMAGE"),
+        Column::whole("ALLOWLISTED BY"),
+        Column::source("SOURCE").optional(1),
+    ];
+    let rows: Vec<Vec<String>> = images
+        .iter()
+        .zip(verdicts)
+        .map(|(e, (image, verdict))| {
+            let does = match verdict {
+                v if v.sandbox => "sandbox",
+                v if v.verified => "pulls again",
+                _ => "as it is",
+            };
+            let (entry, source) = match &verdict.allowlisted_by {
+                Some((entry, source)) => (show::quote(entry), show::escape(source).into_owned()),
+                None => ("-".into(), "-".into()),
+            };
+            vec![does.into(), yes_no(Some(e.pinned)), show::name(image).into_owned(), entry, source]
+        })
+        .collect();
+    output::table(out, &columns, &rows, full);
+    // The table says what; the sentence why: where a pull record decided,
+    // and for every image under --no-trunc.
+    for (image, verdict) in verdicts.iter().filter(|(_, v)| full || v.pull_record.is_some()) {
+        output::say(out, &format!("  {}: {}", show::name(image), show::escape(&verdict.why)), full);
     }
 }
 

@@ -36,7 +36,7 @@ pub struct Verifier {
 }
 
 /// What the kubelet does before a pod uses one preloaded image.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Verdict {
     /// It pulls the image again to check the pod's credentials.
     pub verified: bool,
@@ -47,8 +47,18 @@ pub struct Verdict {
     /// image the kubelet pulled, no longer preloaded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pull_record: Option<String>,
+    /// The runtime's sandbox image (CRI-O's `pause_image`, containerd's
+    /// `sandbox`): the runtime runs it for a pod's sandbox, the kubelet
+    /// never pulls it for a pod's container, so nothing here applies to it
+    /// (as `lint` exempts its entry).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sandbox: bool,
     /// Why, in a sentence.
     pub why: String,
+    /// The allowlist entry that covers it, as written, and where (a table's
+    /// cells; `why` says it in the JSON).
+    #[serde(skip)]
+    pub allowlisted_by: Option<(String, String)>,
 }
 
 impl Verifier {
@@ -64,6 +74,17 @@ impl Verifier {
         self.records.is_some()
     }
 
+    /// The runtime's sandbox image: the kubelet never pulls it for a pod.
+    pub fn sandbox_image() -> Verdict {
+        Verdict {
+            sandbox: true,
+            why: "the runtime's sandbox image (its pause image): the runtime runs it for each pod's sandbox, the \
+                  kubelet never pulls it for a pod's container"
+                .into(),
+            ..Verdict::default()
+        }
+    }
+
     /// The policy as the kubelet applies it, with where it was set.
     pub fn policy(&self) -> String {
         if !self.config.gate {
@@ -75,9 +96,7 @@ impl Verifier {
     /// Whether policy alone decides, and how: None when the allowlist does.
     fn by_policy(&self) -> Option<Verdict> {
         let policy = self.policy();
-        let spared = |why: &str| {
-            Some(Verdict { verified: false, allowlisted: false, pull_record: None, why: format!("{policy}: {why}") })
-        };
+        let spared = |why: &str| Some(Verdict { why: format!("{policy}: {why}"), ..Verdict::default() });
         match self.config.policy {
             _ if !self.config.gate => spared("the kubelet checks no credentials"),
             Policy::NeverVerify => spared("the kubelet checks no credentials for an image on the node"),
@@ -87,9 +106,8 @@ impl Verifier {
             ),
             Policy::AlwaysVerify => Some(Verdict {
                 verified: true,
-                allowlisted: false,
-                pull_record: None,
                 why: format!("{policy}: the kubelet pulls every image again to check a pod's credentials"),
+                ..Verdict::default()
             }),
             Policy::NeverVerifyAllowlistedImages => None,
         }
@@ -126,15 +144,15 @@ impl Verifier {
         let names = Runtime::Kubelet.model().stored_names(image);
         let uncovered: Vec<&str> =
             names.iter().map(|n| n.text.as_str()).filter(|n| self.covering(n).is_none()).collect();
-        let verified = |why: String| Verdict { verified: true, allowlisted: false, pull_record: None, why };
+        let verified = |why: String| Verdict { verified: true, why, ..Verdict::default() };
         match (uncovered.first(), names.first()) {
             (None, Some(first)) => {
                 let e = self.entry(self.covering(&first.text).expect("every name is covered"));
                 Verdict {
-                    verified: false,
                     allowlisted: true,
-                    pull_record: None,
                     why: format!("allowlisted by {} ({})", show::quote(&e.display()), e.source),
+                    allowlisted_by: Some((e.display(), e.source.clone())),
+                    ..Verdict::default()
                 }
             }
             (Some(name), _) => verified(format!(
