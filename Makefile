@@ -212,8 +212,8 @@ demo:
 	@echo "   8-9  one list under three runtimes' rules; containerd's and cri-dockerd's traps,"
 	@echo "        a list carried from one runtime to another, pins by label (k3s's, containerd's)"
 	@echo "   10   crio-pin check: the node against a saved listing of its CRI-O (not reloaded), summary first"
-	@echo "   11   the kubelet's credential check: a pinned image it would pull again (lint and"
-	@echo "        check take --kubelet-config too)"
+	@echo "   11   the kubelet's credential check: a pinned image it would pull again, and the secret"
+	@echo "        its pull record asks of a pod (lint and check take --kubelet-config too)"
 	@echo "   12   after a reload: check --wait, and the check as OpenMetrics for the cluster"
 	@echo "== Next"
 	@echo "   on a node:  sudo crio-pin check (the list, lint and each image against the running"
@@ -241,7 +241,6 @@ IMAGES := --images examples/data/node-images.txt
 
 ONE_LIST := --patterns examples/data/one-list.txt explain $(IMAGES)
 KUBELET := --kubelet-config examples/kubelet/config.yaml
-PLATFORM_IMAGE := registry.example:5000/platform/ingress-gateway:2.4.1
 
 demo-cli-run:
 	@echo "== $(SECTION). crio-pin on a CRI-O node: which list is in force, and its traps"
@@ -281,8 +280,9 @@ demo-cli-run:
 	@echo
 	@echo "== $$(($(SECTION) + 5)). The kubelet's own list: pinned images it pulls again before a pod runs"
 	@echo "   Why: a pinned image outside the kubelet's allowlist fails its pod on a node cut off from"
-	@echo "   the registry; here the allowlist names the platform registry without its port."
-	$(call tool,explain $(PLATFORM_IMAGE) registry.k8s.io/pause:3.10 $(KUBELET),$(CRIO_NODE))
+	@echo "   the registry; here the allowlist names the platform registry without its port. The"
+	@echo "   kubelet's pull records (under its --root-dir) say which secret a pod then needs."
+	$(call tool,explain --images examples/kubelet/platform-images.json $(KUBELET) --kubelet-root-dir examples/kubelet/root,$(CRIO_NODE))
 	@echo
 	@echo "== $$(($(SECTION) + 6)). After a reload: wait for the runtime, and tell the cluster"
 	@echo "   Why: systemctl reload crio returns before the new list applies; on a node, run"

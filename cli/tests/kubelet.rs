@@ -154,6 +154,30 @@ fn explain_shows_the_kubelet_as_a_table_and_leaves_the_sandbox_image_out() {
 }
 
 #[test]
+fn the_sample_nodes_pull_record_asks_a_pod_for_its_secret() {
+    let out = run(&sample(&[
+        "--json",
+        "explain",
+        "--images",
+        "../../../examples/kubelet/platform-images.json",
+        "--kubelet-config",
+        SAMPLE_KUBELET,
+        "--kubelet-root-dir",
+        "../../../examples/kubelet/root",
+    ]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v = json(&out);
+    let kubelet = v["kubelet"].as_array().unwrap();
+    assert_eq!(kubelet[0]["image"], "registry.k8s.io/pause:3.10");
+    assert_eq!(kubelet[0]["sandbox"], true);
+    let gateway = &kubelet[1];
+    assert_eq!(gateway["image"], "registry.example:5000/platform/ingress-gateway:2.4.1");
+    assert_eq!(gateway["verified"], true);
+    assert!(gateway["pull_record"].as_str().unwrap().contains("image_manager/pulled/sha256-"), "{gateway}");
+    assert!(gateway["why"].as_str().unwrap().ends_with("unless it has secret platform/registry-creds"), "{gateway}");
+}
+
+#[test]
 fn drop_ins_replace_the_list_and_merge_the_gates() {
     let dir = tempfile::tempdir().unwrap();
     let main = write_file(
