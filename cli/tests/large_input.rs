@@ -136,7 +136,7 @@ fn a_64_mib_line_is_linted_without_the_reference_grammar_s_regex() {
 /// run beside it).
 // The child is reaped by wait4, which std cannot see.
 #[allow(clippy::zombie_processes)]
-fn run_measured(args: &[&str]) -> (i32, String, u64) {
+pub fn run_measured(args: &[&str]) -> (i32, String, u64) {
     let dir = tempfile::tempdir().unwrap();
     let (out, err) = (dir.path().join("out"), dir.path().join("err"));
     let mut cmd = Command::new(BIN);
