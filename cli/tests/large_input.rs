@@ -132,10 +132,13 @@ fn a_64_mib_line_is_linted_without_the_reference_grammar_s_regex() {
 
 /// Runs crio-pin with `args` in the tests' data directory, its output to
 /// files; its exit status, standard output and peak resident memory in
-/// bytes, as `wait4` reports it for this child alone (other tests' children
-/// run beside it).
-// The child is reaped by wait4, which std cannot see.
-#[allow(clippy::zombie_processes)]
+/// bytes: the high-water mark of its own address space (`VmHWM`), read
+/// while it runs. Not `wait4`'s `ru_maxrss`: Linux carries a forked
+/// child's resident size from before its `exec` into it, and a child forked
+/// while another test holds a large listing in this process would be
+/// charged for it. The mark only rises, so the last reading before the
+/// child exits has every peak up to it; a child is reaped as soon as it
+/// exits, and readings come a millisecond apart.
 pub fn run_measured(args: &[&str]) -> (i32, String, u64) {
     let dir = tempfile::tempdir().unwrap();
     let (out, err) = (dir.path().join("out"), dir.path().join("err"));
@@ -145,16 +148,27 @@ pub fn run_measured(args: &[&str]) -> (i32, String, u64) {
     for var in CRIO_ENV {
         cmd.env_remove(var);
     }
-    let child = cmd.spawn().unwrap();
-    let mut status = 0;
-    // SAFETY: plain libc structs, zeroed, filled by wait4 for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    assert!(libc::WIFEXITED(status), "{args:?}: ended by a signal: {status}; {}", read(&err));
-    // ru_maxrss is in KiB on Linux.
-    (libc::WEXITSTATUS(status), read(&out), usage.ru_maxrss as u64 * 1024)
+    let mut child = cmd.spawn().unwrap();
+    let proc_status = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let status = loop {
+        // Gone once the child has exited: its address space is released.
+        if let Ok(text) = std::fs::read_to_string(&proc_status) {
+            peak_kib = peak_kib.max(high_water_kib(&text));
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    };
+    let code = status.code().unwrap_or_else(|| panic!("{args:?}: ended by a signal: {status}; {}", read(&err)));
+    (code, read(&out), peak_kib * 1024)
+}
+
+/// `VmHWM` of a `/proc/PID/status`, in KiB (0 where it has none).
+fn high_water_kib(status: &str) -> u64 {
+    let line = status.lines().find_map(|l| l.strip_prefix("VmHWM:")).unwrap_or("0 kB");
+    line.trim().trim_end_matches("kB").trim().parse().unwrap()
 }
 
 fn read(path: &std::path::Path) -> String {
