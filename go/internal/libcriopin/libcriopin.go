@@ -23,7 +23,7 @@ func New(v0 Xwasi_snapshot_preview1) *Module {
 	m._wasi_snapshot_preview1 = v0
 	m.t0 = make([]any, 62)
 	m.memory = make([]byte, 1114112)
-	m.elements = [][]any{{m.fn7, m.fn8, m.fn14, m.fn16, m.fn192, m.fn194, m.fn25, m.fn39, m.fn36, m.fn38, m.fn40, m.fn41, m.fn42, m.fn193, m.fn203, m.fn204, m.fn210, m.fn199, m.fn223, m.fn252, m.fn253, m.fn10, m.fn48, m.fn20, m.fn18, m.fn47, m.fn17, m.fn35, m.fn106, m.fn13, m.fn188, m.fn189, m.fn190, m.fn191, m.fn187, m.fn12, m.fn196, m.fn197, m.fn222, m.fn224, m.fn225, m.fn226, m.fn227, m.fn228, m.fn229, m.fn230, m.fn243, m.fn244, m.fn245, m.fn246, m.fn247, m.fn248, m.fn249, m.fn238, m.fn239, m.fn240, m.fn241, m.fn231, m.fn251, m.fn232, m.fn242}}
+	m.elements = [][]any{{m.fn7, m.fn8, m.fn14, m.fn16, m.fn194, m.fn196, m.fn25, m.fn39, m.fn36, m.fn38, m.fn40, m.fn41, m.fn42, m.fn195, m.fn205, m.fn206, m.fn212, m.fn201, m.fn225, m.fn254, m.fn255, m.fn10, m.fn48, m.fn20, m.fn18, m.fn47, m.fn17, m.fn35, m.fn106, m.fn13, m.fn190, m.fn191, m.fn192, m.fn193, m.fn189, m.fn12, m.fn198, m.fn199, m.fn224, m.fn226, m.fn227, m.fn228, m.fn229, m.fn230, m.fn231, m.fn232, m.fn245, m.fn246, m.fn247, m.fn248, m.fn249, m.fn250, m.fn251, m.fn240, m.fn241, m.fn242, m.fn243, m.fn233, m.fn253, m.fn234, m.fn244}}
 	table_init(m.t0, m.elements[0], i32(1), 0, len(m.elements[0]))
 	m.elements[0] = nil
 	memory_init(m.memory, data0, uint32(i32(0x100000)), 0, len(data0))
@@ -235,7 +235,7 @@ func (m *Module) fn9(v0, v1, v2 int32) {
 	store16(mem, uint64(uint32(v3))+28, uint16(i32(1)))
 	store32(mem, uint64(uint32(v3))+24, uint32(v2))
 	store32(mem, uint64(uint32(v3))+20, uint32(v3+i32(12)))
-	m.fn195(v3 + i32(20))
+	m.fn197(v3 + i32(20))
 	panic("unreachable")
 }
 func (m *Module) fn10(v0, v1 int32) int32 {
@@ -1440,7 +1440,7 @@ l1:
 					t16 := int32(load32(mem, uint64(uint32(v0))+4))
 					t17 := v8
 					v11 = t16
-					t18 := m.fn198(t17, v11, v9, v1, v2)
+					t18 := m.fn200(t17, v11, v9, v1, v2)
 					mem = m.memory
 					if t18 != 0 {
 						goto l11
@@ -1493,7 +1493,7 @@ l1:
 				{
 					if uint32(v6&i32(0xffff)) >= uint32(v11&i32(0xffff)) {
 						v5 = i32(1)
-						t21 := m.fn198(v0, v7, v9, v1, v2)
+						t21 := m.fn200(v0, v7, v9, v1, v2)
 						mem = m.memory
 						if t21 != 0 {
 							goto l11
@@ -1539,7 +1539,7 @@ l1:
 		t29 := int32(load32(mem, uint64(uint32(v0))+4))
 		t30 := v6
 		v0 = t29
-		t31 := m.fn198(t30, v0, v9, v1, v2)
+		t31 := m.fn200(t30, v0, v9, v1, v2)
 		mem = m.memory
 		if t31 != 0 {
 			goto l11
@@ -1743,7 +1743,7 @@ func (m *Module) fn22(v0, v1 int32) {
 					}
 					t39 := v7
 					v14 = v5 - v9
-					t40 := m.fn265(t39+v14, v8, v9)
+					t40 := m.fn267(t39+v14, v8, v9)
 					mem = m.memory
 					if t40 == 0 {
 						goto l32
@@ -2131,7 +2131,7 @@ func (m *Module) fn27(v0, v1 int32) {
 				t12 := int32(load32(mem, uint64(uint32(v1))))
 				t13 := int32(load32(mem, uint64(uint32(t12+v2<<2))))
 				v1 = t13
-				t14 := m.fn270(v1)
+				t14 := m.fn272(v1)
 				mem = m.memory
 				v2 = t14
 				goto l1
@@ -2338,7 +2338,7 @@ func (m *Module) fn33() {
 			panic("unreachable")
 		default:
 			mem[uint64(uint32(i32(0)))+1077116] = byte(i32(2))
-			t2 := m.fn273(i32(0x20000))
+			t2 := m.fn275(i32(0x20000))
 			mem = m.memory
 			v1 = t2
 			if v1 == 0 {
@@ -2574,7 +2574,7 @@ func (m *Module) fn37(v0, v1, v2 int32) {
 			if uint32(v1) <= uint32(i32(767)) {
 				goto l9
 			}
-			t1 := m.fn161(v1)
+			t1 := m.fn162(v1)
 			mem = m.memory
 			if t1 == 0 {
 				goto l9
@@ -2629,7 +2629,7 @@ func (m *Module) fn37(v0, v1, v2 int32) {
 			goto l12
 		}
 	l9:
-		t12 := m.fn162(v1)
+		t12 := m.fn163(v1)
 		mem = m.memory
 		if t12 != 0 {
 			store32(mem, uint64(uint32(v0)), uint32(v1))
@@ -2798,7 +2798,7 @@ func (m *Module) fn43(v0, v1 int32) {
 					goto l1
 				}
 				t10 := int32(load32(mem, uint64(uint32(v2))+28))
-				m.fn276(t10)
+				m.fn278(t10)
 				mem = m.memory
 				goto l1
 			}
@@ -2807,7 +2807,7 @@ func (m *Module) fn43(v0, v1 int32) {
 				goto l2
 			}
 			t11 := int32(load32(mem, uint64(uint32(v2))+28))
-			m.fn276(t11)
+			m.fn278(t11)
 			mem = m.memory
 		}
 	l2:
@@ -3010,7 +3010,7 @@ l0:
 					if v3 == 0 {
 						goto l23
 					}
-					t48 := m.fn273(v3)
+					t48 := m.fn275(v3)
 					mem = m.memory
 					v8 = t48
 					if v8 == 0 {
@@ -3113,7 +3113,7 @@ l0:
 			if v8 == 0 {
 				goto l30
 			}
-			m.fn276(v3)
+			m.fn278(v3)
 			mem = m.memory
 		l30:
 			{
@@ -3122,7 +3122,7 @@ l0:
 					goto l31
 				}
 				t66 := int32(load32(mem, uint64(uint32(v2))+84))
-				m.fn276(t66)
+				m.fn278(t66)
 				mem = m.memory
 			}
 		l31:
@@ -3132,7 +3132,7 @@ l0:
 					goto l32
 				}
 				t68 := int32(load32(mem, uint64(uint32(v2))+72))
-				m.fn276(t68)
+				m.fn278(t68)
 				mem = m.memory
 			}
 		l32:
@@ -3142,7 +3142,7 @@ l0:
 					goto l33
 				}
 				t70 := int32(load32(mem, uint64(uint32(v2))+60))
-				m.fn276(t70)
+				m.fn278(t70)
 				mem = m.memory
 			}
 		l33:
@@ -3359,7 +3359,7 @@ func (m *Module) fn45(v0, v1, v2, v3 int32) {
 	mem := m.memory
 	store32(mem, uint64(uint32(v4))+12, uint32(v3))
 	{
-		t1 := m.fn273(i32(1))
+		t1 := m.fn275(i32(1))
 		mem = m.memory
 		v5 = t1
 		if v5 == 0 {
@@ -3611,7 +3611,7 @@ func (m *Module) fn45(v0, v1, v2, v3 int32) {
 					if uint32(v3) <= uint32(i32(767)) {
 						goto l35
 					}
-					t24 := m.fn161(v3)
+					t24 := m.fn162(v3)
 					mem = m.memory
 					if t24 == 0 {
 						goto l35
@@ -3645,7 +3645,7 @@ func (m *Module) fn45(v0, v1, v2, v3 int32) {
 				}
 			l35:
 				{
-					t33 := m.fn162(v3)
+					t33 := m.fn163(v3)
 					mem = m.memory
 					if t33 != 0 {
 						store32(mem, uint64(uint32(v4))+40, uint32(v3))
@@ -3858,7 +3858,7 @@ func (m *Module) fn45(v0, v1, v2, v3 int32) {
 					if v3 == 0 {
 						goto l52
 					}
-					t63 := m.fn273(v3)
+					t63 := m.fn275(v3)
 					mem = m.memory
 					v12 = t63
 					if v12 == 0 {
@@ -3895,7 +3895,7 @@ func (m *Module) fn45(v0, v1, v2, v3 int32) {
 								if uint32(t68) >= uint32(v3) {
 									goto l61
 								}
-								m.fn163(v4+i32(40), v17, v3)
+								m.fn164(v4+i32(40), v17, v3)
 								mem = m.memory
 								t69 := int32(load32(mem, uint64(uint32(v4))+48))
 								v17 = t69
@@ -3927,7 +3927,7 @@ func (m *Module) fn45(v0, v1, v2, v3 int32) {
 									if uint32(t74) >= uint32(v3) {
 										goto l63
 									}
-									m.fn163(v4+i32(40), v13, v3)
+									m.fn164(v4+i32(40), v13, v3)
 									mem = m.memory
 									t75 := int32(load32(mem, uint64(uint32(v4))+48))
 									v13 = t75
@@ -4073,7 +4073,7 @@ func (m *Module) fn45(v0, v1, v2, v3 int32) {
 			if v12 == 0 {
 				goto l77
 			}
-			m.fn276(v13)
+			m.fn278(v13)
 			mem = m.memory
 		l77:
 			if v11 != v24 {
@@ -4147,7 +4147,7 @@ l79:
 		if v13 == 0 {
 			goto l80
 		}
-		m.fn276(v17)
+		m.fn278(v17)
 		mem = m.memory
 	}
 l80:
@@ -4173,7 +4173,7 @@ func (m *Module) fn48(v0 int32) {
 			return
 		}
 		t1 := int32(load32(mem, uint64(uint32(v0))+4))
-		m.fn276(t1)
+		m.fn278(t1)
 	}
 }
 func (m *Module) fn49(v0, v1 int32) {
@@ -4268,7 +4268,7 @@ func (m *Module) fn49(v0, v1 int32) {
 						if uint32(v13) > uint32(v6) {
 							goto l9
 						}
-						t20 := m.fn265(v5+v12, v7, v8)
+						t20 := m.fn267(v5+v12, v7, v8)
 						mem = m.memory
 						if t20 == 0 {
 							goto l10
@@ -5472,7 +5472,7 @@ l0:
 		if uint32(v4) < uint32(v3) {
 			p18 = v4
 		}
-		t20 := m.fn265(t17, t19, p18)
+		t20 := m.fn267(t17, t19, p18)
 		mem = m.memory
 		v7 = t20
 		t21 := int64(load64(mem, uint64(uint32(v2))))
@@ -5514,7 +5514,7 @@ l0:
 			if uint32(v4) < uint32(v5) {
 				p29 = v4
 			}
-			t31 := m.fn265(t28, t30, p29)
+			t31 := m.fn267(t28, t30, p29)
 			mem = m.memory
 			v6 = t31
 			p32 := v4 - v5
@@ -5549,7 +5549,7 @@ l0:
 			if uint32(v3) < uint32(v5) {
 				p38 = v3
 			}
-			t44 := m.fn265(t42, t43, p38)
+			t44 := m.fn267(t42, t43, p38)
 			v4 = t44
 			p45 := v3 - v5
 			if v4 != 0 {
@@ -5690,7 +5690,7 @@ func (m *Module) fn62(v0, v1, v2 int32) {
 			if uint32(v6) < uint32(v10) {
 				p7 = v6
 			}
-			t10 := m.fn265(t8, t9, p7)
+			t10 := m.fn267(t8, t9, p7)
 			mem = m.memory
 			v4 = t10
 			p11 := v6 - v10
@@ -5759,7 +5759,7 @@ func (m *Module) fn62(v0, v1, v2 int32) {
 				if uint32(v6) < uint32(v10) {
 					p26 = v6
 				}
-				t29 := m.fn265(t27, t28, p26)
+				t29 := m.fn267(t27, t28, p26)
 				mem = m.memory
 				v12 = t29
 				p30 := v6 - v10
@@ -5848,7 +5848,7 @@ func (m *Module) fn63(v0, v1, v2 int32) {
 		if uint32(v5) < uint32(v7) {
 			p8 = v5
 		}
-		t11 := m.fn265(t9, t10, p8)
+		t11 := m.fn267(t9, t10, p8)
 		mem = m.memory
 		v8 = t11
 		t12 := int64(load64(mem, uint64(uint32(v0))+36))
@@ -5882,7 +5882,7 @@ func (m *Module) fn63(v0, v1, v2 int32) {
 		if uint32(v6) < uint32(v9) {
 			p16 = v6
 		}
-		t20 := m.fn265(t18, t19, p16)
+		t20 := m.fn267(t18, t19, p16)
 		mem = m.memory
 		v12 = t20
 		p21 := v6 - v9
@@ -5964,7 +5964,7 @@ func (m *Module) fn63(v0, v1, v2 int32) {
 		if uint32(v6) < uint32(v5) {
 			p39 = v6
 		}
-		t42 := m.fn265(t40, t41, p39)
+		t42 := m.fn267(t40, t41, p39)
 		mem = m.memory
 		v13 = t42
 		t44 := v0
@@ -6029,7 +6029,7 @@ func (m *Module) fn63(v0, v1, v2 int32) {
 		if uint32(v7) < uint32(v0) {
 			p57 = v7
 		}
-		t60 := m.fn265(t58, t59, p57)
+		t60 := m.fn267(t58, t59, p57)
 		mem = m.memory
 		v5 = t60
 		p61 := v7 - v0
@@ -6101,7 +6101,7 @@ func (m *Module) fn63(v0, v1, v2 int32) {
 		if uint32(v0) < uint32(v5) {
 			p77 = v0
 		}
-		t80 := m.fn265(t78, t79, p77)
+		t80 := m.fn267(t78, t79, p77)
 		mem = m.memory
 		v3 = t80
 		t82 := v1
@@ -8654,7 +8654,7 @@ l6:
 			if uint32(v12) < uint32(v14) {
 				p12 = v12
 			}
-			t15 := m.fn265(t13, t14, p12)
+			t15 := m.fn267(t13, t14, p12)
 			mem = m.memory
 			v10 = t15
 			p16 := v12 - v14
@@ -8728,7 +8728,7 @@ l6:
 			if uint32(v12) < uint32(v14) {
 				p35 = v12
 			}
-			t38 := m.fn265(t36, t37, p35)
+			t38 := m.fn267(t36, t37, p35)
 			mem = m.memory
 			v10 = t38
 			p39 := v12 - v14
@@ -17163,7 +17163,7 @@ func (m *Module) fn85(v0, v1, v2 int32) {
 			if uint32(v6) < uint32(v8) {
 				p8 = v6
 			}
-			t11 := m.fn265(t9, t10, p8)
+			t11 := m.fn267(t9, t10, p8)
 			mem = m.memory
 			v7 = t11
 			p12 := v6 - v8
@@ -17222,7 +17222,7 @@ func (m *Module) fn85(v0, v1, v2 int32) {
 					if uint32(v8) < uint32(v7) {
 						p36 = v8
 					}
-					t39 := m.fn265(t37, t38, p36)
+					t39 := m.fn267(t37, t38, p36)
 					mem = m.memory
 					v12 = t39
 					p40 := v8 - v7
@@ -17291,7 +17291,7 @@ func (m *Module) fn85(v0, v1, v2 int32) {
 				if uint32(v8) < uint32(v7) {
 					p22 = v8
 				}
-				t25 := m.fn265(t23, t24, p22)
+				t25 := m.fn267(t23, t24, p22)
 				mem = m.memory
 				v12 = t25
 				p26 := v8 - v7
@@ -17473,7 +17473,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 								if uint32(v6) < uint32(v14) {
 									p16 = v6
 								}
-								t18 := m.fn265(t15, t17, p16)
+								t18 := m.fn267(t15, t17, p16)
 								mem = m.memory
 								v10 = t18
 								t19 := int64(load64(mem, uint64(uint32(v7))))
@@ -17515,7 +17515,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 									if uint32(v6) < uint32(v13) {
 										p27 = v6
 									}
-									t29 := m.fn265(t26, t28, p27)
+									t29 := m.fn267(t26, t28, p27)
 									mem = m.memory
 									v11 = t29
 									p30 := v6 - v13
@@ -17554,7 +17554,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 								if uint32(v14) < uint32(v13) {
 									p36 = v14
 								}
-								t42 := m.fn265(t40, t41, p36)
+								t42 := m.fn267(t40, t41, p36)
 								mem = m.memory
 								v6 = t42
 								p43 := v14 - v13
@@ -17623,7 +17623,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 							if uint32(v6) < uint32(v14) {
 								p55 = v6
 							}
-							t58 := m.fn265(t56, t57, p55)
+							t58 := m.fn267(t56, t57, p55)
 							mem = m.memory
 							v7 = t58
 							p59 := v6 - v14
@@ -17720,7 +17720,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 									if uint32(v6) < uint32(v7) {
 										p84 = v6
 									}
-									t87 := m.fn265(t85, t86, p84)
+									t87 := m.fn267(t85, t86, p84)
 									mem = m.memory
 									v16 = t87
 									v11 = v18 + v13*i32(12)
@@ -17755,7 +17755,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 									if uint32(v6) < uint32(v11) {
 										p95 = v6
 									}
-									t98 := m.fn265(t96, t97, p95)
+									t98 := m.fn267(t96, t97, p95)
 									mem = m.memory
 									v15 = t98
 									t100 := v18
@@ -17907,7 +17907,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 									if uint32(v6) < uint32(v14) {
 										p122 = v6
 									}
-									t125 := m.fn265(t123, t124, p122)
+									t125 := m.fn267(t123, t124, p122)
 									mem = m.memory
 									v16 = t125
 									v7 = v18 + v13*i32(12)
@@ -17975,7 +17975,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 									if uint32(v6) < uint32(v14) {
 										p139 = v6
 									}
-									t142 := m.fn265(t140, t141, p139)
+									t142 := m.fn267(t140, t141, p139)
 									mem = m.memory
 									v7 = t142
 									v8 = v18 + v13*i32(12)
@@ -18143,7 +18143,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 							if uint32(v7) < uint32(v13) {
 								p177 = v7
 							}
-							t180 := m.fn265(t178, t179, p177)
+							t180 := m.fn267(t178, t179, p177)
 							mem = m.memory
 							v16 = t180
 							v11 = v18 + v14*i32(12)
@@ -18185,7 +18185,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 							if uint32(v11) < uint32(v13) {
 								p188 = v11
 							}
-							t191 := m.fn265(t189, t190, p188)
+							t191 := m.fn267(t189, t190, p188)
 							mem = m.memory
 							v15 = t191
 							t193 := v18
@@ -18309,7 +18309,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 									if uint32(v6) < uint32(v11) {
 										p216 = v6
 									}
-									t219 := m.fn265(t217, t218, p216)
+									t219 := m.fn267(t217, t218, p216)
 									mem = m.memory
 									v16 = t219
 									v8 = v18 + v14*i32(12)
@@ -18413,7 +18413,7 @@ func (m *Module) fn86(v0, v1, v2, v3, v4 int32) {
 					if uint32(v6) < uint32(v13) {
 						p241 = v6
 					}
-					t244 := m.fn265(t242, t243, p241)
+					t244 := m.fn267(t242, t243, p241)
 					mem = m.memory
 					v11 = t244
 					v8 = v18 + v14*i32(12)
@@ -20878,7 +20878,7 @@ l1:
 				if uint32(v7) < uint32(v12) {
 					p17 = v7
 				}
-				t20 := m.fn265(t18, t19, p17)
+				t20 := m.fn267(t18, t19, p17)
 				mem = m.memory
 				v16 = t20
 				p21 := v7 - v12
@@ -20935,7 +20935,7 @@ l1:
 			if uint32(v6) < uint32(v7) {
 				p31 = v6
 			}
-			t34 := m.fn265(t32, t33, p31)
+			t34 := m.fn267(t32, t33, p31)
 			mem = m.memory
 			v9 = t34
 			p35 := v6 - v7
@@ -21059,7 +21059,7 @@ func (m *Module) fn97(v0 int32) {
 			goto l0
 		}
 		t1 := int32(load32(mem, uint64(uint32(v0))+68))
-		m.fn276(t1)
+		m.fn278(t1)
 		mem = m.memory
 	}
 l0:
@@ -21069,7 +21069,7 @@ l0:
 			goto l1
 		}
 		t3 := int32(load32(mem, uint64(uint32(v0))+80))
-		m.fn276(t3)
+		m.fn278(t3)
 		mem = m.memory
 	}
 l1:
@@ -21079,7 +21079,7 @@ l1:
 			goto l2
 		}
 		t5 := int32(load32(mem, uint64(uint32(v0))+48))
-		m.fn276(t5)
+		m.fn278(t5)
 		mem = m.memory
 	}
 l2:
@@ -21089,7 +21089,7 @@ l2:
 			goto l3
 		}
 		t7 := int32(load32(mem, uint64(uint32(v0))+56))
-		m.fn276(t7)
+		m.fn278(t7)
 		mem = m.memory
 	}
 l3:
@@ -21111,7 +21111,7 @@ l3:
 						goto l6
 					}
 					t10 := int32(load32(mem, uint64(uint32(v0))+1216))
-					m.fn276(t10)
+					m.fn278(t10)
 					mem = m.memory
 				}
 			l6:
@@ -21121,7 +21121,7 @@ l3:
 						goto l7
 					}
 					t12 := int32(load32(mem, uint64(uint32(v0))+1224))
-					m.fn276(t12)
+					m.fn278(t12)
 					mem = m.memory
 				}
 			l7:
@@ -21137,7 +21137,7 @@ l3:
 					goto l9
 				}
 				t14 := int32(load32(mem, uint64(uint32(v0))+1216))
-				m.fn276(t14)
+				m.fn278(t14)
 				mem = m.memory
 			}
 		l9:
@@ -21147,7 +21147,7 @@ l3:
 					goto l10
 				}
 				t16 := int32(load32(mem, uint64(uint32(v0))+1224))
-				m.fn276(t16)
+				m.fn278(t16)
 				mem = m.memory
 			}
 		l10:
@@ -21158,7 +21158,7 @@ l3:
 		}
 	l8:
 		t18 := int32(load32(mem, uint64(uint32(v0))+1232))
-		m.fn276(t18)
+		m.fn278(t18)
 		mem = m.memory
 	}
 l4:
@@ -21174,7 +21174,7 @@ l4:
 				goto l12
 			}
 			t21 := int32(load32(mem, uint64(uint32(v0))+232))
-			m.fn276(t21)
+			m.fn278(t21)
 			mem = m.memory
 		}
 	l12:
@@ -21184,7 +21184,7 @@ l4:
 				goto l13
 			}
 			t23 := int32(load32(mem, uint64(uint32(v0))+360))
-			m.fn276(t23)
+			m.fn278(t23)
 			mem = m.memory
 		}
 	l13:
@@ -21194,7 +21194,7 @@ l4:
 				goto l14
 			}
 			t25 := int32(load32(mem, uint64(uint32(v0))+488))
-			m.fn276(t25)
+			m.fn278(t25)
 			mem = m.memory
 		}
 	l14:
@@ -21204,7 +21204,7 @@ l4:
 				goto l15
 			}
 			t27 := int32(load32(mem, uint64(uint32(v0))+616))
-			m.fn276(t27)
+			m.fn278(t27)
 			mem = m.memory
 		}
 	l15:
@@ -21214,7 +21214,7 @@ l4:
 				goto l16
 			}
 			t29 := int32(load32(mem, uint64(uint32(v0))+744))
-			m.fn276(t29)
+			m.fn278(t29)
 			mem = m.memory
 		}
 	l16:
@@ -21224,7 +21224,7 @@ l4:
 				goto l17
 			}
 			t31 := int32(load32(mem, uint64(uint32(v0))+872))
-			m.fn276(t31)
+			m.fn278(t31)
 			mem = m.memory
 		}
 	l17:
@@ -21234,7 +21234,7 @@ l4:
 				goto l18
 			}
 			t33 := int32(load32(mem, uint64(uint32(v0))+1000))
-			m.fn276(t33)
+			m.fn278(t33)
 			mem = m.memory
 		}
 	l18:
@@ -21244,7 +21244,7 @@ l4:
 				goto l19
 			}
 			t35 := int32(load32(mem, uint64(uint32(v0))+1128))
-			m.fn276(t35)
+			m.fn278(t35)
 			mem = m.memory
 		}
 	l19:
@@ -21264,7 +21264,7 @@ l4:
 					goto l21
 				}
 				t39 := int32(load32(mem, uint64(uint32(v1))))
-				m.fn276(t39)
+				m.fn278(t39)
 				mem = m.memory
 			}
 		l21:
@@ -21278,7 +21278,7 @@ l4:
 		if v3 == 0 {
 			goto l11
 		}
-		m.fn276(v4)
+		m.fn278(v4)
 		mem = m.memory
 	}
 l11:
@@ -21294,7 +21294,7 @@ l11:
 				goto l24
 			}
 			t42 := int32(load32(mem, uint64(uint32(v1))+36))
-			m.fn276(t42)
+			m.fn278(t42)
 			mem = m.memory
 		}
 	l24:
@@ -21304,7 +21304,7 @@ l11:
 				goto l25
 			}
 			t44 := int32(load32(mem, uint64(uint32(v1))+48))
-			m.fn276(t44)
+			m.fn278(t44)
 			mem = m.memory
 		}
 	l25:
@@ -21314,7 +21314,7 @@ l11:
 				goto l26
 			}
 			t46 := int32(load32(mem, uint64(uint32(v1))+16))
-			m.fn276(t46)
+			m.fn278(t46)
 			mem = m.memory
 		}
 	l26:
@@ -21324,11 +21324,11 @@ l11:
 				goto l27
 			}
 			t48 := int32(load32(mem, uint64(uint32(v1))+24))
-			m.fn276(t48)
+			m.fn278(t48)
 			mem = m.memory
 		}
 	l27:
-		m.fn276(v1)
+		m.fn278(v1)
 		mem = m.memory
 	}
 l23:
@@ -21343,7 +21343,7 @@ l23:
 		if v1 != i32(1) {
 			return
 		}
-		m.fn276(v0)
+		m.fn278(v0)
 	}
 }
 func (m *Module) fn98(v0 int32) {
@@ -21415,7 +21415,7 @@ l2:
 				goto l4
 			}
 			if uint32(v4) <= uint32(v3) {
-				t5 := m.fn279(v2, v3)
+				t5 := m.fn281(v2, v3)
 				mem = m.memory
 				v8 = t5
 				goto l9
@@ -21427,7 +21427,7 @@ l2:
 			if uint32(v4) > uint32(i32(4)) {
 				p1 = v4
 			}
-			t3 := m.fn281(t2, p1, v3)
+			t3 := m.fn283(t2, p1, v3)
 			mem = m.memory
 			if t3 != 0 {
 				goto l6
@@ -21443,7 +21443,7 @@ l2:
 			}
 			memory_copy(mem, uint32(v8), uint32(v2), uint32(v4))
 		l7:
-			m.fn276(v2)
+			m.fn278(v2)
 			mem = m.memory
 			goto l8
 		}
@@ -21468,7 +21468,7 @@ l2:
 			if uint32(v4) > uint32(i32(4)) {
 				p6 = v4
 			}
-			t8 := m.fn281(t7, p6, v3)
+			t8 := m.fn283(t7, p6, v3)
 			mem = m.memory
 			if t8 != 0 {
 				goto l6
@@ -21478,7 +21478,7 @@ l2:
 			goto l9
 		}
 	l12:
-		t10 := m.fn273(v3)
+		t10 := m.fn275(v3)
 		mem = m.memory
 		v8 = t10
 	}
@@ -22691,7 +22691,7 @@ func (m *Module) fn111(v0, v1, v2 int32) {
 			v4 = i32(0)
 			goto l9
 		l8:
-			t10 := m.fn273(v4)
+			t10 := m.fn275(v4)
 			mem = m.memory
 			v6 = t10
 			if v6 == 0 {
@@ -22743,7 +22743,7 @@ func (m *Module) fn112(v0, v1, v2, v3 int32) int32 {
 					if v5 == 0 {
 						goto l1
 					}
-					t3 := m.fn273(v5)
+					t3 := m.fn275(v5)
 					mem = m.memory
 					v7 = t3
 					if v7 == 0 {
@@ -22970,7 +22970,7 @@ func (m *Module) fn112(v0, v1, v2, v3 int32) int32 {
 				t34 := v8
 				v10 = v10 + i32(1)
 				if uint32(t34) > uint32(v10) {
-					t35 := m.fn279(v13, v10)
+					t35 := m.fn281(v13, v10)
 					mem = m.memory
 					v9 = t35
 					if v9 != 0 {
@@ -22991,7 +22991,7 @@ func (m *Module) fn112(v0, v1, v2, v3 int32) int32 {
 			goto l26
 		l27:
 			v10 = i32(1)
-			t36 := m.fn273(i32(1))
+			t36 := m.fn275(i32(1))
 			mem = m.memory
 			v9 = t36
 			if v9 == 0 {
@@ -23002,11 +23002,11 @@ func (m *Module) fn112(v0, v1, v2, v3 int32) int32 {
 			if v14 == 0 {
 				goto l26
 			}
-			m.fn276(v13)
+			m.fn278(v13)
 			mem = m.memory
 		}
 	l26:
-		t37 := m.fn273(i32(16))
+		t37 := m.fn275(i32(16))
 		mem = m.memory
 		v8 = t37
 		if v8 == 0 {
@@ -23031,7 +23031,7 @@ func (m *Module) fn112(v0, v1, v2, v3 int32) int32 {
 			if t41 == 0 {
 				goto l30
 			}
-			m.fn276(v6)
+			m.fn278(v6)
 			mem = m.memory
 		}
 	l30:
@@ -23088,7 +23088,7 @@ func (m *Module) fn113(v0 int32) int32 {
 						t4 := int32(load32(mem, uint64(uint32(v1))+36))
 						v4 = t4
 						{
-							t5 := m.fn273(i32(32))
+							t5 := m.fn275(i32(32))
 							mem = m.memory
 							v5 = t5
 							if v5 == 0 {
@@ -23243,7 +23243,7 @@ func (m *Module) fn113(v0 int32) int32 {
 									}
 									{
 										{
-											t25 := m.fn265(i32(1053781), v7+i32(1053781), v13)
+											t25 := m.fn267(i32(1053781), v7+i32(1053781), v13)
 											mem = m.memory
 											if t25 == 0 {
 												goto l24
@@ -23713,7 +23713,7 @@ func (m *Module) fn113(v0 int32) int32 {
 							}
 						}
 					case 8:
-						t84 := m.fn273(i32(94))
+						t84 := m.fn275(i32(94))
 						mem = m.memory
 						v2 = t84
 						if v2 == 0 {
@@ -23746,7 +23746,7 @@ func (m *Module) fn113(v0 int32) int32 {
 					goto l74
 				}
 				t90 := int32(load32(mem, uint64(uint32(v0))+28))
-				m.fn276(t90)
+				m.fn278(t90)
 				mem = m.memory
 				goto l74
 			}
@@ -23783,7 +23783,7 @@ func (m *Module) fn113(v0 int32) int32 {
 				if t95 == 0 {
 					goto l78
 				}
-				m.fn276(v4)
+				m.fn278(v4)
 				mem = m.memory
 			}
 		l78:
@@ -23799,7 +23799,7 @@ func (m *Module) fn113(v0 int32) int32 {
 			goto l74
 		}
 		t100 := int32(load32(mem, uint64(uint32(v0))+28))
-		m.fn276(t100)
+		m.fn278(t100)
 	}
 l74:
 	m.g0 = v1 + i32(144)
@@ -23809,7 +23809,7 @@ l50:
 	panic("unreachable")
 }
 func (m *Module) fn114(v0, v1, v2, v3, v4 int32) {
-	m.fn202(v0, v1, v2, v3, v4)
+	m.fn204(v0, v1, v2, v3, v4)
 	panic("unreachable")
 }
 func (m *Module) fn115(v0, v1, v2, v3 int32) {
@@ -23828,13 +23828,13 @@ l0:
 			if v1 == 0 {
 				goto l2
 			}
-			t0 := m.fn279(v2, v3)
+			t0 := m.fn281(v2, v3)
 			mem = m.memory
 			v4 = t0
 			goto l3
 		}
 	l2:
-		t1 := m.fn273(v3)
+		t1 := m.fn275(v3)
 		mem = m.memory
 		v4 = t1
 	}
@@ -23856,7 +23856,7 @@ l1:
 	store32(mem, uint64(uint32(v0)), uint32(v1))
 }
 func (m *Module) fn116(v0, v1 int32) {
-	m.fn186(v1, v0)
+	m.fn188(v1, v0)
 	panic("unreachable")
 }
 func (m *Module) fn117(v0, v1, v2, v3, v4, v5 int32) {
@@ -24978,7 +24978,7 @@ func (m *Module) fn123(v0, v1 int32, v2 int64, v3, v4, v5, v6 int32) {
 							if v20 != v4 {
 								goto l4
 							}
-							t27 := m.fn265(v10+v21, v3, v4)
+							t27 := m.fn267(v10+v21, v3, v4)
 							mem = m.memory
 							if t27 == 0 {
 								goto l5
@@ -25071,7 +25071,7 @@ func (m *Module) fn123(v0, v1 int32, v2 int64, v3, v4, v5, v6 int32) {
 						if v20 != v4 {
 							goto l10
 						}
-						t48 := m.fn265(v10+v21, v3, v4)
+						t48 := m.fn267(v10+v21, v3, v4)
 						mem = m.memory
 						if t48 == 0 {
 							goto l5
@@ -25133,7 +25133,7 @@ func (m *Module) fn123(v0, v1 int32, v2 int64, v3, v4, v5, v6 int32) {
 				if uint32(v7) < uint32(v6) {
 					p55 = v7
 				}
-				t60 := m.fn265(t58, t59, p55)
+				t60 := m.fn267(t58, t59, p55)
 				mem = m.memory
 				v19 = t60
 				p61 := v7 - v6
@@ -25170,7 +25170,7 @@ func (m *Module) fn123(v0, v1 int32, v2 int64, v3, v4, v5, v6 int32) {
 			if uint32(v7) < uint32(v6) {
 				p66 = v7
 			}
-			t69 := m.fn265(t67, t68, p66)
+			t69 := m.fn267(t67, t68, p66)
 			mem = m.memory
 			v20 = t69
 			p70 := v7 - v6
@@ -25386,7 +25386,7 @@ func (m *Module) fn124(v0, v1 int32, v2 int64, v3, v4 int32) {
 							}
 						}
 					l5:
-						t38 := m.fn265(v26, v9, v6)
+						t38 := m.fn267(v26, v9, v6)
 						mem = m.memory
 						if t38 == 0 {
 							goto l7
@@ -25540,7 +25540,7 @@ func (m *Module) fn124(v0, v1 int32, v2 int64, v3, v4 int32) {
 								}
 							}
 						l18:
-							t66 := m.fn265(v26, v9, v6)
+							t66 := m.fn267(v26, v9, v6)
 							mem = m.memory
 							if t66 == 0 {
 								goto l7
@@ -25613,7 +25613,7 @@ func (m *Module) fn124(v0, v1 int32, v2 int64, v3, v4 int32) {
 								if uint32(v3) < uint32(v19) {
 									p78 = v3
 								}
-								t81 := m.fn265(t79, t80, p78)
+								t81 := m.fn267(t79, t80, p78)
 								mem = m.memory
 								v6 = t81
 								p82 := v3 - v19
@@ -25698,7 +25698,7 @@ func (m *Module) fn124(v0, v1 int32, v2 int64, v3, v4 int32) {
 									if uint32(v25) < uint32(v3) {
 										p97 = t96
 									}
-									t98 := m.fn265(t95, t93, p97)
+									t98 := m.fn267(t95, t93, p97)
 									mem = m.memory
 									v6 = t98
 									p99 := v25 - v3
@@ -26144,7 +26144,7 @@ l0:
 				goto l1
 			}
 			v19 = v18 << 3
-			t52 := m.fn273(v19)
+			t52 := m.fn275(v19)
 			mem = m.memory
 			v17 = t52
 			if v17 == 0 {
@@ -26334,10 +26334,10 @@ l0:
 			v25 = i32(4)
 			goto l23
 		l22:
-			m.fn276(v17)
+			m.fn278(v17)
 			mem = m.memory
 			v1 = v18 * i32(12)
-			t74 := m.fn273(v1)
+			t74 := m.fn275(v1)
 			mem = m.memory
 			v25 = t74
 			if v25 == 0 {
@@ -26363,7 +26363,7 @@ l0:
 				store32(mem, uint64(uint32(v3))+88, uint32(i32(0)))
 				t75 := v3 + i32(88)
 				v24 = v4 << 6
-				t76 := m.fn281(t75, i32(64), v24)
+				t76 := m.fn283(t75, i32(64), v24)
 				mem = m.memory
 				v20 = t76
 				t77 := int32(load32(mem, uint64(uint32(v3))+88))
@@ -26694,7 +26694,7 @@ l0:
 										if v21 != v20 {
 											goto l54
 										}
-										t130 := m.fn265(v2+v23, v22, v20)
+										t130 := m.fn267(v2+v23, v22, v20)
 										mem = m.memory
 										if t130 == 0 {
 											goto l55
@@ -26791,7 +26791,7 @@ l0:
 								if v21 != v20 {
 									goto l59
 								}
-								t157 := m.fn265(v2+v23, v22, v20)
+								t157 := m.fn267(v2+v23, v22, v20)
 								mem = m.memory
 								if t157 == 0 {
 									goto l55
@@ -27059,7 +27059,7 @@ l0:
 				if v1 != v23 {
 					goto l86
 				}
-				t184 := m.fn265(v2+v18, v2+v4, v1)
+				t184 := m.fn267(v2+v18, v2+v4, v1)
 				mem = m.memory
 				if t184 != 0 {
 					goto l86
@@ -27109,7 +27109,7 @@ l0:
 							if v23 != v22 {
 								goto l91
 							}
-							t191 := m.fn265(v2+v4, v2+v34, v23)
+							t191 := m.fn267(v2+v4, v2+v34, v23)
 							mem = m.memory
 							if t191 == 0 {
 								goto l92
@@ -27165,14 +27165,14 @@ l37:
 			if v1 != 0 {
 				goto l96
 			}
-			m.fn276(v20)
+			m.fn278(v20)
 			mem = m.memory
 			v20 = i32(4)
 			goto l95
 		l96:
 			t196 := v20
 			v21 = v1 * i32(12)
-			t197 := m.fn279(t196, v21)
+			t197 := m.fn281(t196, v21)
 			mem = m.memory
 			v20 = t197
 			if v20 == 0 {
@@ -27188,7 +27188,7 @@ l37:
 				goto l98
 			}
 			t199 := int32(load32(mem, uint64(uint32(v3))+48))
-			m.fn276(t199)
+			m.fn278(t199)
 			mem = m.memory
 		}
 	l98:
@@ -27201,7 +27201,7 @@ l37:
 				goto l99
 			}
 			t201 := int32(load32(mem, uint64(uint32(v3))+60))
-			m.fn276(t201)
+			m.fn278(t201)
 			mem = m.memory
 		}
 	l99:
@@ -27218,7 +27218,7 @@ l37:
 		if v17 != 0 {
 			t206 := v1
 			v20 = v17 * i32(12)
-			t207 := m.fn279(t206, v20)
+			t207 := m.fn281(t206, v20)
 			mem = m.memory
 			v1 = t207
 			if v1 != 0 {
@@ -27228,7 +27228,7 @@ l37:
 			mem = m.memory
 			panic("unreachable")
 		}
-		m.fn276(v1)
+		m.fn278(v1)
 		mem = m.memory
 		v1 = i32(4)
 		goto l102
@@ -27256,501 +27256,11 @@ l100:
 	if v16 == 0 {
 		goto l103
 	}
-	m.fn276(v15)
+	m.fn278(v15)
 l103:
 	m.g0 = v3 + i32(112)
 }
-func (m *Module) fn127(v0, v1, v2 int32) {
-	var v3, v4, v5, v6, v7 int32
-	var v8 int64
-	t0 := m.g0
-	v3 = t0 - i32(16)
-	m.g0 = v3
-	v4 = i32(0)
-	mem := m.memory
-	{
-		t1 := int32(load32(mem, uint64(uint32(v2))))
-		switch t1 {
-		case 4:
-			goto l4
-		default:
-			t2 := int32(load32(mem, uint64(uint32(v0))))
-			v5 = t2
-			t3 := int32(load32(mem, uint64(uint32(v0))+4))
-			v6 = t3
-			t4 := int32(load32(mem, uint64(uint32(v6))+8))
-			v7 = t4
-			t5 := int32(load32(mem, uint64(uint32(v2))+4))
-			t6 := int32(load32(mem, uint64(uint32(v2))+8))
-			t7 := int32(load32(mem, uint64(uint32(v0))+8))
-			t8 := int32(mem[uint64(uint32(t7))])
-			m.fn128(t5, t6, t8, v6)
-			mem = m.memory
-			t9 := int32(load32(mem, uint64(uint32(v6))+8))
-			v2 = t9
-			store64(mem, uint64(uint32(v3))+8, uint64(i64(0)))
-			if uint32(v2) < uint32(v7) {
-				m.fn24(v7, v2, v2, i32(1055492))
-				panic("unreachable")
-			}
-			{
-				v2 = v2 - v7
-				p10 := i32(8)
-				if uint32(v2) < uint32(i32(8)) {
-					p10 = v2
-				}
-				v0 = p10
-				if v0 == 0 {
-					goto l6
-				}
-				t11 := int32(load32(mem, uint64(uint32(v6))+4))
-				memory_copy(mem, uint32(v3+i32(8)), uint32(t11+v7), uint32(v0))
-			}
-		l6:
-			t12 := int64(load64(mem, uint64(uint32(v3))+8))
-			v8 = t12
-			{
-				t13 := int32(load32(mem, uint64(uint32(v6))+20))
-				v0 = t13
-				t14 := int32(load32(mem, uint64(uint32(v6))+12))
-				if v0 != t14 {
-					goto l7
-				}
-				m.fn105(v6 + i32(12))
-				mem = m.memory
-			}
-		l7:
-			store32(mem, uint64(uint32(v6))+20, uint32(v0+i32(1)))
-			t15 := int32(load32(mem, uint64(uint32(v6))+16))
-			v0 = t15 + v0*i32(24)
-			mem[uint64(uint32(v0))+20] = byte(i32(0))
-			store32(mem, uint64(uint32(v0))+16, uint32(v1))
-			store32(mem, uint64(uint32(v0))+12, uint32(v2))
-			store32(mem, uint64(uint32(v0))+8, uint32(v7))
-			store64(mem, uint64(uint32(v0)), uint64(v8<<56|v8&i64(0xff00)<<40|(v8&i64(0xff0000)<<24|v8&i64(0xff000000)<<8)|(int64(uint64(v8)>>8)&i64(0xff000000)|int64(uint64(v8)>>24)&i64(0xff0000)|(int64(uint64(v8)>>40)&i64(0xff00)|int64(uint64(v8)>>56)))))
-			t16 := int32(load32(mem, uint64(uint32(v5))+40))
-			t17 := v5
-			t18 := v2
-			v0 = t16
-			p19 := v0
-			if uint32(v2) < uint32(v0) {
-				p19 = t18
-			}
-			store32(mem, uint64(uint32(t17))+40, uint32(p19))
-			t20 := int32(load32(mem, uint64(uint32(v5))+44))
-			t21 := v5
-			t22 := v2
-			v0 = t20
-			p23 := v0
-			if uint32(v2) > uint32(v0) {
-				p23 = t22
-			}
-			store32(mem, uint64(uint32(t21))+44, uint32(p23))
-			if uint32(v2) < uint32(i32(256)) {
-				v0 = v5 + int32(uint32(v2)>>3)&i32(0x1ffffff8)
-				t24 := int64(load64(mem, uint64(uint32(v0))+8))
-				store64(mem, uint64(uint32(v0))+8, uint64(t24|i64_shl(i64(1), int64(uint32(v2)))))
-				goto l4
-			}
-			mem[uint64(uint32(v5))+48] = byte(i32(1))
-			goto l4
-		case 3:
-			t25 := int32(load32(mem, uint64(uint32(v0))+20))
-			v6 = t25
-			t26 := int32(load32(mem, uint64(uint32(v6))+8))
-			v5 = t26
-			t27 := int32(load32(mem, uint64(uint32(v2))+4))
-			t28 := int32(load32(mem, uint64(uint32(v2))+8))
-			t29 := int32(load32(mem, uint64(uint32(v0))+8))
-			t30 := int32(mem[uint64(uint32(t29))])
-			m.fn128(t27, t28, t30, v6)
-			mem = m.memory
-			t31 := int32(load32(mem, uint64(uint32(v6))+8))
-			v2 = t31
-			store64(mem, uint64(uint32(v3))+8, uint64(i64(0)))
-			if uint32(v2) < uint32(v5) {
-				m.fn24(v5, v2, v2, i32(1055492))
-				panic("unreachable")
-			}
-			{
-				v0 = v2 - v5
-				p32 := i32(8)
-				if uint32(v0) < uint32(i32(8)) {
-					p32 = v0
-				}
-				v2 = p32
-				if v2 == 0 {
-					goto l10
-				}
-				t33 := int32(load32(mem, uint64(uint32(v6))+4))
-				memory_copy(mem, uint32(v3+i32(8)), uint32(t33+v5), uint32(v2))
-			}
-		l10:
-			t34 := int64(load64(mem, uint64(uint32(v3))+8))
-			v8 = t34
-			{
-				t35 := int32(load32(mem, uint64(uint32(v6))+20))
-				v2 = t35
-				t36 := int32(load32(mem, uint64(uint32(v6))+12))
-				if v2 != t36 {
-					goto l11
-				}
-				m.fn105(v6 + i32(12))
-				mem = m.memory
-			}
-		l11:
-			store32(mem, uint64(uint32(v6))+20, uint32(v2+i32(1)))
-			t37 := int32(load32(mem, uint64(uint32(v6))+16))
-			v2 = t37 + v2*i32(24)
-			mem[uint64(uint32(v2))+20] = byte(i32(0))
-			store32(mem, uint64(uint32(v2))+16, uint32(v1))
-			store32(mem, uint64(uint32(v2))+12, uint32(v0))
-			store32(mem, uint64(uint32(v2))+8, uint32(v5))
-			store64(mem, uint64(uint32(v2)), uint64(v8<<56|v8&i64(0xff00)<<40|(v8&i64(0xff0000)<<24|v8&i64(0xff000000)<<8)|(int64(uint64(v8)>>8)&i64(0xff000000)|int64(uint64(v8)>>24)&i64(0xff0000)|(int64(uint64(v8)>>40)&i64(0xff00)|int64(uint64(v8)>>56)))))
-			goto l4
-		case 1:
-			t38 := int32(load32(mem, uint64(uint32(v0))+12))
-			t39 := int32(load32(mem, uint64(uint32(t38))))
-			v4 = t39
-			fallthrough
-		case 2:
-			t40 := int32(load32(mem, uint64(uint32(v0))))
-			v7 = t40
-			t41 := int32(load32(mem, uint64(uint32(v0))+16))
-			v6 = t41
-			t42 := int32(load32(mem, uint64(uint32(v6))+8))
-			v5 = t42
-			t43 := int32(load32(mem, uint64(uint32(v2))+4))
-			t44 := int32(load32(mem, uint64(uint32(v2))+8))
-			t45 := int32(load32(mem, uint64(uint32(v0))+8))
-			t46 := int32(mem[uint64(uint32(t45))])
-			m.fn128(t43, t44, t46, v6)
-			mem = m.memory
-			t47 := int32(load32(mem, uint64(uint32(v6))+8))
-			v2 = t47
-			store64(mem, uint64(uint32(v3))+8, uint64(i64(0)))
-			if uint32(v2) < uint32(v5) {
-				m.fn24(v5, v2, v2, i32(1055492))
-				panic("unreachable")
-			}
-			{
-				v2 = v2 - v5
-				p48 := i32(8)
-				if uint32(v2) < uint32(i32(8)) {
-					p48 = v2
-				}
-				v0 = p48
-				if v0 == 0 {
-					goto l13
-				}
-				t49 := int32(load32(mem, uint64(uint32(v6))+4))
-				memory_copy(mem, uint32(v3+i32(8)), uint32(t49+v5), uint32(v0))
-			}
-		l13:
-			t50 := int64(load64(mem, uint64(uint32(v3))+8))
-			v8 = t50
-			{
-				t51 := int32(load32(mem, uint64(uint32(v6))+20))
-				v0 = t51
-				t52 := int32(load32(mem, uint64(uint32(v6))+12))
-				if v0 != t52 {
-					goto l14
-				}
-				m.fn105(v6 + i32(12))
-				mem = m.memory
-			}
-		l14:
-			store32(mem, uint64(uint32(v6))+20, uint32(v0+i32(1)))
-			t53 := int32(load32(mem, uint64(uint32(v6))+16))
-			v0 = t53 + v0*i32(24)
-			mem[uint64(uint32(v0))+20] = byte(v4 & i32(1))
-			store32(mem, uint64(uint32(v0))+16, uint32(v1))
-			store32(mem, uint64(uint32(v0))+12, uint32(v2))
-			store32(mem, uint64(uint32(v0))+8, uint32(v5))
-			store64(mem, uint64(uint32(v0)), uint64(v8<<56|v8&i64(0xff00)<<40|(v8&i64(0xff0000)<<24|v8&i64(0xff000000)<<8)|(int64(uint64(v8)>>8)&i64(0xff000000)|int64(uint64(v8)>>24)&i64(0xff0000)|(int64(uint64(v8)>>40)&i64(0xff00)|int64(uint64(v8)>>56)))))
-			{
-				t54 := int32(load32(mem, uint64(uint32(v7))))
-				if t54 != i32(1) {
-					goto l15
-				}
-				t55 := int32(load32(mem, uint64(uint32(v7))+4))
-				t56 := v2
-				v0 = t55
-				p57 := v0
-				if uint32(v2) < uint32(v0) {
-					p57 = t56
-				}
-				v2 = p57
-			}
-		l15:
-			store32(mem, uint64(uint32(v7))+4, uint32(v2))
-			store32(mem, uint64(uint32(v7)), uint32(i32(1)))
-			goto l4
-		}
-	}
-l4:
-	m.g0 = v3 + i32(16)
-}
-func (m *Module) fn128(v0, v1, v2, v3 int32) {
-	var v4, v5, v6, v7, v8 int32
-	var v9 int64
-	var v10, v11 int32
-	var v12 int64
-	var v13 int32
-	var v14 int64
-	mem := m.memory
-	{
-		{
-			{
-				if v2 != 0 {
-					goto l0
-				}
-				t0 := int32(load32(mem, uint64(uint32(v3))+8))
-				v4 = t0
-				goto l1
-			}
-		l0:
-			{
-				{
-					t1 := int32(load32(mem, uint64(uint32(v3))))
-					t2 := int32(load32(mem, uint64(uint32(v3))+8))
-					t3 := v1
-					v4 = t2
-					if uint32(t3) <= uint32(t1-v4) {
-						goto l2
-					}
-					m.fn19(v3, v4, v1, i32(1), i32(1))
-					mem = m.memory
-					t4 := int32(load32(mem, uint64(uint32(v3))+8))
-					v5 = t4
-					goto l3
-				}
-			l2:
-				v5 = v4
-				if v1 == 0 {
-					goto l4
-				}
-			l3:
-				if v1 == 0 {
-					goto l4
-				}
-				t5 := int32(load32(mem, uint64(uint32(v3))+4))
-				memory_copy(mem, uint32(t5+v5), uint32(v0), uint32(v1))
-			}
-		l4:
-			t6 := v3
-			v5 = v5 + v1
-			store32(mem, uint64(uint32(t6))+8, uint32(v5))
-			{
-				{
-					if uint32(v5) < uint32(v4) {
-						m.fn24(v4, v5, v5, i32(1056452))
-						mem = m.memory
-						panic("unreachable")
-					}
-					t7 := int32(load32(mem, uint64(uint32(v3))+4))
-					v6 = t7 + v4
-					v5 = v5 - v4
-					v7 = v5 & i32(7)
-					v8 = v5 & i32(-8)
-					if v8 != 0 {
-						v5 = int32(uint32(v5+i32(-8)) >> 3)
-						if v5 != 0 {
-							goto l8
-						}
-						v9 = i64(0)
-						v5 = v6
-						goto l9
-					}
-					v9 = i64(0)
-					goto l7
-				}
-			l8:
-				v5 = v5 + i32(1)
-				v10 = v5 & i32(1)
-				v11 = v5 & i32(0x3ffffffe)
-				v9 = i64(0)
-				v5 = v6
-			l10:
-				{
-					t8 := int64(load64(mem, uint64(uint32(v5))))
-					t9 := v5
-					v12 = t8
-					store64(mem, uint64(uint32(t9)), uint64(int64(uint64(v12+i64(2242545357980376863)^(v12+i64(361700864190383365)))>>2)&i64(2314885530818453536)^v12))
-					v13 = v5 + i32(8)
-					t10 := int64(load64(mem, uint64(uint32(v13))))
-					t11 := v13
-					v14 = t10
-					store64(mem, uint64(uint32(t11)), uint64(int64(uint64(v14+i64(2242545357980376863)^(v14+i64(361700864190383365)))>>2)&i64(2314885530818453536)^v14))
-					v9 = v14 | (v12 | v9)
-					v5 = v5 + i32(16)
-					v11 = v11 + i32(-2)
-					if v11 != 0 {
-						goto l10
-					}
-				}
-				if v10 == 0 {
-					goto l7
-				}
-			l9:
-				t12 := int64(load64(mem, uint64(uint32(v5))))
-				t13 := v5
-				v12 = t12
-				store64(mem, uint64(uint32(t13)), uint64(int64(uint64(v12+i64(2242545357980376863)^(v12+i64(361700864190383365)))>>2)&i64(2314885530818453536)^v12))
-				v9 = v12 | v9
-			}
-		l7:
-			{
-				if v7 == 0 {
-					goto l11
-				}
-				v5 = v6 + v8
-				t14 := int32(mem[uint64(uint32(v5))])
-				t15 := v5
-				v11 = t14
-				p16 := i32(0)
-				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
-					p16 = i32(32)
-				}
-				mem[uint64(uint32(t15))] = byte(p16 ^ v11)
-				v9 = v9 | int64(uint32(v11))&i64(255)
-				if v7 == i32(1) {
-					goto l11
-				}
-				t17 := int32(mem[uint64(uint32(v5))+1])
-				t18 := v5
-				v11 = t17
-				p19 := i32(0)
-				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
-					p19 = i32(32)
-				}
-				mem[uint64(uint32(t18))+1] = byte(p19 ^ v11)
-				v9 = v9 | int64(uint32(v11))&i64(255)
-				if v7 == i32(2) {
-					goto l11
-				}
-				t20 := int32(mem[uint64(uint32(v5))+2])
-				t21 := v5
-				v11 = t20
-				p22 := i32(0)
-				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
-					p22 = i32(32)
-				}
-				mem[uint64(uint32(t21))+2] = byte(p22 ^ v11)
-				v9 = v9 | int64(uint32(v11))&i64(255)
-				if v7 == i32(3) {
-					goto l11
-				}
-				t23 := int32(mem[uint64(uint32(v5))+3])
-				t24 := v5
-				v11 = t23
-				p25 := i32(0)
-				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
-					p25 = i32(32)
-				}
-				mem[uint64(uint32(t24))+3] = byte(p25 ^ v11)
-				v9 = v9 | int64(uint32(v11))&i64(255)
-				if v7 == i32(4) {
-					goto l11
-				}
-				t26 := int32(mem[uint64(uint32(v5))+4])
-				t27 := v5
-				v11 = t26
-				p28 := i32(0)
-				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
-					p28 = i32(32)
-				}
-				mem[uint64(uint32(t27))+4] = byte(p28 ^ v11)
-				v9 = v9 | int64(uint32(v11))&i64(255)
-				if v7 == i32(5) {
-					goto l11
-				}
-				t29 := int32(mem[uint64(uint32(v5))+5])
-				t30 := v5
-				v11 = t29
-				p31 := i32(0)
-				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
-					p31 = i32(32)
-				}
-				mem[uint64(uint32(t30))+5] = byte(p31 ^ v11)
-				v9 = v9 | int64(uint32(v11))&i64(255)
-				if v7 == i32(6) {
-					goto l11
-				}
-				t32 := int32(mem[uint64(uint32(v5))+6])
-				t33 := v5
-				v11 = t32
-				p34 := i32(0)
-				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
-					p34 = i32(32)
-				}
-				mem[uint64(uint32(t33))+6] = byte(p34 ^ v11)
-				v9 = v9 | int64(uint32(v11))&i64(255)
-			}
-		l11:
-			if v9&i64(-0x7f7f7f7f7f7f7f80) == 0 {
-				return
-			}
-			store32(mem, uint64(uint32(v3))+8, uint32(v4))
-		}
-	l1:
-		{
-			t35 := v4
-			v11 = v1 * i32(3)
-			v5 = t35 + v11
-			if uint32(v5) <= uint32(v4) {
-				goto l13
-			}
-			v5 = v4
-			{
-				t36 := int32(load32(mem, uint64(uint32(v3))))
-				if uint32(v11) <= uint32(t36-v4) {
-					goto l14
-				}
-				m.fn19(v3, v4, v11, i32(1), i32(1))
-				mem = m.memory
-				t37 := int32(load32(mem, uint64(uint32(v3))+8))
-				v5 = t37
-			}
-		l14:
-			t38 := int32(load32(mem, uint64(uint32(v3))+4))
-			v7 = t38
-			v13 = v7 + v5
-			{
-				if uint32(v11) < uint32(i32(2)) {
-					goto l15
-				}
-				v11 = v11 + i32(-1)
-				if v11 == 0 {
-					goto l16
-				}
-				memory_zero(mem, uint32(v13), uint32(v11))
-			l16:
-				t39 := v7
-				v5 = v5 + v11
-				v13 = t39 + v5
-			}
-		l15:
-			mem[uint64(uint32(v13))] = byte(i32(0))
-			v5 = v5 + i32(1)
-		}
-	l13:
-		store32(mem, uint64(uint32(v3))+8, uint32(v5))
-		if uint32(v5) < uint32(v4) {
-			m.fn24(v4, v5, v5, i32(1056468))
-			panic("unreachable")
-		}
-		t40 := int32(load32(mem, uint64(uint32(v3))+4))
-		t41 := m.fn144(v0, v1, v2, t40+v4, v5-v4)
-		mem = m.memory
-		v11 = t41 + v4
-		if uint32(v11) > uint32(v5) {
-			return
-		}
-		store32(mem, uint64(uint32(v3))+8, uint32(v11))
-	}
-}
-func (m *Module) fn129(v0, v1, v2 int32) int32 {
+func (m *Module) fn127(v0, v1, v2 int32) int32 {
 	var v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 int32
 	var v13, v14 int64
 	var v15 int32
@@ -28330,7 +27840,7 @@ func (m *Module) fn129(v0, v1, v2 int32) int32 {
 					if v19 != i64(0) {
 						goto l19
 					}
-					t157 := m.fn130(v5, v1, v2, v3+i32(8))
+					t157 := m.fn128(v5, v1, v2, v3+i32(8))
 					mem = m.memory
 					v7 = t157 & i32(255)
 					goto l19
@@ -28694,7 +28204,7 @@ func (m *Module) fn129(v0, v1, v2 int32) int32 {
 					if v19 != i64(0) {
 						goto l19
 					}
-					t260 := m.fn131(v5, v1, v2, v3+i32(8))
+					t260 := m.fn129(v5, v1, v2, v3+i32(8))
 					mem = m.memory
 					v7 = t260 & i32(255)
 					goto l19
@@ -28930,7 +28440,7 @@ func (m *Module) fn129(v0, v1, v2 int32) int32 {
 				if v19 != i64(0) {
 					goto l19
 				}
-				t308 := m.fn132(v5, v1, v2, v3+i32(8))
+				t308 := m.fn130(v5, v1, v2, v3+i32(8))
 				mem = m.memory
 				v7 = t308 & i32(255)
 			}
@@ -28959,20 +28469,20 @@ func (m *Module) fn129(v0, v1, v2 int32) int32 {
 					goto l37
 				}
 			l39:
-				t311 := m.fn133(v0, v1, v2)
+				t311 := m.fn131(v0, v1, v2)
 				v8 = t311
 				goto l37
 			}
 		}
 	l0:
-		t312 := m.fn134(v0, v1, v2)
+		t312 := m.fn132(v0, v1, v2)
 		v8 = t312
 	}
 l37:
 	m.g0 = v3 + i32(400)
 	return v8
 }
-func (m *Module) fn130(v0, v1, v2, v3 int32) int32 {
+func (m *Module) fn128(v0, v1, v2, v3 int32) int32 {
 	var v4, v5, v6, v7, v8 int32
 	var v9 int64
 	var v10, v11, v12, v13, v14, v15 int32
@@ -29013,7 +28523,7 @@ func (m *Module) fn130(v0, v1, v2, v3 int32) int32 {
 					t6 := v7
 					t7 := v0
 					v8 = v6 << 7
-					t8 := m.fn138(t6, t7+v8, v1, v2, v3+i32(64), i32(8), v3, i32(8), v4+i32(12))
+					t8 := m.fn136(t6, t7+v8, v1, v2, v3+i32(64), i32(8), v3, i32(8), v4+i32(12))
 					mem = m.memory
 					if t8 == 0 {
 						t9 := int64(mem[uint64(uint32(v0))+1056])
@@ -29292,7 +28802,7 @@ func (m *Module) fn130(v0, v1, v2, v3 int32) int32 {
 				if v9 == 0 {
 					goto l14
 				}
-				t73 := m.fn138(v7, v3, v1, v2, v40, i32(8), v4+i32(16), i32(8), v4+i32(12))
+				t73 := m.fn136(v7, v3, v1, v2, v40, i32(8), v4+i32(16), i32(8), v4+i32(12))
 				mem = m.memory
 				if t73 == 0 {
 					goto l14
@@ -29325,7 +28835,7 @@ l3:
 	}
 	return p77
 }
-func (m *Module) fn131(v0, v1, v2, v3 int32) int32 {
+func (m *Module) fn129(v0, v1, v2, v3 int32) int32 {
 	var v4, v5, v6, v7, v8, v9, v10 int32
 	var v11 int64
 	var v12, v13, v14, v15, v16, v17 int32
@@ -29372,7 +28882,7 @@ func (m *Module) fn131(v0, v1, v2, v3 int32) int32 {
 					t9 := v1
 					t10 := v2
 					v10 = v3 + i32(128)
-					t11 := m.fn138(t6, t8, t9, t10, v10, i32(16), v3, i32(16), v4+i32(12))
+					t11 := m.fn136(t6, t8, t9, t10, v10, i32(16), v3, i32(16), v4+i32(12))
 					mem = m.memory
 					if t11 == 0 {
 						t12 := int64(mem[uint64(uint32(v0))+1056])
@@ -29470,7 +28980,7 @@ func (m *Module) fn131(v0, v1, v2, v3 int32) int32 {
 				if v11 == 0 {
 					goto l8
 				}
-				t34 := m.fn138(v7, v9+i32(128), v1, v2, v10, i32(16), v4+i32(400), i32(16), v4+i32(12))
+				t34 := m.fn136(v7, v9+i32(128), v1, v2, v10, i32(16), v4+i32(400), i32(16), v4+i32(12))
 				mem = m.memory
 				if t34 == 0 {
 					goto l8
@@ -29503,7 +29013,7 @@ l4:
 	}
 	return p37
 }
-func (m *Module) fn132(v0, v1, v2, v3 int32) int32 {
+func (m *Module) fn130(v0, v1, v2, v3 int32) int32 {
 	var v4, v5, v6, v7, v8 int32
 	var v9 int64
 	var v10, v11, v12, v13, v14, v15 int32
@@ -29542,7 +29052,7 @@ func (m *Module) fn132(v0, v1, v2, v3 int32) int32 {
 					t6 := v7
 					t7 := v0
 					v8 = v6 << 7
-					t8 := m.fn138(t6, t7+v8, v1, v2, v3+i32(32), i32(4), v3, i32(4), v4+i32(12))
+					t8 := m.fn136(t6, t7+v8, v1, v2, v3+i32(32), i32(4), v3, i32(4), v4+i32(12))
 					mem = m.memory
 					if t8 == 0 {
 						t9 := int64(mem[uint64(uint32(v0))+1056])
@@ -29705,7 +29215,7 @@ func (m *Module) fn132(v0, v1, v2, v3 int32) int32 {
 				if v9 == 0 {
 					goto l10
 				}
-				t49 := m.fn138(v7, v3, v1, v2, v12, i32(4), v4+i32(16), i32(4), v4+i32(12))
+				t49 := m.fn136(v7, v3, v1, v2, v12, i32(4), v4+i32(16), i32(4), v4+i32(12))
 				mem = m.memory
 				if t49 == 0 {
 					goto l10
@@ -29738,7 +29248,7 @@ l3:
 	}
 	return p53
 }
-func (m *Module) fn133(v0, v1, v2 int32) int32 {
+func (m *Module) fn131(v0, v1, v2 int32) int32 {
 	var v3, v4, v5, v6 int32
 	var v7, v8 int64
 	var v9 int32
@@ -29991,7 +29501,7 @@ l1:
 	m.g0 = v3 + i32(48)
 	return v5
 }
-func (m *Module) fn134(v0, v1, v2 int32) int32 {
+func (m *Module) fn132(v0, v1, v2 int32) int32 {
 	var v3, v4, v5, v6 int32
 	var v7 int64
 	var v8, v9, v10, v11, v12, v13, v14, v15 int32
@@ -30186,7 +29696,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 			if v4 == 0 {
 				goto l16
 			}
-			m.fn135(v3+i32(16), v0, v4, v1, v2, i32(1))
+			m.fn133(v3+i32(16), v0, v4, v1, v2, i32(1))
 			mem = m.memory
 			t29 := int32(load32(mem, uint64(uint32(v3))+16))
 			v5 = t29
@@ -30233,7 +29743,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 							store32(mem, uint64(uint32(v3))+240, uint32(v3+i32(36)))
 							{
 								{
-									t39 := m.fn136(v3+i32(40), v3+i32(240))
+									t39 := m.fn134(v3+i32(40), v3+i32(240))
 									mem = m.memory
 									v4 = t39
 									if v4 != 0 {
@@ -30263,7 +29773,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 									t44 := v2
 									v13 = t43
 									if uint32(t44) < uint32(v13+i32(16)) {
-										t88 := m.fn137(v11, v1, v2, i32(1), v10, v3+i32(36), v3+i32(32))
+										t88 := m.fn135(v11, v1, v2, i32(1), v10, v3+i32(36), v3+i32(32))
 										mem = m.memory
 										v12 = t88 & i32(255)
 										goto l20
@@ -30684,7 +30194,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 												t328 := v11
 												v9 = v8 << 7
 												v11 = t328 + v9
-												t329 := m.fn138(t327, v11, v1, v2, v3+i32(304), i32(8), v3+i32(240), i32(8), v3+i32(32))
+												t329 := m.fn136(t327, v11, v1, v2, v3+i32(304), i32(8), v3+i32(240), i32(8), v3+i32(32))
 												mem = m.memory
 												if t329 != 0 {
 													goto l69
@@ -30937,7 +30447,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 													if v7 == 0 {
 														goto l79
 													}
-													t385 := m.fn138(v28, v11, v1, v2, v15, i32(8), v3+i32(40), i32(8), v3+i32(32))
+													t385 := m.fn136(v28, v11, v1, v2, v15, i32(8), v3+i32(40), i32(8), v3+i32(32))
 													mem = m.memory
 													if t385 != 0 {
 														goto l69
@@ -31340,7 +30850,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 												t195 := v11
 												v30 = v30 << 7
 												v6 = t195 + v30
-												t196 := m.fn138(t194, v6, v1, v2, v3+i32(168), i32(16), v3+i32(40), i32(16), v3+i32(32))
+												t196 := m.fn136(t194, v6, v1, v2, v3+i32(168), i32(16), v3+i32(40), i32(16), v3+i32(32))
 												mem = m.memory
 												if t196 == 0 {
 													v5 = v3 + i32(40) + i32(128)
@@ -31408,7 +30918,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 																if v7 == 0 {
 																	goto l54
 																}
-																t211 := m.fn138(v29, v6+i32(128), v1, v2, v3+i32(40)+i32(128), i32(16), v3+i32(624), i32(16), v3+i32(32))
+																t211 := m.fn136(v29, v6+i32(128), v1, v2, v3+i32(40)+i32(128), i32(16), v3+i32(624), i32(16), v3+i32(32))
 																mem = m.memory
 																if t211 != 0 {
 																	goto l50
@@ -31621,7 +31131,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 																goto l31
 															}
 															t63 := int32(load32(mem, uint64(uint32(v4))+104))
-															t64 := m.fn265(v1+v8, t63, v6)
+															t64 := m.fn267(v1+v8, t63, v6)
 															mem = m.memory
 															if t64 == 0 {
 																goto l32
@@ -32075,7 +31585,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 									t488 := v11
 									v9 = v5 << 7
 									v11 = t488 + v9
-									t489 := m.fn138(t487, v11, v1, v2, v3+i32(272), i32(4), v3+i32(240), i32(4), v3+i32(32))
+									t489 := m.fn136(t487, v11, v1, v2, v3+i32(272), i32(4), v3+i32(240), i32(4), v3+i32(32))
 									mem = m.memory
 									if t489 != 0 {
 										goto l93
@@ -32204,7 +31714,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 											if v7 == 0 {
 												goto l101
 											}
-											t513 := m.fn138(v20, v11, v1, v2, v29, i32(4), v3+i32(40), i32(4), v3+i32(32))
+											t513 := m.fn136(v20, v11, v1, v2, v29, i32(4), v3+i32(40), i32(4), v3+i32(32))
 											mem = m.memory
 											if t513 != 0 {
 												goto l93
@@ -32504,7 +32014,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 											goto l126
 										}
 										v11 = i32(0)
-										t562 := m.fn139(v17, v29, v10)
+										t562 := m.fn137(v17, v29, v10)
 										mem = m.memory
 										v8 = t562
 										if v8 != i32(-1) {
@@ -33719,7 +33229,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 							}
 						}
 					l216:
-						t774 := m.fn140(v1, v2)
+						t774 := m.fn138(v1, v2)
 						mem = m.memory
 						if t774 != 0 {
 							goto l218
@@ -33810,7 +33320,7 @@ func (m *Module) fn134(v0, v1, v2 int32) int32 {
 				store32(mem, uint64(uint32(v3))+244, uint32(v1))
 				store32(mem, uint64(uint32(v3))+240, uint32(v0))
 				store32(mem, uint64(uint32(v3))+252, uint32(v3+i32(31)))
-				m.fn141(v3, v3+i32(240))
+				m.fn139(v3, v3+i32(240))
 				mem = m.memory
 				t782 := int32(load32(mem, uint64(uint32(v3))))
 				v5 = t782
@@ -33943,7 +33453,7 @@ l8:
 	}
 	return p802
 }
-func (m *Module) fn135(v0, v1, v2, v3, v4, v5 int32) {
+func (m *Module) fn133(v0, v1, v2, v3, v4, v5 int32) {
 	var v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24 int32
 	var v25, v26, v27, v28, v29 int64
 	var v30, v31, v32 int32
@@ -33964,7 +33474,7 @@ func (m *Module) fn135(v0, v1, v2, v3, v4, v5 int32) {
 		if t1 != i32(1) {
 			goto l0
 		}
-		m.fn147(v6+i32(928), v3, v4)
+		m.fn145(v6+i32(928), v3, v4)
 		mem = m.memory
 		t2 := int32(load32(mem, uint64(uint32(v6))+928))
 		v7 = t2
@@ -34104,7 +33614,7 @@ func (m *Module) fn135(v0, v1, v2, v3, v4, v5 int32) {
 			store32(mem, uint64(uint32(v6))+936, uint32(v12))
 			store32(mem, uint64(uint32(v6))+932, uint32(v13))
 			store32(mem, uint64(uint32(v6))+928, uint32(v7))
-			m.fn148(v6+i32(928), v6+i32(576))
+			m.fn146(v6+i32(928), v6+i32(576))
 			mem = m.memory
 			t19 := int32(load32(mem, uint64(uint32(v6))+584))
 			v4 = t19
@@ -34174,7 +33684,7 @@ l0:
 							store32(mem, uint64(uint32(v6))+928, uint32(v6+i32(596)))
 							{
 								{
-									t34 := m.fn136(v6+i32(600), v6+i32(928))
+									t34 := m.fn134(v6+i32(600), v6+i32(928))
 									mem = m.memory
 									v13 = t34
 									if v13 == 0 {
@@ -34213,7 +33723,7 @@ l0:
 													t41 := v4
 													v12 = t40
 													if uint32(t41) < uint32(v12+i32(16)) {
-														t316 := m.fn137(v19, v3, v4, v5, v17, v6+i32(596), v6+i32(592))
+														t316 := m.fn135(v19, v3, v4, v5, v17, v6+i32(596), v6+i32(592))
 														mem = m.memory
 														v21 = t316 & i32(255)
 														goto l20
@@ -34573,7 +34083,7 @@ l0:
 																	t118 := v19
 																	v7 = v14 << 7
 																	v19 = t118 + v7
-																	t119 := m.fn138(t117, v19, v3, v4, v6+i32(960), i32(4), v6+i32(928), i32(4), v6+i32(592))
+																	t119 := m.fn136(t117, v19, v3, v4, v6+i32(960), i32(4), v6+i32(928), i32(4), v6+i32(592))
 																	mem = m.memory
 																	if t119 != 0 {
 																		goto l45
@@ -35055,7 +34565,7 @@ l0:
 																	t238 := v19
 																	v7 = v16 << 7
 																	v19 = t238 + v7
-																	t239 := m.fn138(t237, v19, v3, v4, v6+i32(992), i32(8), v6+i32(928), i32(8), v6+i32(592))
+																	t239 := m.fn136(t237, v19, v3, v4, v6+i32(992), i32(8), v6+i32(928), i32(8), v6+i32(592))
 																	mem = m.memory
 																	if t239 != 0 {
 																		goto l69
@@ -35539,7 +35049,7 @@ l0:
 																			t424 := v19
 																			v10 = v10 << 7
 																			v20 = t424 + v10
-																			t425 := m.fn138(t423, v20, v3, v4, v6+i32(728), i32(16), v6+i32(600), i32(16), v6+i32(592))
+																			t425 := m.fn136(t423, v20, v3, v4, v6+i32(728), i32(16), v6+i32(600), i32(16), v6+i32(592))
 																			mem = m.memory
 																			if t425 == 0 {
 																				v14 = v6 + i32(600) + i32(128)
@@ -35607,7 +35117,7 @@ l0:
 																							if v33 == 0 {
 																								goto l112
 																							}
-																							t440 := m.fn138(v8, v20+i32(128), v3, v4, v6+i32(600)+i32(128), i32(16), v6+i32(800), i32(16), v6+i32(592))
+																							t440 := m.fn136(v8, v20+i32(128), v3, v4, v6+i32(600)+i32(128), i32(16), v6+i32(800), i32(16), v6+i32(592))
 																							mem = m.memory
 																							if t440 != 0 {
 																								goto l108
@@ -35757,7 +35267,7 @@ l0:
 																				goto l85
 																			}
 																			t287 := int32(load32(mem, uint64(uint32(v13))+104))
-																			t288 := m.fn265(v3+v16, t287, v20)
+																			t288 := m.fn267(v3+v16, t287, v20)
 																			mem = m.memory
 																			if t288 == 0 {
 																				goto l86
@@ -36096,7 +35606,7 @@ l0:
 														if v33 == 0 {
 															goto l115
 														}
-														t474 := m.fn138(v24, v19, v3, v4, v23, i32(8), v6+i32(600), i32(8), v6+i32(592))
+														t474 := m.fn136(v24, v19, v3, v4, v23, i32(8), v6+i32(600), i32(8), v6+i32(592))
 														mem = m.memory
 														if t474 != 0 {
 															goto l69
@@ -36220,7 +35730,7 @@ l0:
 											if v33 == 0 {
 												goto l118
 											}
-											t499 := m.fn138(v40, v19, v3, v4, v8, i32(4), v6+i32(600), i32(4), v6+i32(592))
+											t499 := m.fn136(v40, v19, v3, v4, v8, i32(4), v6+i32(600), i32(4), v6+i32(592))
 											mem = m.memory
 											if t499 != 0 {
 												goto l45
@@ -37473,7 +36983,7 @@ l0:
 													goto l143
 												}
 												v16 = i32(0)
-												t551 := m.fn139(v30, v9, v17)
+												t551 := m.fn137(v30, v9, v17)
 												mem = m.memory
 												v13 = t551
 												p552 := v15
@@ -37881,7 +37391,7 @@ l0:
 							}
 						}
 					l233:
-						t801 := m.fn140(v3, v4)
+						t801 := m.fn138(v3, v4)
 						mem = m.memory
 						if t801 != 0 {
 							goto l235
@@ -37972,7 +37482,7 @@ l0:
 				store32(mem, uint64(uint32(v6))+932, uint32(v3))
 				store32(mem, uint64(uint32(v6))+928, uint32(v1))
 				store32(mem, uint64(uint32(v6))+940, uint32(v6+i32(591)))
-				m.fn141(v6+i32(56), v6+i32(928))
+				m.fn139(v6+i32(56), v6+i32(928))
 				mem = m.memory
 				t809 := int32(load32(mem, uint64(uint32(v6))+60))
 				v15 = t809
@@ -38281,10 +37791,10 @@ l222:
 									v14 = t850
 									goto l271
 								}
-								t845 := m.fn140(v3, v14)
+								t845 := m.fn138(v3, v14)
 								mem = m.memory
 								if t845 != 0 {
-									t851 := m.fn273(v14)
+									t851 := m.fn275(v14)
 									mem = m.memory
 									v4 = t851
 									if v4 == 0 {
@@ -38391,7 +37901,7 @@ l222:
 									v13 = t874
 									t875 := int32(load32(mem, uint64(uint32(v6))+24))
 									v14 = t875
-									m.fn276(v4)
+									m.fn278(v4)
 									mem = m.memory
 									goto l271
 								}
@@ -38399,7 +37909,7 @@ l222:
 							}
 							{
 								if v13&i32(24) == 0 {
-									m.fn143(v6+i32(928), v3, v14)
+									m.fn141(v6+i32(928), v3, v14)
 									mem = m.memory
 									t844 := int32(load32(mem, uint64(uint32(v6))+928))
 									if t844 == 0 {
@@ -38427,7 +37937,7 @@ l222:
 						if v7 == 0 {
 							p878 = 1
 						}
-						t879 := m.fn144(t876, t877, p878, v6+i32(928), i32(1536))
+						t879 := m.fn142(t876, t877, p878, v6+i32(928), i32(1536))
 						mem = m.memory
 						v13 = t879
 						if uint32(v13) >= uint32(i32(1537)) {
@@ -38451,7 +37961,7 @@ l222:
 					if v7 == 0 {
 						p885 = 1
 					}
-					m.fn145(t882, t883, t884, p885)
+					m.fn143(t882, t883, t884, p885)
 					mem = m.memory
 					t886 := int32(load32(mem, uint64(uint32(v6))+932))
 					t887 := v6 + i32(16)
@@ -38468,7 +37978,7 @@ l222:
 					if t892 == 0 {
 						goto l271
 					}
-					m.fn276(v16)
+					m.fn278(v16)
 					mem = m.memory
 					goto l271
 				}
@@ -38508,7 +38018,7 @@ l222:
 		}
 	l258:
 		t901 := int32(load32(mem, uint64(uint32(v6))+580))
-		m.fn276(t901)
+		m.fn278(t901)
 		mem = m.memory
 	}
 l259:
@@ -38516,7 +38026,7 @@ l259:
 	store32(mem, uint64(uint32(v0)), uint32(v20))
 	m.g0 = v6 + i32(2464)
 }
-func (m *Module) fn136(v0, v1 int32) int32 {
+func (m *Module) fn134(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14 int32
 	mem := m.memory
 	{
@@ -38700,7 +38210,7 @@ func (m *Module) fn136(v0, v1 int32) int32 {
 								v2 = v1
 								goto l11
 							}
-							t31 := m.fn265(v5, v6, v2)
+							t31 := m.fn267(v5, v6, v2)
 							mem = m.memory
 							if t31 != 0 {
 								goto l10
@@ -38784,7 +38294,7 @@ func (m *Module) fn136(v0, v1 int32) int32 {
 							}
 						}
 					l3:
-						t24 := m.fn265(v5, v6, v10)
+						t24 := m.fn267(v5, v6, v10)
 						mem = m.memory
 						if t24 == 0 {
 							goto l4
@@ -38807,7 +38317,7 @@ func (m *Module) fn136(v0, v1 int32) int32 {
 		return i32(0)
 	}
 }
-func (m *Module) fn137(v0, v1, v2, v3, v4, v5, v6 int32) int32 {
+func (m *Module) fn135(v0, v1, v2, v3, v4, v5, v6 int32) int32 {
 	var v7, v8, v9, v10, v11, v12, v13, v14, v15 int32
 	var v16 int64
 	var v17, v18, v19 int32
@@ -38822,7 +38332,7 @@ func (m *Module) fn137(v0, v1, v2, v3, v4, v5, v6 int32) int32 {
 			t1 := v2
 			v7 = t0
 			if uint32(t1) < uint32(v7+i32(8)) {
-				t36 := m.fn160(v0, v1, v2, v3, v4, v5)
+				t36 := m.fn161(v0, v1, v2, v3, v4, v5)
 				mem = m.memory
 				v10 = t36 & i32(255)
 				goto l15
@@ -39108,7 +38618,7 @@ func (m *Module) fn137(v0, v1, v2, v3, v4, v5, v6 int32) int32 {
 											goto l11
 										}
 										t25 := int32(load32(mem, uint64(uint32(v10))+104))
-										t26 := m.fn265(v1+v12, t25, v13)
+										t26 := m.fn267(v1+v12, t25, v13)
 										mem = m.memory
 										if t26 == 0 {
 											goto l12
@@ -39194,7 +38704,7 @@ l9:
 	m.fn28(v25, v8, i32(1056140))
 	panic("unreachable")
 }
-func (m *Module) fn138(v0, v1, v2, v3, v4, v5, v6, v7, v8 int32) int32 {
+func (m *Module) fn136(v0, v1, v2, v3, v4, v5, v6, v7, v8 int32) int32 {
 	var v9, v10, v11 int32
 	var v12 int64
 	var v13, v14, v15, v16 int32
@@ -39242,7 +38752,7 @@ l6:
 					goto l2
 				}
 				{
-					t7 := m.fn265(v2+v13, v10, v7)
+					t7 := m.fn267(v2+v13, v10, v7)
 					mem = m.memory
 					if t7 != 0 {
 						t8 := int32(load32(mem, uint64(uint32(v8))))
@@ -39355,7 +38865,7 @@ l14:
 l7:
 	return v1
 }
-func (m *Module) fn139(v0, v1, v2 int32) int32 {
+func (m *Module) fn137(v0, v1, v2 int32) int32 {
 	var v3, v4, v5, v6 int32
 	t0 := m.g0
 	v3 = t0 - i32(16)
@@ -39418,7 +38928,7 @@ l3:
 	m.g0 = v3 + i32(16)
 	return v1
 }
-func (m *Module) fn140(v0, v1 int32) int32 {
+func (m *Module) fn138(v0, v1 int32) int32 {
 	var v2, v3 int32
 	var v4 int64
 	var v5, v6 int32
@@ -39525,7 +39035,7 @@ func (m *Module) fn140(v0, v1 int32) int32 {
 		return p11
 	}
 }
-func (m *Module) fn141(v0, v1 int32) {
+func (m *Module) fn139(v0, v1 int32) {
 	var v2, v3, v4, v5, v6, v7, v8, v9 int32
 	var v10 int64
 	var v11 int32
@@ -39607,7 +39117,7 @@ func (m *Module) fn141(v0, v1 int32) {
 								memory_copy(mem, uint32(v2+i32(48)+v9), uint32(v2+i32(1592)), uint32(v1))
 							}
 						l11:
-							m.fn142(v2, v6, v5, v2+i32(48), v3)
+							m.fn140(v2, v6, v5, v2+i32(48), v3)
 							mem = m.memory
 							t14 := int32(load32(mem, uint64(uint32(v2))+4))
 							v1 = t14
@@ -39615,10 +39125,10 @@ func (m *Module) fn141(v0, v1 int32) {
 							v8 = t15
 							goto l2
 						}
-						t10 := m.fn140(v4, v3)
+						t10 := m.fn138(v4, v3)
 						mem = m.memory
 						if t10 != 0 {
-							t16 := m.fn273(v3)
+							t16 := m.fn275(v3)
 							mem = m.memory
 							v7 = t16
 							if v7 == 0 {
@@ -39719,13 +39229,13 @@ func (m *Module) fn141(v0, v1 int32) {
 								mem[uint64(uint32(t37))] = byte(p38 ^ v1)
 							}
 						l17:
-							m.fn142(v2+i32(24), v6, v5, v7, v3)
+							m.fn140(v2+i32(24), v6, v5, v7, v3)
 							mem = m.memory
 							t39 := int32(load32(mem, uint64(uint32(v2))+28))
 							v1 = t39
 							t40 := int32(load32(mem, uint64(uint32(v2))+24))
 							v8 = t40
-							m.fn276(v7)
+							m.fn278(v7)
 							mem = m.memory
 							goto l2
 						}
@@ -39733,7 +39243,7 @@ func (m *Module) fn141(v0, v1 int32) {
 					}
 					{
 						if v1&i32(24) == 0 {
-							m.fn143(v2+i32(48), v4, v3)
+							m.fn141(v2+i32(48), v4, v3)
 							mem = m.memory
 							t9 := int32(load32(mem, uint64(uint32(v2))+48))
 							if t9 == 0 {
@@ -39741,7 +39251,7 @@ func (m *Module) fn141(v0, v1 int32) {
 							}
 							goto l4
 						}
-						m.fn142(v2+i32(40), v6, v5, v4, v3)
+						m.fn140(v2+i32(40), v6, v5, v4, v3)
 						mem = m.memory
 						t7 := int32(load32(mem, uint64(uint32(v2))+44))
 						v1 = t7
@@ -39761,7 +39271,7 @@ func (m *Module) fn141(v0, v1 int32) {
 				if v7 == 0 {
 					p43 = 1
 				}
-				t44 := m.fn144(t41, t42, p43, v2+i32(48), i32(1536))
+				t44 := m.fn142(t41, t42, p43, v2+i32(48), i32(1536))
 				mem = m.memory
 				v1 = t44
 				if uint32(v1) >= uint32(i32(1537)) {
@@ -39769,7 +39279,7 @@ func (m *Module) fn141(v0, v1 int32) {
 					mem = m.memory
 					panic("unreachable")
 				}
-				m.fn142(v2+i32(8), v6, v5, v2+i32(48), v1)
+				m.fn140(v2+i32(8), v6, v5, v2+i32(48), v1)
 				mem = m.memory
 				t45 := int32(load32(mem, uint64(uint32(v2))+12))
 				v1 = t45
@@ -39785,7 +39295,7 @@ func (m *Module) fn141(v0, v1 int32) {
 			if v7 == 0 {
 				p50 = 1
 			}
-			m.fn145(t47, t48, t49, p50)
+			m.fn143(t47, t48, t49, p50)
 			mem = m.memory
 			t51 := int32(load32(mem, uint64(uint32(v2))+52))
 			t52 := v2 + i32(16)
@@ -39793,7 +39303,7 @@ func (m *Module) fn141(v0, v1 int32) {
 			t54 := v5
 			v4 = t51
 			t55 := int32(load32(mem, uint64(uint32(v2))+56))
-			m.fn142(t52, t53, t54, v4, t55)
+			m.fn140(t52, t53, t54, v4, t55)
 			mem = m.memory
 			t56 := int32(load32(mem, uint64(uint32(v2))+20))
 			v1 = t56
@@ -39803,12 +39313,12 @@ func (m *Module) fn141(v0, v1 int32) {
 			if t58 == 0 {
 				goto l2
 			}
-			m.fn276(v4)
+			m.fn278(v4)
 			mem = m.memory
 			goto l2
 		}
 	l3:
-		m.fn142(v2+i32(32), v6, v5, v4, v3)
+		m.fn140(v2+i32(32), v6, v5, v4, v3)
 		mem = m.memory
 		t59 := int32(load32(mem, uint64(uint32(v2))+36))
 		v1 = t59
@@ -39820,7 +39330,7 @@ l2:
 	store32(mem, uint64(uint32(v0))+4, uint32(v1))
 	m.g0 = v2 + i32(1600)
 }
-func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
+func (m *Module) fn140(v0, v1, v2, v3, v4 int32) {
 	var v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20 int32
 	var v21, v22 int64
 	var v23 int32
@@ -39915,7 +39425,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 			store32(mem, uint64(uint32(v5))+216, uint32(v5+i32(12)))
 			{
 				{
-					t23 := m.fn136(v5+i32(16), v5+i32(216))
+					t23 := m.fn134(v5+i32(16), v5+i32(216))
 					mem = m.memory
 					v7 = t23
 					if v7 == 0 {
@@ -39952,7 +39462,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 									t29 := v4
 									v13 = t28
 									if uint32(t29) < uint32(v13+i32(16)) {
-										_ = m.fn137(v12, v3, v4, v2&i32(1), v11, v5+i32(12), v5+i32(8))
+										_ = m.fn135(v12, v3, v4, v2&i32(1), v11, v5+i32(12), v5+i32(8))
 										mem = m.memory
 										goto l5
 									}
@@ -40310,7 +39820,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 													t106 := v12
 													v15 = v8 << 7
 													v12 = t106 + v15
-													t107 := m.fn138(t105, v12, v3, v4, v5+i32(248), i32(4), v5+i32(216), i32(4), v5+i32(8))
+													t107 := m.fn136(t105, v12, v3, v4, v5+i32(248), i32(4), v5+i32(216), i32(4), v5+i32(8))
 													mem = m.memory
 													if t107 != 0 {
 														goto l30
@@ -40791,7 +40301,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 													t226 := v12
 													v15 = v6 << 7
 													v12 = t226 + v15
-													t227 := m.fn138(t225, v12, v3, v4, v5+i32(280), i32(8), v5+i32(216), i32(8), v5+i32(8))
+													t227 := m.fn136(t225, v12, v3, v4, v5+i32(280), i32(8), v5+i32(216), i32(8), v5+i32(8))
 													mem = m.memory
 													if t227 != 0 {
 														goto l54
@@ -41274,7 +40784,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 															t409 := v12
 															v11 = v11 << 7
 															v16 = t409 + v11
-															t410 := m.fn138(t408, v16, v3, v4, v5+i32(144), i32(16), v5+i32(16), i32(16), v5+i32(8))
+															t410 := m.fn136(t408, v16, v3, v4, v5+i32(144), i32(16), v5+i32(16), i32(16), v5+i32(8))
 															mem = m.memory
 															if t410 == 0 {
 																v8 = v5 + i32(16) + i32(128)
@@ -41342,7 +40852,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 																			if v31 == 0 {
 																				goto l96
 																			}
-																			t425 := m.fn138(v25, v16+i32(128), v3, v4, v5+i32(16)+i32(128), i32(16), v5+i32(600), i32(16), v5+i32(8))
+																			t425 := m.fn136(v25, v16+i32(128), v3, v4, v5+i32(16)+i32(128), i32(16), v5+i32(600), i32(16), v5+i32(8))
 																			mem = m.memory
 																			if t425 != 0 {
 																				goto l92
@@ -41475,7 +40985,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 																goto l70
 															}
 															t274 := int32(load32(mem, uint64(uint32(v7))+104))
-															t275 := m.fn265(v3+v6, t274, v16)
+															t275 := m.fn267(v3+v6, t274, v16)
 															mem = m.memory
 															if t275 == 0 {
 																goto l71
@@ -41806,7 +41316,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 										if v31 == 0 {
 											goto l99
 										}
-										t454 := m.fn138(v25, v12, v3, v4, v14, i32(8), v5+i32(16), i32(8), v5+i32(8))
+										t454 := m.fn136(v25, v12, v3, v4, v14, i32(8), v5+i32(16), i32(8), v5+i32(8))
 										mem = m.memory
 										if t454 != 0 {
 											goto l54
@@ -41915,7 +41425,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 							if v31 == 0 {
 								goto l102
 							}
-							t475 := m.fn138(v19, v12, v3, v4, v25, i32(4), v5+i32(16), i32(4), v5+i32(8))
+							t475 := m.fn136(v19, v12, v3, v4, v25, i32(4), v5+i32(16), i32(4), v5+i32(8))
 							mem = m.memory
 							if t475 != 0 {
 								goto l30
@@ -42632,7 +42142,7 @@ func (m *Module) fn142(v0, v1, v2, v3, v4 int32) {
 					if t498 == 0 {
 						goto l116
 					}
-					t499 := m.fn139(v20, v25, v12)
+					t499 := m.fn137(v20, v25, v12)
 					mem = m.memory
 					v7 = t499
 					p500 := v10
@@ -42840,7 +42350,7 @@ l1:
 	store32(mem, uint64(uint32(v0)), uint32(v6))
 	m.g0 = v5 + i32(736)
 }
-func (m *Module) fn143(v0, v1, v2 int32) {
+func (m *Module) fn141(v0, v1, v2 int32) {
 	var v3, v4, v5, v6, v7 int32
 	var v8 int64
 	var v9 int32
@@ -43035,7 +42545,7 @@ l0:
 	store32(mem, uint64(uint32(v0))+4, uint32(v1))
 	store32(mem, uint64(uint32(v0)), uint32(i32(0)))
 }
-func (m *Module) fn144(v0, v1, v2, v3, v4 int32) int32 {
+func (m *Module) fn142(v0, v1, v2, v3, v4 int32) int32 {
 	var v5, v6, v7, v8 int32
 	var v9 int64
 	var v10, v11, v12, v13, v14, v15, v16 int32
@@ -43399,7 +42909,7 @@ func (m *Module) fn144(v0, v1, v2, v3, v4 int32) int32 {
 		if uint32(v8^i32(55296)+i32(-1114112)) >= uint32(i32(-1112064)) {
 			goto l28
 		}
-		m.fn155(i32(1056240), i32(35), i32(1056276))
+		m.fn156(i32(1056240), i32(35), i32(1056276))
 		mem = m.memory
 		panic("unreachable")
 	l28:
@@ -43485,7 +42995,7 @@ func (m *Module) fn144(v0, v1, v2, v3, v4 int32) int32 {
 l2:
 	return v5
 }
-func (m *Module) fn145(v0, v1, v2, v3 int32) {
+func (m *Module) fn143(v0, v1, v2, v3 int32) {
 	var v4, v5, v6, v7 int32
 	t0 := m.g0
 	v4 = t0 - i32(16)
@@ -43518,7 +43028,7 @@ func (m *Module) fn145(v0, v1, v2, v3 int32) {
 				}
 				t4 := int32(load32(mem, uint64(uint32(v1+v6))))
 				if t4&i32(-2139062144) == 0 {
-					t8 := m.fn273(v2)
+					t8 := m.fn275(v2)
 					mem = m.memory
 					v7 = t8
 					if v7 == 0 {
@@ -43590,7 +43100,7 @@ func (m *Module) fn145(v0, v1, v2, v3 int32) {
 				}
 			}
 		l0:
-			t5 := m.fn273(v2)
+			t5 := m.fn275(v2)
 			mem = m.memory
 			v5 = t5
 			if v5 == 0 {
@@ -43601,7 +43111,7 @@ func (m *Module) fn145(v0, v1, v2, v3 int32) {
 			store32(mem, uint64(uint32(v4))+12, uint32(i32(0)))
 			store32(mem, uint64(uint32(v4))+8, uint32(v5))
 			store32(mem, uint64(uint32(v4))+4, uint32(v2))
-			m.fn128(v1, v2, v3, v4+i32(4))
+			m.fn152(v1, v2, v3, v4+i32(4))
 			mem = m.memory
 			t6 := int32(load32(mem, uint64(uint32(v4))+12))
 			store32(mem, uint64(uint32(v0))+8, uint32(t6))
@@ -43650,7 +43160,7 @@ func (m *Module) fn145(v0, v1, v2, v3 int32) {
 l4:
 	m.g0 = v4 + i32(16)
 }
-func (m *Module) fn146(v0, v1, v2, v3 int32) int32 {
+func (m *Module) fn144(v0, v1, v2, v3 int32) int32 {
 	var v4, v5, v6 int32
 	var v7 int64
 	var v8, v9 int32
@@ -43690,7 +43200,7 @@ func (m *Module) fn146(v0, v1, v2, v3 int32) int32 {
 					if v1 == 0 {
 						goto l3
 					}
-					t9 := m.fn134(v0, v1, v8)
+					t9 := m.fn132(v0, v1, v8)
 					mem = m.memory
 					t10 := v2
 					v9 = t9
@@ -43720,7 +43230,7 @@ func (m *Module) fn146(v0, v1, v2, v3 int32) int32 {
 				if v1 == 0 {
 					goto l3
 				}
-				t13 := m.fn129(v0, v1, v8)
+				t13 := m.fn127(v0, v1, v8)
 				mem = m.memory
 				t14 := v2
 				v9 = t13
@@ -43744,7 +43254,7 @@ func (m *Module) fn146(v0, v1, v2, v3 int32) int32 {
 		return i32(0)
 	}
 }
-func (m *Module) fn147(v0, v1, v2 int32) {
+func (m *Module) fn145(v0, v1, v2 int32) {
 	var v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19 int32
 	mem := m.memory
 	if v2 != i32(64) {
@@ -44454,7 +43964,7 @@ l55:
 					}
 					v10 = p59
 					v16 = i32(0)
-					t60 := m.fn164(v1, v3)
+					t60 := m.fn165(v1, v3)
 					mem = m.memory
 					if t60 == 0 {
 						goto l77
@@ -44463,7 +43973,7 @@ l55:
 				}
 			l79:
 				v16 = i32(0)
-				t61 := m.fn164(v1, i32(0))
+				t61 := m.fn165(v1, i32(0))
 				mem = m.memory
 				if t61 == 0 {
 					goto l77
@@ -44474,7 +43984,7 @@ l55:
 				if v8 == 0 {
 					goto l84
 				}
-				t62 := m.fn164(i32(1068176), i32(7))
+				t62 := m.fn165(i32(1068176), i32(7))
 				mem = m.memory
 				if t62 == 0 {
 					goto l85
@@ -44490,7 +44000,7 @@ l55:
 		if v8 != 0 {
 			goto l88
 		}
-		t63 := m.fn164(v7, v5)
+		t63 := m.fn165(v7, v5)
 		mem = m.memory
 		if v16|(t63^i32(1)) != 0 {
 			goto l88
@@ -44539,7 +44049,7 @@ l55:
 					p67 = 1
 				}
 				v10 = p67
-				t68 := m.fn164(v1, v3)
+				t68 := m.fn165(v1, v3)
 				mem = m.memory
 				if t68 == 0 {
 					goto l88
@@ -44547,7 +44057,7 @@ l55:
 				goto l94
 			}
 		l90:
-			t69 := m.fn164(v1, i32(0))
+			t69 := m.fn165(v1, i32(0))
 			mem = m.memory
 			if t69 == 0 {
 				goto l85
@@ -44824,7 +44334,7 @@ l124:
 			v5 = i32(0)
 		}
 	l121:
-		t89 := m.fn164(v1, v3)
+		t89 := m.fn165(v1, v3)
 		mem = m.memory
 		if t89 != 0 {
 			goto l124
@@ -44842,7 +44352,7 @@ l119:
 	store32(mem, uint64(uint32(v0))+4, uint32(v3))
 	store32(mem, uint64(uint32(v0)), uint32(i32(0)))
 }
-func (m *Module) fn148(v0, v1 int32) {
+func (m *Module) fn146(v0, v1 int32) {
 	var v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14 int32
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v0))+44))
@@ -45040,549 +44550,818 @@ l14:
 l17:
 	store32(mem, uint64(uint32(v1))+8, uint32(v4+v2))
 }
-func (m *Module) fn149(v0, v1, v2 int32) {
-	var v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17 int32
+func (m *Module) fn147(v0, v1, v2, v3 int32) {
+	var v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17 int32
 	var v18 int64
 	t0 := m.g0
-	v3 = t0 - i32(384)
-	m.g0 = v3
+	v4 = t0
+	v5 = v4
+	v4 = (v4 - i32(4064)) & i32(-32)
+	m.g0 = v4
 	mem := m.memory
-	store64(mem, uint64(uint32(v3))+32, uint64(i64(8)))
-	store64(mem, uint64(uint32(v3))+24, uint64(i64(0)))
-	store64(mem, uint64(uint32(v3))+16, uint64(i64(0x100000000)))
+	store32(mem, uint64(uint32(v4))+24, uint32(v2))
+	t1 := v4
+	var p2 int32
+	if v2&i32(2) == 0 {
+		p2 = 1
+	}
+	mem[uint64(uint32(t1))+31] = byte(p2)
+	store64(mem, uint64(uint32(v4))+48, uint64(i64(8)))
+	store64(mem, uint64(uint32(v4))+40, uint64(i64(0)))
+	store64(mem, uint64(uint32(v4))+32, uint64(i64(0x100000000)))
+	store64(mem, uint64(uint32(v4))+72, uint64(i64(8)))
+	store64(mem, uint64(uint32(v4))+64, uint64(i64(0)))
+	store64(mem, uint64(uint32(v4))+56, uint64(i64(0x100000000)))
+	store64(mem, uint64(uint32(v4))+96, uint64(i64(8)))
+	store64(mem, uint64(uint32(v4))+88, uint64(i64(0)))
+	store64(mem, uint64(uint32(v4))+80, uint64(i64(0x100000000)))
+	store64(mem, uint64(uint32(v4))+136, uint64(i64(0)))
+	store64(mem, uint64(uint32(v4))+128, uint64(i64(0)))
+	store64(mem, uint64(uint32(v4))+120, uint64(i64(0)))
+	store64(mem, uint64(uint32(v4))+112, uint64(i64(0)))
+	v6 = i32(0)
+	mem[uint64(uint32(v4))+152] = byte(i32(0))
+	store64(mem, uint64(uint32(v4))+144, uint64(i64(0xffffffff)))
+	store32(mem, uint64(uint32(v4))+104, uint32(i32(0)))
+	{
+		{
+			t3 := int32(mem[uint64(uint32(v3))])
+			if t3 != i32(1) {
+				goto l0
+			}
+			t4 := int64(load64(mem, uint64(uint32(v3))+25))
+			store64(mem, uint64(uint32(v4))+185, uint64(t4))
+			t5 := int64(load64(mem, uint64(uint32(v3))+17))
+			store64(mem, uint64(uint32(v4))+177, uint64(t5))
+			t6 := int64(load64(mem, uint64(uint32(v3))+9))
+			store64(mem, uint64(uint32(v4))+169, uint64(t6))
+			t7 := int64(load64(mem, uint64(uint32(v3))+1))
+			store64(mem, uint64(uint32(v4))+161, uint64(t7))
+			goto l1
+		}
+	l0:
+		store64(mem, uint64(uint32(v4))+264, uint64(i64(0)))
+		store64(mem, uint64(uint32(v4))+257, uint64(i64(0)))
+		store64(mem, uint64(uint32(v4))+249, uint64(i64(0)))
+		store64(mem, uint64(uint32(v4))+241, uint64(i64(0)))
+		store64(mem, uint64(uint32(v4))+200, uint64(i64(0)))
+		t8 := int64(load64(mem, uint64(uint32(i32(0)))+1053824))
+		store64(mem, uint64(uint32(v4))+168, uint64(t8))
+		t9 := int64(load64(mem, uint64(uint32(i32(0)))+1053832))
+		store64(mem, uint64(uint32(v4))+176, uint64(t9))
+		t10 := int64(load64(mem, uint64(uint32(i32(0)))+1053840))
+		store64(mem, uint64(uint32(v4))+184, uint64(t10))
+		t11 := int64(load64(mem, uint64(uint32(i32(0)))+1053848))
+		store64(mem, uint64(uint32(v4))+192, uint64(t11))
+		t12 := int64(load64(mem, uint64(uint32(i32(0)))+1053856))
+		store64(mem, uint64(uint32(v4))+208, uint64(t12))
+		t13 := int64(load64(mem, uint64(uint32(i32(0)))+1053864))
+		store64(mem, uint64(uint32(v4))+216, uint64(t13))
+		t14 := int64(load64(mem, uint64(uint32(i32(0)))+1053872))
+		store64(mem, uint64(uint32(v4))+224, uint64(t14))
+		t15 := int64(load64(mem, uint64(uint32(i32(0)))+1053877))
+		store64(mem, uint64(uint32(v4))+229, uint64(t15))
+		store64(mem, uint64(uint32(v4))+280, uint64(i64(0)))
+		mem[uint64(uint32(v4))+272] = byte(i32(33))
+		store32(mem, uint64(uint32(v4))+237, uint32(v2))
+		v6 = i32(1)
+	}
+l1:
+	mem[uint64(uint32(v4))+160] = byte(v6)
+	store32(mem, uint64(uint32(v4))+308, uint32(v4+i32(80)))
+	store32(mem, uint64(uint32(v4))+304, uint32(v4+i32(56)))
+	store32(mem, uint64(uint32(v4))+300, uint32(v4+i32(24)))
+	store32(mem, uint64(uint32(v4))+296, uint32(v4+i32(31)))
+	store32(mem, uint64(uint32(v4))+292, uint32(v4+i32(32)))
+	store32(mem, uint64(uint32(v4))+288, uint32(v4+i32(104)))
 	{
 		{
 			{
 				if v2&i32(24) != i32(24) {
-					store32(mem, uint64(uint32(v3))+324, uint32(i32(0)))
-					store64(mem, uint64(uint32(v3))+316, uint64(i64(0x100000000)))
-					m.fn27(v3+i32(8), v1)
+					v10 = i32(0)
+					store32(mem, uint64(uint32(v4))+4004, uint32(i32(0)))
+					store64(mem, uint64(uint32(v4))+3996, uint64(i64(0x100000000)))
+					m.fn27(v4+i32(16), v1)
 					mem = m.memory
-					t1 := int32(load32(mem, uint64(uint32(v3))+8))
-					v4 = t1
-					if v4 == 0 {
-						goto l2
+					t16 := int32(load32(mem, uint64(uint32(v4))+16))
+					v7 = t16
+					if v7 == 0 {
+						goto l4
 					}
-					t2 := int32(load32(mem, uint64(uint32(v3))+12))
-					v8 = t2
-					v9 = v2 & i32(32)
-					var p3 int32
-					if v2&i32(2) == 0 {
-						p3 = 1
-					}
-					v10 = p3
-					v11 = v3 + i32(28)
-					v5 = i32(8)
-					v12 = i32(1)
-					v13 = i32(0)
-					v14 = i32(0)
-				l36:
+					t17 := int32(load32(mem, uint64(uint32(v4))+20))
+					v11 = t17
+					v12 = v2 & i32(32)
+					v13 = v4 + i32(2080) + i32(4)
+					v14 = v4 + i32(160) + i32(8)
+					v15 = i32(1)
+					v9 = i32(0)
+					v10 = i32(0)
+				l39:
 					{
-						v15 = i32(10000000)
-						v6 = i32(-0x80000000)
+						{
+							t18 := int32(mem[uint64(uint32(v4))+160])
+							if t18 != i32(1) {
+								goto l5
+							}
+							m.fn107(v14, v7, v11)
+							mem = m.memory
+						}
+					l5:
+						v3 = i32(10000000)
+						v6 = i32(7)
+						v8 = i32(-0x80000000)
 						{
 							{
+								if v10 != i32(10000000) {
+									goto l6
+								}
+								v16 = i32(1053991)
+								v17 = i32(22)
+								v10 = i32(10000000)
+								goto l7
+							l6:
+								v3 = i32(0x4000000)
 								{
-									if v14 != i32(10000000) {
-										goto l3
+									v17 = v9 + v11
+									p19 := v17
+									if uint32(v17) < uint32(v9) {
+										p19 = i32(-1)
 									}
-									v16 = i32(1053991)
-									v17 = i32(22)
-									v14 = i32(10000000)
-									v7 = i32(7)
-									goto l4
-								l3:
-									v15 = i32(0x4000000)
-									{
-										v17 = v13 + v8
-										p4 := v17
-										if uint32(v17) < uint32(v13) {
-											p4 = i32(-1)
-										}
-										v13 = p4
-										if uint32(v13) <= uint32(i32(0x4000000)) {
-											goto l5
-										}
-										v16 = i32(1053952)
-										v17 = i32(39)
-										v7 = i32(7)
-										goto l4
+									v9 = p19
+									if uint32(v9) <= uint32(i32(0x4000000)) {
+										goto l8
 									}
-								l5:
+									v16 = i32(1053952)
+									v17 = i32(39)
+									goto l7
+								}
+							l8:
+								{
 									{
 										{
-											{
-												if uint32(v8) < uint32(i32(8)) {
-													goto l6
-												}
-												t5 := int64(load64(mem, uint64(uint32(v4+v8+i32(-8)))))
-												v18 = t5
-												v6 = v8 & i32(0x7ffffff8)
-												if v6 == 0 {
-													goto l7
-												}
-												{
-													v7 = v6 + i32(-8)
-													if v7&i32(56) != i32(56) {
-														goto l8
-													}
-													v15 = v4
-													goto l9
-												l8:
-													v16 = (int32(uint32(v7)>>3) + i32(1)) & i32(7)
-													v17 = v16
-													v15 = v4
-												l10:
-													{
-														t6 := int64(load64(mem, uint64(uint32(v15))))
-														v18 = t6 | v18
-														v15 = v15 + i32(8)
-														v17 = v17 + i32(-1)
-														if v17 != 0 {
-															goto l10
-														}
-													}
-													t7 := v4
-													v17 = v16 << 3
-													v15 = t7 + v17
-													v6 = v6 - v17
-												}
-											l9:
-												if uint32(v7) < uint32(i32(56)) {
-													goto l7
-												}
-											l11:
-												{
-													t8 := int64(load64(mem, uint64(uint32(v15+i32(56)))))
-													t9 := int64(load64(mem, uint64(uint32(v15+i32(48)))))
-													t10 := int64(load64(mem, uint64(uint32(v15+i32(40)))))
-													t11 := int64(load64(mem, uint64(uint32(v15+i32(32)))))
-													t12 := int64(load64(mem, uint64(uint32(v15+i32(24)))))
-													t13 := int64(load64(mem, uint64(uint32(v15+i32(16)))))
-													t14 := int64(load64(mem, uint64(uint32(v15+i32(8)))))
-													t15 := int64(load64(mem, uint64(uint32(v15))))
-													v18 = t8 | (t9 | (t10 | (t11 | (t12 | (t13 | (t14 | (t15 | v18)))))))
-													v15 = v15 + i32(64)
-													v6 = v6 + i32(-64)
-													if v6 != 0 {
-														goto l11
-													}
-												}
-											l7:
-												v15 = v8
-												v6 = v4
-												if !(v18&i64(-0x7f7f7f7f7f7f7f80) == 0) {
-													goto l12
-												}
-												goto l13
+											if uint32(v11) < uint32(i32(8)) {
+												goto l9
 											}
-										l6:
-											if v8 != 0 {
-												goto l14
-											}
-											v15 = i32(0)
-											v6 = v4
-											goto l13
-										l14:
-											t16 := int32(mem[uint64(uint32(v4))])
-											v17 = t16
-											{
-												if v8 == i32(1) {
-													goto l15
-												}
-												t17 := int32(mem[uint64(uint32(v4))+1])
-												v17 = t17 | v17
-												if v8 == i32(2) {
-													goto l15
-												}
-												t18 := int32(mem[uint64(uint32(v4))+2])
-												v17 = t18 | v17
-												if v8 == i32(3) {
-													goto l15
-												}
-												t19 := int32(mem[uint64(uint32(v4))+3])
-												v17 = t19 | v17
-												if v8 == i32(4) {
-													goto l15
-												}
-												t20 := int32(mem[uint64(uint32(v4))+4])
-												v17 = t20 | v17
-												if v8 == i32(5) {
-													goto l15
-												}
-												t21 := int32(mem[uint64(uint32(v4))+5])
-												v17 = t21 | v17
-												if v8 == i32(6) {
-													goto l15
-												}
-												t22 := int32(mem[uint64(uint32(v4))+6])
-												v17 = t22 | v17
-											}
-										l15:
-											v15 = v8
-											v6 = v4
-											if int32(int8(v17)) > i32(-1) {
-												goto l13
-											}
-										}
-									l12:
-										m.fn143(v3+i32(40), v4, v8)
-										mem = m.memory
-										{
-											t23 := int32(load32(mem, uint64(uint32(v3))+40))
-											if t23 != i32(1) {
-												goto l16
-											}
-											t24 := int32(load32(mem, uint64(uint32(v3))+44))
-											v15 = t24
-											p25 := i32(121)
-											if uint32(v8) < uint32(i32(121)) {
-												p25 = v8
-											}
-											v6 = p25
-											t26 := m.fn273(v6)
-											mem = m.memory
-											v13 = t26
-											if v13 == 0 {
-												m.fn34(i32(1), v6)
-												mem = m.memory
-												panic("unreachable")
-											}
+											t20 := int64(load64(mem, uint64(uint32(v7+v11+i32(-8)))))
+											v18 = t20
+											v6 = v11 & i32(0x7ffffff8)
 											if v6 == 0 {
+												goto l10
+											}
+											{
+												v8 = v6 + i32(-8)
+												if v8&i32(56) != i32(56) {
+													goto l11
+												}
+												v3 = v7
+												goto l12
+											l11:
+												v16 = (int32(uint32(v8)>>3) + i32(1)) & i32(7)
+												v17 = v16
+												v3 = v7
+											l13:
+												{
+													t21 := int64(load64(mem, uint64(uint32(v3))))
+													v18 = t21 | v18
+													v3 = v3 + i32(8)
+													v17 = v17 + i32(-1)
+													if v17 != 0 {
+														goto l13
+													}
+												}
+												t22 := v7
+												v17 = v16 << 3
+												v3 = t22 + v17
+												v6 = v6 - v17
+											}
+										l12:
+											if uint32(v8) < uint32(i32(56)) {
+												goto l10
+											}
+										l14:
+											{
+												t23 := int64(load64(mem, uint64(uint32(v3+i32(56)))))
+												t24 := int64(load64(mem, uint64(uint32(v3+i32(48)))))
+												t25 := int64(load64(mem, uint64(uint32(v3+i32(40)))))
+												t26 := int64(load64(mem, uint64(uint32(v3+i32(32)))))
+												t27 := int64(load64(mem, uint64(uint32(v3+i32(24)))))
+												t28 := int64(load64(mem, uint64(uint32(v3+i32(16)))))
+												t29 := int64(load64(mem, uint64(uint32(v3+i32(8)))))
+												t30 := int64(load64(mem, uint64(uint32(v3))))
+												v18 = t23 | (t24 | (t25 | (t26 | (t27 | (t28 | (t29 | (t30 | v18)))))))
+												v3 = v3 + i32(64)
+												v6 = v6 + i32(-64)
+												if v6 != 0 {
+													goto l14
+												}
+											}
+										l10:
+											v3 = v11
+											v6 = v7
+											if !(v18&i64(-0x7f7f7f7f7f7f7f80) == 0) {
+												goto l15
+											}
+											goto l16
+										}
+									l9:
+										if v11 != 0 {
+											goto l17
+										}
+										v3 = i32(0)
+										v6 = v7
+										goto l16
+									l17:
+										t31 := int32(mem[uint64(uint32(v7))])
+										v17 = t31
+										{
+											if v11 == i32(1) {
 												goto l18
 											}
-											memory_copy(mem, uint32(v13), uint32(v4), uint32(v6))
-										l18:
-											v7 = i32(1)
-											goto l4
+											t32 := int32(mem[uint64(uint32(v7))+1])
+											v17 = t32 | v17
+											if v11 == i32(2) {
+												goto l18
+											}
+											t33 := int32(mem[uint64(uint32(v7))+2])
+											v17 = t33 | v17
+											if v11 == i32(3) {
+												goto l18
+											}
+											t34 := int32(mem[uint64(uint32(v7))+3])
+											v17 = t34 | v17
+											if v11 == i32(4) {
+												goto l18
+											}
+											t35 := int32(mem[uint64(uint32(v7))+4])
+											v17 = t35 | v17
+											if v11 == i32(5) {
+												goto l18
+											}
+											t36 := int32(mem[uint64(uint32(v7))+5])
+											v17 = t36 | v17
+											if v11 == i32(6) {
+												goto l18
+											}
+											t37 := int32(mem[uint64(uint32(v7))+6])
+											v17 = t37 | v17
 										}
-									l16:
-										t27 := int32(load32(mem, uint64(uint32(v3))+48))
-										v15 = t27
-										t28 := int32(load32(mem, uint64(uint32(v3))+44))
-										v6 = t28
+									l18:
+										v3 = v11
+										v6 = v7
+										if int32(int8(v17)) > i32(-1) {
+											goto l16
+										}
 									}
-								l13:
-									m.fn150(v3+i32(40), v6, v15, v2)
+								l15:
+									m.fn141(v4+i32(2080), v7, v11)
 									mem = m.memory
-									t29 := int32(load32(mem, uint64(uint32(v3))+52))
-									v17 = t29
-									t30 := int32(load32(mem, uint64(uint32(v3))+44))
-									v15 = t30
 									{
-										t31 := int32(load32(mem, uint64(uint32(v3))+40))
-										v7 = t31
-										if v7 == i32(10) {
+										t38 := int32(load32(mem, uint64(uint32(v4))+2080))
+										if t38 != i32(1) {
 											goto l19
 										}
-										p32 := i32(121)
-										if uint32(v8) < uint32(i32(121)) {
-											p32 = v8
+										t39 := int32(load32(mem, uint64(uint32(v4))+2084))
+										v3 = t39
+										p40 := i32(121)
+										if uint32(v11) < uint32(i32(121)) {
+											p40 = v11
 										}
-										v6 = p32
-										t33 := int32(load32(mem, uint64(uint32(v3))+48))
-										v16 = t33
-										if v8 != 0 {
-											t34 := m.fn273(v6)
-											mem = m.memory
-											v13 = t34
-											if v13 == 0 {
-												m.fn34(i32(1), v6)
-												mem = m.memory
-												panic("unreachable")
-											}
-											if v6 == 0 {
-												goto l4
-											}
-											memory_copy(mem, uint32(v13), uint32(v4), uint32(v6))
-											goto l4
-										}
-										v13 = i32(1)
-										goto l4
-									}
-								l19:
-									t35 := int32(load32(mem, uint64(uint32(v3))+48))
-									v6 = t35
-									switch v15 {
-									default:
-										if uint32(v15+i32(-1)) > uint32(i32(1)) {
-											goto l24
-										}
-										t36 := int32(load32(mem, uint64(uint32(v3))+24))
-										v8 = t36
-										m.fn128(v6, v17, v10, v3+i32(16))
+										v8 = p40
+										t41 := m.fn275(v8)
 										mem = m.memory
-										t37 := int32(load32(mem, uint64(uint32(v3))+24))
-										v15 = t37
-										store64(mem, uint64(uint32(v3))+40, uint64(i64(0)))
-										if uint32(v15) < uint32(v8) {
-											m.fn24(v8, v15, v15, i32(1055492))
+										v2 = t41
+										if v2 == 0 {
+											m.fn34(i32(1), v8)
 											mem = m.memory
 											panic("unreachable")
 										}
-										{
-											v6 = v15 - v8
-											p38 := i32(8)
-											if uint32(v6) < uint32(i32(8)) {
-												p38 = v6
-											}
-											v15 = p38
-											if v15 == 0 {
-												goto l26
-											}
-											t39 := int32(load32(mem, uint64(uint32(v3))+20))
-											memory_copy(mem, uint32(v3+i32(40)), uint32(t39+v8), uint32(v15))
+										if v8 == 0 {
+											goto l21
 										}
-									l26:
-										t40 := int64(load64(mem, uint64(uint32(v3))+40))
-										v18 = t40
-										{
-											t41 := int32(load32(mem, uint64(uint32(v3))+36))
-											v17 = t41
-											t42 := int32(load32(mem, uint64(uint32(v3))+28))
-											if v17 != t42 {
-												goto l27
-											}
-											m.fn105(v11)
-											mem = m.memory
-										}
-									l27:
-										t43 := int32(load32(mem, uint64(uint32(v3))+32))
-										v5 = t43
-										v15 = v5 + v17*i32(24)
-										mem[uint64(uint32(v15))+20] = byte(i32(0))
-										store32(mem, uint64(uint32(v15))+16, uint32(v14))
-										store32(mem, uint64(uint32(v15))+12, uint32(v6))
-										store32(mem, uint64(uint32(v15))+8, uint32(v8))
-										store64(mem, uint64(uint32(v15)), uint64(v18<<56|v18&i64(0xff00)<<40|(v18&i64(0xff0000)<<24|v18&i64(0xff000000)<<8)|(int64(uint64(v18)>>8)&i64(0xff000000)|int64(uint64(v18)>>24)&i64(0xff0000)|(int64(uint64(v18)>>40)&i64(0xff00)|int64(uint64(v18)>>56)))))
-										store32(mem, uint64(uint32(v3))+36, uint32(v17+i32(1)))
-										goto l24
-									case 0, 3:
-										if v9 == 0 {
-											goto l24
-										}
-										m.fn147(v3+i32(40), v6, v17)
+										memory_copy(mem, uint32(v2), uint32(v7), uint32(v8))
+									l21:
+										v6 = i32(1)
+										goto l7
+									}
+								l19:
+									t42 := int32(load32(mem, uint64(uint32(v4))+2088))
+									v3 = t42
+									t43 := int32(load32(mem, uint64(uint32(v4))+2084))
+									v6 = t43
+								}
+							l16:
+								m.fn148(v4+i32(2080), v6, v3, v2)
+								mem = m.memory
+								t44 := int32(load32(mem, uint64(uint32(v4))+2092))
+								v17 = t44
+								t45 := int32(load32(mem, uint64(uint32(v4))+2084))
+								v3 = t45
+								{
+									t46 := int32(load32(mem, uint64(uint32(v4))+2080))
+									v6 = t46
+									if v6 == i32(10) {
+										goto l22
+									}
+									p47 := i32(121)
+									if uint32(v11) < uint32(i32(121)) {
+										p47 = v11
+									}
+									v8 = p47
+									t48 := int32(load32(mem, uint64(uint32(v4))+2088))
+									v16 = t48
+									if v11 != 0 {
+										t49 := m.fn275(v8)
 										mem = m.memory
-										t44 := int32(load32(mem, uint64(uint32(v3))+48))
-										v16 = t44
-										t45 := int32(load32(mem, uint64(uint32(v3))+40))
-										v6 = t45
-										if v6 != 0 {
+										v2 = t49
+										if v2 == 0 {
+											m.fn34(i32(1), v8)
+											mem = m.memory
+											panic("unreachable")
+										}
+										if v8 == 0 {
+											goto l7
+										}
+										memory_copy(mem, uint32(v2), uint32(v7), uint32(v8))
+										goto l7
+									}
+									v2 = i32(1)
+									goto l7
+								}
+							l22:
+								t50 := int32(load32(mem, uint64(uint32(v4))+2088))
+								v6 = t50
+								switch v3 {
+								default:
+									goto l26
+								case 0, 3:
+									if v12 == 0 {
+										goto l26
+									}
+									m.fn145(v4+i32(2080), v6, v17)
+									mem = m.memory
+									t51 := int32(load32(mem, uint64(uint32(v4))+2088))
+									v16 = t51
+									t52 := int32(load32(mem, uint64(uint32(v4))+2080))
+									v6 = t52
+									if v6 != 0 {
+										t59 := int32(load32(mem, uint64(uint32(v4))+2124))
+										store32(mem, uint64(uint32(v4))+4052, uint32(t59))
+										t60 := int64(load64(mem, uint64(uint32(v4))+2116))
+										store64(mem, uint64(uint32(v4))+4044, uint64(t60))
+										t61 := int64(load64(mem, uint64(uint32(v4))+2108))
+										store64(mem, uint64(uint32(v4))+4036, uint64(t61))
+										t62 := int64(load64(mem, uint64(uint32(v4))+2100))
+										store64(mem, uint64(uint32(v4))+4028, uint64(t62))
+										t63 := int64(load64(mem, uint64(uint32(v4))+2092))
+										store64(mem, uint64(uint32(v4))+4020, uint64(t63))
+										store32(mem, uint64(uint32(v4))+4016, uint32(v16))
+										t64 := int32(load32(mem, uint64(uint32(v4))+2084))
+										store32(mem, uint64(uint32(v4))+4012, uint32(t64))
+										store32(mem, uint64(uint32(v4))+4008, uint32(v6))
+										store32(mem, uint64(uint32(v4))+4004, uint32(i32(0)))
+										m.fn146(v4+i32(4008), v4+i32(3996))
+										mem = m.memory
+										t65 := int32(load32(mem, uint64(uint32(v4))+4000))
+										t66 := v4 + i32(2080)
+										v15 = t65
+										t67 := int32(load32(mem, uint64(uint32(v4))+4004))
+										m.fn141(t66, v15, t67)
+										mem = m.memory
+										t68 := int32(load32(mem, uint64(uint32(v4))+2080))
+										if t68 == i32(1) {
+											t72 := int64(load64(mem, uint64(uint32(v4))+2084))
+											store64(mem, uint64(uint32(v4))+4056, uint64(t72))
+											m.fn30(i32(1055604), i32(20), v4+i32(4056), i32(1055588), i32(1055624))
+											mem = m.memory
+											panic("unreachable")
+										}
+										t69 := int32(load32(mem, uint64(uint32(v4))+2088))
+										v6 = t69
+										t70 := int32(load32(mem, uint64(uint32(v4))+2084))
+										v17 = t70
+										{
+											if v3 == i32(3) {
+												goto l33
+											}
+											v3 = i32(0)
+											goto l34
+										l33:
+											v3 = i32(3)
+											v11 = v6 + i32(-7)
+											if v11 != 0 {
+												goto l35
+											}
+											v6 = i32(0)
+											goto l34
+										l35:
+											if uint32(v6) < uint32(i32(7)) {
+												goto l36
+											}
+											t71 := int32(int8(mem[uint64(uint32(v17+v11))]))
+											if t71 <= i32(-65) {
+												goto l36
+											}
+											v6 = v11
+										}
+									l34:
+										store32(mem, uint64(uint32(v4))+2092, uint32(v6))
+										store32(mem, uint64(uint32(v4))+2088, uint32(v17))
+										store32(mem, uint64(uint32(v4))+2084, uint32(v3))
+										store32(mem, uint64(uint32(v4))+2080, uint32(v10))
+										m.fn150(v4+i32(288), v10, v13)
+										mem = m.memory
+										goto l37
+									}
+									p53 := i32(121)
+									if uint32(v11) < uint32(i32(121)) {
+										p53 = v11
+									}
+									v8 = p53
+									t54 := int32(load32(mem, uint64(uint32(v4))+2084))
+									v3 = t54
+									{
+										if v11 != 0 {
 											goto l28
 										}
-										p46 := i32(121)
-										if uint32(v8) < uint32(i32(121)) {
-											p46 = v8
-										}
-										v6 = p46
-										t47 := int32(load32(mem, uint64(uint32(v3))+44))
-										v15 = t47
-										{
-											if v8 != 0 {
-												goto l29
-											}
-											v13 = i32(1)
-											goto l30
-										l29:
-											t48 := m.fn151(v6, i32(1))
+										v2 = i32(1)
+										goto l29
+									l28:
+										t55 := m.fn149(v8, i32(1))
+										mem = m.memory
+										v2 = t55
+										if v2 == 0 {
+											m.fn34(i32(1), v8)
 											mem = m.memory
-											v13 = t48
-											if v13 == 0 {
-												m.fn34(i32(1), v6)
-												mem = m.memory
-												panic("unreachable")
-											}
-											if v6 == 0 {
-												goto l30
-											}
-											memory_copy(mem, uint32(v13), uint32(v4), uint32(v6))
+											panic("unreachable")
 										}
-									l30:
-										v7 = i32(9)
+										if v8 == 0 {
+											goto l29
+										}
+										memory_copy(mem, uint32(v2), uint32(v7), uint32(v8))
 									}
+								l29:
+									v6 = i32(9)
 								}
-							l4:
-								{
-									t49 := int32(load32(mem, uint64(uint32(v3))+316))
-									if t49 == 0 {
-										goto l32
-									}
-									m.fn276(v12)
-									mem = m.memory
-								}
-							l32:
-								t50 := int32(load32(mem, uint64(uint32(v3))+16))
-								var p51 int32
-								if t50 == 0 {
-									p51 = 1
-								}
-								v2 = p51
-								v4 = i32(1)
-								goto l1
 							}
-						l28:
-							t52 := int32(load32(mem, uint64(uint32(v3))+84))
-							store32(mem, uint64(uint32(v3))+372, uint32(t52))
-							t53 := int64(load64(mem, uint64(uint32(v3))+76))
-							store64(mem, uint64(uint32(v3))+364, uint64(t53))
-							t54 := int64(load64(mem, uint64(uint32(v3))+68))
-							store64(mem, uint64(uint32(v3))+356, uint64(t54))
-							t55 := int64(load64(mem, uint64(uint32(v3))+60))
-							store64(mem, uint64(uint32(v3))+348, uint64(t55))
-							t56 := int64(load64(mem, uint64(uint32(v3))+52))
-							store64(mem, uint64(uint32(v3))+340, uint64(t56))
-							store32(mem, uint64(uint32(v3))+336, uint32(v16))
-							t57 := int32(load32(mem, uint64(uint32(v3))+44))
-							store32(mem, uint64(uint32(v3))+332, uint32(t57))
-							store32(mem, uint64(uint32(v3))+328, uint32(v6))
-							store32(mem, uint64(uint32(v3))+324, uint32(i32(0)))
-							m.fn148(v3+i32(328), v3+i32(316))
-							mem = m.memory
-							t58 := int32(load32(mem, uint64(uint32(v3))+320))
-							t59 := v3 + i32(40)
-							v12 = t58
-							t60 := int32(load32(mem, uint64(uint32(v3))+324))
-							m.fn143(t59, v12, t60)
-							mem = m.memory
-							t61 := int32(load32(mem, uint64(uint32(v3))+40))
-							if t61 == i32(1) {
-								t67 := int64(load64(mem, uint64(uint32(v3))+44))
-								store64(mem, uint64(uint32(v3))+376, uint64(t67))
-								m.fn30(i32(1055604), i32(20), v3+i32(376), i32(1055588), i32(1055624))
+						l7:
+							{
+								t56 := int32(load32(mem, uint64(uint32(v4))+3996))
+								if t56 == 0 {
+									goto l31
+								}
+								m.fn278(v15)
 								mem = m.memory
-								panic("unreachable")
 							}
-							if v15 != i32(3) {
-								goto l24
+						l31:
+							t57 := int32(load32(mem, uint64(uint32(v4))+80))
+							var p58 int32
+							if t57 == 0 {
+								p58 = 1
 							}
-							t62 := int32(load32(mem, uint64(uint32(v3))+48))
-							v15 = t62
-							v6 = v15 + i32(-7)
-							if v6 == 0 {
-								goto l24
-							}
-							t63 := int32(load32(mem, uint64(uint32(v3))+44))
-							v17 = t63
-							if uint32(v15) < uint32(i32(7)) {
-								goto l34
-							}
-							t64 := int32(int8(mem[uint64(uint32(v17+v6))]))
-							if t64 <= i32(-65) {
-								goto l34
-							}
+							v9 = p58
+							v7 = i32(1)
+							goto l3
 						}
-					l24:
-						v14 = v14 + i32(1)
-						m.fn27(v3, v1)
+					l36:
+						m.fn114(v17, v6, i32(0), v11, i32(1055572))
 						mem = m.memory
-						t65 := int32(load32(mem, uint64(uint32(v3))+4))
-						v8 = t65
-						t66 := int32(load32(mem, uint64(uint32(v3))))
-						v4 = t66
-						if v4 == 0 {
-							goto l35
+						panic("unreachable")
+					l26:
+						store32(mem, uint64(uint32(v4))+2092, uint32(v17))
+						store32(mem, uint64(uint32(v4))+2088, uint32(v6))
+						store32(mem, uint64(uint32(v4))+2084, uint32(v3))
+						store32(mem, uint64(uint32(v4))+2080, uint32(v10))
+						m.fn150(v4+i32(288), v10, v13)
+						mem = m.memory
+					l37:
+						v10 = v10 + i32(1)
+						m.fn27(v4+i32(8), v1)
+						mem = m.memory
+						t73 := int32(load32(mem, uint64(uint32(v4))+12))
+						v11 = t73
+						t74 := int32(load32(mem, uint64(uint32(v4))+8))
+						v7 = t74
+						if v7 == 0 {
+							goto l38
 						}
-						goto l36
+						goto l39
 					}
-				l34:
-					m.fn114(v17, v15, i32(0), v6, i32(1055572))
-					mem = m.memory
-					panic("unreachable")
 				}
-				v4 = i32(0)
-				v5 = i32(8)
-				v6 = i32(-0x80000000)
-				v2 = i32(1)
-				v7 = i32(8)
-				goto l1
-			l1:
-				store32(mem, uint64(uint32(v0))+36, uint32(v8))
-				store32(mem, uint64(uint32(v0))+32, uint32(v6))
-				store32(mem, uint64(uint32(v0))+28, uint32(v13))
-				store32(mem, uint64(uint32(v0))+24, uint32(v6))
+				v7 = i32(0)
+				v6 = i32(8)
+				v8 = i32(-0x80000000)
+				v9 = i32(1)
+				goto l3
+			l3:
+				store32(mem, uint64(uint32(v0))+1792, uint32(i32(2)))
+				store32(mem, uint64(uint32(v0))+36, uint32(v11))
+				store32(mem, uint64(uint32(v0))+32, uint32(v8))
+				store32(mem, uint64(uint32(v0))+28, uint32(v2))
+				store32(mem, uint64(uint32(v0))+24, uint32(v8))
 				store32(mem, uint64(uint32(v0))+20, uint32(v17))
 				store32(mem, uint64(uint32(v0))+16, uint32(v16))
-				store32(mem, uint64(uint32(v0))+12, uint32(v15))
-				store32(mem, uint64(uint32(v0))+8, uint32(v7))
-				store32(mem, uint64(uint32(v0))+4, uint32(v14))
-				store32(mem, uint64(uint32(v0)), uint32(v4))
+				store32(mem, uint64(uint32(v0))+12, uint32(v3))
+				store32(mem, uint64(uint32(v0))+8, uint32(v6))
+				store32(mem, uint64(uint32(v0))+4, uint32(v10))
+				store32(mem, uint64(uint32(v0)), uint32(v7))
 				{
-					if v2 != 0 {
-						goto l37
+					if v9 != 0 {
+						goto l40
 					}
-					t68 := int32(load32(mem, uint64(uint32(v3))+20))
-					m.fn276(t68)
+					t75 := int32(load32(mem, uint64(uint32(v4))+84))
+					m.fn278(t75)
 					mem = m.memory
 				}
-			l37:
-				t69 := int32(load32(mem, uint64(uint32(v3))+28))
-				if t69 == 0 {
-					goto l38
+			l40:
+				{
+					t76 := int32(load32(mem, uint64(uint32(v4))+92))
+					if t76 == 0 {
+						goto l41
+					}
+					t77 := int32(load32(mem, uint64(uint32(v4))+96))
+					m.fn278(t77)
+					mem = m.memory
 				}
-				m.fn276(v5)
+			l41:
+				{
+					t78 := int32(load32(mem, uint64(uint32(v4))+56))
+					if t78 == 0 {
+						goto l42
+					}
+					t79 := int32(load32(mem, uint64(uint32(v4))+60))
+					m.fn278(t79)
+					mem = m.memory
+				}
+			l42:
+				{
+					t80 := int32(load32(mem, uint64(uint32(v4))+68))
+					if t80 == 0 {
+						goto l43
+					}
+					t81 := int32(load32(mem, uint64(uint32(v4))+72))
+					m.fn278(t81)
+					mem = m.memory
+				}
+			l43:
+				{
+					t82 := int32(load32(mem, uint64(uint32(v4))+32))
+					if t82 == 0 {
+						goto l44
+					}
+					t83 := int32(load32(mem, uint64(uint32(v4))+36))
+					m.fn278(t83)
+					mem = m.memory
+				}
+			l44:
+				t84 := int32(load32(mem, uint64(uint32(v4))+44))
+				if t84 == 0 {
+					goto l45
+				}
+				t85 := int32(load32(mem, uint64(uint32(v4))+48))
+				m.fn278(t85)
 				mem = m.memory
-				goto l38
+				m.g0 = v5
+				return
 			}
-		l35:
-			t70 := int32(load32(mem, uint64(uint32(v3))+316))
-			if t70 == 0 {
-				goto l2
+		l38:
+			t86 := int32(load32(mem, uint64(uint32(v4))+3996))
+			if t86 == 0 {
+				goto l4
 			}
-			m.fn276(v12)
+			m.fn278(v15)
 			mem = m.memory
 		}
-	l2:
-		m.fn152(v3+i32(328), v3+i32(16))
+	l4:
+		{
+			{
+				{
+					{
+						{
+							t87 := int32(load32(mem, uint64(uint32(v4))+24))
+							v2 = t87
+							if v2&i32(32) != 0 {
+								goto l46
+							}
+							t88 := int32(load32(mem, uint64(uint32(v4))+96))
+							v17 = t88
+							t89 := int32(load32(mem, uint64(uint32(v4))+92))
+							v3 = t89
+							t90 := int32(load32(mem, uint64(uint32(v4))+84))
+							v11 = t90
+							t91 := int32(load32(mem, uint64(uint32(v4))+80))
+							v6 = t91
+							{
+								t92 := int32(load32(mem, uint64(uint32(v4))+100))
+								v7 = t92
+								if v7 == 0 {
+									if v6 == 0 {
+										goto l49
+									}
+									m.fn278(v11)
+									mem = m.memory
+								l49:
+									v6 = v4 + i32(112)
+									if v3 == 0 {
+										goto l50
+									}
+									m.fn278(v17)
+									mem = m.memory
+								l50:
+									t94 := int32(load32(mem, uint64(uint32(v4))+153))
+									store32(mem, uint64(uint32(v4))+312, uint32(t94))
+									t95 := int32(load32(mem, uint64(uint32(v4))+156))
+									store32(mem, uint64(uint32(v4))+315, uint32(t95))
+									t96 := int64(load64(mem, uint64(uint32(v6))))
+									store64(mem, uint64(uint32(v4))+320, uint64(t96))
+									t97 := int64(load64(mem, uint64(uint32(v6))+8))
+									store64(mem, uint64(uint32(v4))+328, uint64(t97))
+									t98 := int64(load64(mem, uint64(uint32(v6))+16))
+									store64(mem, uint64(uint32(v4))+336, uint64(t98))
+									t99 := int64(load64(mem, uint64(uint32(v6))+24))
+									store64(mem, uint64(uint32(v4))+344, uint64(t99))
+									v17 = i32(0)
+									t100 := int32(mem[uint64(uint32(v4))+152])
+									v11 = t100
+									t101 := int32(load32(mem, uint64(uint32(v4))+148))
+									v7 = t101
+									t102 := int32(load32(mem, uint64(uint32(v4))+144))
+									v2 = t102
+									t103 := int32(load32(mem, uint64(uint32(v4))+108))
+									v9 = t103
+									t104 := int32(load32(mem, uint64(uint32(v4))+104))
+									v8 = t104
+									v3 = i32(0)
+									goto l51
+								}
+								t93 := int32(load32(mem, uint64(uint32(v4))+88))
+								v9 = t93
+								goto l48
+							}
+						}
+					l46:
+						t105 := int32(load32(mem, uint64(uint32(v4))+100))
+						v7 = t105
+						t106 := int32(load32(mem, uint64(uint32(v4))+96))
+						v17 = t106
+						t107 := int32(load32(mem, uint64(uint32(v4))+92))
+						v3 = t107
+						t108 := int32(load32(mem, uint64(uint32(v4))+88))
+						v9 = t108
+						t109 := int32(load32(mem, uint64(uint32(v4))+84))
+						v11 = t109
+						t110 := int32(load32(mem, uint64(uint32(v4))+80))
+						v6 = t110
+					}
+				l48:
+					store32(mem, uint64(uint32(v4))+4028, uint32(v7))
+					store32(mem, uint64(uint32(v4))+4024, uint32(v17))
+					store32(mem, uint64(uint32(v4))+4020, uint32(v3))
+					store32(mem, uint64(uint32(v4))+4016, uint32(v9))
+					store32(mem, uint64(uint32(v4))+4012, uint32(v11))
+					store32(mem, uint64(uint32(v4))+4008, uint32(v6))
+					store32(mem, uint64(uint32(v4))+4036, uint32(v4+i32(31)))
+					store32(mem, uint64(uint32(v4))+4032, uint32(v4+i32(24)))
+					t111 := int32(mem[uint64(uint32(v4))+31])
+					m.fn126(v4+i32(2080), v4+i32(4008), t111)
+					mem = m.memory
+					t112 := m.fn275(i32(72))
+					mem = m.memory
+					v3 = t112
+					if v3 == 0 {
+						m.fn116(i32(8), i32(72))
+						mem = m.memory
+						panic("unreachable")
+					}
+					t113 := int64(load64(mem, uint64(uint32(v4))+2136))
+					store64(mem, uint64(uint32(v3))+56, uint64(t113))
+					t114 := int64(load64(mem, uint64(uint32(v4))+2128))
+					store64(mem, uint64(uint32(v3))+48, uint64(t114))
+					t115 := int64(load64(mem, uint64(uint32(v4))+2120))
+					store64(mem, uint64(uint32(v3))+40, uint64(t115))
+					t116 := int64(load64(mem, uint64(uint32(v4))+2112))
+					store64(mem, uint64(uint32(v3))+32, uint64(t116))
+					t117 := int64(load64(mem, uint64(uint32(v4))+2104))
+					store64(mem, uint64(uint32(v3))+24, uint64(t117))
+					t118 := int64(load64(mem, uint64(uint32(v4))+2096))
+					store64(mem, uint64(uint32(v3))+16, uint64(t118))
+					t119 := int64(load64(mem, uint64(uint32(v4))+2088))
+					store64(mem, uint64(uint32(v3))+8, uint64(t119))
+					t120 := int64(load64(mem, uint64(uint32(v4))+2080))
+					store64(mem, uint64(uint32(v3)), uint64(t120))
+					v11 = i32(1)
+					mem[uint64(uint32(v3))+64] = byte(int32(uint32(v2)>>5) & i32(1))
+					store64(mem, uint64(uint32(v4))+320, uint64(i64(-1)))
+					store64(mem, uint64(uint32(v4))+328, uint64(i64(-1)))
+					store64(mem, uint64(uint32(v4))+336, uint64(i64(-1)))
+					store64(mem, uint64(uint32(v4))+344, uint64(i64(-1)))
+					v7 = i32(-1)
+					v9 = i32(0)
+					v17 = i32(1)
+					v8 = i32(1)
+					v2 = i32(0)
+				}
+			l51:
+				t121 := int64(load64(mem, uint64(uint32(v4))+72))
+				store64(mem, uint64(uint32(v4))+2096, uint64(t121))
+				t122 := int64(load64(mem, uint64(uint32(v4))+64))
+				store64(mem, uint64(uint32(v4))+2088, uint64(t122))
+				t123 := int64(load64(mem, uint64(uint32(v4))+56))
+				store64(mem, uint64(uint32(v4))+2080, uint64(t123))
+				t124 := int32(mem[uint64(uint32(v4))+31])
+				m.fn151(v4+i32(352), v4+i32(2080), t124)
+				mem = m.memory
+				v6 = i32(0)
+				if v17 != 0 {
+					goto l53
+				}
+				t125 := int32(load32(mem, uint64(uint32(v4))+2012))
+				if t125 != 0 {
+					goto l53
+				}
+				t126 := int32(load32(mem, uint64(uint32(v4))+1396))
+				if t126 != i32(-0x80000000) {
+					goto l54
+				}
+				goto l53
+			}
+		l54:
+			t127 := int32(load32(mem, uint64(uint32(v4))+1404))
+			var p128 int32
+			if t127 == 0 {
+				p128 = 1
+			}
+			v6 = p128
+		}
+	l53:
+		{
+			{
+				t129 := int32(mem[uint64(uint32(v4))+160])
+				if t129&i32(1) == 0 {
+					goto l55
+				}
+				memory_copy(mem, uint32(v4+i32(3872)), uint32(v4+i32(168)), uint32(i32(120)))
+				m.fn109(v4+i32(2048), v4+i32(3872))
+				mem = m.memory
+				goto l56
+			}
+		l55:
+			t130 := int64(load64(mem, uint64(uint32(v4))+185))
+			store64(mem, uint64(uint32(v4))+2072, uint64(t130))
+			t131 := int64(load64(mem, uint64(uint32(v4))+177))
+			store64(mem, uint64(uint32(v4))+2064, uint64(t131))
+			t132 := int64(load64(mem, uint64(uint32(v4))+169))
+			store64(mem, uint64(uint32(v4))+2056, uint64(t132))
+			t133 := int64(load64(mem, uint64(uint32(v4))+161))
+			store64(mem, uint64(uint32(v4))+2048, uint64(t133))
+		}
+	l56:
+		t134 := int64(load64(mem, uint64(uint32(v4))+48))
+		store64(mem, uint64(uint32(v4))+4024, uint64(t134))
+		t135 := int64(load64(mem, uint64(uint32(v4))+40))
+		store64(mem, uint64(uint32(v4))+4016, uint64(t135))
+		t136 := int64(load64(mem, uint64(uint32(v4))+32))
+		store64(mem, uint64(uint32(v4))+4008, uint64(t136))
+		t137 := int32(mem[uint64(uint32(v4))+31])
+		m.fn126(v4+i32(2080), v4+i32(4008), t137)
 		mem = m.memory
-		t71 := int32(load32(mem, uint64(uint32(v3))+340))
-		t72 := v3 + i32(40)
-		v15 = t71
-		t73 := int32(load32(mem, uint64(uint32(v3))+344))
-		m.fn153(t72, v15, t73)
-		mem = m.memory
-		store32(mem, uint64(uint32(v0)), uint32(i32(2)))
-		t74 := int64(load64(mem, uint64(uint32(v3))+40))
-		store64(mem, uint64(uint32(v0))+4, uint64(t74))
-		{
-			t75 := int32(load32(mem, uint64(uint32(v3))+16))
-			if t75 == 0 {
-				goto l39
-			}
-			t76 := int32(load32(mem, uint64(uint32(v3))+20))
-			m.fn276(t76)
-			mem = m.memory
-		}
-	l39:
-		{
-			t77 := int32(load32(mem, uint64(uint32(v3))+28))
-			if t77 == 0 {
-				goto l40
-			}
-			t78 := int32(load32(mem, uint64(uint32(v3))+32))
-			m.fn276(t78)
-			mem = m.memory
-		}
-	l40:
-		{
-			t79 := int32(load32(mem, uint64(uint32(v3))+336))
-			if t79 == 0 {
-				goto l41
-			}
-			m.fn276(v15)
-			mem = m.memory
-		}
-	l41:
-		t80 := int32(load32(mem, uint64(uint32(v3))+348))
-		if t80 == 0 {
-			goto l38
-		}
-		t81 := int32(load32(mem, uint64(uint32(v3))+352))
-		m.fn276(t81)
+		t138 := int32(load32(mem, uint64(uint32(v4))+24))
+		v17 = t138
+		memory_copy(mem, uint32(v4+i32(2176)), uint32(v4+i32(352)), uint32(i32(1696)))
+		t139 := int64(load64(mem, uint64(uint32(v4))+2072))
+		store64(mem, uint64(uint32(v4))+2168, uint64(t139))
+		t140 := int64(load64(mem, uint64(uint32(v4))+2064))
+		store64(mem, uint64(uint32(v4))+2160, uint64(t140))
+		t141 := int64(load64(mem, uint64(uint32(v4))+2056))
+		store64(mem, uint64(uint32(v4))+2152, uint64(t141))
+		t142 := int64(load64(mem, uint64(uint32(v4))+2048))
+		store64(mem, uint64(uint32(v4))+2144, uint64(t142))
+		memory_copy(mem, uint32(v0), uint32(v4+i32(2080)), uint32(i32(1792)))
+		store32(mem, uint64(uint32(v0))+1796, uint32(v9))
+		store32(mem, uint64(uint32(v0))+1792, uint32(v8))
+		mem[uint64(uint32(v0))+1840] = byte(v11)
+		store32(mem, uint64(uint32(v0))+1836, uint32(v7))
+		store32(mem, uint64(uint32(v0))+1832, uint32(v2))
+		mem[uint64(uint32(v0))+1860] = byte(v6)
+		store32(mem, uint64(uint32(v0))+1856, uint32(v3))
+		store32(mem, uint64(uint32(v0))+1852, uint32(v10))
+		store32(mem, uint64(uint32(v0))+1848, uint32(v17))
+		t143 := int64(load64(mem, uint64(uint32(v4))+320))
+		store64(mem, uint64(uint32(v0))+1800, uint64(t143))
+		t144 := int64(load64(mem, uint64(uint32(v4))+328))
+		store64(mem, uint64(uint32(v0))+1808, uint64(t144))
+		t145 := int64(load64(mem, uint64(uint32(v4))+336))
+		store64(mem, uint64(uint32(v0))+1816, uint64(t145))
+		t146 := int64(load64(mem, uint64(uint32(v4))+344))
+		store64(mem, uint64(uint32(v0))+1824, uint64(t146))
+		t147 := int32(load32(mem, uint64(uint32(v4))+312))
+		store32(mem, uint64(uint32(v0))+1841, uint32(t147))
+		t148 := int32(load32(mem, uint64(uint32(v4))+315))
+		store32(mem, uint64(uint32(v0))+1844, uint32(t148))
 	}
-l38:
-	m.g0 = v3 + i32(384)
+l45:
+	m.g0 = v5
 }
-func (m *Module) fn150(v0, v1, v2, v3 int32) {
+func (m *Module) fn148(v0, v1, v2, v3 int32) {
 	var v4, v5, v6, v7, v8, v9, v10, v11, v12, v13 int32
 	t0 := m.g0
 	v4 = t0 - i32(96)
@@ -46203,7 +45982,7 @@ l53:
 l22:
 	m.g0 = v4 + i32(96)
 }
-func (m *Module) fn151(v0, v1 int32) int32 {
+func (m *Module) fn149(v0, v1 int32) int32 {
 	var v2 int32
 	t0 := m.g0
 	v2 = t0 - i32(16)
@@ -46223,7 +46002,7 @@ func (m *Module) fn151(v0, v1 int32) int32 {
 			if uint32(v1) > uint32(i32(4)) {
 				p1 = v1
 			}
-			t3 := m.fn281(t2, p1, v0)
+			t3 := m.fn283(t2, p1, v0)
 			v1 = t3
 			t4 := int32(load32(m.memory, uint64(uint32(v2))+12))
 			p5 := t4
@@ -46234,521 +46013,245 @@ func (m *Module) fn151(v0, v1 int32) int32 {
 			goto l2
 		}
 	l1:
-		t6 := m.fn273(v0)
+		t6 := m.fn275(v0)
 		v1 = t6
 	}
 l2:
 	m.g0 = v2 + i32(16)
 	return v1
 }
-func (m *Module) fn152(v0, v1 int32) {
-	var v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17 int32
+func (m *Module) fn150(v0, v1, v2 int32) {
+	var v3, v4, v5, v6, v7 int32
+	var v8 int64
 	t0 := m.g0
-	v2 = t0 - i32(48)
-	m.g0 = v2
-	mem := m.memory
-	t1 := int32(load32(mem, uint64(uint32(v1))+20))
-	v3 = t1
-	store32(mem, uint64(uint32(v1))+20, uint32(i32(0)))
-	t2 := int32(load32(mem, uint64(uint32(v1))+16))
-	v4 = t2
-	t3 := int32(load32(mem, uint64(uint32(v1))+12))
-	v5 = t3
-	store64(mem, uint64(uint32(v1))+12, uint64(i64(0x800000000)))
-	store32(mem, uint64(uint32(v2))+12, uint32(v1))
-	store32(mem, uint64(uint32(v2))+16, uint32(v2+i32(12)))
-	if uint32(v3) < uint32(i32(2)) {
-		goto l0
-	}
-	if uint32(v3) < uint32(i32(21)) {
-		goto l1
-	}
-	m.fn81(v4, v3, v2+i32(16))
-	mem = m.memory
-	goto l0
-l1:
-	m.fn74(v4, v3, v2+i32(12))
-	mem = m.memory
-l0:
-	store64(mem, uint64(uint32(v2))+40, uint64(i64(4)))
-	store64(mem, uint64(uint32(v2))+32, uint64(i64(0)))
-	store64(mem, uint64(uint32(v2))+24, uint64(i64(0x400000000)))
-	store32(mem, uint64(uint32(v2))+16, uint32(i32(0)))
-	if v3 == 0 {
-		goto l2
-	}
-	v6 = v4 + v3*i32(24)
-	v7 = i32(0)
-	v8 = i32(4)
-	v9 = v2 + i32(36)
-	v10 = i32(0)
-	v11 = v4
-l14:
-	{
-		t4 := int32(load32(mem, uint64(uint32(v1))+8))
-		v12 = t4
-		t5 := int32(load32(mem, uint64(uint32(v11+i32(8)))))
-		t6 := v12
-		v13 = t5
-		if uint32(t6) < uint32(v13) {
-			goto l3
-		}
-		t7 := int32(load32(mem, uint64(uint32(v11+i32(12)))))
-		v14 = t7
-		t8 := v14
-		v15 = v12 - v13
-		if uint32(t8) > uint32(v15) {
-			goto l4
-		}
-		v3 = v11 + i32(24)
-		t9 := int32(load32(mem, uint64(uint32(v1))+4))
-		v16 = t9
-		{
-			if v14 == 0 {
-				goto l5
-			}
-			v15 = v11
-			v11 = v3
-			goto l6
-		l5:
-			t10 := int32(load32(mem, uint64(uint32(v2))+16))
-			v13 = t10
-			store32(mem, uint64(uint32(v2))+16, uint32(i32(1)))
-			t11 := int32(load32(mem, uint64(uint32(v11))+16))
-			t13 := v2
-			p12 := t11
-			if v13&i32(1) != 0 {
-				p12 = v17
-			}
-			v11 = p12
-			store32(mem, uint64(uint32(t13))+20, uint32(v11))
-			if v3 == v6 {
-				goto l2
-			}
-		l8:
-			{
-				t14 := int32(load32(mem, uint64(uint32(v3+i32(8)))))
-				t15 := v12
-				v13 = t14
-				if uint32(t15) < uint32(v13) {
-					goto l3
-				}
-				t16 := int32(load32(mem, uint64(uint32(v3+i32(12)))))
-				v14 = t16
-				t17 := v14
-				v15 = v12 - v13
-				if uint32(t17) > uint32(v15) {
-					goto l4
-				}
-				if v14 != 0 {
-					goto l7
-				}
-				store32(mem, uint64(uint32(v2))+20, uint32(v11))
-				store32(mem, uint64(uint32(v2))+16, uint32(i32(1)))
-				v3 = v3 + i32(24)
-				if v3 != v6 {
-					goto l8
-				}
-				goto l2
-			l7:
-			}
-			v11 = v3 + i32(24)
-			v15 = v3
-		}
-	l6:
-		{
-			{
-				if v7 == 0 {
-					goto l9
-				}
-				t18 := m.fn58(v16, v12, v7, v15)
-				mem = m.memory
-				if t18&i32(255) == 0 {
-					goto l10
-				}
-			}
-		l9:
-			v13 = v16 + v13
-			{
-				t19 := int32(load32(mem, uint64(uint32(v2))+32))
-				v3 = t19
-				t20 := int32(load32(mem, uint64(uint32(v2))+24))
-				if v3 != t20 {
-					goto l11
-				}
-				m.fn100(v2 + i32(16) + i32(8))
-				mem = m.memory
-				t21 := int32(load32(mem, uint64(uint32(v2))+44))
-				v10 = t21
-			}
-		l11:
-			t22 := int32(load32(mem, uint64(uint32(v2))+28))
-			v12 = t22 + v3<<3
-			store32(mem, uint64(uint32(v12))+4, uint32(v14))
-			store32(mem, uint64(uint32(v12)), uint32(v13))
-			store32(mem, uint64(uint32(v2))+32, uint32(v3+i32(1)))
-			{
-				t23 := int32(load32(mem, uint64(uint32(v2))+36))
-				if v10 != t23 {
-					goto l12
-				}
-				m.fn100(v9)
-				mem = m.memory
-			}
-		l12:
-			t24 := int32(load32(mem, uint64(uint32(v2))+40))
-			v8 = t24
-			store64(mem, uint64(uint32(v8+v10<<3)), uint64(i64(-1)))
-			t25 := v2
-			v10 = v10 + i32(1)
-			store32(mem, uint64(uint32(t25))+44, uint32(v10))
-			v7 = v15
-		}
-	l10:
-		if v10 == 0 {
-			m.fn155(i32(1055812), i32(12), i32(1055824))
-			mem = m.memory
-			panic("unreachable")
-		}
-		t26 := int32(mem[uint64(uint32(v15))+20])
-		t28 := v8 + v10<<3
-		p27 := i32(-8)
-		if t26 != 0 {
-			p27 = i32(-4)
-		}
-		v3 = t28 + p27
-		t29 := int32(load32(mem, uint64(uint32(v15))+16))
-		t30 := v3
-		v13 = t29
-		t31 := int32(load32(mem, uint64(uint32(v3))))
-		t32 := v13
-		v3 = t31
-		p33 := v3
-		if uint32(v13) < uint32(v3) {
-			p33 = t32
-		}
-		store32(mem, uint64(uint32(t30)), uint32(p33))
-		t34 := int32(load32(mem, uint64(uint32(v2))+20))
-		v17 = t34
-		if v11 != v6 {
-			goto l14
-		}
-		goto l2
-	}
-l3:
-	m.fn24(v13, v12, v12, i32(1055524))
-	mem = m.memory
-	panic("unreachable")
-l4:
-	m.fn24(i32(0), v14, v15, i32(1055508))
-	mem = m.memory
-	panic("unreachable")
-l2:
-	t35 := int64(load64(mem, uint64(uint32(v2))+40))
-	store64(mem, uint64(uint32(v0))+24, uint64(t35))
-	t36 := int64(load64(mem, uint64(uint32(v2))+32))
-	store64(mem, uint64(uint32(v0))+16, uint64(t36))
-	t37 := int64(load64(mem, uint64(uint32(v2))+24))
-	store64(mem, uint64(uint32(v0))+8, uint64(t37))
-	t38 := int64(load64(mem, uint64(uint32(v2))+16))
-	store64(mem, uint64(uint32(v0)), uint64(t38))
-	if v5 == 0 {
-		goto l15
-	}
-	m.fn276(v4)
-l15:
-	m.g0 = v2 + i32(48)
-}
-func (m *Module) fn153(v0, v1, v2 int32) {
-	var v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15 int32
-	var v16, v17 int64
-	t0 := m.g0
-	v3 = t0 - i32(784)
+	v3 = t0 - i32(16)
 	m.g0 = v3
 	v4 = i32(0)
 	mem := m.memory
-	memory_zero(mem, uint32(v3+i32(271)), uint32(i32(256)))
-	v5 = i32(1)
-	if v2 == 0 {
-		goto l0
-	}
-	v6 = v1 + v2<<3
-	v5 = i32(1)
-	v7 = i32(1)
-l11:
 	{
-		v8 = v4
-		v9 = v7
-		v10 = v1
-		v1 = v10 + i32(8)
-		t1 := int32(load32(mem, uint64(uint32(v10))+4))
-		v4 = t1
-		p2 := v8
-		if uint32(v4) < uint32(v8) {
-			p2 = v4
-		}
-		v11 = p2
-		v12 = v11 & i32(0x7ffffff8)
-		t3 := int32(load32(mem, uint64(uint32(v10))))
-		v7 = t3
-		v10 = i32(0)
-	l5:
-		{
-			v13 = v10 + i32(8)
-			if uint32(v13) <= uint32(v11) {
-				goto l1
-			}
-			if uint32(v8) < uint32(v12) {
-				m.fn24(v12, v11, v8, i32(1054836))
-				mem = m.memory
+		t1 := int32(load32(mem, uint64(uint32(v2))))
+		switch t1 {
+		case 4:
+			goto l4
+		default:
+			t2 := int32(load32(mem, uint64(uint32(v0))))
+			v5 = t2
+			t3 := int32(load32(mem, uint64(uint32(v0))+4))
+			v6 = t3
+			t4 := int32(load32(mem, uint64(uint32(v6))+8))
+			v7 = t4
+			t5 := int32(load32(mem, uint64(uint32(v2))+4))
+			t6 := int32(load32(mem, uint64(uint32(v2))+8))
+			t7 := int32(load32(mem, uint64(uint32(v0))+8))
+			t8 := int32(mem[uint64(uint32(t7))])
+			m.fn152(t5, t6, t8, v6)
+			mem = m.memory
+			t9 := int32(load32(mem, uint64(uint32(v6))+8))
+			v2 = t9
+			store64(mem, uint64(uint32(v3))+8, uint64(i64(0)))
+			if uint32(v2) < uint32(v7) {
+				m.fn24(v7, v2, v2, i32(1055492))
 				panic("unreachable")
 			}
-			v10 = i32(0)
 			{
-				v13 = v11 & i32(7)
-				if v13 == 0 {
-					goto l3
+				v2 = v2 - v7
+				p10 := i32(8)
+				if uint32(v2) < uint32(i32(8)) {
+					p10 = v2
 				}
-				v14 = v9 + v12
-				t4 := int32(mem[uint64(uint32(v14))])
-				v15 = v7 + v12
-				t5 := int32(mem[uint64(uint32(v15))])
-				if t4 != t5 {
-					goto l3
+				v0 = p10
+				if v0 == 0 {
+					goto l6
 				}
-				v10 = i32(1)
-				if v13 == i32(1) {
-					goto l3
-				}
-				t6 := int32(mem[uint64(uint32(v14))+1])
-				t7 := int32(mem[uint64(uint32(v15))+1])
-				if t6 != t7 {
-					goto l3
-				}
-				v10 = i32(2)
-				if v13 == i32(2) {
-					goto l3
-				}
-				t8 := int32(mem[uint64(uint32(v14))+2])
-				t9 := int32(mem[uint64(uint32(v15))+2])
-				if t8 != t9 {
-					goto l3
-				}
-				v10 = i32(3)
-				if v13 == i32(3) {
-					goto l3
-				}
-				t10 := int32(mem[uint64(uint32(v14))+3])
-				t11 := int32(mem[uint64(uint32(v15))+3])
-				if t10 != t11 {
-					goto l3
-				}
-				v10 = i32(4)
-				if v13 == i32(4) {
-					goto l3
-				}
-				t12 := int32(mem[uint64(uint32(v14))+4])
-				t13 := int32(mem[uint64(uint32(v15))+4])
-				if t12 != t13 {
-					goto l3
-				}
-				v10 = i32(5)
-				if v13 == i32(5) {
-					goto l3
-				}
-				t14 := int32(mem[uint64(uint32(v14))+5])
-				t15 := int32(mem[uint64(uint32(v15))+5])
-				if t14 != t15 {
-					goto l3
-				}
-				v10 = i32(6)
-				if v13 == i32(6) {
-					goto l3
-				}
-				t16 := int32(mem[uint64(uint32(v14))+6])
-				t17 := int32(mem[uint64(uint32(v15))+6])
-				p18 := i32(6)
-				if t16 == t17 {
-					p18 = i32(7)
-				}
-				v10 = p18
+				t11 := int32(load32(mem, uint64(uint32(v6))+4))
+				memory_copy(mem, uint32(v3+i32(8)), uint32(t11+v7), uint32(v0))
 			}
-		l3:
-			v14 = v10 | v12
+		l6:
+			t12 := int64(load64(mem, uint64(uint32(v3))+8))
+			v8 = t12
+			{
+				t13 := int32(load32(mem, uint64(uint32(v6))+20))
+				v0 = t13
+				t14 := int32(load32(mem, uint64(uint32(v6))+12))
+				if v0 != t14 {
+					goto l7
+				}
+				m.fn105(v6 + i32(12))
+				mem = m.memory
+			}
+		l7:
+			store32(mem, uint64(uint32(v6))+20, uint32(v0+i32(1)))
+			t15 := int32(load32(mem, uint64(uint32(v6))+16))
+			v0 = t15 + v0*i32(24)
+			mem[uint64(uint32(v0))+20] = byte(i32(0))
+			store32(mem, uint64(uint32(v0))+16, uint32(v1))
+			store32(mem, uint64(uint32(v0))+12, uint32(v2))
+			store32(mem, uint64(uint32(v0))+8, uint32(v7))
+			store64(mem, uint64(uint32(v0)), uint64(v8<<56|v8&i64(0xff00)<<40|(v8&i64(0xff0000)<<24|v8&i64(0xff000000)<<8)|(int64(uint64(v8)>>8)&i64(0xff000000)|int64(uint64(v8)>>24)&i64(0xff0000)|(int64(uint64(v8)>>40)&i64(0xff00)|int64(uint64(v8)>>56)))))
+			t16 := int32(load32(mem, uint64(uint32(v5))+40))
+			t17 := v5
+			t18 := v2
+			v0 = t16
+			p19 := v0
+			if uint32(v2) < uint32(v0) {
+				p19 = t18
+			}
+			store32(mem, uint64(uint32(t17))+40, uint32(p19))
+			t20 := int32(load32(mem, uint64(uint32(v5))+44))
+			t21 := v5
+			t22 := v2
+			v0 = t20
+			p23 := v0
+			if uint32(v2) > uint32(v0) {
+				p23 = t22
+			}
+			store32(mem, uint64(uint32(t21))+44, uint32(p23))
+			if uint32(v2) < uint32(i32(256)) {
+				v0 = v5 + int32(uint32(v2)>>3)&i32(0x1ffffff8)
+				t24 := int64(load64(mem, uint64(uint32(v0))+8))
+				store64(mem, uint64(uint32(v0))+8, uint64(t24|i64_shl(i64(1), int64(uint32(v2)))))
+				goto l4
+			}
+			mem[uint64(uint32(v5))+48] = byte(i32(1))
 			goto l4
-		l1:
-			v14 = v7 + v10
-			v15 = v9 + v10
-			v10 = v13
-			t19 := int64(load64(mem, uint64(uint32(v15))))
-			v16 = t19
-			t20 := int64(load64(mem, uint64(uint32(v14))))
-			t21 := v16
-			v17 = t20
-			if t21 == v17 {
-				goto l5
-			}
-		}
-		v14 = int32(uint32(int64(bits.TrailingZeros64(uint64(v17^v16))))>>3) | (v13 + i32(-8))
-	l4:
-		if uint32(v14) > uint32(v4) {
-			m.fn24(v14, v4, v4, i32(1055092))
+		case 3:
+			t25 := int32(load32(mem, uint64(uint32(v0))+20))
+			v6 = t25
+			t26 := int32(load32(mem, uint64(uint32(v6))+8))
+			v5 = t26
+			t27 := int32(load32(mem, uint64(uint32(v2))+4))
+			t28 := int32(load32(mem, uint64(uint32(v2))+8))
+			t29 := int32(load32(mem, uint64(uint32(v0))+8))
+			t30 := int32(mem[uint64(uint32(t29))])
+			m.fn152(t27, t28, t30, v6)
 			mem = m.memory
-			panic("unreachable")
-		}
-		v15 = v4 + v5
-		if v14 == v4 {
-			goto l7
-		}
-		v10 = v7 + v14
-		v13 = (v4 - v14) & i32(7)
-		if v13 == 0 {
-			goto l8
-		}
-	l9:
-		{
-			t22 := int32(mem[uint64(uint32(v10))])
-			mem[uint64(uint32(v3+i32(271)+t22))] = byte(i32(1))
-			v10 = v10 + i32(1)
-			v13 = v13 + i32(-1)
-			if v13 != 0 {
-				goto l9
+			t31 := int32(load32(mem, uint64(uint32(v6))+8))
+			v2 = t31
+			store64(mem, uint64(uint32(v3))+8, uint64(i64(0)))
+			if uint32(v2) < uint32(v5) {
+				m.fn24(v5, v2, v2, i32(1055492))
+				panic("unreachable")
 			}
-		}
-	l8:
-		if uint32(v14-v4) > uint32(i32(-8)) {
-			goto l7
-		}
-		v13 = v7 + v4
-	l10:
-		{
-			t23 := int32(mem[uint64(uint32(v10))])
-			mem[uint64(uint32(v3+i32(271)+t23))] = byte(i32(1))
-			t24 := int32(mem[uint64(uint32(v10+i32(1)))])
-			mem[uint64(uint32(v3+i32(271)+t24))] = byte(i32(1))
-			t25 := int32(mem[uint64(uint32(v10+i32(2)))])
-			mem[uint64(uint32(v3+i32(271)+t25))] = byte(i32(1))
-			t26 := int32(mem[uint64(uint32(v10+i32(3)))])
-			mem[uint64(uint32(v3+i32(271)+t26))] = byte(i32(1))
-			t27 := int32(mem[uint64(uint32(v10+i32(4)))])
-			mem[uint64(uint32(v3+i32(271)+t27))] = byte(i32(1))
-			t28 := int32(mem[uint64(uint32(v10+i32(5)))])
-			mem[uint64(uint32(v3+i32(271)+t28))] = byte(i32(1))
-			t29 := int32(mem[uint64(uint32(v10+i32(6)))])
-			mem[uint64(uint32(v3+i32(271)+t29))] = byte(i32(1))
-			t30 := int32(mem[uint64(uint32(v10+i32(7)))])
-			mem[uint64(uint32(v3+i32(271)+t30))] = byte(i32(1))
-			v10 = v10 + i32(8)
-			if v10 != v13 {
-				goto l10
+			{
+				v0 = v2 - v5
+				p32 := i32(8)
+				if uint32(v0) < uint32(i32(8)) {
+					p32 = v0
+				}
+				v2 = p32
+				if v2 == 0 {
+					goto l10
+				}
+				t33 := int32(load32(mem, uint64(uint32(v6))+4))
+				memory_copy(mem, uint32(v3+i32(8)), uint32(t33+v5), uint32(v2))
 			}
-			goto l7
-		}
-	l7:
-		v5 = v15 - v14
-		if v1 != v6 {
-			goto l11
-		}
-	}
-l0:
-	v10 = i32(0)
-	memory_zero(mem, uint32(v3+i32(527)), uint32(i32(256)))
-	v14 = i32(1)
-l13:
-	{
-		v13 = v10
-		if v13 == i32(256) {
-			goto l12
-		}
-		v10 = v13 + i32(1)
-		t31 := int32(mem[uint64(uint32(v3+i32(271)+v13))])
-		if t31 != i32(1) {
-			goto l13
-		}
-		mem[uint64(uint32(v3+i32(527)+v13))] = byte(v14)
-		v15 = v14 + i32(1)
-	l15:
-		{
-			v13 = v10
-			if v13 != i32(256) {
-				goto l14
+		l10:
+			t34 := int64(load64(mem, uint64(uint32(v3))+8))
+			v8 = t34
+			{
+				t35 := int32(load32(mem, uint64(uint32(v6))+20))
+				v2 = t35
+				t36 := int32(load32(mem, uint64(uint32(v6))+12))
+				if v2 != t36 {
+					goto l11
+				}
+				m.fn105(v6 + i32(12))
+				mem = m.memory
 			}
-			v14 = v15
-			goto l12
+		l11:
+			store32(mem, uint64(uint32(v6))+20, uint32(v2+i32(1)))
+			t37 := int32(load32(mem, uint64(uint32(v6))+16))
+			v2 = t37 + v2*i32(24)
+			mem[uint64(uint32(v2))+20] = byte(i32(0))
+			store32(mem, uint64(uint32(v2))+16, uint32(v1))
+			store32(mem, uint64(uint32(v2))+12, uint32(v0))
+			store32(mem, uint64(uint32(v2))+8, uint32(v5))
+			store64(mem, uint64(uint32(v2)), uint64(v8<<56|v8&i64(0xff00)<<40|(v8&i64(0xff0000)<<24|v8&i64(0xff000000)<<8)|(int64(uint64(v8)>>8)&i64(0xff000000)|int64(uint64(v8)>>24)&i64(0xff0000)|(int64(uint64(v8)>>40)&i64(0xff00)|int64(uint64(v8)>>56)))))
+			goto l4
+		case 1:
+			t38 := int32(load32(mem, uint64(uint32(v0))+12))
+			t39 := int32(load32(mem, uint64(uint32(t38))))
+			v4 = t39
+			fallthrough
+		case 2:
+			t40 := int32(load32(mem, uint64(uint32(v0))))
+			v7 = t40
+			t41 := int32(load32(mem, uint64(uint32(v0))+16))
+			v6 = t41
+			t42 := int32(load32(mem, uint64(uint32(v6))+8))
+			v5 = t42
+			t43 := int32(load32(mem, uint64(uint32(v2))+4))
+			t44 := int32(load32(mem, uint64(uint32(v2))+8))
+			t45 := int32(load32(mem, uint64(uint32(v0))+8))
+			t46 := int32(mem[uint64(uint32(t45))])
+			m.fn152(t43, t44, t46, v6)
+			mem = m.memory
+			t47 := int32(load32(mem, uint64(uint32(v6))+8))
+			v2 = t47
+			store64(mem, uint64(uint32(v3))+8, uint64(i64(0)))
+			if uint32(v2) < uint32(v5) {
+				m.fn24(v5, v2, v2, i32(1055492))
+				panic("unreachable")
+			}
+			{
+				v2 = v2 - v5
+				p48 := i32(8)
+				if uint32(v2) < uint32(i32(8)) {
+					p48 = v2
+				}
+				v0 = p48
+				if v0 == 0 {
+					goto l13
+				}
+				t49 := int32(load32(mem, uint64(uint32(v6))+4))
+				memory_copy(mem, uint32(v3+i32(8)), uint32(t49+v5), uint32(v0))
+			}
+		l13:
+			t50 := int64(load64(mem, uint64(uint32(v3))+8))
+			v8 = t50
+			{
+				t51 := int32(load32(mem, uint64(uint32(v6))+20))
+				v0 = t51
+				t52 := int32(load32(mem, uint64(uint32(v6))+12))
+				if v0 != t52 {
+					goto l14
+				}
+				m.fn105(v6 + i32(12))
+				mem = m.memory
+			}
 		l14:
-			v10 = v13 + i32(1)
-			t32 := int32(mem[uint64(uint32(v3+i32(271)+v13))])
-			if t32 != i32(1) {
-				goto l15
+			store32(mem, uint64(uint32(v6))+20, uint32(v0+i32(1)))
+			t53 := int32(load32(mem, uint64(uint32(v6))+16))
+			v0 = t53 + v0*i32(24)
+			mem[uint64(uint32(v0))+20] = byte(v4 & i32(1))
+			store32(mem, uint64(uint32(v0))+16, uint32(v1))
+			store32(mem, uint64(uint32(v0))+12, uint32(v2))
+			store32(mem, uint64(uint32(v0))+8, uint32(v5))
+			store64(mem, uint64(uint32(v0)), uint64(v8<<56|v8&i64(0xff00)<<40|(v8&i64(0xff0000)<<24|v8&i64(0xff000000)<<8)|(int64(uint64(v8)>>8)&i64(0xff000000)|int64(uint64(v8)>>24)&i64(0xff0000)|(int64(uint64(v8)>>40)&i64(0xff00)|int64(uint64(v8)>>56)))))
+			{
+				t54 := int32(load32(mem, uint64(uint32(v7))))
+				if t54 != i32(1) {
+					goto l15
+				}
+				t55 := int32(load32(mem, uint64(uint32(v7))+4))
+				t56 := v2
+				v0 = t55
+				p57 := v0
+				if uint32(v2) < uint32(v0) {
+					p57 = t56
+				}
+				v2 = p57
 			}
-		}
-		if v15 == i32(256) {
-			goto l16
-		}
-		mem[uint64(uint32(v3+i32(527)+v13))] = byte(v15)
-		v14 = v14 + i32(2)
-		goto l13
-	l16:
-	}
-	m.fn30(i32(1055108), i32(55), v3+i32(783), i32(1052220), i32(1055164))
-	mem = m.memory
-	panic("unreachable")
-l12:
-	v13 = i32(256)
-	memory_copy(mem, uint32(v3+i32(12)), uint32(v3+i32(527)), uint32(i32(256)))
-	if v2 != 0 {
-		goto l17
-	}
-	store32(mem, uint64(uint32(v0)), uint32(i32(0)))
-	v10 = i32(2)
-	goto l18
-l17:
-	v10 = i32(0)
-	{
-		v15 = v5 + i32(1)
-		if uint32(v15) < uint32(i32(2049)) {
-			goto l19
-		}
-		t33 := int64(uint32(v15))
-		v13 = v14 + i32(1)
-		v16 = t33 * int64(uint32(v13))
-		if int32(int64(uint64(v16)>>32)) != 0 {
-			goto l20
-		}
-		v10 = i32(1)
-		if uint32(int32(v16)) > uint32(i32(0x2000000)) {
-			goto l20
+		l15:
+			store32(mem, uint64(uint32(v7))+4, uint32(v2))
+			store32(mem, uint64(uint32(v7)), uint32(i32(1)))
+			goto l4
 		}
 	}
-l19:
-	v16 = int64(uint32(v15)) * int64(uint32(v13))
-	if int32(int64(uint64(v16)>>32)) != 0 {
-		goto l21
-	}
-	v13 = int32(v16)
-	if uint32(v13) > uint32(i32(0x3fffffff)) {
-		goto l21
-	}
-	v13 = v13 << 2
-	goto l22
-l20:
-	store32(mem, uint64(uint32(v0))+4, uint32(v5))
-	v10 = i32(2)
-	store32(mem, uint64(uint32(v0)), uint32(i32(2)))
-	goto l18
-l21:
-	v13 = i32(-1)
-l22:
-	store32(mem, uint64(uint32(v0))+4, uint32(v13))
-	store32(mem, uint64(uint32(v0)), uint32(i32(1)))
-l18:
-	store32(mem, uint64(uint32(v0))+8, uint32(v5))
-	memory_copy(mem, uint32(v0+i32(12)), uint32(v3+i32(12)), uint32(i32(256)))
-	mem[uint64(uint32(v0))+272] = byte(v10)
-	store32(mem, uint64(uint32(v0))+268, uint32(v14))
-	m.g0 = v3 + i32(784)
+l4:
+	m.g0 = v3 + i32(16)
 }
-func (m *Module) fn154(v0, v1, v2 int32) {
+func (m *Module) fn151(v0, v1, v2 int32) {
 	var v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25, v26, v27, v28, v29, v30, v31, v32, v33 int32
 	var v34 int64
 	var v35, v36, v37, v38, v39, v40, v41, v42, v43, v44, v45, v46, v47, v48, v49, v50, v51, v52 int32
@@ -46758,7 +46261,7 @@ func (m *Module) fn154(v0, v1, v2 int32) {
 	v4 = v3
 	v5 = (v3 - i32(3712)) & i32(-32)
 	m.g0 = v5
-	m.fn152(v5+i32(16), v1)
+	m.fn154(v5+i32(16), v1)
 	mem := m.memory
 	t1 := int32(load32(mem, uint64(uint32(v5))+20))
 	t2 := int32(load32(mem, uint64(uint32(v5))+16))
@@ -46931,7 +46434,7 @@ l0:
 	t47 := int32(load32(mem, uint64(uint32(v5))+32))
 	t48 := v13
 	v3 = t47
-	m.fn153(t46, t48, v3)
+	m.fn155(t46, t48, v3)
 	mem = m.memory
 	t49 := int32(load32(mem, uint64(uint32(v5))+2664))
 	v18 = t49
@@ -46959,7 +46462,7 @@ l0:
 					goto l10
 				l9:
 					store32(mem, uint64(uint32(v5))+2656, uint32(i32(0)))
-					t52 := m.fn281(v5+i32(2656), i32(16), v14)
+					t52 := m.fn283(v5+i32(2656), i32(16), v14)
 					mem = m.memory
 					if t52 != 0 {
 						goto l11
@@ -46974,7 +46477,7 @@ l0:
 			l10:
 				{
 					v16 = v3 << 3
-					t54 := m.fn273(v16)
+					t54 := m.fn275(v16)
 					mem = m.memory
 					v15 = t54
 					if v15 == 0 {
@@ -47006,7 +46509,7 @@ l0:
 					store16(mem, uint64(uint32(v12))+12, uint16(i32(0)))
 					store32(mem, uint64(uint32(v5))+2120, uint32(i32(1)))
 					{
-						t56 := m.fn273(i32(16))
+						t56 := m.fn275(i32(16))
 						mem = m.memory
 						v21 = t56
 						if v21 == 0 {
@@ -47183,7 +46686,7 @@ l0:
 											v15 = v10 + i32(1)
 											store32(mem, uint64(uint32(t84))+2120, uint32(v15))
 											if v32&i32(255) == i32(255) {
-												m.fn155(i32(1055108), i32(55), i32(1055260))
+												m.fn156(i32(1055108), i32(55), i32(1055260))
 												mem = m.memory
 												panic("unreachable")
 											}
@@ -47231,7 +46734,7 @@ l0:
 								if v24 == 0 {
 									goto l34
 								}
-								m.fn276(v21)
+								m.fn278(v21)
 								mem = m.memory
 							l34:
 								t88 := int32(load32(mem, uint64(uint32(v5))+2660))
@@ -47475,7 +46978,7 @@ l0:
 												}
 											l56:
 											}
-											m.fn155(i32(1055108), i32(55), i32(1055260))
+											m.fn156(i32(1055108), i32(55), i32(1055260))
 											mem = m.memory
 											panic("unreachable")
 										}
@@ -47637,7 +47140,7 @@ l0:
 						goto l69
 					}
 					t153 := int32(load32(mem, uint64(uint32(v5))+2104))
-					m.fn276(t153)
+					m.fn278(t153)
 					mem = m.memory
 				}
 			l69:
@@ -47836,7 +47339,7 @@ l0:
 										}
 									l85:
 									}
-									m.fn155(i32(1055108), i32(55), i32(1055260))
+									m.fn156(i32(1055108), i32(55), i32(1055260))
 									mem = m.memory
 									panic("unreachable")
 								}
@@ -47860,7 +47363,7 @@ l0:
 						if v24 == 0 {
 							goto l90
 						}
-						m.fn276(v21)
+						m.fn278(v21)
 						mem = m.memory
 					l90:
 						t187 := int32(load32(mem, uint64(uint32(v5))+2660))
@@ -47878,7 +47381,7 @@ l0:
 				if v24 == 0 {
 					goto l92
 				}
-				m.fn276(v21)
+				m.fn278(v21)
 				mem = m.memory
 			l92:
 				t190 := int32(load32(mem, uint64(uint32(v5))+2124))
@@ -47957,7 +47460,7 @@ l0:
 					if v32 == 0 {
 						goto l99
 					}
-					m.fn276(v17)
+					m.fn278(v17)
 					mem = m.memory
 				l99:
 					t203 := int32(load32(mem, uint64(uint32(v5))+1852))
@@ -47979,7 +47482,7 @@ l0:
 				{
 					v36 = v20 << 3
 					if v36 == 0 {
-						m.fn157()
+						m.fn158()
 						mem = m.memory
 						panic("unreachable")
 					}
@@ -47997,7 +47500,7 @@ l0:
 						if v11 != 0 {
 							goto l104
 						}
-						m.fn276(v10)
+						m.fn278(v10)
 						mem = m.memory
 						v10 = i32(16)
 						goto l103
@@ -48005,7 +47508,7 @@ l0:
 						t206 := v10
 						t207 := v9 << 4
 						v12 = v11 << 4
-						t208 := m.fn156(t206, t207, i32(16), v12)
+						t208 := m.fn157(t206, t207, i32(16), v12)
 						mem = m.memory
 						v10 = t208
 						if v10 == 0 {
@@ -48024,7 +47527,7 @@ l0:
 						if v24 != 0 {
 							goto l107
 						}
-						m.fn276(v7)
+						m.fn278(v7)
 						mem = m.memory
 						v7 = i32(4)
 						goto l106
@@ -48032,7 +47535,7 @@ l0:
 						t210 := v7
 						t211 := v12 << 3
 						v12 = v24 << 3
-						t212 := m.fn156(t210, t211, i32(4), v12)
+						t212 := m.fn157(t210, t211, i32(4), v12)
 						mem = m.memory
 						v7 = t212
 						if v7 == 0 {
@@ -48074,7 +47577,7 @@ l0:
 						v27 = i32(4)
 						goto l110
 					l109:
-						t217 := m.fn151(v37, i32(4))
+						t217 := m.fn149(v37, i32(4))
 						mem = m.memory
 						v27 = t217
 						if v27 == 0 {
@@ -48145,12 +47648,12 @@ l0:
 						goto l118
 					}
 					t219 := int32(load32(mem, uint64(uint32(v5))+2636))
-					m.fn276(t219)
+					m.fn278(t219)
 					mem = m.memory
 				}
 			l118:
 				{
-					t220 := m.fn273(i32(4))
+					t220 := m.fn275(i32(4))
 					mem = m.memory
 					v3 = t220
 					if v3 == 0 {
@@ -48498,13 +48001,13 @@ l0:
 						if v40 == 0 {
 							goto l156
 						}
-						m.fn276(v41)
+						m.fn278(v41)
 						mem = m.memory
 					l156:
 						if v12 == 0 {
 							goto l157
 						}
-						m.fn276(v3)
+						m.fn278(v3)
 						mem = m.memory
 					l157:
 						memory_copy(mem, uint32(v5+i32(1848)), uint32(v28), uint32(i32(248)))
@@ -48658,7 +48161,7 @@ l0:
 				memory_copy(mem, uint32(v5+i32(2112)), uint32(v5+i32(2656)), uint32(i32(256)))
 				{
 					v3 = v11 << 2
-					t276 := m.fn158(v3)
+					t276 := m.fn159(v3)
 					mem = m.memory
 					v26 = t276
 					if v26 == 0 {
@@ -48669,7 +48172,7 @@ l0:
 					store32(mem, uint64(uint32(v5))+2640, uint32(i32(0)))
 					store64(mem, uint64(uint32(v5))+2632, uint64(i64(0x400000000)))
 					{
-						t277 := m.fn273(i32(4))
+						t277 := m.fn275(i32(4))
 						mem = m.memory
 						v29 = t277
 						if v29 == 0 {
@@ -48854,12 +48357,12 @@ l0:
 						goto l193
 					}
 					t302 := int32(load32(mem, uint64(uint32(v5))+2648))
-					m.fn276(t302)
+					m.fn278(t302)
 					mem = m.memory
 				}
 			l193:
 				{
-					t303 := m.fn273(i32(4))
+					t303 := m.fn275(i32(4))
 					mem = m.memory
 					v17 = t303
 					if v17 == 0 {
@@ -48974,7 +48477,7 @@ l0:
 							goto l203
 						}
 						t319 := int32(load32(mem, uint64(uint32(v5))+2648))
-						m.fn276(t319)
+						m.fn278(t319)
 						mem = m.memory
 					}
 				l203:
@@ -49021,7 +48524,7 @@ l0:
 							v29 = i32(4)
 							goto l206
 						l205:
-							t327 := m.fn158(v12)
+							t327 := m.fn159(v12)
 							mem = m.memory
 							v29 = t327
 							if v29 == 0 {
@@ -49032,7 +48535,7 @@ l0:
 						}
 					l206:
 						{
-							t328 := m.fn151(v43, i32(1))
+							t328 := m.fn149(v43, i32(1))
 							mem = m.memory
 							v23 = t328
 							if v23 == 0 {
@@ -49046,7 +48549,7 @@ l0:
 							memory_fill(mem, uint32(v23), i32(255), uint32(v43))
 						l209:
 							{
-								t329 := m.fn273(i32(4))
+								t329 := m.fn275(i32(4))
 								mem = m.memory
 								v32 = t329
 								if v32 == 0 {
@@ -49388,13 +48891,13 @@ l0:
 														if v17 == 0 {
 															goto l243
 														}
-														t360 := m.fn156(v32, v17<<2, i32(4), v31)
+														t360 := m.fn157(v32, v17<<2, i32(4), v31)
 														mem = m.memory
 														v32 = t360
 														goto l244
 													}
 												l243:
-													t361 := m.fn151(v31, i32(4))
+													t361 := m.fn149(v31, i32(4))
 													mem = m.memory
 													v32 = t361
 												}
@@ -49442,13 +48945,13 @@ l0:
 								if v49 == 0 {
 									goto l247
 								}
-								m.fn276(v50)
+								m.fn278(v50)
 								mem = m.memory
 							l247:
 								if v30 == 0 {
 									goto l248
 								}
-								m.fn276(v32)
+								m.fn278(v32)
 								mem = m.memory
 							l248:
 								{
@@ -49498,7 +49001,7 @@ l0:
 										if v35 != 0 {
 											goto l255
 										}
-										m.fn276(v44)
+										m.fn278(v44)
 										mem = m.memory
 										v44 = i32(4)
 										goto l254
@@ -49506,7 +49009,7 @@ l0:
 										t365 := v44
 										t366 := v45 * i32(12)
 										v13 = v35 * i32(12)
-										t367 := m.fn156(t365, t366, i32(4), v13)
+										t367 := m.fn157(t365, t366, i32(4), v13)
 										mem = m.memory
 										v44 = t367
 										if v44 == 0 {
@@ -49526,9 +49029,9 @@ l0:
 									t371 := int64(load64(mem, uint64(uint32(v5))+2112))
 									v34 = t371
 									memory_copy(mem, uint32(v5+i32(1353)), uint32(v5+i32(2121)), uint32(i32(247)))
-									m.fn276(v26)
+									m.fn278(v26)
 									mem = m.memory
-									m.fn276(v10)
+									m.fn278(v10)
 									mem = m.memory
 									v53 = int64(uint32(v25))
 									t372 := int64(uint64(i64(0x100000000)) / uint64(v53))
@@ -49542,7 +49045,7 @@ l0:
 									if v24 == 0 {
 										goto l257
 									}
-									m.fn276(v7)
+									m.fn278(v7)
 									mem = m.memory
 								l257:
 									v53 = v54 + v53
@@ -49551,7 +49054,7 @@ l0:
 									if v33 == 0 {
 										goto l258
 									}
-									m.fn276(v27)
+									m.fn278(v27)
 									mem = m.memory
 									goto l258
 								}
@@ -49967,7 +49470,7 @@ l0:
 														v54 = i64(-0x100000000000000)
 													}
 												l275:
-													t411 := m.fn273(v12)
+													t411 := m.fn275(v12)
 													mem = m.memory
 													v21 = t411
 													if v21 == 0 {
@@ -50327,7 +49830,7 @@ l0:
 						}
 					l306:
 						{
-							t474 := m.fn273(v28)
+							t474 := m.fn275(v28)
 							mem = m.memory
 							v19 = t474
 							if v19 == 0 {
@@ -50370,7 +49873,7 @@ l0:
 													goto l318
 												}
 												store32(mem, uint64(uint32(v5))+2656, uint32(i32(0)))
-												t478 := m.fn281(v5+i32(2656), i32(4), i32(0))
+												t478 := m.fn283(v5+i32(2656), i32(4), i32(0))
 												mem = m.memory
 												if t478 != 0 {
 													goto l319
@@ -50380,7 +49883,7 @@ l0:
 												goto l320
 											}
 										l318:
-											t480 := m.fn273(v35)
+											t480 := m.fn275(v35)
 											mem = m.memory
 											v28 = t480
 										}
@@ -50517,7 +50020,7 @@ l0:
 									goto l8
 								}
 								{
-									t504 := m.fn151(v13, i32(4))
+									t504 := m.fn149(v13, i32(4))
 									mem = m.memory
 									v22 = t504
 									if v22 == 0 {
@@ -50562,7 +50065,7 @@ l0:
 										store64(mem, uint64(uint32(v5))+1848, uint64(i64(0x100000000)))
 										v44 = v22 + i32(8)
 										v40 = i32(0)
-										t510 := m.fn159(v22, v28, v19, v12, v5+i32(1848))
+										t510 := m.fn160(v22, v28, v19, v12, v5+i32(1848))
 										mem = m.memory
 										v25 = t510
 										v36 = i32(0)
@@ -50616,7 +50119,7 @@ l0:
 											store32(mem, uint64(uint32(v5))+2664, uint32(v16))
 											store32(mem, uint64(uint32(v5))+2660, uint32(v8))
 											store32(mem, uint64(uint32(v5))+2656, uint32(v18))
-											t514 := m.fn159(v22, v28, v19, v12, v5+i32(2656))
+											t514 := m.fn160(v22, v28, v19, v12, v5+i32(2656))
 											mem = m.memory
 											v23 = t514
 											if uint32(v23) >= uint32(v25) {
@@ -50648,7 +50151,7 @@ l0:
 										store32(mem, uint64(uint32(v5))+1856, uint32(v13))
 										store32(mem, uint64(uint32(v5))+1852, uint32(v41))
 										store32(mem, uint64(uint32(v5))+1848, uint32(v36))
-										m.fn276(v22)
+										m.fn278(v22)
 										mem = m.memory
 										v39 = i32(0)
 										goto l343
@@ -50765,7 +50268,7 @@ l0:
 				store64(mem, uint64(uint32(v18))+16, uint64(v54))
 				store64(mem, uint64(uint32(v18))+24, uint64(v54))
 				memory_copy(mem, uint32(v5+i32(2112)), uint32(v5+i32(2368)), uint32(i32(96)))
-				t528 := m.fn273(v29)
+				t528 := m.fn275(v29)
 				mem = m.memory
 				v21 = t528
 				if v21 == 0 {
@@ -50815,7 +50318,7 @@ l0:
 					goto l354
 				}
 				t534 := int32(load32(mem, uint64(uint32(v29+i32(4)))))
-				m.fn276(t534)
+				m.fn278(t534)
 				mem = m.memory
 			}
 		l354:
@@ -50824,14 +50327,14 @@ l0:
 			if v25 != 0 {
 				goto l355
 			}
-			m.fn276(v19)
+			m.fn278(v19)
 			mem = m.memory
 		l353:
 			t535 := int32(load32(mem, uint64(uint32(v5))+2644))
 			if t535 == 0 {
 				goto l356
 			}
-			m.fn276(v37)
+			m.fn278(v37)
 			mem = m.memory
 			goto l356
 		}
@@ -50882,7 +50385,7 @@ l356:
 			goto l357
 		}
 		t540 := int32(load32(mem, uint64(uint32(v5))+28))
-		m.fn276(t540)
+		m.fn278(t540)
 		mem = m.memory
 	}
 l357:
@@ -50892,7 +50395,7 @@ l357:
 			goto l358
 		}
 		t542 := int32(load32(mem, uint64(uint32(v5))+40))
-		m.fn276(t542)
+		m.fn278(t542)
 		mem = m.memory
 	}
 l358:
@@ -50902,7 +50405,7 @@ l358:
 			goto l359
 		}
 		t544 := int32(load32(mem, uint64(uint32(v1))+4))
-		m.fn276(t544)
+		m.fn278(t544)
 		mem = m.memory
 	}
 l359:
@@ -50912,12 +50415,1320 @@ l359:
 			goto l360
 		}
 		t546 := int32(load32(mem, uint64(uint32(v1))+16))
-		m.fn276(t546)
+		m.fn278(t546)
 	}
 l360:
 	m.g0 = v4
 }
+func (m *Module) fn152(v0, v1, v2, v3 int32) {
+	var v4, v5, v6, v7, v8 int32
+	var v9 int64
+	var v10, v11 int32
+	var v12 int64
+	var v13 int32
+	var v14 int64
+	mem := m.memory
+	{
+		{
+			{
+				if v2 != 0 {
+					goto l0
+				}
+				t0 := int32(load32(mem, uint64(uint32(v3))+8))
+				v4 = t0
+				goto l1
+			}
+		l0:
+			{
+				{
+					t1 := int32(load32(mem, uint64(uint32(v3))))
+					t2 := int32(load32(mem, uint64(uint32(v3))+8))
+					t3 := v1
+					v4 = t2
+					if uint32(t3) <= uint32(t1-v4) {
+						goto l2
+					}
+					m.fn19(v3, v4, v1, i32(1), i32(1))
+					mem = m.memory
+					t4 := int32(load32(mem, uint64(uint32(v3))+8))
+					v5 = t4
+					goto l3
+				}
+			l2:
+				v5 = v4
+				if v1 == 0 {
+					goto l4
+				}
+			l3:
+				if v1 == 0 {
+					goto l4
+				}
+				t5 := int32(load32(mem, uint64(uint32(v3))+4))
+				memory_copy(mem, uint32(t5+v5), uint32(v0), uint32(v1))
+			}
+		l4:
+			t6 := v3
+			v5 = v5 + v1
+			store32(mem, uint64(uint32(t6))+8, uint32(v5))
+			{
+				{
+					if uint32(v5) < uint32(v4) {
+						m.fn24(v4, v5, v5, i32(1056452))
+						mem = m.memory
+						panic("unreachable")
+					}
+					t7 := int32(load32(mem, uint64(uint32(v3))+4))
+					v6 = t7 + v4
+					v5 = v5 - v4
+					v7 = v5 & i32(7)
+					v8 = v5 & i32(-8)
+					if v8 != 0 {
+						v5 = int32(uint32(v5+i32(-8)) >> 3)
+						if v5 != 0 {
+							goto l8
+						}
+						v9 = i64(0)
+						v5 = v6
+						goto l9
+					}
+					v9 = i64(0)
+					goto l7
+				}
+			l8:
+				v5 = v5 + i32(1)
+				v10 = v5 & i32(1)
+				v11 = v5 & i32(0x3ffffffe)
+				v9 = i64(0)
+				v5 = v6
+			l10:
+				{
+					t8 := int64(load64(mem, uint64(uint32(v5))))
+					t9 := v5
+					v12 = t8
+					store64(mem, uint64(uint32(t9)), uint64(int64(uint64(v12+i64(2242545357980376863)^(v12+i64(361700864190383365)))>>2)&i64(2314885530818453536)^v12))
+					v13 = v5 + i32(8)
+					t10 := int64(load64(mem, uint64(uint32(v13))))
+					t11 := v13
+					v14 = t10
+					store64(mem, uint64(uint32(t11)), uint64(int64(uint64(v14+i64(2242545357980376863)^(v14+i64(361700864190383365)))>>2)&i64(2314885530818453536)^v14))
+					v9 = v14 | (v12 | v9)
+					v5 = v5 + i32(16)
+					v11 = v11 + i32(-2)
+					if v11 != 0 {
+						goto l10
+					}
+				}
+				if v10 == 0 {
+					goto l7
+				}
+			l9:
+				t12 := int64(load64(mem, uint64(uint32(v5))))
+				t13 := v5
+				v12 = t12
+				store64(mem, uint64(uint32(t13)), uint64(int64(uint64(v12+i64(2242545357980376863)^(v12+i64(361700864190383365)))>>2)&i64(2314885530818453536)^v12))
+				v9 = v12 | v9
+			}
+		l7:
+			{
+				if v7 == 0 {
+					goto l11
+				}
+				v5 = v6 + v8
+				t14 := int32(mem[uint64(uint32(v5))])
+				t15 := v5
+				v11 = t14
+				p16 := i32(0)
+				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
+					p16 = i32(32)
+				}
+				mem[uint64(uint32(t15))] = byte(p16 ^ v11)
+				v9 = v9 | int64(uint32(v11))&i64(255)
+				if v7 == i32(1) {
+					goto l11
+				}
+				t17 := int32(mem[uint64(uint32(v5))+1])
+				t18 := v5
+				v11 = t17
+				p19 := i32(0)
+				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
+					p19 = i32(32)
+				}
+				mem[uint64(uint32(t18))+1] = byte(p19 ^ v11)
+				v9 = v9 | int64(uint32(v11))&i64(255)
+				if v7 == i32(2) {
+					goto l11
+				}
+				t20 := int32(mem[uint64(uint32(v5))+2])
+				t21 := v5
+				v11 = t20
+				p22 := i32(0)
+				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
+					p22 = i32(32)
+				}
+				mem[uint64(uint32(t21))+2] = byte(p22 ^ v11)
+				v9 = v9 | int64(uint32(v11))&i64(255)
+				if v7 == i32(3) {
+					goto l11
+				}
+				t23 := int32(mem[uint64(uint32(v5))+3])
+				t24 := v5
+				v11 = t23
+				p25 := i32(0)
+				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
+					p25 = i32(32)
+				}
+				mem[uint64(uint32(t24))+3] = byte(p25 ^ v11)
+				v9 = v9 | int64(uint32(v11))&i64(255)
+				if v7 == i32(4) {
+					goto l11
+				}
+				t26 := int32(mem[uint64(uint32(v5))+4])
+				t27 := v5
+				v11 = t26
+				p28 := i32(0)
+				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
+					p28 = i32(32)
+				}
+				mem[uint64(uint32(t27))+4] = byte(p28 ^ v11)
+				v9 = v9 | int64(uint32(v11))&i64(255)
+				if v7 == i32(5) {
+					goto l11
+				}
+				t29 := int32(mem[uint64(uint32(v5))+5])
+				t30 := v5
+				v11 = t29
+				p31 := i32(0)
+				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
+					p31 = i32(32)
+				}
+				mem[uint64(uint32(t30))+5] = byte(p31 ^ v11)
+				v9 = v9 | int64(uint32(v11))&i64(255)
+				if v7 == i32(6) {
+					goto l11
+				}
+				t32 := int32(mem[uint64(uint32(v5))+6])
+				t33 := v5
+				v11 = t32
+				p34 := i32(0)
+				if uint32((v11+i32(-97))&i32(255)) < uint32(i32(26)) {
+					p34 = i32(32)
+				}
+				mem[uint64(uint32(t33))+6] = byte(p34 ^ v11)
+				v9 = v9 | int64(uint32(v11))&i64(255)
+			}
+		l11:
+			if v9&i64(-0x7f7f7f7f7f7f7f80) == 0 {
+				return
+			}
+			store32(mem, uint64(uint32(v3))+8, uint32(v4))
+		}
+	l1:
+		{
+			t35 := v4
+			v11 = v1 * i32(3)
+			v5 = t35 + v11
+			if uint32(v5) <= uint32(v4) {
+				goto l13
+			}
+			v5 = v4
+			{
+				t36 := int32(load32(mem, uint64(uint32(v3))))
+				if uint32(v11) <= uint32(t36-v4) {
+					goto l14
+				}
+				m.fn19(v3, v4, v11, i32(1), i32(1))
+				mem = m.memory
+				t37 := int32(load32(mem, uint64(uint32(v3))+8))
+				v5 = t37
+			}
+		l14:
+			t38 := int32(load32(mem, uint64(uint32(v3))+4))
+			v7 = t38
+			v13 = v7 + v5
+			{
+				if uint32(v11) < uint32(i32(2)) {
+					goto l15
+				}
+				v11 = v11 + i32(-1)
+				if v11 == 0 {
+					goto l16
+				}
+				memory_zero(mem, uint32(v13), uint32(v11))
+			l16:
+				t39 := v7
+				v5 = v5 + v11
+				v13 = t39 + v5
+			}
+		l15:
+			mem[uint64(uint32(v13))] = byte(i32(0))
+			v5 = v5 + i32(1)
+		}
+	l13:
+		store32(mem, uint64(uint32(v3))+8, uint32(v5))
+		if uint32(v5) < uint32(v4) {
+			m.fn24(v4, v5, v5, i32(1056468))
+			panic("unreachable")
+		}
+		t40 := int32(load32(mem, uint64(uint32(v3))+4))
+		t41 := m.fn142(v0, v1, v2, t40+v4, v5-v4)
+		mem = m.memory
+		v11 = t41 + v4
+		if uint32(v11) > uint32(v5) {
+			return
+		}
+		store32(mem, uint64(uint32(v3))+8, uint32(v11))
+	}
+}
+func (m *Module) fn153(v0, v1, v2 int32) {
+	var v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17 int32
+	var v18 int64
+	t0 := m.g0
+	v3 = t0 - i32(384)
+	m.g0 = v3
+	mem := m.memory
+	store64(mem, uint64(uint32(v3))+32, uint64(i64(8)))
+	store64(mem, uint64(uint32(v3))+24, uint64(i64(0)))
+	store64(mem, uint64(uint32(v3))+16, uint64(i64(0x100000000)))
+	{
+		{
+			{
+				if v2&i32(24) != i32(24) {
+					store32(mem, uint64(uint32(v3))+324, uint32(i32(0)))
+					store64(mem, uint64(uint32(v3))+316, uint64(i64(0x100000000)))
+					m.fn27(v3+i32(8), v1)
+					mem = m.memory
+					t1 := int32(load32(mem, uint64(uint32(v3))+8))
+					v4 = t1
+					if v4 == 0 {
+						goto l2
+					}
+					t2 := int32(load32(mem, uint64(uint32(v3))+12))
+					v8 = t2
+					v9 = v2 & i32(32)
+					var p3 int32
+					if v2&i32(2) == 0 {
+						p3 = 1
+					}
+					v10 = p3
+					v11 = v3 + i32(28)
+					v5 = i32(8)
+					v12 = i32(1)
+					v13 = i32(0)
+					v14 = i32(0)
+				l36:
+					{
+						v15 = i32(10000000)
+						v6 = i32(-0x80000000)
+						{
+							{
+								{
+									if v14 != i32(10000000) {
+										goto l3
+									}
+									v16 = i32(1053991)
+									v17 = i32(22)
+									v14 = i32(10000000)
+									v7 = i32(7)
+									goto l4
+								l3:
+									v15 = i32(0x4000000)
+									{
+										v17 = v13 + v8
+										p4 := v17
+										if uint32(v17) < uint32(v13) {
+											p4 = i32(-1)
+										}
+										v13 = p4
+										if uint32(v13) <= uint32(i32(0x4000000)) {
+											goto l5
+										}
+										v16 = i32(1053952)
+										v17 = i32(39)
+										v7 = i32(7)
+										goto l4
+									}
+								l5:
+									{
+										{
+											{
+												if uint32(v8) < uint32(i32(8)) {
+													goto l6
+												}
+												t5 := int64(load64(mem, uint64(uint32(v4+v8+i32(-8)))))
+												v18 = t5
+												v6 = v8 & i32(0x7ffffff8)
+												if v6 == 0 {
+													goto l7
+												}
+												{
+													v7 = v6 + i32(-8)
+													if v7&i32(56) != i32(56) {
+														goto l8
+													}
+													v15 = v4
+													goto l9
+												l8:
+													v16 = (int32(uint32(v7)>>3) + i32(1)) & i32(7)
+													v17 = v16
+													v15 = v4
+												l10:
+													{
+														t6 := int64(load64(mem, uint64(uint32(v15))))
+														v18 = t6 | v18
+														v15 = v15 + i32(8)
+														v17 = v17 + i32(-1)
+														if v17 != 0 {
+															goto l10
+														}
+													}
+													t7 := v4
+													v17 = v16 << 3
+													v15 = t7 + v17
+													v6 = v6 - v17
+												}
+											l9:
+												if uint32(v7) < uint32(i32(56)) {
+													goto l7
+												}
+											l11:
+												{
+													t8 := int64(load64(mem, uint64(uint32(v15+i32(56)))))
+													t9 := int64(load64(mem, uint64(uint32(v15+i32(48)))))
+													t10 := int64(load64(mem, uint64(uint32(v15+i32(40)))))
+													t11 := int64(load64(mem, uint64(uint32(v15+i32(32)))))
+													t12 := int64(load64(mem, uint64(uint32(v15+i32(24)))))
+													t13 := int64(load64(mem, uint64(uint32(v15+i32(16)))))
+													t14 := int64(load64(mem, uint64(uint32(v15+i32(8)))))
+													t15 := int64(load64(mem, uint64(uint32(v15))))
+													v18 = t8 | (t9 | (t10 | (t11 | (t12 | (t13 | (t14 | (t15 | v18)))))))
+													v15 = v15 + i32(64)
+													v6 = v6 + i32(-64)
+													if v6 != 0 {
+														goto l11
+													}
+												}
+											l7:
+												v15 = v8
+												v6 = v4
+												if !(v18&i64(-0x7f7f7f7f7f7f7f80) == 0) {
+													goto l12
+												}
+												goto l13
+											}
+										l6:
+											if v8 != 0 {
+												goto l14
+											}
+											v15 = i32(0)
+											v6 = v4
+											goto l13
+										l14:
+											t16 := int32(mem[uint64(uint32(v4))])
+											v17 = t16
+											{
+												if v8 == i32(1) {
+													goto l15
+												}
+												t17 := int32(mem[uint64(uint32(v4))+1])
+												v17 = t17 | v17
+												if v8 == i32(2) {
+													goto l15
+												}
+												t18 := int32(mem[uint64(uint32(v4))+2])
+												v17 = t18 | v17
+												if v8 == i32(3) {
+													goto l15
+												}
+												t19 := int32(mem[uint64(uint32(v4))+3])
+												v17 = t19 | v17
+												if v8 == i32(4) {
+													goto l15
+												}
+												t20 := int32(mem[uint64(uint32(v4))+4])
+												v17 = t20 | v17
+												if v8 == i32(5) {
+													goto l15
+												}
+												t21 := int32(mem[uint64(uint32(v4))+5])
+												v17 = t21 | v17
+												if v8 == i32(6) {
+													goto l15
+												}
+												t22 := int32(mem[uint64(uint32(v4))+6])
+												v17 = t22 | v17
+											}
+										l15:
+											v15 = v8
+											v6 = v4
+											if int32(int8(v17)) > i32(-1) {
+												goto l13
+											}
+										}
+									l12:
+										m.fn141(v3+i32(40), v4, v8)
+										mem = m.memory
+										{
+											t23 := int32(load32(mem, uint64(uint32(v3))+40))
+											if t23 != i32(1) {
+												goto l16
+											}
+											t24 := int32(load32(mem, uint64(uint32(v3))+44))
+											v15 = t24
+											p25 := i32(121)
+											if uint32(v8) < uint32(i32(121)) {
+												p25 = v8
+											}
+											v6 = p25
+											t26 := m.fn275(v6)
+											mem = m.memory
+											v13 = t26
+											if v13 == 0 {
+												m.fn34(i32(1), v6)
+												mem = m.memory
+												panic("unreachable")
+											}
+											if v6 == 0 {
+												goto l18
+											}
+											memory_copy(mem, uint32(v13), uint32(v4), uint32(v6))
+										l18:
+											v7 = i32(1)
+											goto l4
+										}
+									l16:
+										t27 := int32(load32(mem, uint64(uint32(v3))+48))
+										v15 = t27
+										t28 := int32(load32(mem, uint64(uint32(v3))+44))
+										v6 = t28
+									}
+								l13:
+									m.fn148(v3+i32(40), v6, v15, v2)
+									mem = m.memory
+									t29 := int32(load32(mem, uint64(uint32(v3))+52))
+									v17 = t29
+									t30 := int32(load32(mem, uint64(uint32(v3))+44))
+									v15 = t30
+									{
+										t31 := int32(load32(mem, uint64(uint32(v3))+40))
+										v7 = t31
+										if v7 == i32(10) {
+											goto l19
+										}
+										p32 := i32(121)
+										if uint32(v8) < uint32(i32(121)) {
+											p32 = v8
+										}
+										v6 = p32
+										t33 := int32(load32(mem, uint64(uint32(v3))+48))
+										v16 = t33
+										if v8 != 0 {
+											t34 := m.fn275(v6)
+											mem = m.memory
+											v13 = t34
+											if v13 == 0 {
+												m.fn34(i32(1), v6)
+												mem = m.memory
+												panic("unreachable")
+											}
+											if v6 == 0 {
+												goto l4
+											}
+											memory_copy(mem, uint32(v13), uint32(v4), uint32(v6))
+											goto l4
+										}
+										v13 = i32(1)
+										goto l4
+									}
+								l19:
+									t35 := int32(load32(mem, uint64(uint32(v3))+48))
+									v6 = t35
+									switch v15 {
+									default:
+										if uint32(v15+i32(-1)) > uint32(i32(1)) {
+											goto l24
+										}
+										t36 := int32(load32(mem, uint64(uint32(v3))+24))
+										v8 = t36
+										m.fn152(v6, v17, v10, v3+i32(16))
+										mem = m.memory
+										t37 := int32(load32(mem, uint64(uint32(v3))+24))
+										v15 = t37
+										store64(mem, uint64(uint32(v3))+40, uint64(i64(0)))
+										if uint32(v15) < uint32(v8) {
+											m.fn24(v8, v15, v15, i32(1055492))
+											mem = m.memory
+											panic("unreachable")
+										}
+										{
+											v6 = v15 - v8
+											p38 := i32(8)
+											if uint32(v6) < uint32(i32(8)) {
+												p38 = v6
+											}
+											v15 = p38
+											if v15 == 0 {
+												goto l26
+											}
+											t39 := int32(load32(mem, uint64(uint32(v3))+20))
+											memory_copy(mem, uint32(v3+i32(40)), uint32(t39+v8), uint32(v15))
+										}
+									l26:
+										t40 := int64(load64(mem, uint64(uint32(v3))+40))
+										v18 = t40
+										{
+											t41 := int32(load32(mem, uint64(uint32(v3))+36))
+											v17 = t41
+											t42 := int32(load32(mem, uint64(uint32(v3))+28))
+											if v17 != t42 {
+												goto l27
+											}
+											m.fn105(v11)
+											mem = m.memory
+										}
+									l27:
+										t43 := int32(load32(mem, uint64(uint32(v3))+32))
+										v5 = t43
+										v15 = v5 + v17*i32(24)
+										mem[uint64(uint32(v15))+20] = byte(i32(0))
+										store32(mem, uint64(uint32(v15))+16, uint32(v14))
+										store32(mem, uint64(uint32(v15))+12, uint32(v6))
+										store32(mem, uint64(uint32(v15))+8, uint32(v8))
+										store64(mem, uint64(uint32(v15)), uint64(v18<<56|v18&i64(0xff00)<<40|(v18&i64(0xff0000)<<24|v18&i64(0xff000000)<<8)|(int64(uint64(v18)>>8)&i64(0xff000000)|int64(uint64(v18)>>24)&i64(0xff0000)|(int64(uint64(v18)>>40)&i64(0xff00)|int64(uint64(v18)>>56)))))
+										store32(mem, uint64(uint32(v3))+36, uint32(v17+i32(1)))
+										goto l24
+									case 0, 3:
+										if v9 == 0 {
+											goto l24
+										}
+										m.fn145(v3+i32(40), v6, v17)
+										mem = m.memory
+										t44 := int32(load32(mem, uint64(uint32(v3))+48))
+										v16 = t44
+										t45 := int32(load32(mem, uint64(uint32(v3))+40))
+										v6 = t45
+										if v6 != 0 {
+											goto l28
+										}
+										p46 := i32(121)
+										if uint32(v8) < uint32(i32(121)) {
+											p46 = v8
+										}
+										v6 = p46
+										t47 := int32(load32(mem, uint64(uint32(v3))+44))
+										v15 = t47
+										{
+											if v8 != 0 {
+												goto l29
+											}
+											v13 = i32(1)
+											goto l30
+										l29:
+											t48 := m.fn149(v6, i32(1))
+											mem = m.memory
+											v13 = t48
+											if v13 == 0 {
+												m.fn34(i32(1), v6)
+												mem = m.memory
+												panic("unreachable")
+											}
+											if v6 == 0 {
+												goto l30
+											}
+											memory_copy(mem, uint32(v13), uint32(v4), uint32(v6))
+										}
+									l30:
+										v7 = i32(9)
+									}
+								}
+							l4:
+								{
+									t49 := int32(load32(mem, uint64(uint32(v3))+316))
+									if t49 == 0 {
+										goto l32
+									}
+									m.fn278(v12)
+									mem = m.memory
+								}
+							l32:
+								t50 := int32(load32(mem, uint64(uint32(v3))+16))
+								var p51 int32
+								if t50 == 0 {
+									p51 = 1
+								}
+								v2 = p51
+								v4 = i32(1)
+								goto l1
+							}
+						l28:
+							t52 := int32(load32(mem, uint64(uint32(v3))+84))
+							store32(mem, uint64(uint32(v3))+372, uint32(t52))
+							t53 := int64(load64(mem, uint64(uint32(v3))+76))
+							store64(mem, uint64(uint32(v3))+364, uint64(t53))
+							t54 := int64(load64(mem, uint64(uint32(v3))+68))
+							store64(mem, uint64(uint32(v3))+356, uint64(t54))
+							t55 := int64(load64(mem, uint64(uint32(v3))+60))
+							store64(mem, uint64(uint32(v3))+348, uint64(t55))
+							t56 := int64(load64(mem, uint64(uint32(v3))+52))
+							store64(mem, uint64(uint32(v3))+340, uint64(t56))
+							store32(mem, uint64(uint32(v3))+336, uint32(v16))
+							t57 := int32(load32(mem, uint64(uint32(v3))+44))
+							store32(mem, uint64(uint32(v3))+332, uint32(t57))
+							store32(mem, uint64(uint32(v3))+328, uint32(v6))
+							store32(mem, uint64(uint32(v3))+324, uint32(i32(0)))
+							m.fn146(v3+i32(328), v3+i32(316))
+							mem = m.memory
+							t58 := int32(load32(mem, uint64(uint32(v3))+320))
+							t59 := v3 + i32(40)
+							v12 = t58
+							t60 := int32(load32(mem, uint64(uint32(v3))+324))
+							m.fn141(t59, v12, t60)
+							mem = m.memory
+							t61 := int32(load32(mem, uint64(uint32(v3))+40))
+							if t61 == i32(1) {
+								t67 := int64(load64(mem, uint64(uint32(v3))+44))
+								store64(mem, uint64(uint32(v3))+376, uint64(t67))
+								m.fn30(i32(1055604), i32(20), v3+i32(376), i32(1055588), i32(1055624))
+								mem = m.memory
+								panic("unreachable")
+							}
+							if v15 != i32(3) {
+								goto l24
+							}
+							t62 := int32(load32(mem, uint64(uint32(v3))+48))
+							v15 = t62
+							v6 = v15 + i32(-7)
+							if v6 == 0 {
+								goto l24
+							}
+							t63 := int32(load32(mem, uint64(uint32(v3))+44))
+							v17 = t63
+							if uint32(v15) < uint32(i32(7)) {
+								goto l34
+							}
+							t64 := int32(int8(mem[uint64(uint32(v17+v6))]))
+							if t64 <= i32(-65) {
+								goto l34
+							}
+						}
+					l24:
+						v14 = v14 + i32(1)
+						m.fn27(v3, v1)
+						mem = m.memory
+						t65 := int32(load32(mem, uint64(uint32(v3))+4))
+						v8 = t65
+						t66 := int32(load32(mem, uint64(uint32(v3))))
+						v4 = t66
+						if v4 == 0 {
+							goto l35
+						}
+						goto l36
+					}
+				l34:
+					m.fn114(v17, v15, i32(0), v6, i32(1055572))
+					mem = m.memory
+					panic("unreachable")
+				}
+				v4 = i32(0)
+				v5 = i32(8)
+				v6 = i32(-0x80000000)
+				v2 = i32(1)
+				v7 = i32(8)
+				goto l1
+			l1:
+				store32(mem, uint64(uint32(v0))+36, uint32(v8))
+				store32(mem, uint64(uint32(v0))+32, uint32(v6))
+				store32(mem, uint64(uint32(v0))+28, uint32(v13))
+				store32(mem, uint64(uint32(v0))+24, uint32(v6))
+				store32(mem, uint64(uint32(v0))+20, uint32(v17))
+				store32(mem, uint64(uint32(v0))+16, uint32(v16))
+				store32(mem, uint64(uint32(v0))+12, uint32(v15))
+				store32(mem, uint64(uint32(v0))+8, uint32(v7))
+				store32(mem, uint64(uint32(v0))+4, uint32(v14))
+				store32(mem, uint64(uint32(v0)), uint32(v4))
+				{
+					if v2 != 0 {
+						goto l37
+					}
+					t68 := int32(load32(mem, uint64(uint32(v3))+20))
+					m.fn278(t68)
+					mem = m.memory
+				}
+			l37:
+				t69 := int32(load32(mem, uint64(uint32(v3))+28))
+				if t69 == 0 {
+					goto l38
+				}
+				m.fn278(v5)
+				mem = m.memory
+				goto l38
+			}
+		l35:
+			t70 := int32(load32(mem, uint64(uint32(v3))+316))
+			if t70 == 0 {
+				goto l2
+			}
+			m.fn278(v12)
+			mem = m.memory
+		}
+	l2:
+		m.fn154(v3+i32(328), v3+i32(16))
+		mem = m.memory
+		t71 := int32(load32(mem, uint64(uint32(v3))+340))
+		t72 := v3 + i32(40)
+		v15 = t71
+		t73 := int32(load32(mem, uint64(uint32(v3))+344))
+		m.fn155(t72, v15, t73)
+		mem = m.memory
+		store32(mem, uint64(uint32(v0)), uint32(i32(2)))
+		t74 := int64(load64(mem, uint64(uint32(v3))+40))
+		store64(mem, uint64(uint32(v0))+4, uint64(t74))
+		{
+			t75 := int32(load32(mem, uint64(uint32(v3))+16))
+			if t75 == 0 {
+				goto l39
+			}
+			t76 := int32(load32(mem, uint64(uint32(v3))+20))
+			m.fn278(t76)
+			mem = m.memory
+		}
+	l39:
+		{
+			t77 := int32(load32(mem, uint64(uint32(v3))+28))
+			if t77 == 0 {
+				goto l40
+			}
+			t78 := int32(load32(mem, uint64(uint32(v3))+32))
+			m.fn278(t78)
+			mem = m.memory
+		}
+	l40:
+		{
+			t79 := int32(load32(mem, uint64(uint32(v3))+336))
+			if t79 == 0 {
+				goto l41
+			}
+			m.fn278(v15)
+			mem = m.memory
+		}
+	l41:
+		t80 := int32(load32(mem, uint64(uint32(v3))+348))
+		if t80 == 0 {
+			goto l38
+		}
+		t81 := int32(load32(mem, uint64(uint32(v3))+352))
+		m.fn278(t81)
+	}
+l38:
+	m.g0 = v3 + i32(384)
+}
+func (m *Module) fn154(v0, v1 int32) {
+	var v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17 int32
+	t0 := m.g0
+	v2 = t0 - i32(48)
+	m.g0 = v2
+	mem := m.memory
+	t1 := int32(load32(mem, uint64(uint32(v1))+20))
+	v3 = t1
+	store32(mem, uint64(uint32(v1))+20, uint32(i32(0)))
+	t2 := int32(load32(mem, uint64(uint32(v1))+16))
+	v4 = t2
+	t3 := int32(load32(mem, uint64(uint32(v1))+12))
+	v5 = t3
+	store64(mem, uint64(uint32(v1))+12, uint64(i64(0x800000000)))
+	store32(mem, uint64(uint32(v2))+12, uint32(v1))
+	store32(mem, uint64(uint32(v2))+16, uint32(v2+i32(12)))
+	if uint32(v3) < uint32(i32(2)) {
+		goto l0
+	}
+	if uint32(v3) < uint32(i32(21)) {
+		goto l1
+	}
+	m.fn81(v4, v3, v2+i32(16))
+	mem = m.memory
+	goto l0
+l1:
+	m.fn74(v4, v3, v2+i32(12))
+	mem = m.memory
+l0:
+	store64(mem, uint64(uint32(v2))+40, uint64(i64(4)))
+	store64(mem, uint64(uint32(v2))+32, uint64(i64(0)))
+	store64(mem, uint64(uint32(v2))+24, uint64(i64(0x400000000)))
+	store32(mem, uint64(uint32(v2))+16, uint32(i32(0)))
+	if v3 == 0 {
+		goto l2
+	}
+	v6 = v4 + v3*i32(24)
+	v7 = i32(0)
+	v8 = i32(4)
+	v9 = v2 + i32(36)
+	v10 = i32(0)
+	v11 = v4
+l14:
+	{
+		t4 := int32(load32(mem, uint64(uint32(v1))+8))
+		v12 = t4
+		t5 := int32(load32(mem, uint64(uint32(v11+i32(8)))))
+		t6 := v12
+		v13 = t5
+		if uint32(t6) < uint32(v13) {
+			goto l3
+		}
+		t7 := int32(load32(mem, uint64(uint32(v11+i32(12)))))
+		v14 = t7
+		t8 := v14
+		v15 = v12 - v13
+		if uint32(t8) > uint32(v15) {
+			goto l4
+		}
+		v3 = v11 + i32(24)
+		t9 := int32(load32(mem, uint64(uint32(v1))+4))
+		v16 = t9
+		{
+			if v14 == 0 {
+				goto l5
+			}
+			v15 = v11
+			v11 = v3
+			goto l6
+		l5:
+			t10 := int32(load32(mem, uint64(uint32(v2))+16))
+			v13 = t10
+			store32(mem, uint64(uint32(v2))+16, uint32(i32(1)))
+			t11 := int32(load32(mem, uint64(uint32(v11))+16))
+			t13 := v2
+			p12 := t11
+			if v13&i32(1) != 0 {
+				p12 = v17
+			}
+			v11 = p12
+			store32(mem, uint64(uint32(t13))+20, uint32(v11))
+			if v3 == v6 {
+				goto l2
+			}
+		l8:
+			{
+				t14 := int32(load32(mem, uint64(uint32(v3+i32(8)))))
+				t15 := v12
+				v13 = t14
+				if uint32(t15) < uint32(v13) {
+					goto l3
+				}
+				t16 := int32(load32(mem, uint64(uint32(v3+i32(12)))))
+				v14 = t16
+				t17 := v14
+				v15 = v12 - v13
+				if uint32(t17) > uint32(v15) {
+					goto l4
+				}
+				if v14 != 0 {
+					goto l7
+				}
+				store32(mem, uint64(uint32(v2))+20, uint32(v11))
+				store32(mem, uint64(uint32(v2))+16, uint32(i32(1)))
+				v3 = v3 + i32(24)
+				if v3 != v6 {
+					goto l8
+				}
+				goto l2
+			l7:
+			}
+			v11 = v3 + i32(24)
+			v15 = v3
+		}
+	l6:
+		{
+			{
+				if v7 == 0 {
+					goto l9
+				}
+				t18 := m.fn58(v16, v12, v7, v15)
+				mem = m.memory
+				if t18&i32(255) == 0 {
+					goto l10
+				}
+			}
+		l9:
+			v13 = v16 + v13
+			{
+				t19 := int32(load32(mem, uint64(uint32(v2))+32))
+				v3 = t19
+				t20 := int32(load32(mem, uint64(uint32(v2))+24))
+				if v3 != t20 {
+					goto l11
+				}
+				m.fn100(v2 + i32(16) + i32(8))
+				mem = m.memory
+				t21 := int32(load32(mem, uint64(uint32(v2))+44))
+				v10 = t21
+			}
+		l11:
+			t22 := int32(load32(mem, uint64(uint32(v2))+28))
+			v12 = t22 + v3<<3
+			store32(mem, uint64(uint32(v12))+4, uint32(v14))
+			store32(mem, uint64(uint32(v12)), uint32(v13))
+			store32(mem, uint64(uint32(v2))+32, uint32(v3+i32(1)))
+			{
+				t23 := int32(load32(mem, uint64(uint32(v2))+36))
+				if v10 != t23 {
+					goto l12
+				}
+				m.fn100(v9)
+				mem = m.memory
+			}
+		l12:
+			t24 := int32(load32(mem, uint64(uint32(v2))+40))
+			v8 = t24
+			store64(mem, uint64(uint32(v8+v10<<3)), uint64(i64(-1)))
+			t25 := v2
+			v10 = v10 + i32(1)
+			store32(mem, uint64(uint32(t25))+44, uint32(v10))
+			v7 = v15
+		}
+	l10:
+		if v10 == 0 {
+			m.fn156(i32(1055812), i32(12), i32(1055824))
+			mem = m.memory
+			panic("unreachable")
+		}
+		t26 := int32(mem[uint64(uint32(v15))+20])
+		t28 := v8 + v10<<3
+		p27 := i32(-8)
+		if t26 != 0 {
+			p27 = i32(-4)
+		}
+		v3 = t28 + p27
+		t29 := int32(load32(mem, uint64(uint32(v15))+16))
+		t30 := v3
+		v13 = t29
+		t31 := int32(load32(mem, uint64(uint32(v3))))
+		t32 := v13
+		v3 = t31
+		p33 := v3
+		if uint32(v13) < uint32(v3) {
+			p33 = t32
+		}
+		store32(mem, uint64(uint32(t30)), uint32(p33))
+		t34 := int32(load32(mem, uint64(uint32(v2))+20))
+		v17 = t34
+		if v11 != v6 {
+			goto l14
+		}
+		goto l2
+	}
+l3:
+	m.fn24(v13, v12, v12, i32(1055524))
+	mem = m.memory
+	panic("unreachable")
+l4:
+	m.fn24(i32(0), v14, v15, i32(1055508))
+	mem = m.memory
+	panic("unreachable")
+l2:
+	t35 := int64(load64(mem, uint64(uint32(v2))+40))
+	store64(mem, uint64(uint32(v0))+24, uint64(t35))
+	t36 := int64(load64(mem, uint64(uint32(v2))+32))
+	store64(mem, uint64(uint32(v0))+16, uint64(t36))
+	t37 := int64(load64(mem, uint64(uint32(v2))+24))
+	store64(mem, uint64(uint32(v0))+8, uint64(t37))
+	t38 := int64(load64(mem, uint64(uint32(v2))+16))
+	store64(mem, uint64(uint32(v0)), uint64(t38))
+	if v5 == 0 {
+		goto l15
+	}
+	m.fn278(v4)
+l15:
+	m.g0 = v2 + i32(48)
+}
 func (m *Module) fn155(v0, v1, v2 int32) {
+	var v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15 int32
+	var v16, v17 int64
+	t0 := m.g0
+	v3 = t0 - i32(784)
+	m.g0 = v3
+	v4 = i32(0)
+	mem := m.memory
+	memory_zero(mem, uint32(v3+i32(271)), uint32(i32(256)))
+	v5 = i32(1)
+	if v2 == 0 {
+		goto l0
+	}
+	v6 = v1 + v2<<3
+	v5 = i32(1)
+	v7 = i32(1)
+l11:
+	{
+		v8 = v4
+		v9 = v7
+		v10 = v1
+		v1 = v10 + i32(8)
+		t1 := int32(load32(mem, uint64(uint32(v10))+4))
+		v4 = t1
+		p2 := v8
+		if uint32(v4) < uint32(v8) {
+			p2 = v4
+		}
+		v11 = p2
+		v12 = v11 & i32(0x7ffffff8)
+		t3 := int32(load32(mem, uint64(uint32(v10))))
+		v7 = t3
+		v10 = i32(0)
+	l5:
+		{
+			v13 = v10 + i32(8)
+			if uint32(v13) <= uint32(v11) {
+				goto l1
+			}
+			if uint32(v8) < uint32(v12) {
+				m.fn24(v12, v11, v8, i32(1054836))
+				mem = m.memory
+				panic("unreachable")
+			}
+			v10 = i32(0)
+			{
+				v13 = v11 & i32(7)
+				if v13 == 0 {
+					goto l3
+				}
+				v14 = v9 + v12
+				t4 := int32(mem[uint64(uint32(v14))])
+				v15 = v7 + v12
+				t5 := int32(mem[uint64(uint32(v15))])
+				if t4 != t5 {
+					goto l3
+				}
+				v10 = i32(1)
+				if v13 == i32(1) {
+					goto l3
+				}
+				t6 := int32(mem[uint64(uint32(v14))+1])
+				t7 := int32(mem[uint64(uint32(v15))+1])
+				if t6 != t7 {
+					goto l3
+				}
+				v10 = i32(2)
+				if v13 == i32(2) {
+					goto l3
+				}
+				t8 := int32(mem[uint64(uint32(v14))+2])
+				t9 := int32(mem[uint64(uint32(v15))+2])
+				if t8 != t9 {
+					goto l3
+				}
+				v10 = i32(3)
+				if v13 == i32(3) {
+					goto l3
+				}
+				t10 := int32(mem[uint64(uint32(v14))+3])
+				t11 := int32(mem[uint64(uint32(v15))+3])
+				if t10 != t11 {
+					goto l3
+				}
+				v10 = i32(4)
+				if v13 == i32(4) {
+					goto l3
+				}
+				t12 := int32(mem[uint64(uint32(v14))+4])
+				t13 := int32(mem[uint64(uint32(v15))+4])
+				if t12 != t13 {
+					goto l3
+				}
+				v10 = i32(5)
+				if v13 == i32(5) {
+					goto l3
+				}
+				t14 := int32(mem[uint64(uint32(v14))+5])
+				t15 := int32(mem[uint64(uint32(v15))+5])
+				if t14 != t15 {
+					goto l3
+				}
+				v10 = i32(6)
+				if v13 == i32(6) {
+					goto l3
+				}
+				t16 := int32(mem[uint64(uint32(v14))+6])
+				t17 := int32(mem[uint64(uint32(v15))+6])
+				p18 := i32(6)
+				if t16 == t17 {
+					p18 = i32(7)
+				}
+				v10 = p18
+			}
+		l3:
+			v14 = v10 | v12
+			goto l4
+		l1:
+			v14 = v7 + v10
+			v15 = v9 + v10
+			v10 = v13
+			t19 := int64(load64(mem, uint64(uint32(v15))))
+			v16 = t19
+			t20 := int64(load64(mem, uint64(uint32(v14))))
+			t21 := v16
+			v17 = t20
+			if t21 == v17 {
+				goto l5
+			}
+		}
+		v14 = int32(uint32(int64(bits.TrailingZeros64(uint64(v17^v16))))>>3) | (v13 + i32(-8))
+	l4:
+		if uint32(v14) > uint32(v4) {
+			m.fn24(v14, v4, v4, i32(1055092))
+			mem = m.memory
+			panic("unreachable")
+		}
+		v15 = v4 + v5
+		if v14 == v4 {
+			goto l7
+		}
+		v10 = v7 + v14
+		v13 = (v4 - v14) & i32(7)
+		if v13 == 0 {
+			goto l8
+		}
+	l9:
+		{
+			t22 := int32(mem[uint64(uint32(v10))])
+			mem[uint64(uint32(v3+i32(271)+t22))] = byte(i32(1))
+			v10 = v10 + i32(1)
+			v13 = v13 + i32(-1)
+			if v13 != 0 {
+				goto l9
+			}
+		}
+	l8:
+		if uint32(v14-v4) > uint32(i32(-8)) {
+			goto l7
+		}
+		v13 = v7 + v4
+	l10:
+		{
+			t23 := int32(mem[uint64(uint32(v10))])
+			mem[uint64(uint32(v3+i32(271)+t23))] = byte(i32(1))
+			t24 := int32(mem[uint64(uint32(v10+i32(1)))])
+			mem[uint64(uint32(v3+i32(271)+t24))] = byte(i32(1))
+			t25 := int32(mem[uint64(uint32(v10+i32(2)))])
+			mem[uint64(uint32(v3+i32(271)+t25))] = byte(i32(1))
+			t26 := int32(mem[uint64(uint32(v10+i32(3)))])
+			mem[uint64(uint32(v3+i32(271)+t26))] = byte(i32(1))
+			t27 := int32(mem[uint64(uint32(v10+i32(4)))])
+			mem[uint64(uint32(v3+i32(271)+t27))] = byte(i32(1))
+			t28 := int32(mem[uint64(uint32(v10+i32(5)))])
+			mem[uint64(uint32(v3+i32(271)+t28))] = byte(i32(1))
+			t29 := int32(mem[uint64(uint32(v10+i32(6)))])
+			mem[uint64(uint32(v3+i32(271)+t29))] = byte(i32(1))
+			t30 := int32(mem[uint64(uint32(v10+i32(7)))])
+			mem[uint64(uint32(v3+i32(271)+t30))] = byte(i32(1))
+			v10 = v10 + i32(8)
+			if v10 != v13 {
+				goto l10
+			}
+			goto l7
+		}
+	l7:
+		v5 = v15 - v14
+		if v1 != v6 {
+			goto l11
+		}
+	}
+l0:
+	v10 = i32(0)
+	memory_zero(mem, uint32(v3+i32(527)), uint32(i32(256)))
+	v14 = i32(1)
+l13:
+	{
+		v13 = v10
+		if v13 == i32(256) {
+			goto l12
+		}
+		v10 = v13 + i32(1)
+		t31 := int32(mem[uint64(uint32(v3+i32(271)+v13))])
+		if t31 != i32(1) {
+			goto l13
+		}
+		mem[uint64(uint32(v3+i32(527)+v13))] = byte(v14)
+		v15 = v14 + i32(1)
+	l15:
+		{
+			v13 = v10
+			if v13 != i32(256) {
+				goto l14
+			}
+			v14 = v15
+			goto l12
+		l14:
+			v10 = v13 + i32(1)
+			t32 := int32(mem[uint64(uint32(v3+i32(271)+v13))])
+			if t32 != i32(1) {
+				goto l15
+			}
+		}
+		if v15 == i32(256) {
+			goto l16
+		}
+		mem[uint64(uint32(v3+i32(527)+v13))] = byte(v15)
+		v14 = v14 + i32(2)
+		goto l13
+	l16:
+	}
+	m.fn30(i32(1055108), i32(55), v3+i32(783), i32(1052220), i32(1055164))
+	mem = m.memory
+	panic("unreachable")
+l12:
+	v13 = i32(256)
+	memory_copy(mem, uint32(v3+i32(12)), uint32(v3+i32(527)), uint32(i32(256)))
+	if v2 != 0 {
+		goto l17
+	}
+	store32(mem, uint64(uint32(v0)), uint32(i32(0)))
+	v10 = i32(2)
+	goto l18
+l17:
+	v10 = i32(0)
+	{
+		v15 = v5 + i32(1)
+		if uint32(v15) < uint32(i32(2049)) {
+			goto l19
+		}
+		t33 := int64(uint32(v15))
+		v13 = v14 + i32(1)
+		v16 = t33 * int64(uint32(v13))
+		if int32(int64(uint64(v16)>>32)) != 0 {
+			goto l20
+		}
+		v10 = i32(1)
+		if uint32(int32(v16)) > uint32(i32(0x2000000)) {
+			goto l20
+		}
+	}
+l19:
+	v16 = int64(uint32(v15)) * int64(uint32(v13))
+	if int32(int64(uint64(v16)>>32)) != 0 {
+		goto l21
+	}
+	v13 = int32(v16)
+	if uint32(v13) > uint32(i32(0x3fffffff)) {
+		goto l21
+	}
+	v13 = v13 << 2
+	goto l22
+l20:
+	store32(mem, uint64(uint32(v0))+4, uint32(v5))
+	v10 = i32(2)
+	store32(mem, uint64(uint32(v0)), uint32(i32(2)))
+	goto l18
+l21:
+	v13 = i32(-1)
+l22:
+	store32(mem, uint64(uint32(v0))+4, uint32(v13))
+	store32(mem, uint64(uint32(v0)), uint32(i32(1)))
+l18:
+	store32(mem, uint64(uint32(v0))+8, uint32(v5))
+	memory_copy(mem, uint32(v0+i32(12)), uint32(v3+i32(12)), uint32(i32(256)))
+	mem[uint64(uint32(v0))+272] = byte(v10)
+	store32(mem, uint64(uint32(v0))+268, uint32(v14))
+	m.g0 = v3 + i32(784)
+}
+func (m *Module) fn156(v0, v1, v2 int32) {
 	var v3 int32
 	t0 := m.g0
 	v3 = t0 - i32(16)
@@ -50929,7 +51740,7 @@ func (m *Module) fn155(v0, v1, v2 int32) {
 	m.fn9(i32(1049214), v3+i32(8), v2)
 	panic("unreachable")
 }
-func (m *Module) fn156(v0, v1, v2, v3 int32) int32 {
+func (m *Module) fn157(v0, v1, v2, v3 int32) int32 {
 	var v4, v5 int32
 	t0 := m.g0
 	v4 = t0 - i32(16)
@@ -50951,7 +51762,7 @@ func (m *Module) fn156(v0, v1, v2, v3 int32) int32 {
 			if uint32(v2) > uint32(i32(4)) {
 				p1 = v2
 			}
-			t3 := m.fn281(t2, p1, v3)
+			t3 := m.fn283(t2, p1, v3)
 			mem = m.memory
 			if t3 != 0 {
 				goto l2
@@ -50973,23 +51784,23 @@ func (m *Module) fn156(v0, v1, v2, v3 int32) int32 {
 				memory_copy(mem, uint32(v2), uint32(v0), uint32(v3))
 			}
 		l3:
-			m.fn276(v0)
+			m.fn278(v0)
 			v5 = v2
 			goto l2
 		}
 	l1:
-		t6 := m.fn279(v0, v3)
+		t6 := m.fn281(v0, v3)
 		v5 = t6
 	}
 l2:
 	m.g0 = v4 + i32(16)
 	return v5
 }
-func (m *Module) fn157() {
+func (m *Module) fn158() {
 	m.fn9(i32(1072120), i32(51), i32(1055076))
 	panic("unreachable")
 }
-func (m *Module) fn158(v0 int32) int32 {
+func (m *Module) fn159(v0 int32) int32 {
 	var v1, v2, v3 int32
 	t0 := m.g0
 	v1 = t0 - i32(16)
@@ -51002,7 +51813,7 @@ func (m *Module) fn158(v0 int32) int32 {
 			}
 			v2 = i32(0)
 			store32(mem, uint64(uint32(v1))+12, uint32(i32(0)))
-			t1 := m.fn281(v1+i32(12), i32(4), v0)
+			t1 := m.fn283(v1+i32(12), i32(4), v0)
 			mem = m.memory
 			if t1 != 0 {
 				goto l1
@@ -51021,14 +51832,14 @@ func (m *Module) fn158(v0 int32) int32 {
 			goto l1
 		}
 	l0:
-		t3 := m.fn278(v0, i32(1))
+		t3 := m.fn280(v0, i32(1))
 		v2 = t3
 	}
 l1:
 	m.g0 = v1 + i32(16)
 	return v2
 }
-func (m *Module) fn159(v0, v1, v2, v3, v4 int32) int32 {
+func (m *Module) fn160(v0, v1, v2, v3, v4 int32) int32 {
 	var v5, v6, v7, v8, v9, v10, v11 int32
 	mem := m.memory
 	{
@@ -51164,7 +51975,7 @@ l7:
 	m.fn28(v7, v4, i32(1055984))
 	panic("unreachable")
 }
-func (m *Module) fn160(v0, v1, v2, v3, v4, v5 int32) int32 {
+func (m *Module) fn161(v0, v1, v2, v3, v4, v5 int32) int32 {
 	var v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16 int32
 	var v17 int64
 	mem := m.memory
@@ -51651,7 +52462,7 @@ func (m *Module) fn160(v0, v1, v2, v3, v4, v5 int32) int32 {
 					v13 = v1
 				l6:
 					{
-						t6 := m.fn265(v13, v11, v10)
+						t6 := m.fn267(v13, v11, v10)
 						mem = m.memory
 						if t6 == 0 {
 							goto l5
@@ -51673,7 +52484,7 @@ func (m *Module) fn160(v0, v1, v2, v3, v4, v5 int32) int32 {
 			}
 		}
 	l3:
-		m.fn155(i32(1056032), i32(28), i32(1056060))
+		m.fn156(i32(1056032), i32(28), i32(1056060))
 		mem = m.memory
 		panic("unreachable")
 	l5:
@@ -51797,7 +52608,7 @@ l1:
 		return p85
 	}
 }
-func (m *Module) fn161(v0 int32) int32 {
+func (m *Module) fn162(v0 int32) int32 {
 	var v1, v2, v3, v4, v5 int32
 	v1 = i32(0)
 	p0 := i32(16)
@@ -51903,7 +52714,7 @@ l3:
 l2:
 	return v2 & i32(1)
 }
-func (m *Module) fn162(v0 int32) int32 {
+func (m *Module) fn163(v0 int32) int32 {
 	var v1, v2, v3, v4, v5, v6 int32
 	mem := m.memory
 	if uint32(v0) >= uint32(i32(32)) {
@@ -52056,7 +52867,7 @@ l2:
 				v5 = t23
 				if v5 < i32(0) {
 					if v2 == i32(504) {
-						m.fn200(i32(1072104))
+						m.fn202(i32(1072104))
 						mem = m.memory
 						panic("unreachable")
 					}
@@ -52135,7 +52946,7 @@ l28:
 		v6 = t25
 		if v6 < i32(0) {
 			if v2 == i32(292) {
-				m.fn200(i32(1072104))
+				m.fn202(i32(1072104))
 				mem = m.memory
 				panic("unreachable")
 			}
@@ -52159,7 +52970,7 @@ l26:
 l1:
 	return v1 & i32(1)
 }
-func (m *Module) fn163(v0, v1, v2 int32) {
+func (m *Module) fn164(v0, v1, v2 int32) {
 	var v3 int32
 	t0 := m.g0
 	v3 = t0 - i32(16)
@@ -52209,7 +53020,7 @@ l1:
 	store32(mem, uint64(uint32(v0))+4, uint32(v1))
 	m.g0 = v3 + i32(16)
 }
-func (m *Module) fn164(v0, v1 int32) int32 {
+func (m *Module) fn165(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6, v7 int32
 	v2 = i32(0)
 	mem := m.memory
@@ -52316,7 +53127,7 @@ l12:
 	}
 	return i32(0)
 }
-func (m *Module) fn165(v0 int32) int32 {
+func (m *Module) fn166(v0 int32) int32 {
 	var v1 int32
 	mem := m.memory
 	{
@@ -52336,13 +53147,15 @@ func (m *Module) fn165(v0 int32) int32 {
 l0:
 	return v0
 }
-func (m *Module) fn166(v0, v1, v2, v3, v4 int32) int32 {
-	var v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23 int32
-	var v24 int64
+func (m *Module) fn167(v0, v1, v2, v3, v4 int32) int32 {
+	var v5, v6, v7, v8, v9 int32
+	var v10 int64
+	var v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23 int32
+	var v24, v25 int64
 	t0 := m.g0
 	v5 = t0
 	v6 = v5
-	v5 = (v5 - i32(7488)) & i32(-32)
+	v5 = (v5 - i32(5632)) & i32(-32)
 	m.g0 = v5
 	v7 = i32(0)
 	mem := m.memory
@@ -52357,1549 +53170,761 @@ func (m *Module) fn166(v0, v1, v2, v3, v4 int32) int32 {
 				goto l1
 			}
 		l0:
-			store32(mem, uint64(uint32(v5))+5624, uint32(i32(-0x80000000)))
-			store32(mem, uint64(uint32(v5))+5612, uint32(v8))
-			store32(mem, uint64(uint32(v5))+5608, uint32(v7))
-			store32(mem, uint64(uint32(v5))+5600, uint32(i32(0)))
-			t1 := m.fn113(v5 + i32(5600))
+			store32(mem, uint64(uint32(v5))+3704, uint32(i32(-0x80000000)))
+			store32(mem, uint64(uint32(v5))+3692, uint32(v8))
+			store32(mem, uint64(uint32(v5))+3688, uint32(v7))
+			store32(mem, uint64(uint32(v5))+3680, uint32(i32(0)))
+			t1 := m.fn113(v5 + i32(3680))
 			mem = m.memory
 			v1 = t1
 			goto l2
 		}
 	l1:
-		m.fn110(v5+i32(5600), v0, v1, v2)
+		m.fn110(v5+i32(3680), v0, v1, v2)
 		mem = m.memory
-		t2 := int32(load32(mem, uint64(uint32(v5))+5604))
+		t2 := int32(load32(mem, uint64(uint32(v5))+3684))
 		v1 = t2
-		t3 := int32(load32(mem, uint64(uint32(v5))+5600))
+		t3 := int32(load32(mem, uint64(uint32(v5))+3680))
 		v9 = t3
 		if v9 == 0 {
 			goto l2
 		}
-		t4 := int32(load32(mem, uint64(uint32(v5))+5612))
+		t4 := int64(load64(mem, uint64(uint32(v5))+3696))
+		t5 := v5
 		v10 = t4
-		t5 := int32(load32(mem, uint64(uint32(v5))+5608))
-		v11 = t5
+		store64(mem, uint64(uint32(t5))+1896, uint64(v10))
+		t6 := int64(load64(mem, uint64(uint32(v5))+3688))
+		store64(mem, uint64(uint32(v5))+1888, uint64(t6))
+		store32(mem, uint64(uint32(v5))+1884, uint32(v1))
+		store32(mem, uint64(uint32(v5))+1880, uint32(v9))
+		t7 := int32(load32(mem, uint64(uint32(v5))+1900))
+		v11 = t7
+		store32(mem, uint64(uint32(v5))+1900, uint32(i32(0)))
 		{
 			{
-				{
-					{
-						{
-							t6 := int32(load32(mem, uint64(uint32(v5))+5620))
-							v12 = t6
-							if v12 == 0 {
-								t85 := v5
-								var p86 int32
-								if v3&i32(2) == 0 {
-									p86 = 1
-								}
-								mem[uint64(uint32(t85))+3559] = byte(p86)
-								store32(mem, uint64(uint32(v5))+3552, uint32(v3))
-								store64(mem, uint64(uint32(v5))+3576, uint64(i64(8)))
-								store64(mem, uint64(uint32(v5))+3568, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3560, uint64(i64(0x100000000)))
-								store64(mem, uint64(uint32(v5))+3600, uint64(i64(8)))
-								store64(mem, uint64(uint32(v5))+3592, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3584, uint64(i64(0x100000000)))
-								store64(mem, uint64(uint32(v5))+3624, uint64(i64(8)))
-								store64(mem, uint64(uint32(v5))+3616, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3608, uint64(i64(0x100000000)))
-								store64(mem, uint64(uint32(v5))+3664, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3656, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3648, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3640, uint64(i64(0)))
-								mem[uint64(uint32(v5))+3680] = byte(i32(0))
-								store64(mem, uint64(uint32(v5))+3672, uint64(i64(0xffffffff)))
-								store32(mem, uint64(uint32(v5))+3632, uint32(i32(0)))
-								store64(mem, uint64(uint32(v5))+3784, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3777, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3769, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3761, uint64(i64(0)))
-								store64(mem, uint64(uint32(v5))+3720, uint64(i64(0)))
-								t87 := int64(load64(mem, uint64(uint32(i32(0)))+1053824))
-								store64(mem, uint64(uint32(v5))+3688, uint64(t87))
-								t88 := int64(load64(mem, uint64(uint32(i32(0)))+1053832))
-								store64(mem, uint64(uint32(v5))+3696, uint64(t88))
-								t89 := int64(load64(mem, uint64(uint32(i32(0)))+1053840))
-								store64(mem, uint64(uint32(v5))+3704, uint64(t89))
-								t90 := int64(load64(mem, uint64(uint32(i32(0)))+1053848))
-								store64(mem, uint64(uint32(v5))+3712, uint64(t90))
-								t91 := int64(load64(mem, uint64(uint32(i32(0)))+1053856))
-								store64(mem, uint64(uint32(v5))+3728, uint64(t91))
-								t92 := int64(load64(mem, uint64(uint32(i32(0)))+1053864))
-								store64(mem, uint64(uint32(v5))+3736, uint64(t92))
-								t93 := int64(load64(mem, uint64(uint32(i32(0)))+1053872))
-								store64(mem, uint64(uint32(v5))+3744, uint64(t93))
-								t94 := int64(load64(mem, uint64(uint32(i32(0)))+1053877))
-								store64(mem, uint64(uint32(v5))+3749, uint64(t94))
-								store64(mem, uint64(uint32(v5))+3800, uint64(i64(0)))
-								mem[uint64(uint32(v5))+3792] = byte(i32(33))
-								store32(mem, uint64(uint32(v5))+3757, uint32(v3))
-								store32(mem, uint64(uint32(v5))+3828, uint32(v5+i32(3608)))
-								store32(mem, uint64(uint32(v5))+3824, uint32(v5+i32(3584)))
-								store32(mem, uint64(uint32(v5))+3820, uint32(v5+i32(3552)))
-								store32(mem, uint64(uint32(v5))+3816, uint32(v5+i32(3559)))
-								store32(mem, uint64(uint32(v5))+3812, uint32(v5+i32(3560)))
-								store32(mem, uint64(uint32(v5))+3808, uint32(v5+i32(3632)))
-								store32(mem, uint64(uint32(v5))+7428, uint32(i32(0)))
-								store64(mem, uint64(uint32(v5))+7420, uint64(i64(0x100000000)))
-								if v2 == 0 {
-									goto l48
-								}
-								{
-									{
-										if v11 == 0 {
-											if v1 == 0 {
-												m.fn28(i32(0), v1, i32(1053888))
-												mem = m.memory
-												panic("unreachable")
-											}
-											t96 := int32(load32(mem, uint64(uint32(v9))))
-											v19 = t96
-											t97 := m.fn270(v19)
-											mem = m.memory
-											v21 = t97
-											goto l53
-										}
-										if v1 == 0 {
-											m.fn28(i32(0), v1, i32(1053904))
-											mem = m.memory
-											panic("unreachable")
-										}
-										if v10 == 0 {
-											m.fn28(i32(0), i32(0), i32(1053920))
-											mem = m.memory
-											panic("unreachable")
-										}
-										t95 := int32(load32(mem, uint64(uint32(v11))))
-										v7 = t95
-										if v7 != 0 {
-											goto l52
-										}
-										v19 = i32(1)
-										v21 = i32(0)
-										goto l53
-									}
-								l52:
-									t98 := int32(load32(mem, uint64(uint32(v9))))
-									v8 = t98
-									t99 := v8
-									var p100 int32
-									if v8 == 0 {
-										p100 = 1
-									}
-									var p101 int32
-									if v7 < i32(0) {
-										p101 = 1
-									}
-									v8 = p100 | p101
-									p102 := t99
-									if v8 != 0 {
-										p102 = i32(1)
-									}
-									v19 = p102
-									p103 := v7
-									if v8 != 0 {
-										p103 = i32(0)
-									}
-									v21 = p103
-								}
-							l53:
-								v12 = v2 + i32(-1)
-								v18 = v5 + i32(5600) + i32(4)
-								var p104 int32
-								if uint32(v3) < uint32(i32(32)) {
-									p104 = 1
-								}
-								v17 = p104
-								v22 = i32(1)
-								v15 = i32(1)
-								v13 = i32(0)
-								v20 = i32(0)
-							l98:
-								m.fn107(v5+i32(3688), v19, v21)
-								mem = m.memory
-								v7 = i32(10000000)
-								v0 = i32(-0x80000000)
-								{
-									if v20 != i32(10000000) {
-										goto l55
-									}
-									v14 = i32(1053991)
-									v8 = i32(22)
-									v20 = i32(10000000)
-									v23 = i32(7)
-									goto l56
-								l55:
-									v7 = i32(0x4000000)
-									{
-										v8 = v13 + v21
-										p105 := v8
-										if uint32(v8) < uint32(v13) {
-											p105 = i32(-1)
-										}
-										v13 = p105
-										if uint32(v13) <= uint32(i32(0x4000000)) {
-											goto l57
-										}
-										v14 = i32(1053952)
-										v8 = i32(39)
-										v23 = i32(7)
-										goto l56
-									}
-								l57:
-									{
-										{
-											{
-												if uint32(v21) < uint32(i32(8)) {
-													goto l58
-												}
-												t106 := int64(load64(mem, uint64(uint32(v19+v21+i32(-8)))))
-												v24 = t106
-												v8 = v21 & i32(0x7ffffff8)
-												if v8 == 0 {
-													goto l59
-												}
-												{
-													v23 = v8 + i32(-8)
-													if v23&i32(56) != i32(56) {
-														goto l60
-													}
-													v7 = v19
-													goto l61
-												l60:
-													v14 = (int32(uint32(v23)>>3) + i32(1)) & i32(7)
-													v0 = v14
-													v7 = v19
-												l62:
-													{
-														t107 := int64(load64(mem, uint64(uint32(v7))))
-														v24 = t107 | v24
-														v7 = v7 + i32(8)
-														v0 = v0 + i32(-1)
-														if v0 != 0 {
-															goto l62
-														}
-													}
-													t108 := v19
-													v0 = v14 << 3
-													v7 = t108 + v0
-													v8 = v8 - v0
-												}
-											l61:
-												if uint32(v23) < uint32(i32(56)) {
-													goto l59
-												}
-											l63:
-												{
-													t109 := int64(load64(mem, uint64(uint32(v7+i32(56)))))
-													t110 := int64(load64(mem, uint64(uint32(v7+i32(48)))))
-													t111 := int64(load64(mem, uint64(uint32(v7+i32(40)))))
-													t112 := int64(load64(mem, uint64(uint32(v7+i32(32)))))
-													t113 := int64(load64(mem, uint64(uint32(v7+i32(24)))))
-													t114 := int64(load64(mem, uint64(uint32(v7+i32(16)))))
-													t115 := int64(load64(mem, uint64(uint32(v7+i32(8)))))
-													t116 := int64(load64(mem, uint64(uint32(v7))))
-													v24 = t109 | (t110 | (t111 | (t112 | (t113 | (t114 | (t115 | (t116 | v24)))))))
-													v7 = v7 + i32(64)
-													v8 = v8 + i32(-64)
-													if v8 != 0 {
-														goto l63
-													}
-												}
-											l59:
-												v8 = v21
-												v7 = v19
-												if !(v24&i64(-0x7f7f7f7f7f7f7f80) == 0) {
-													goto l64
-												}
-												goto l65
-											}
-										l58:
-											if v21 != 0 {
-												goto l66
-											}
-											v8 = i32(0)
-											v7 = v19
-											goto l65
-										l66:
-											t117 := int32(mem[uint64(uint32(v19))])
-											v0 = t117
-											{
-												if v21 == i32(1) {
-													goto l67
-												}
-												t118 := int32(mem[uint64(uint32(v19))+1])
-												v0 = t118 | v0
-												if v21 == i32(2) {
-													goto l67
-												}
-												t119 := int32(mem[uint64(uint32(v19))+2])
-												v0 = t119 | v0
-												if v21 == i32(3) {
-													goto l67
-												}
-												t120 := int32(mem[uint64(uint32(v19))+3])
-												v0 = t120 | v0
-												if v21 == i32(4) {
-													goto l67
-												}
-												t121 := int32(mem[uint64(uint32(v19))+4])
-												v0 = t121 | v0
-												if v21 == i32(5) {
-													goto l67
-												}
-												t122 := int32(mem[uint64(uint32(v19))+5])
-												v0 = t122 | v0
-												if v21 == i32(6) {
-													goto l67
-												}
-												t123 := int32(mem[uint64(uint32(v19))+6])
-												v0 = t123 | v0
-											}
-										l67:
-											v8 = v21
-											v7 = v19
-											if int32(int8(v0)) > i32(-1) {
-												goto l65
-											}
-										}
-									l64:
-										m.fn143(v5+i32(5600), v19, v21)
-										mem = m.memory
-										{
-											t124 := int32(load32(mem, uint64(uint32(v5))+5600))
-											if t124 != i32(1) {
-												goto l68
-											}
-											t125 := int32(load32(mem, uint64(uint32(v5))+5604))
-											v7 = t125
-											p126 := i32(121)
-											if uint32(v21) < uint32(i32(121)) {
-												p126 = v21
-											}
-											v0 = p126
-											t127 := m.fn151(v0, i32(1))
-											mem = m.memory
-											v11 = t127
-											if v11 == 0 {
-												m.fn34(i32(1), v0)
-												mem = m.memory
-												panic("unreachable")
-											}
-											if v0 == 0 {
-												goto l70
-											}
-											memory_copy(mem, uint32(v11), uint32(v19), uint32(v0))
-										l70:
-											v23 = i32(1)
-											goto l56
-										}
-									l68:
-										t128 := int32(load32(mem, uint64(uint32(v5))+5608))
-										v8 = t128
-										t129 := int32(load32(mem, uint64(uint32(v5))+5604))
-										v7 = t129
-									}
-								l65:
-									m.fn150(v5+i32(5600), v7, v8, v3)
-									mem = m.memory
-									t130 := int32(load32(mem, uint64(uint32(v5))+5612))
-									v8 = t130
-									t131 := int32(load32(mem, uint64(uint32(v5))+5604))
-									v7 = t131
-									{
-										t132 := int32(load32(mem, uint64(uint32(v5))+5600))
-										v23 = t132
-										if v23 == i32(10) {
-											goto l71
-										}
-										p133 := i32(121)
-										if uint32(v21) < uint32(i32(121)) {
-											p133 = v21
-										}
-										v0 = p133
-										t134 := int32(load32(mem, uint64(uint32(v5))+5608))
-										v14 = t134
-										if v21 != 0 {
-											t135 := m.fn151(v0, i32(1))
-											mem = m.memory
-											v11 = t135
-											if v11 == 0 {
-												m.fn34(i32(1), v0)
-												mem = m.memory
-												panic("unreachable")
-											}
-											if v0 == 0 {
-												goto l56
-											}
-											memory_copy(mem, uint32(v11), uint32(v19), uint32(v0))
-											goto l56
-										}
-										v11 = i32(1)
-										goto l56
-									}
-								l71:
-									t136 := int32(load32(mem, uint64(uint32(v5))+5608))
-									v0 = t136
-									switch v7 {
-									default:
-										goto l75
-									case 0, 3:
-										if v17 != 0 {
-											goto l75
-										}
-										m.fn147(v5+i32(5600), v0, v8)
-										mem = m.memory
-										t137 := int32(load32(mem, uint64(uint32(v5))+5608))
-										v14 = t137
-										t138 := int32(load32(mem, uint64(uint32(v5))+5600))
-										v8 = t138
-										if v8 != 0 {
-											t155 := int32(load32(mem, uint64(uint32(v5))+5644))
-											store32(mem, uint64(uint32(v5))+7476, uint32(t155))
-											t156 := int64(load64(mem, uint64(uint32(v5))+5636))
-											store64(mem, uint64(uint32(v5))+7468, uint64(t156))
-											t157 := int64(load64(mem, uint64(uint32(v5))+5628))
-											store64(mem, uint64(uint32(v5))+7460, uint64(t157))
-											t158 := int64(load64(mem, uint64(uint32(v5))+5620))
-											store64(mem, uint64(uint32(v5))+7452, uint64(t158))
-											t159 := int64(load64(mem, uint64(uint32(v5))+5612))
-											store64(mem, uint64(uint32(v5))+7444, uint64(t159))
-											store32(mem, uint64(uint32(v5))+7440, uint32(v14))
-											t160 := int32(load32(mem, uint64(uint32(v5))+5604))
-											store32(mem, uint64(uint32(v5))+7436, uint32(t160))
-											store32(mem, uint64(uint32(v5))+7432, uint32(v8))
-											store32(mem, uint64(uint32(v5))+7428, uint32(i32(0)))
-											m.fn148(v5+i32(7432), v5+i32(7420))
-											mem = m.memory
-											t161 := int32(load32(mem, uint64(uint32(v5))+7424))
-											t162 := v5 + i32(5600)
-											v15 = t161
-											t163 := int32(load32(mem, uint64(uint32(v5))+7428))
-											m.fn143(t162, v15, t163)
-											mem = m.memory
-											t164 := int32(load32(mem, uint64(uint32(v5))+5600))
-											if t164 == i32(1) {
-												t168 := int64(load64(mem, uint64(uint32(v5))+5604))
-												store64(mem, uint64(uint32(v5))+7480, uint64(t168))
-												m.fn30(i32(1055604), i32(20), v5+i32(7480), i32(1055588), i32(1055624))
-												mem = m.memory
-												panic("unreachable")
-											}
-											t165 := int32(load32(mem, uint64(uint32(v5))+5608))
-											v8 = t165
-											t166 := int32(load32(mem, uint64(uint32(v5))+5604))
-											v0 = t166
-											{
-												if v7 == i32(3) {
-													goto l89
-												}
-												v7 = i32(0)
-												goto l90
-											l89:
-												v7 = i32(3)
-												v21 = v8 + i32(-7)
-												if v21 != 0 {
-													goto l91
-												}
-												v8 = i32(0)
-												goto l90
-											l91:
-												if uint32(v8) < uint32(i32(7)) {
-													goto l92
-												}
-												t167 := int32(int8(mem[uint64(uint32(v0+v21))]))
-												if t167 <= i32(-65) {
-													goto l92
-												}
-												v8 = v21
-											}
-										l90:
-											store32(mem, uint64(uint32(v5))+5612, uint32(v8))
-											store32(mem, uint64(uint32(v5))+5608, uint32(v0))
-											store32(mem, uint64(uint32(v5))+5604, uint32(v7))
-											store32(mem, uint64(uint32(v5))+5600, uint32(v20))
-											m.fn127(v5+i32(3808), v20, v18)
-											mem = m.memory
-											goto l93
-										}
-										p139 := i32(121)
-										if uint32(v21) < uint32(i32(121)) {
-											p139 = v21
-										}
-										v0 = p139
-										t140 := int32(load32(mem, uint64(uint32(v5))+5604))
-										v7 = t140
-										{
-											if v21 != 0 {
-												goto l77
-											}
-											v11 = i32(1)
-											goto l78
-										l77:
-											t141 := m.fn151(v0, i32(1))
-											mem = m.memory
-											v11 = t141
-											if v11 == 0 {
-												m.fn34(i32(1), v0)
-												mem = m.memory
-												panic("unreachable")
-											}
-											if v0 == 0 {
-												goto l78
-											}
-											memory_copy(mem, uint32(v11), uint32(v19), uint32(v0))
-										}
-									l78:
-										v23 = i32(9)
-									}
-								}
-							l56:
-								{
-									t142 := int32(load32(mem, uint64(uint32(v5))+7420))
-									if t142 == 0 {
-										goto l80
-									}
-									m.fn276(v15)
-									mem = m.memory
-								}
-							l80:
-								{
-									t143 := int32(load32(mem, uint64(uint32(v5))+3608))
-									if t143 == 0 {
-										goto l81
-									}
-									t144 := int32(load32(mem, uint64(uint32(v5))+3612))
-									m.fn276(t144)
-									mem = m.memory
-								}
-							l81:
-								{
-									t145 := int32(load32(mem, uint64(uint32(v5))+3620))
-									if t145 == 0 {
-										goto l82
-									}
-									t146 := int32(load32(mem, uint64(uint32(v5))+3624))
-									m.fn276(t146)
-									mem = m.memory
-								}
-							l82:
-								{
-									t147 := int32(load32(mem, uint64(uint32(v5))+3584))
-									if t147 == 0 {
-										goto l83
-									}
-									t148 := int32(load32(mem, uint64(uint32(v5))+3588))
-									m.fn276(t148)
-									mem = m.memory
-								}
-							l83:
-								{
-									t149 := int32(load32(mem, uint64(uint32(v5))+3596))
-									if t149 == 0 {
-										goto l84
-									}
-									t150 := int32(load32(mem, uint64(uint32(v5))+3600))
-									m.fn276(t150)
-									mem = m.memory
-								}
-							l84:
-								{
-									t151 := int32(load32(mem, uint64(uint32(v5))+3560))
-									if t151 == 0 {
-										goto l85
-									}
-									t152 := int32(load32(mem, uint64(uint32(v5))+3564))
-									m.fn276(t152)
-									mem = m.memory
-								}
-							l85:
-								{
-									t153 := int32(load32(mem, uint64(uint32(v5))+3572))
-									if t153 == 0 {
-										goto l86
-									}
-									t154 := int32(load32(mem, uint64(uint32(v5))+3576))
-									m.fn276(t154)
-									mem = m.memory
-								}
-							l86:
-								v19 = i32(1)
-								v22 = v0
-								goto l87
-							l92:
-								m.fn114(v0, v8, i32(0), v21, i32(1055572))
-								mem = m.memory
-								panic("unreachable")
-							l75:
-								store32(mem, uint64(uint32(v5))+5612, uint32(v8))
-								store32(mem, uint64(uint32(v5))+5608, uint32(v0))
-								store32(mem, uint64(uint32(v5))+5604, uint32(v7))
-								store32(mem, uint64(uint32(v5))+5600, uint32(v20))
-								m.fn127(v5+i32(3808), v20, v18)
-								mem = m.memory
-							l93:
-								if v20 == v12 {
-									goto l94
-								}
-								v20 = v20 + i32(1)
-								v7 = v22 + i32(1)
-								{
-									if v11 == 0 {
-										if uint32(v22) >= uint32(v1) {
-											m.fn28(v22, v1, i32(1053888))
-											mem = m.memory
-											panic("unreachable")
-										}
-										t176 := int32(load32(mem, uint64(uint32(v9+v22<<2))))
-										v19 = t176
-										t177 := m.fn270(v19)
-										mem = m.memory
-										v21 = t177
-										v22 = v7
-										goto l98
-									}
-									if uint32(v22) >= uint32(v1) {
-										m.fn28(v22, v1, i32(1053904))
-										mem = m.memory
-										panic("unreachable")
-									}
-									if uint32(v22) >= uint32(v10) {
-										m.fn28(v22, v10, i32(1053920))
-										mem = m.memory
-										panic("unreachable")
-									}
-									v8 = v22 << 2
-									v21 = i32(0)
-									v19 = i32(1)
-									v22 = v7
-									t169 := int32(load32(mem, uint64(uint32(v11+v8))))
-									v0 = t169
-									if v0 == 0 {
-										goto l98
-									}
-									t170 := int32(load32(mem, uint64(uint32(v9+v8))))
-									v8 = t170
-									t171 := v8
-									var p172 int32
-									if v8 == 0 {
-										p172 = 1
-									}
-									var p173 int32
-									if v0 < i32(0) {
-										p173 = 1
-									}
-									v8 = p172 | p173
-									p174 := t171
-									if v8 != 0 {
-										p174 = i32(1)
-									}
-									v19 = p174
-									p175 := v0
-									if v8 != 0 {
-										p175 = i32(0)
-									}
-									v21 = p175
-									v22 = v7
-									goto l98
-								}
-							}
-							t7 := int32(load32(mem, uint64(uint32(v5))+5616))
-							v13 = t7
-							store64(mem, uint64(uint32(v5))+3888, uint64(i64(8)))
-							store64(mem, uint64(uint32(v5))+3880, uint64(i64(0)))
-							store64(mem, uint64(uint32(v5))+3872, uint64(i64(0x100000000)))
-							store64(mem, uint64(uint32(v5))+3688, uint64(i64(0x100000000)))
-							if v13 == 0 {
-								goto l4
-							}
-							var p8 int32
-							if uint32(v3) < uint32(i32(32)) {
-								p8 = 1
-							}
-							v14 = p8
-							var p9 int32
-							if v3&i32(2) == 0 {
-								p9 = 1
-							}
-							v15 = p9
-							v16 = v5 + i32(3884)
-							v17 = i32(8)
-							v18 = i32(1)
-							v19 = i32(0)
-							v2 = i32(0)
-						l47:
-							{
-								{
-									if v11 == 0 {
-										if uint32(v2) >= uint32(v1) {
-											m.fn28(v2, v1, i32(1053888))
-											mem = m.memory
-											panic("unreachable")
-										}
-										t12 := int32(load32(mem, uint64(uint32(v9+v2<<2))))
-										v20 = t12
-										t13 := m.fn270(v20)
-										mem = m.memory
-										v21 = t13
-										goto l9
-									}
-									if uint32(v2) >= uint32(v1) {
-										m.fn28(v2, v1, i32(1053904))
-										mem = m.memory
-										panic("unreachable")
-									}
-									if uint32(v2) >= uint32(v10) {
-										m.fn28(v2, v10, i32(1053920))
-										mem = m.memory
-										panic("unreachable")
-									}
-									t10 := v11
-									v8 = v2 << 2
-									t11 := int32(load32(mem, uint64(uint32(t10+v8))))
-									v7 = t11
-									if v7 != 0 {
-										goto l8
-									}
-									v20 = i32(1)
-									v21 = i32(0)
-									goto l9
-								}
-							l8:
-								t14 := int32(load32(mem, uint64(uint32(v9+v8))))
-								v8 = t14
-								t15 := v8
-								var p16 int32
-								if v8 == 0 {
-									p16 = 1
-								}
-								var p17 int32
-								if v7 < i32(0) {
-									p17 = 1
-								}
-								v8 = p16 | p17
-								p18 := t15
-								if v8 != 0 {
-									p18 = i32(1)
-								}
-								v20 = p18
-								p19 := v7
-								if v8 != 0 {
-									p19 = i32(0)
-								}
-								v21 = p19
-							}
-						l9:
-							v7 = i32(10000000)
-							v8 = i32(7)
-							v22 = i32(-0x80000000)
-							{
-								{
-									{
-										if v2 != i32(10000000) {
-											goto l11
-										}
-										v23 = i32(1053991)
-										v0 = i32(22)
-										v2 = i32(10000000)
-										goto l12
-									l11:
-										v7 = i32(0x4000000)
-										{
-											v0 = v19 + v21
-											p20 := v0
-											if uint32(v0) < uint32(v19) {
-												p20 = i32(-1)
-											}
-											v19 = p20
-											if uint32(v19) <= uint32(i32(0x4000000)) {
-												goto l13
-											}
-											v23 = i32(1053952)
-											v0 = i32(39)
-											goto l12
-										}
-									l13:
-										{
-											{
-												{
-													if uint32(v21) < uint32(i32(8)) {
-														goto l14
-													}
-													t21 := int64(load64(mem, uint64(uint32(v20+v21+i32(-8)))))
-													v24 = t21
-													v8 = v21 & i32(0x7ffffff8)
-													if v8 == 0 {
-														goto l15
-													}
-													{
-														v22 = v8 + i32(-8)
-														if v22&i32(56) != i32(56) {
-															goto l16
-														}
-														v7 = v20
-														goto l17
-													l16:
-														v23 = (int32(uint32(v22)>>3) + i32(1)) & i32(7)
-														v0 = v23
-														v7 = v20
-													l18:
-														{
-															t22 := int64(load64(mem, uint64(uint32(v7))))
-															v24 = t22 | v24
-															v7 = v7 + i32(8)
-															v0 = v0 + i32(-1)
-															if v0 != 0 {
-																goto l18
-															}
-														}
-														t23 := v20
-														v0 = v23 << 3
-														v7 = t23 + v0
-														v8 = v8 - v0
-													}
-												l17:
-													if uint32(v22) < uint32(i32(56)) {
-														goto l15
-													}
-												l19:
-													{
-														t24 := int64(load64(mem, uint64(uint32(v7+i32(56)))))
-														t25 := int64(load64(mem, uint64(uint32(v7+i32(48)))))
-														t26 := int64(load64(mem, uint64(uint32(v7+i32(40)))))
-														t27 := int64(load64(mem, uint64(uint32(v7+i32(32)))))
-														t28 := int64(load64(mem, uint64(uint32(v7+i32(24)))))
-														t29 := int64(load64(mem, uint64(uint32(v7+i32(16)))))
-														t30 := int64(load64(mem, uint64(uint32(v7+i32(8)))))
-														t31 := int64(load64(mem, uint64(uint32(v7))))
-														v24 = t24 | (t25 | (t26 | (t27 | (t28 | (t29 | (t30 | (t31 | v24)))))))
-														v7 = v7 + i32(64)
-														v8 = v8 + i32(-64)
-														if v8 != 0 {
-															goto l19
-														}
-													}
-												l15:
-													v7 = v21
-													v8 = v20
-													if !(v24&i64(-0x7f7f7f7f7f7f7f80) == 0) {
-														goto l20
-													}
-													goto l21
-												}
-											l14:
-												if v21 != 0 {
-													goto l22
-												}
-												v7 = i32(0)
-												v8 = v20
-												goto l21
-											l22:
-												t32 := int32(mem[uint64(uint32(v20))])
-												v0 = t32
-												{
-													if v21 == i32(1) {
-														goto l23
-													}
-													t33 := int32(mem[uint64(uint32(v20))+1])
-													v0 = t33 | v0
-													if v21 == i32(2) {
-														goto l23
-													}
-													t34 := int32(mem[uint64(uint32(v20))+2])
-													v0 = t34 | v0
-													if v21 == i32(3) {
-														goto l23
-													}
-													t35 := int32(mem[uint64(uint32(v20))+3])
-													v0 = t35 | v0
-													if v21 == i32(4) {
-														goto l23
-													}
-													t36 := int32(mem[uint64(uint32(v20))+4])
-													v0 = t36 | v0
-													if v21 == i32(5) {
-														goto l23
-													}
-													t37 := int32(mem[uint64(uint32(v20))+5])
-													v0 = t37 | v0
-													if v21 == i32(6) {
-														goto l23
-													}
-													t38 := int32(mem[uint64(uint32(v20))+6])
-													v0 = t38 | v0
-												}
-											l23:
-												v7 = v21
-												v8 = v20
-												if int32(int8(v0)) > i32(-1) {
-													goto l21
-												}
-											}
-										l20:
-											m.fn143(v5+i32(5600), v20, v21)
-											mem = m.memory
-											{
-												t39 := int32(load32(mem, uint64(uint32(v5))+5600))
-												if t39 != i32(1) {
-													goto l24
-												}
-												t40 := int32(load32(mem, uint64(uint32(v5))+5604))
-												v7 = t40
-												p41 := i32(121)
-												if uint32(v21) < uint32(i32(121)) {
-													p41 = v21
-												}
-												v22 = p41
-												t42 := m.fn151(v22, i32(1))
-												mem = m.memory
-												v1 = t42
-												if v1 == 0 {
-													m.fn34(i32(1), v22)
-													mem = m.memory
-													panic("unreachable")
-												}
-												if v22 == 0 {
-													goto l26
-												}
-												memory_copy(mem, uint32(v1), uint32(v20), uint32(v22))
-											l26:
-												v8 = i32(1)
-												goto l12
-											}
-										l24:
-											t43 := int32(load32(mem, uint64(uint32(v5))+5608))
-											v7 = t43
-											t44 := int32(load32(mem, uint64(uint32(v5))+5604))
-											v8 = t44
-										}
-									l21:
-										m.fn150(v5+i32(5600), v8, v7, v3)
-										mem = m.memory
-										t45 := int32(load32(mem, uint64(uint32(v5))+5612))
-										v0 = t45
-										t46 := int32(load32(mem, uint64(uint32(v5))+5604))
-										v7 = t46
-										{
-											t47 := int32(load32(mem, uint64(uint32(v5))+5600))
-											v8 = t47
-											if v8 == i32(10) {
-												goto l27
-											}
-											p48 := i32(121)
-											if uint32(v21) < uint32(i32(121)) {
-												p48 = v21
-											}
-											v22 = p48
-											t49 := int32(load32(mem, uint64(uint32(v5))+5608))
-											v23 = t49
-											if v21 != 0 {
-												t50 := m.fn151(v22, i32(1))
-												mem = m.memory
-												v1 = t50
-												if v1 == 0 {
-													m.fn34(i32(1), v22)
-													mem = m.memory
-													panic("unreachable")
-												}
-												if v22 == 0 {
-													goto l12
-												}
-												memory_copy(mem, uint32(v1), uint32(v20), uint32(v22))
-												goto l12
-											}
-											v1 = i32(1)
-											goto l12
-										}
-									l27:
-										t51 := int32(load32(mem, uint64(uint32(v5))+5608))
-										v8 = t51
-										switch v7 {
-										default:
-											if uint32(v7+i32(-1)) > uint32(i32(1)) {
-												goto l32
-											}
-											t52 := int32(load32(mem, uint64(uint32(v5))+3880))
-											v21 = t52
-											m.fn128(v8, v0, v15, v5+i32(3872))
-											mem = m.memory
-											t53 := int32(load32(mem, uint64(uint32(v5))+3880))
-											v7 = t53
-											store64(mem, uint64(uint32(v5))+5600, uint64(i64(0)))
-											if uint32(v7) < uint32(v21) {
-												m.fn24(v21, v7, v7, i32(1055492))
-												mem = m.memory
-												panic("unreachable")
-											}
-											{
-												v8 = v7 - v21
-												p54 := i32(8)
-												if uint32(v8) < uint32(i32(8)) {
-													p54 = v8
-												}
-												v7 = p54
-												if v7 == 0 {
-													goto l34
-												}
-												t55 := int32(load32(mem, uint64(uint32(v5))+3876))
-												memory_copy(mem, uint32(v5+i32(5600)), uint32(t55+v21), uint32(v7))
-											}
-										l34:
-											t56 := int64(load64(mem, uint64(uint32(v5))+5600))
-											v24 = t56
-											{
-												t57 := int32(load32(mem, uint64(uint32(v5))+3892))
-												v0 = t57
-												t58 := int32(load32(mem, uint64(uint32(v5))+3884))
-												if v0 != t58 {
-													goto l35
-												}
-												m.fn105(v16)
-												mem = m.memory
-											}
-										l35:
-											t59 := int32(load32(mem, uint64(uint32(v5))+3888))
-											v17 = t59
-											v7 = v17 + v0*i32(24)
-											mem[uint64(uint32(v7))+20] = byte(i32(0))
-											store32(mem, uint64(uint32(v7))+16, uint32(v2))
-											store32(mem, uint64(uint32(v7))+12, uint32(v8))
-											store32(mem, uint64(uint32(v7))+8, uint32(v21))
-											store64(mem, uint64(uint32(v7)), uint64(v24<<56|v24&i64(0xff00)<<40|(v24&i64(0xff0000)<<24|v24&i64(0xff000000)<<8)|(int64(uint64(v24)>>8)&i64(0xff000000)|int64(uint64(v24)>>24)&i64(0xff0000)|(int64(uint64(v24)>>40)&i64(0xff00)|int64(uint64(v24)>>56)))))
-											store32(mem, uint64(uint32(v5))+3892, uint32(v0+i32(1)))
-											goto l32
-										case 0, 3:
-											if v14 != 0 {
-												goto l32
-											}
-											m.fn147(v5+i32(5600), v8, v0)
-											mem = m.memory
-											t60 := int32(load32(mem, uint64(uint32(v5))+5608))
-											v23 = t60
-											t61 := int32(load32(mem, uint64(uint32(v5))+5600))
-											v8 = t61
-											if v8 != 0 {
-												goto l36
-											}
-											p62 := i32(121)
-											if uint32(v21) < uint32(i32(121)) {
-												p62 = v21
-											}
-											v22 = p62
-											t63 := int32(load32(mem, uint64(uint32(v5))+5604))
-											v7 = t63
-											{
-												if v21 != 0 {
-													goto l37
-												}
-												v1 = i32(1)
-												goto l38
-											l37:
-												t64 := m.fn151(v22, i32(1))
-												mem = m.memory
-												v1 = t64
-												if v1 == 0 {
-													m.fn34(i32(1), v22)
-													mem = m.memory
-													panic("unreachable")
-												}
-												if v22 == 0 {
-													goto l38
-												}
-												memory_copy(mem, uint32(v1), uint32(v20), uint32(v22))
-											}
-										l38:
-											v8 = i32(9)
-										}
-									}
-								l12:
-									{
-										t65 := int32(load32(mem, uint64(uint32(v5))+3688))
-										if t65 == 0 {
-											goto l40
-										}
-										m.fn276(v18)
-										mem = m.memory
-									}
-								l40:
-									{
-										t66 := int32(load32(mem, uint64(uint32(v5))+3872))
-										if t66 == 0 {
-											goto l41
-										}
-										t67 := int32(load32(mem, uint64(uint32(v5))+3876))
-										m.fn276(t67)
-										mem = m.memory
-									}
-								l41:
-									{
-										t68 := int32(load32(mem, uint64(uint32(v5))+3884))
-										if t68 == 0 {
-											goto l42
-										}
-										m.fn276(v17)
-										mem = m.memory
-									}
-								l42:
-									store32(mem, uint64(uint32(v5))+5636, uint32(v21))
-									store32(mem, uint64(uint32(v5))+5632, uint32(v22))
-									store32(mem, uint64(uint32(v5))+5628, uint32(v1))
-									store32(mem, uint64(uint32(v5))+5624, uint32(v22))
-									store32(mem, uint64(uint32(v5))+5620, uint32(v0))
-									store32(mem, uint64(uint32(v5))+5616, uint32(v23))
-									store32(mem, uint64(uint32(v5))+5612, uint32(v7))
-									store32(mem, uint64(uint32(v5))+5608, uint32(v8))
-									store32(mem, uint64(uint32(v5))+5604, uint32(v2))
-									store32(mem, uint64(uint32(v5))+5600, uint32(i32(1)))
-									t69 := m.fn113(v5 + i32(5600))
-									mem = m.memory
-									v1 = t69
-									t70 := int32(load32(mem, uint64(uint32(v12+i32(4)))))
-									v5 = t70
-									t71 := int32(load32(mem, uint64(uint32(v12))))
-									v7 = t71
-									mem[uint64(uint32(v7))] = byte(i32(0))
-									if v5 == 0 {
-										goto l43
-									}
-									m.fn276(v7)
-									mem = m.memory
-								l43:
-									m.fn276(v12)
-									mem = m.memory
-									goto l2
-								}
-							l36:
-								t72 := int32(load32(mem, uint64(uint32(v5))+5644))
-								store32(mem, uint64(uint32(v5))+1844, uint32(t72))
-								t73 := int64(load64(mem, uint64(uint32(v5))+5636))
-								store64(mem, uint64(uint32(v5))+1836, uint64(t73))
-								t74 := int64(load64(mem, uint64(uint32(v5))+5628))
-								store64(mem, uint64(uint32(v5))+1828, uint64(t74))
-								t75 := int64(load64(mem, uint64(uint32(v5))+5620))
-								store64(mem, uint64(uint32(v5))+1820, uint64(t75))
-								t76 := int64(load64(mem, uint64(uint32(v5))+5612))
-								store64(mem, uint64(uint32(v5))+1812, uint64(t76))
-								store32(mem, uint64(uint32(v5))+1808, uint32(v23))
-								t77 := int32(load32(mem, uint64(uint32(v5))+5604))
-								store32(mem, uint64(uint32(v5))+1804, uint32(t77))
-								store32(mem, uint64(uint32(v5))+1800, uint32(v8))
-								store32(mem, uint64(uint32(v5))+3696, uint32(i32(0)))
-								m.fn148(v5+i32(1800), v5+i32(3688))
-								mem = m.memory
-								t78 := int32(load32(mem, uint64(uint32(v5))+3692))
-								t79 := v5 + i32(5600)
-								v18 = t78
-								t80 := int32(load32(mem, uint64(uint32(v5))+3696))
-								m.fn143(t79, v18, t80)
-								mem = m.memory
-								t81 := int32(load32(mem, uint64(uint32(v5))+5600))
-								if t81 == i32(1) {
-									t178 := int64(load64(mem, uint64(uint32(v5))+5604))
-									store64(mem, uint64(uint32(v5))+3632, uint64(t178))
-									m.fn30(i32(1055604), i32(20), v5+i32(3632), i32(1055588), i32(1055624))
-									mem = m.memory
-									panic("unreachable")
-								}
-								if v7 != i32(3) {
-									goto l32
-								}
-								t82 := int32(load32(mem, uint64(uint32(v5))+5608))
-								v7 = t82
-								v8 = v7 + i32(-7)
-								if v8 == 0 {
-									goto l32
-								}
-								t83 := int32(load32(mem, uint64(uint32(v5))+5604))
-								v0 = t83
-								if uint32(v7) < uint32(i32(7)) {
-									goto l45
-								}
-								t84 := int32(int8(mem[uint64(uint32(v0+v8))]))
-								if t84 <= i32(-65) {
-									goto l45
-								}
-							}
-						l32:
-							v2 = v2 + i32(1)
-							if v2 == v13 {
-								goto l46
-							}
-							goto l47
-						}
-					l45:
-						m.fn114(v0, v7, i32(0), v8, i32(1055572))
+				if v11 == 0 {
+					store32(mem, uint64(uint32(v5))+5580, uint32(v2))
+					store32(mem, uint64(uint32(v5))+5576, uint32(i32(0)))
+					store32(mem, uint64(uint32(v5))+5572, uint32(v5+i32(1880)))
+					mem[uint64(uint32(v5))+5596] = byte(i32(0))
+					m.fn147(v5+i32(3680), v5+i32(5572), v3, v5+i32(5596))
+					mem = m.memory
+					v7 = v5 + i32(3680) | i32(16)
+					t88 := int32(load32(mem, uint64(uint32(v5))+3692))
+					v3 = t88
+					t89 := int32(load32(mem, uint64(uint32(v5))+3688))
+					v2 = t89
+					t90 := int32(load32(mem, uint64(uint32(v5))+3684))
+					v1 = t90
+					t91 := int32(load32(mem, uint64(uint32(v5))+3680))
+					v8 = t91
+					t92 := int32(load32(mem, uint64(uint32(v5))+5472))
+					v0 = t92
+					if v0 == i32(2) {
+						t99 := int64(load64(mem, uint64(uint32(v7))+16))
+						t100 := v5
+						v10 = t99
+						store64(mem, uint64(uint32(t100))+1920, uint64(v10))
+						t101 := int64(load64(mem, uint64(uint32(v7))+8))
+						t102 := v5
+						v24 = t101
+						store64(mem, uint64(uint32(t102))+1912, uint64(v24))
+						t103 := int64(load64(mem, uint64(uint32(v7))))
+						t104 := v5
+						v25 = t103
+						store64(mem, uint64(uint32(t104))+1904, uint64(v25))
+						store32(mem, uint64(uint32(v5))+3692, uint32(v3))
+						store32(mem, uint64(uint32(v5))+3688, uint32(v2))
+						store32(mem, uint64(uint32(v5))+3684, uint32(v1))
+						store32(mem, uint64(uint32(v5))+3680, uint32(v8))
+						store64(mem, uint64(uint32(v5))+3696, uint64(v25))
+						store64(mem, uint64(uint32(v5))+3704, uint64(v24))
+						store64(mem, uint64(uint32(v5))+3712, uint64(v10))
+						t105 := m.fn113(v5 + i32(3680))
 						mem = m.memory
-						panic("unreachable")
-					l94:
-						t179 := int32(load32(mem, uint64(uint32(v5))+7420))
-						if t179 == 0 {
-							goto l48
+						v1 = t105
+						t106 := int32(load32(mem, uint64(uint32(v5))+1900))
+						v7 = t106
+						if v7 == 0 {
+							goto l2
 						}
-						m.fn276(v15)
+						t107 := int32(load32(mem, uint64(uint32(v7+i32(4)))))
+						v8 = t107
+						t108 := int32(load32(mem, uint64(uint32(v7))))
+						v2 = t108
+						mem[uint64(uint32(v2))] = byte(i32(0))
+						if v8 == 0 {
+							goto l54
+						}
+						m.fn278(v2)
+						mem = m.memory
+					l54:
+						m.fn278(v7)
+						mem = m.memory
+						goto l2
+					}
+					memory_copy(mem, uint32(v5+i32(1904)), uint32(v7), uint32(i32(1776)))
+					memory_copy(mem, uint32(v5+i32(4)), uint32(v5+i32(5476)), uint32(i32(92)))
+					memory_copy(mem, uint32(v5+i32(96)), uint32(v5+i32(1904)), uint32(i32(1776)))
+					{
+						t93 := int32(load32(mem, uint64(uint32(v5))+1900))
+						v7 = t93
+						if v7 == 0 {
+							goto l49
+						}
+						t94 := int32(load32(mem, uint64(uint32(v7+i32(4)))))
+						v20 = t94
+						t95 := int32(load32(mem, uint64(uint32(v7))))
+						v21 = t95
+						mem[uint64(uint32(v21))] = byte(i32(0))
+						if v20 == 0 {
+							goto l50
+						}
+						m.fn278(v21)
+						mem = m.memory
+					l50:
+						m.fn278(v7)
 						mem = m.memory
 					}
-				l48:
+				l49:
+					memory_copy(mem, uint32(v5+i32(3680)), uint32(v5+i32(96)), uint32(i32(1776)))
+					memory_copy(mem, uint32(v5+i32(1904)), uint32(v5+i32(4)), uint32(i32(92)))
+					if v4 == 0 {
+						goto l51
+					}
+					store32(mem, uint64(uint32(v4)), uint32(i32(0)))
+				l51:
+					store32(mem, uint64(uint32(v5))+96, uint32(i32(0)))
 					{
-						{
-							{
-								t180 := int32(load32(mem, uint64(uint32(v5))+3552))
-								v21 = t180
-								if v21&i32(32) != 0 {
-									goto l100
-								}
-								t181 := int32(load32(mem, uint64(uint32(v5))+3624))
-								v1 = t181
-								t182 := int32(load32(mem, uint64(uint32(v5))+3620))
-								v7 = t182
-								t183 := int32(load32(mem, uint64(uint32(v5))+3612))
-								v3 = t183
-								t184 := int32(load32(mem, uint64(uint32(v5))+3608))
-								v8 = t184
-								{
-									t185 := int32(load32(mem, uint64(uint32(v5))+3628))
-									v0 = t185
-									if v0 == 0 {
-										if v8 == 0 {
-											goto l103
-										}
-										m.fn276(v3)
-										mem = m.memory
-									l103:
-										v8 = v5 + i32(3640)
-										if v7 == 0 {
-											goto l104
-										}
-										m.fn276(v1)
-										mem = m.memory
-									l104:
-										t187 := int32(load32(mem, uint64(uint32(v5))+3681))
-										store32(mem, uint64(uint32(v5))+3832, uint32(t187))
-										t188 := int32(load32(mem, uint64(uint32(v5))+3684))
-										store32(mem, uint64(uint32(v5))+3835, uint32(t188))
-										t189 := int64(load64(mem, uint64(uint32(v8))))
-										store64(mem, uint64(uint32(v5))+3840, uint64(t189))
-										t190 := int64(load64(mem, uint64(uint32(v8))+8))
-										store64(mem, uint64(uint32(v5))+3848, uint64(t190))
-										t191 := int64(load64(mem, uint64(uint32(v8))+16))
-										store64(mem, uint64(uint32(v5))+3856, uint64(t191))
-										t192 := int64(load64(mem, uint64(uint32(v8))+24))
-										store64(mem, uint64(uint32(v5))+3864, uint64(t192))
-										v7 = i32(0)
-										t193 := int32(mem[uint64(uint32(v5))+3680])
-										v10 = t193
-										t194 := int32(load32(mem, uint64(uint32(v5))+3676))
-										v12 = t194
-										t195 := int32(load32(mem, uint64(uint32(v5))+3672))
-										v18 = t195
-										t196 := int32(load32(mem, uint64(uint32(v5))+3636))
-										v17 = t196
-										t197 := int32(load32(mem, uint64(uint32(v5))+3632))
-										v13 = t197
-										v3 = i32(0)
-										goto l105
-									}
-									t186 := int32(load32(mem, uint64(uint32(v5))+3616))
-									v20 = t186
-									goto l102
-								}
-							}
-						l100:
-							t198 := int32(load32(mem, uint64(uint32(v5))+3628))
-							v0 = t198
-							t199 := int32(load32(mem, uint64(uint32(v5))+3624))
-							v1 = t199
-							t200 := int32(load32(mem, uint64(uint32(v5))+3620))
-							v7 = t200
-							t201 := int32(load32(mem, uint64(uint32(v5))+3616))
-							v20 = t201
-							t202 := int32(load32(mem, uint64(uint32(v5))+3612))
-							v3 = t202
-							t203 := int32(load32(mem, uint64(uint32(v5))+3608))
-							v8 = t203
+						t96 := m.fn283(v5+i32(96), i32(32), i32(1920))
+						mem = m.memory
+						if t96 != 0 {
+							goto l52
 						}
-					l102:
-						store32(mem, uint64(uint32(v5))+7452, uint32(v0))
-						store32(mem, uint64(uint32(v5))+7448, uint32(v1))
-						store32(mem, uint64(uint32(v5))+7444, uint32(v7))
-						store32(mem, uint64(uint32(v5))+7440, uint32(v20))
-						store32(mem, uint64(uint32(v5))+7436, uint32(v3))
-						store32(mem, uint64(uint32(v5))+7432, uint32(v8))
-						store32(mem, uint64(uint32(v5))+7460, uint32(v5+i32(3559)))
-						store32(mem, uint64(uint32(v5))+7456, uint32(v5+i32(3552)))
-						t204 := int32(mem[uint64(uint32(v5))+3559])
-						m.fn126(v5+i32(5600), v5+i32(7432), t204)
-						mem = m.memory
-						t205 := m.fn273(i32(72))
-						mem = m.memory
-						v3 = t205
-						if v3 == 0 {
-							m.fn116(i32(8), i32(72))
+						t97 := int32(load32(mem, uint64(uint32(v5))+96))
+						v7 = t97
+						if v7 != 0 {
+							store32(mem, uint64(uint32(v7))+44, uint32(v3))
+							store32(mem, uint64(uint32(v7))+40, uint32(v2))
+							store32(mem, uint64(uint32(v7))+36, uint32(v1))
+							store32(mem, uint64(uint32(v7))+32, uint32(v8))
+							store64(mem, uint64(uint32(v7)), uint64(i64(0x100000001)))
+							memory_copy(mem, uint32(v7+i32(48)), uint32(v5+i32(3680)), uint32(i32(1776)))
+							store32(mem, uint64(uint32(v7))+1824, uint32(v0))
+							memory_copy(mem, uint32(v7+i32(1828)), uint32(v5+i32(1904)), uint32(i32(92)))
+							m.g0 = v6
+							return v7 + i32(32)
+						}
+					}
+				l52:
+					m.fn116(i32(32), i32(1920))
+					mem = m.memory
+					panic("unreachable")
+				}
+				store64(mem, uint64(uint32(v5))+5612, uint64(i64(8)))
+				store64(mem, uint64(uint32(v5))+5604, uint64(i64(0)))
+				store64(mem, uint64(uint32(v5))+5596, uint64(i64(0x100000000)))
+				store64(mem, uint64(uint32(v5))+5572, uint64(i64(0x100000000)))
+				v12 = int32(v10)
+				if v12 == 0 {
+					goto l4
+				}
+				t8 := int32(load32(mem, uint64(uint32(v5))+1888))
+				v13 = t8
+				var p9 int32
+				if uint32(v3) < uint32(i32(32)) {
+					p9 = 1
+				}
+				v14 = p9
+				var p10 int32
+				if v3&i32(2) == 0 {
+					p10 = 1
+				}
+				v15 = p10
+				v16 = v5 + i32(5608)
+				v17 = i32(8)
+				v18 = i32(1)
+				v19 = i32(0)
+				v20 = i32(0)
+			l47:
+				{
+					{
+						if v13 == 0 {
+							if uint32(v20) >= uint32(v1) {
+								m.fn28(v20, v1, i32(1053888))
+								mem = m.memory
+								panic("unreachable")
+							}
+							t15 := int32(load32(mem, uint64(uint32(v9+v20<<2))))
+							v21 = t15
+							t16 := m.fn272(v21)
+							mem = m.memory
+							v0 = t16
+							goto l9
+						}
+						if uint32(v20) >= uint32(v1) {
+							m.fn28(v20, v1, i32(1053904))
 							mem = m.memory
 							panic("unreachable")
 						}
-						t206 := int64(load64(mem, uint64(uint32(v5))+5656))
-						store64(mem, uint64(uint32(v3))+56, uint64(t206))
-						t207 := int64(load64(mem, uint64(uint32(v5))+5648))
-						store64(mem, uint64(uint32(v3))+48, uint64(t207))
-						t208 := int64(load64(mem, uint64(uint32(v5))+5640))
-						store64(mem, uint64(uint32(v3))+40, uint64(t208))
-						t209 := int64(load64(mem, uint64(uint32(v5))+5632))
-						store64(mem, uint64(uint32(v3))+32, uint64(t209))
-						t210 := int64(load64(mem, uint64(uint32(v5))+5624))
-						store64(mem, uint64(uint32(v3))+24, uint64(t210))
-						t211 := int64(load64(mem, uint64(uint32(v5))+5616))
-						store64(mem, uint64(uint32(v3))+16, uint64(t211))
-						t212 := int64(load64(mem, uint64(uint32(v5))+5608))
-						store64(mem, uint64(uint32(v3))+8, uint64(t212))
-						t213 := int64(load64(mem, uint64(uint32(v5))+5600))
-						store64(mem, uint64(uint32(v3)), uint64(t213))
-						v10 = i32(1)
-						mem[uint64(uint32(v3))+64] = byte(int32(uint32(v21)>>5) & i32(1))
-						store64(mem, uint64(uint32(v5))+3840, uint64(i64(-1)))
-						store64(mem, uint64(uint32(v5))+3848, uint64(i64(-1)))
-						store64(mem, uint64(uint32(v5))+3856, uint64(i64(-1)))
-						store64(mem, uint64(uint32(v5))+3864, uint64(i64(-1)))
-						v12 = i32(-1)
-						v17 = i32(0)
-						v7 = i32(1)
-						v13 = i32(1)
-						v18 = i32(0)
-					}
-				l105:
-					t214 := int64(load64(mem, uint64(uint32(v5))+3600))
-					store64(mem, uint64(uint32(v5))+5616, uint64(t214))
-					t215 := int64(load64(mem, uint64(uint32(v5))+3592))
-					store64(mem, uint64(uint32(v5))+5608, uint64(t215))
-					t216 := int64(load64(mem, uint64(uint32(v5))+3584))
-					store64(mem, uint64(uint32(v5))+5600, uint64(t216))
-					t217 := int32(mem[uint64(uint32(v5))+3559])
-					m.fn154(v5+i32(3872), v5+i32(5600), t217)
-					mem = m.memory
-					v9 = i32(0)
-					{
+						t11 := int32(load32(mem, uint64(uint32(v5))+1892))
+						t12 := v20
+						v7 = t11
+						if uint32(t12) >= uint32(v7) {
+							m.fn28(v20, v7, i32(1053920))
+							mem = m.memory
+							panic("unreachable")
+						}
+						t13 := v13
+						v8 = v20 << 2
+						t14 := int32(load32(mem, uint64(uint32(t13+v8))))
+						v7 = t14
 						if v7 != 0 {
-							goto l107
+							goto l8
 						}
-						t218 := int32(load32(mem, uint64(uint32(v5))+5532))
-						if t218 != 0 {
-							goto l107
-						}
-						t219 := int32(load32(mem, uint64(uint32(v5))+4916))
-						if t219 == i32(-0x80000000) {
-							goto l107
-						}
-						t220 := int32(load32(mem, uint64(uint32(v5))+4924))
-						var p221 int32
-						if t220 == 0 {
-							p221 = 1
-						}
-						v9 = p221
+						v21 = i32(1)
+						v0 = i32(0)
+						goto l9
 					}
-				l107:
-					memory_copy(mem, uint32(v5+i32(5600)), uint32(v5+i32(3688)), uint32(i32(120)))
-					m.fn109(v5+i32(5568), v5+i32(5600))
-					mem = m.memory
-					t222 := int64(load64(mem, uint64(uint32(v5))+3576))
-					store64(mem, uint64(uint32(v5))+7448, uint64(t222))
-					t223 := int64(load64(mem, uint64(uint32(v5))+3568))
-					store64(mem, uint64(uint32(v5))+7440, uint64(t223))
-					t224 := int64(load64(mem, uint64(uint32(v5))+3560))
-					store64(mem, uint64(uint32(v5))+7432, uint64(t224))
-					t225 := int32(mem[uint64(uint32(v5))+3559])
-					m.fn126(v5+i32(5600), v5+i32(7432), t225)
-					mem = m.memory
-					t226 := int32(load32(mem, uint64(uint32(v5))+3552))
-					v15 = t226
-					memory_copy(mem, uint32(v5+i32(5696)), uint32(v5+i32(3872)), uint32(i32(1696)))
-					t227 := int64(load64(mem, uint64(uint32(v5))+5592))
-					store64(mem, uint64(uint32(v5))+5688, uint64(t227))
-					t228 := int64(load64(mem, uint64(uint32(v5))+5584))
-					store64(mem, uint64(uint32(v5))+5680, uint64(t228))
-					t229 := int64(load64(mem, uint64(uint32(v5))+5576))
-					store64(mem, uint64(uint32(v5))+5672, uint64(t229))
-					t230 := int64(load64(mem, uint64(uint32(v5))+5568))
-					store64(mem, uint64(uint32(v5))+5664, uint64(t230))
-					t231 := int32(load32(mem, uint64(uint32(v5))+5600))
-					v19 = t231
-					t232 := int32(load32(mem, uint64(uint32(v5))+5604))
-					v20 = t232
-					t233 := int32(load32(mem, uint64(uint32(v5))+5608))
-					v23 = t233
-					t234 := int32(load32(mem, uint64(uint32(v5))+5612))
-					v7 = t234
-					t235 := int32(load32(mem, uint64(uint32(v5))+5616))
-					v14 = t235
-					t236 := int32(load32(mem, uint64(uint32(v5))+5620))
-					v8 = t236
-					t237 := int32(load32(mem, uint64(uint32(v5))+5624))
-					v0 = t237
-					t238 := int32(load32(mem, uint64(uint32(v5))+5628))
-					v11 = t238
-					t239 := int32(load32(mem, uint64(uint32(v5))+5632))
-					v22 = t239
-					t240 := int32(load32(mem, uint64(uint32(v5))+5636))
-					v21 = t240
-					memory_copy(mem, uint32(v5+i32(1800)), uint32(v5+i32(5640)), uint32(i32(1752)))
-					if v13 != i32(2) {
-						memory_copy(mem, uint32(v5+i32(48)), uint32(v5+i32(1800)), uint32(i32(1752)))
-						t242 := int64(load64(mem, uint64(uint32(v5))+3864))
-						store64(mem, uint64(uint32(v5))+40, uint64(t242))
-						t243 := int64(load64(mem, uint64(uint32(v5))+3856))
-						store64(mem, uint64(uint32(v5))+32, uint64(t243))
-						t244 := int64(load64(mem, uint64(uint32(v5))+3848))
-						store64(mem, uint64(uint32(v5))+24, uint64(t244))
-						t245 := int64(load64(mem, uint64(uint32(v5))+3840))
-						store64(mem, uint64(uint32(v5))+16, uint64(t245))
-						t246 := int32(load32(mem, uint64(uint32(v5))+3832))
-						store32(mem, uint64(uint32(v5))+8, uint32(t246))
-						t247 := int32(load32(mem, uint64(uint32(v5))+3835))
-						store32(mem, uint64(uint32(v5))+11, uint32(t247))
-						if v4 == 0 {
-							goto l109
+				l8:
+					t17 := int32(load32(mem, uint64(uint32(v9+v8))))
+					v8 = t17
+					t18 := v8
+					var p19 int32
+					if v8 == 0 {
+						p19 = 1
+					}
+					var p20 int32
+					if v7 < i32(0) {
+						p20 = 1
+					}
+					v8 = p19 | p20
+					p21 := t18
+					if v8 != 0 {
+						p21 = i32(1)
+					}
+					v21 = p21
+					p22 := v7
+					if v8 != 0 {
+						p22 = i32(0)
+					}
+					v0 = p22
+				}
+			l9:
+				v7 = i32(10000000)
+				v8 = i32(7)
+				v22 = i32(-0x80000000)
+				{
+					{
+						{
+							if v20 != i32(10000000) {
+								goto l11
+							}
+							v23 = i32(1053991)
+							v2 = i32(22)
+							v20 = i32(10000000)
+							goto l12
+						l11:
+							v7 = i32(0x4000000)
+							{
+								v2 = v19 + v0
+								p23 := v2
+								if uint32(v2) < uint32(v19) {
+									p23 = i32(-1)
+								}
+								v19 = p23
+								if uint32(v19) <= uint32(i32(0x4000000)) {
+									goto l13
+								}
+								v23 = i32(1053952)
+								v2 = i32(39)
+								goto l12
+							}
+						l13:
+							{
+								{
+									{
+										if uint32(v0) < uint32(i32(8)) {
+											goto l14
+										}
+										t24 := int64(load64(mem, uint64(uint32(v21+v0+i32(-8)))))
+										v10 = t24
+										v8 = v0 & i32(0x7ffffff8)
+										if v8 == 0 {
+											goto l15
+										}
+										{
+											v22 = v8 + i32(-8)
+											if v22&i32(56) != i32(56) {
+												goto l16
+											}
+											v7 = v21
+											goto l17
+										l16:
+											v23 = (int32(uint32(v22)>>3) + i32(1)) & i32(7)
+											v2 = v23
+											v7 = v21
+										l18:
+											{
+												t25 := int64(load64(mem, uint64(uint32(v7))))
+												v10 = t25 | v10
+												v7 = v7 + i32(8)
+												v2 = v2 + i32(-1)
+												if v2 != 0 {
+													goto l18
+												}
+											}
+											t26 := v21
+											v2 = v23 << 3
+											v7 = t26 + v2
+											v8 = v8 - v2
+										}
+									l17:
+										if uint32(v22) < uint32(i32(56)) {
+											goto l15
+										}
+									l19:
+										{
+											t27 := int64(load64(mem, uint64(uint32(v7+i32(56)))))
+											t28 := int64(load64(mem, uint64(uint32(v7+i32(48)))))
+											t29 := int64(load64(mem, uint64(uint32(v7+i32(40)))))
+											t30 := int64(load64(mem, uint64(uint32(v7+i32(32)))))
+											t31 := int64(load64(mem, uint64(uint32(v7+i32(24)))))
+											t32 := int64(load64(mem, uint64(uint32(v7+i32(16)))))
+											t33 := int64(load64(mem, uint64(uint32(v7+i32(8)))))
+											t34 := int64(load64(mem, uint64(uint32(v7))))
+											v10 = t27 | (t28 | (t29 | (t30 | (t31 | (t32 | (t33 | (t34 | v10)))))))
+											v7 = v7 + i32(64)
+											v8 = v8 + i32(-64)
+											if v8 != 0 {
+												goto l19
+											}
+										}
+									l15:
+										v7 = v0
+										v8 = v21
+										if !(v10&i64(-0x7f7f7f7f7f7f7f80) == 0) {
+											goto l20
+										}
+										goto l21
+									}
+								l14:
+									if v0 != 0 {
+										goto l22
+									}
+									v7 = i32(0)
+									v8 = v21
+									goto l21
+								l22:
+									t35 := int32(mem[uint64(uint32(v21))])
+									v2 = t35
+									{
+										if v0 == i32(1) {
+											goto l23
+										}
+										t36 := int32(mem[uint64(uint32(v21))+1])
+										v2 = t36 | v2
+										if v0 == i32(2) {
+											goto l23
+										}
+										t37 := int32(mem[uint64(uint32(v21))+2])
+										v2 = t37 | v2
+										if v0 == i32(3) {
+											goto l23
+										}
+										t38 := int32(mem[uint64(uint32(v21))+3])
+										v2 = t38 | v2
+										if v0 == i32(4) {
+											goto l23
+										}
+										t39 := int32(mem[uint64(uint32(v21))+4])
+										v2 = t39 | v2
+										if v0 == i32(5) {
+											goto l23
+										}
+										t40 := int32(mem[uint64(uint32(v21))+5])
+										v2 = t40 | v2
+										if v0 == i32(6) {
+											goto l23
+										}
+										t41 := int32(mem[uint64(uint32(v21))+6])
+										v2 = t41 | v2
+									}
+								l23:
+									v7 = v0
+									v8 = v21
+									if int32(int8(v2)) > i32(-1) {
+										goto l21
+									}
+								}
+							l20:
+								m.fn141(v5+i32(3680), v21, v0)
+								mem = m.memory
+								{
+									t42 := int32(load32(mem, uint64(uint32(v5))+3680))
+									if t42 != i32(1) {
+										goto l24
+									}
+									t43 := int32(load32(mem, uint64(uint32(v5))+3684))
+									v7 = t43
+									p44 := i32(121)
+									if uint32(v0) < uint32(i32(121)) {
+										p44 = v0
+									}
+									v22 = p44
+									t45 := m.fn149(v22, i32(1))
+									mem = m.memory
+									v1 = t45
+									if v1 == 0 {
+										m.fn34(i32(1), v22)
+										mem = m.memory
+										panic("unreachable")
+									}
+									if v22 == 0 {
+										goto l26
+									}
+									memory_copy(mem, uint32(v1), uint32(v21), uint32(v22))
+								l26:
+									v8 = i32(1)
+									goto l12
+								}
+							l24:
+								t46 := int32(load32(mem, uint64(uint32(v5))+3688))
+								v7 = t46
+								t47 := int32(load32(mem, uint64(uint32(v5))+3684))
+								v8 = t47
+							}
+						l21:
+							m.fn148(v5+i32(3680), v8, v7, v3)
+							mem = m.memory
+							t48 := int32(load32(mem, uint64(uint32(v5))+3692))
+							v2 = t48
+							t49 := int32(load32(mem, uint64(uint32(v5))+3684))
+							v7 = t49
+							{
+								t50 := int32(load32(mem, uint64(uint32(v5))+3680))
+								v8 = t50
+								if v8 == i32(10) {
+									goto l27
+								}
+								p51 := i32(121)
+								if uint32(v0) < uint32(i32(121)) {
+									p51 = v0
+								}
+								v22 = p51
+								t52 := int32(load32(mem, uint64(uint32(v5))+3688))
+								v23 = t52
+								if v0 != 0 {
+									t53 := m.fn149(v22, i32(1))
+									mem = m.memory
+									v1 = t53
+									if v1 == 0 {
+										m.fn34(i32(1), v22)
+										mem = m.memory
+										panic("unreachable")
+									}
+									if v22 == 0 {
+										goto l12
+									}
+									memory_copy(mem, uint32(v1), uint32(v21), uint32(v22))
+									goto l12
+								}
+								v1 = i32(1)
+								goto l12
+							}
+						l27:
+							t54 := int32(load32(mem, uint64(uint32(v5))+3688))
+							v8 = t54
+							switch v7 {
+							default:
+								if uint32(v7+i32(-1)) > uint32(i32(1)) {
+									goto l32
+								}
+								t55 := int32(load32(mem, uint64(uint32(v5))+5604))
+								v0 = t55
+								m.fn152(v8, v2, v15, v5+i32(5596))
+								mem = m.memory
+								t56 := int32(load32(mem, uint64(uint32(v5))+5604))
+								v7 = t56
+								store64(mem, uint64(uint32(v5))+3680, uint64(i64(0)))
+								if uint32(v7) < uint32(v0) {
+									m.fn24(v0, v7, v7, i32(1055492))
+									mem = m.memory
+									panic("unreachable")
+								}
+								{
+									v8 = v7 - v0
+									p57 := i32(8)
+									if uint32(v8) < uint32(i32(8)) {
+										p57 = v8
+									}
+									v7 = p57
+									if v7 == 0 {
+										goto l34
+									}
+									t58 := int32(load32(mem, uint64(uint32(v5))+5600))
+									memory_copy(mem, uint32(v5+i32(3680)), uint32(t58+v0), uint32(v7))
+								}
+							l34:
+								t59 := int64(load64(mem, uint64(uint32(v5))+3680))
+								v10 = t59
+								{
+									t60 := int32(load32(mem, uint64(uint32(v5))+5616))
+									v2 = t60
+									t61 := int32(load32(mem, uint64(uint32(v5))+5608))
+									if v2 != t61 {
+										goto l35
+									}
+									m.fn105(v16)
+									mem = m.memory
+								}
+							l35:
+								t62 := int32(load32(mem, uint64(uint32(v5))+5612))
+								v17 = t62
+								v7 = v17 + v2*i32(24)
+								mem[uint64(uint32(v7))+20] = byte(i32(0))
+								store32(mem, uint64(uint32(v7))+16, uint32(v20))
+								store32(mem, uint64(uint32(v7))+12, uint32(v8))
+								store32(mem, uint64(uint32(v7))+8, uint32(v0))
+								store64(mem, uint64(uint32(v7)), uint64(v10<<56|v10&i64(0xff00)<<40|(v10&i64(0xff0000)<<24|v10&i64(0xff000000)<<8)|(int64(uint64(v10)>>8)&i64(0xff000000)|int64(uint64(v10)>>24)&i64(0xff0000)|(int64(uint64(v10)>>40)&i64(0xff00)|int64(uint64(v10)>>56)))))
+								store32(mem, uint64(uint32(v5))+5616, uint32(v2+i32(1)))
+								goto l32
+							case 0, 3:
+								if v14 != 0 {
+									goto l32
+								}
+								m.fn145(v5+i32(3680), v8, v2)
+								mem = m.memory
+								t63 := int32(load32(mem, uint64(uint32(v5))+3688))
+								v23 = t63
+								t64 := int32(load32(mem, uint64(uint32(v5))+3680))
+								v8 = t64
+								if v8 != 0 {
+									goto l36
+								}
+								p65 := i32(121)
+								if uint32(v0) < uint32(i32(121)) {
+									p65 = v0
+								}
+								v22 = p65
+								t66 := int32(load32(mem, uint64(uint32(v5))+3684))
+								v7 = t66
+								{
+									if v0 != 0 {
+										goto l37
+									}
+									v1 = i32(1)
+									goto l38
+								l37:
+									t67 := m.fn149(v22, i32(1))
+									mem = m.memory
+									v1 = t67
+									if v1 == 0 {
+										m.fn34(i32(1), v22)
+										mem = m.memory
+										panic("unreachable")
+									}
+									if v22 == 0 {
+										goto l38
+									}
+									memory_copy(mem, uint32(v1), uint32(v21), uint32(v22))
+								}
+							l38:
+								v8 = i32(9)
+							}
 						}
-						store32(mem, uint64(uint32(v4)), uint32(i32(0)))
-					l109:
-						store32(mem, uint64(uint32(v5))+5600, uint32(i32(0)))
-						t248 := m.fn281(v5+i32(5600), i32(32), i32(1920))
+					l12:
+						{
+							t68 := int32(load32(mem, uint64(uint32(v5))+5572))
+							if t68 == 0 {
+								goto l40
+							}
+							m.fn278(v18)
+							mem = m.memory
+						}
+					l40:
+						{
+							t69 := int32(load32(mem, uint64(uint32(v5))+5596))
+							if t69 == 0 {
+								goto l41
+							}
+							t70 := int32(load32(mem, uint64(uint32(v5))+5600))
+							m.fn278(t70)
+							mem = m.memory
+						}
+					l41:
+						{
+							t71 := int32(load32(mem, uint64(uint32(v5))+5608))
+							if t71 == 0 {
+								goto l42
+							}
+							m.fn278(v17)
+							mem = m.memory
+						}
+					l42:
+						store32(mem, uint64(uint32(v5))+3716, uint32(v0))
+						store32(mem, uint64(uint32(v5))+3712, uint32(v22))
+						store32(mem, uint64(uint32(v5))+3708, uint32(v1))
+						store32(mem, uint64(uint32(v5))+3704, uint32(v22))
+						store32(mem, uint64(uint32(v5))+3700, uint32(v2))
+						store32(mem, uint64(uint32(v5))+3696, uint32(v23))
+						store32(mem, uint64(uint32(v5))+3692, uint32(v7))
+						store32(mem, uint64(uint32(v5))+3688, uint32(v8))
+						store32(mem, uint64(uint32(v5))+3684, uint32(v20))
+						store32(mem, uint64(uint32(v5))+3680, uint32(i32(1)))
+						t72 := m.fn113(v5 + i32(3680))
 						mem = m.memory
-						if t248 != 0 {
-							goto l110
+						v1 = t72
+						t73 := int32(load32(mem, uint64(uint32(v11+i32(4)))))
+						v7 = t73
+						t74 := int32(load32(mem, uint64(uint32(v11))))
+						v8 = t74
+						mem[uint64(uint32(v8))] = byte(i32(0))
+						if v7 == 0 {
+							goto l43
 						}
-						t249 := int32(load32(mem, uint64(uint32(v5))+5600))
-						v1 = t249
-						if v1 == 0 {
-							goto l110
-						}
-						store32(mem, uint64(uint32(v1))+68, uint32(v21))
-						store32(mem, uint64(uint32(v1))+64, uint32(v22))
-						store32(mem, uint64(uint32(v1))+60, uint32(v11))
-						store32(mem, uint64(uint32(v1))+56, uint32(v0))
-						store32(mem, uint64(uint32(v1))+52, uint32(v8))
-						store32(mem, uint64(uint32(v1))+48, uint32(v14))
-						store32(mem, uint64(uint32(v1))+44, uint32(v7))
-						store32(mem, uint64(uint32(v1))+40, uint32(v23))
-						store32(mem, uint64(uint32(v1))+36, uint32(v20))
-						store32(mem, uint64(uint32(v1))+32, uint32(v19))
-						store64(mem, uint64(uint32(v1)), uint64(i64(0x100000001)))
-						memory_copy(mem, uint32(v1+i32(72)), uint32(v5+i32(48)), uint32(i32(1752)))
-						store32(mem, uint64(uint32(v1))+1828, uint32(v17))
-						store32(mem, uint64(uint32(v1))+1824, uint32(v13))
-						mem[uint64(uint32(v1))+1872] = byte(v10)
-						store32(mem, uint64(uint32(v1))+1868, uint32(v12))
-						store32(mem, uint64(uint32(v1))+1864, uint32(v18))
-						mem[uint64(uint32(v1))+1892] = byte(v9)
-						store32(mem, uint64(uint32(v1))+1888, uint32(v3))
-						store32(mem, uint64(uint32(v1))+1884, uint32(v2))
-						store32(mem, uint64(uint32(v1))+1880, uint32(v15))
-						t250 := int64(load64(mem, uint64(uint32(v5))+16))
-						store64(mem, uint64(uint32(v1))+1832, uint64(t250))
-						t251 := int64(load64(mem, uint64(uint32(v5))+24))
-						store64(mem, uint64(uint32(v1))+1840, uint64(t251))
-						t252 := int64(load64(mem, uint64(uint32(v5))+32))
-						store64(mem, uint64(uint32(v1))+1848, uint64(t252))
-						t253 := int64(load64(mem, uint64(uint32(v5))+40))
-						store64(mem, uint64(uint32(v1))+1856, uint64(t253))
-						t254 := int32(load32(mem, uint64(uint32(v5))+8))
-						store32(mem, uint64(uint32(v1))+1873, uint32(t254))
-						t255 := int32(load32(mem, uint64(uint32(v5))+11))
-						store32(mem, uint64(uint32(v1))+1876, uint32(t255))
-						m.g0 = v6
-						return v1 + i32(32)
+						m.fn278(v8)
+						mem = m.memory
+					l43:
+						m.fn278(v11)
+						mem = m.memory
+						goto l2
+					}
+				l36:
+					t75 := int32(load32(mem, uint64(uint32(v5))+3724))
+					store32(mem, uint64(uint32(v5))+1948, uint32(t75))
+					t76 := int64(load64(mem, uint64(uint32(v5))+3716))
+					store64(mem, uint64(uint32(v5))+1940, uint64(t76))
+					t77 := int64(load64(mem, uint64(uint32(v5))+3708))
+					store64(mem, uint64(uint32(v5))+1932, uint64(t77))
+					t78 := int64(load64(mem, uint64(uint32(v5))+3700))
+					store64(mem, uint64(uint32(v5))+1924, uint64(t78))
+					t79 := int64(load64(mem, uint64(uint32(v5))+3692))
+					store64(mem, uint64(uint32(v5))+1916, uint64(t79))
+					store32(mem, uint64(uint32(v5))+1912, uint32(v23))
+					t80 := int32(load32(mem, uint64(uint32(v5))+3684))
+					store32(mem, uint64(uint32(v5))+1908, uint32(t80))
+					store32(mem, uint64(uint32(v5))+1904, uint32(v8))
+					store32(mem, uint64(uint32(v5))+5580, uint32(i32(0)))
+					m.fn146(v5+i32(1904), v5+i32(5572))
+					mem = m.memory
+					t81 := int32(load32(mem, uint64(uint32(v5))+5576))
+					t82 := v5 + i32(3680)
+					v18 = t81
+					t83 := int32(load32(mem, uint64(uint32(v5))+5580))
+					m.fn141(t82, v18, t83)
+					mem = m.memory
+					t84 := int32(load32(mem, uint64(uint32(v5))+3680))
+					if t84 == i32(1) {
+						t98 := int64(load64(mem, uint64(uint32(v5))+3684))
+						store64(mem, uint64(uint32(v5))+5584, uint64(t98))
+						m.fn30(i32(1055604), i32(20), v5+i32(5584), i32(1055588), i32(1055624))
+						mem = m.memory
+						panic("unreachable")
+					}
+					if v7 != i32(3) {
+						goto l32
+					}
+					t85 := int32(load32(mem, uint64(uint32(v5))+3688))
+					v7 = t85
+					v8 = v7 + i32(-7)
+					if v8 == 0 {
+						goto l32
+					}
+					t86 := int32(load32(mem, uint64(uint32(v5))+3684))
+					v2 = t86
+					if uint32(v7) < uint32(i32(7)) {
+						goto l45
+					}
+					t87 := int32(int8(mem[uint64(uint32(v2+v8))]))
+					if t87 <= i32(-65) {
+						goto l45
 					}
 				}
-			l87:
-				store32(mem, uint64(uint32(v5))+5636, uint32(v21))
-				store32(mem, uint64(uint32(v5))+5632, uint32(v22))
-				store32(mem, uint64(uint32(v5))+5628, uint32(v11))
-				store32(mem, uint64(uint32(v5))+5624, uint32(v0))
-				store32(mem, uint64(uint32(v5))+5620, uint32(v8))
-				store32(mem, uint64(uint32(v5))+5616, uint32(v14))
-				store32(mem, uint64(uint32(v5))+5612, uint32(v7))
-				store32(mem, uint64(uint32(v5))+5608, uint32(v23))
-				store32(mem, uint64(uint32(v5))+5604, uint32(v20))
-				store32(mem, uint64(uint32(v5))+5600, uint32(v19))
-				t241 := m.fn113(v5 + i32(5600))
-				mem = m.memory
-				v1 = t241
-				goto l2
+			l32:
+				v20 = v20 + i32(1)
+				if v20 == v12 {
+					goto l46
+				}
+				goto l47
 			}
-		l110:
-			m.fn116(i32(32), i32(1920))
+		l45:
+			m.fn114(v2, v7, i32(0), v8, i32(1055572))
 			mem = m.memory
 			panic("unreachable")
 		l46:
-			t256 := int32(load32(mem, uint64(uint32(v5))+3688))
-			if t256 == 0 {
+			t109 := int32(load32(mem, uint64(uint32(v5))+5572))
+			if t109 == 0 {
 				goto l4
 			}
-			m.fn276(v18)
+			m.fn278(v18)
 			mem = m.memory
 		}
 	l4:
-		m.fn152(v5+i32(1800), v5+i32(3872))
+		m.fn154(v5+i32(1904), v5+i32(5596))
 		mem = m.memory
-		t257 := int32(load32(mem, uint64(uint32(v5))+1812))
-		t258 := v5 + i32(5600)
-		v7 = t257
-		t259 := int32(load32(mem, uint64(uint32(v5))+1816))
-		m.fn153(t258, v7, t259)
+		t110 := int32(load32(mem, uint64(uint32(v5))+1916))
+		t111 := v5 + i32(3680)
+		v7 = t110
+		t112 := int32(load32(mem, uint64(uint32(v5))+1920))
+		m.fn155(t111, v7, t112)
 		mem = m.memory
 		{
-			t260 := int32(load32(mem, uint64(uint32(v5))+3872))
-			if t260 == 0 {
-				goto l111
+			t113 := int32(load32(mem, uint64(uint32(v5))+5596))
+			if t113 == 0 {
+				goto l55
 			}
-			t261 := int32(load32(mem, uint64(uint32(v5))+3876))
-			m.fn276(t261)
+			t114 := int32(load32(mem, uint64(uint32(v5))+5600))
+			m.fn278(t114)
 			mem = m.memory
 		}
-	l111:
+	l55:
 		{
-			t262 := int32(load32(mem, uint64(uint32(v5))+3884))
-			if t262 == 0 {
-				goto l112
+			t115 := int32(load32(mem, uint64(uint32(v5))+5608))
+			if t115 == 0 {
+				goto l56
 			}
-			t263 := int32(load32(mem, uint64(uint32(v5))+3888))
-			m.fn276(t263)
+			t116 := int32(load32(mem, uint64(uint32(v5))+5612))
+			m.fn278(t116)
 			mem = m.memory
 		}
-	l112:
+	l56:
 		{
-			t264 := int32(load32(mem, uint64(uint32(v5))+1808))
-			if t264 == 0 {
-				goto l113
+			t117 := int32(load32(mem, uint64(uint32(v5))+1912))
+			if t117 == 0 {
+				goto l57
 			}
-			m.fn276(v7)
+			m.fn278(v7)
 			mem = m.memory
 		}
-	l113:
+	l57:
 		{
-			t265 := int32(load32(mem, uint64(uint32(v5))+1820))
-			if t265 == 0 {
-				goto l114
+			t118 := int32(load32(mem, uint64(uint32(v5))+1924))
+			if t118 == 0 {
+				goto l58
 			}
-			t266 := int32(load32(mem, uint64(uint32(v5))+1824))
-			m.fn276(t266)
+			t119 := int32(load32(mem, uint64(uint32(v5))+1928))
+			m.fn278(t119)
 			mem = m.memory
 		}
-	l114:
-		v1 = v12
+	l58:
+		v1 = v11
 	}
 l2:
+	memory_copy(mem, uint32(v5+i32(3680)), uint32(v5+i32(96)), uint32(i32(1776)))
+	memory_copy(mem, uint32(v5+i32(1904)), uint32(v5+i32(4)), uint32(i32(92)))
 	if v4 == 0 {
-		t267 := int32(load32(mem, uint64(uint32(v1+i32(4)))))
-		v5 = t267
-		t268 := int32(load32(mem, uint64(uint32(v1))))
-		v7 = t268
+		t120 := int32(load32(mem, uint64(uint32(v1+i32(4)))))
+		v5 = t120
+		t121 := int32(load32(mem, uint64(uint32(v1))))
+		v7 = t121
 		mem[uint64(uint32(v7))] = byte(i32(0))
 		if v5 == 0 {
-			goto l116
+			goto l60
 		}
-		m.fn276(v7)
-	l116:
-		m.fn276(v1)
+		m.fn278(v7)
+	l60:
+		m.fn278(v1)
 		m.g0 = v6
 		return i32(0)
 	}
@@ -53907,7 +53932,7 @@ l2:
 	m.g0 = v6
 	return i32(0)
 }
-func (m *Module) fn167(v0 int32) {
+func (m *Module) fn168(v0 int32) {
 	var v1, v2 int32
 	mem := m.memory
 	{
@@ -53922,33 +53947,33 @@ func (m *Module) fn167(v0 int32) {
 		if v1 == 0 {
 			goto l1
 		}
-		m.fn276(v2)
+		m.fn278(v2)
 	l1:
-		m.fn276(v0)
+		m.fn278(v0)
 	}
 }
-func (m *Module) fn168(v0 int32) int32 {
+func (m *Module) fn169(v0 int32) int32 {
 	if v0 != 0 {
 		t0 := int32(load32(m.memory, uint64(uint32(v0))+8))
 		return t0
 	}
 	return i32(0)
 }
-func (m *Module) fn169(v0 int32) int32 {
+func (m *Module) fn170(v0 int32) int32 {
 	if v0 != 0 {
 		t0 := int32(load32(m.memory, uint64(uint32(v0))))
 		return t0
 	}
 	return i32(1052080)
 }
-func (m *Module) fn170(v0 int32) int32 {
+func (m *Module) fn171(v0 int32) int32 {
 	if v0 != 0 {
 		t0 := int32(load32(m.memory, uint64(uint32(v0))+12))
 		return t0
 	}
 	return i32(-1)
 }
-func (m *Module) fn171(v0, v1 int32) int32 {
+func (m *Module) fn172(v0, v1 int32) int32 {
 	var v2 int32
 	var v3, v4 int64
 	t0 := m.g0
@@ -54036,7 +54061,7 @@ l0:
 	}
 	return p23
 }
-func (m *Module) fn172(v0 int32) {
+func (m *Module) fn173(v0 int32) {
 	var v1 int32
 	mem := m.memory
 	{
@@ -54054,14 +54079,14 @@ func (m *Module) fn172(v0 int32) {
 		m.fn97(v0)
 	}
 }
-func (m *Module) fn173(v0 int32) int32 {
+func (m *Module) fn174(v0 int32) int32 {
 	if v0 != 0 {
 		t0 := int32(load32(m.memory, uint64(uint32(v0))+1852))
 		return t0
 	}
 	return i32(0)
 }
-func (m *Module) fn174(v0, v1, v2 int32) int32 {
+func (m *Module) fn175(v0, v1, v2 int32) int32 {
 	var v3, v4, v5, v6, v7, v8, v9 int32
 	var v10 int64
 	var v11 int32
@@ -54316,7 +54341,7 @@ l2:
 l0:
 	return v3
 }
-func (m *Module) fn175(v0, v1, v2, v3, v4 int32) int32 {
+func (m *Module) fn176(v0, v1, v2, v3, v4 int32) int32 {
 	var v5, v6, v7, v8, v9, v10 int32
 	var v11, v12, v13 int64
 	t0 := m.g0
@@ -54353,10 +54378,10 @@ func (m *Module) fn175(v0, v1, v2, v3, v4 int32) int32 {
 					if v0 == 0 {
 						goto l13
 					}
-					m.fn276(v6)
+					m.fn278(v6)
 					mem = m.memory
 				l13:
-					m.fn276(v1)
+					m.fn278(v1)
 					mem = m.memory
 					goto l5
 				}
@@ -54469,10 +54494,10 @@ func (m *Module) fn175(v0, v1, v2, v3, v4 int32) int32 {
 					if v1 == 0 {
 						goto l4
 					}
-					m.fn276(v6)
+					m.fn278(v6)
 					mem = m.memory
 				l4:
-					m.fn276(v0)
+					m.fn278(v0)
 					mem = m.memory
 					goto l5
 				}
@@ -54488,7 +54513,7 @@ func (m *Module) fn175(v0, v1, v2, v3, v4 int32) int32 {
 				}
 				t27 := int32(load32(mem, uint64(uint32(v1))))
 				v6 = t27
-				t28 := m.fn270(v6)
+				t28 := m.fn272(v6)
 				mem = m.memory
 				m.fn107(v5+i32(64), v6, t28)
 				mem = m.memory
@@ -54576,7 +54601,7 @@ l1:
 	m.g0 = v5 + i32(304)
 	return v1 & i32(1)
 }
-func (m *Module) fn176(v0, v1, v2 int32) int32 {
+func (m *Module) fn177(v0, v1, v2 int32) int32 {
 	var v3 int32
 	{
 		if v2 != 0 {
@@ -54604,12 +54629,12 @@ func (m *Module) fn176(v0, v1, v2 int32) int32 {
 			if t0 != 0 {
 				goto l4
 			}
-			t1 := m.fn134(v0, v1, v2)
+			t1 := m.fn132(v0, v1, v2)
 			v3 = t1
 			goto l2
 		}
 	l4:
-		t2 := m.fn129(v0, v1, v2)
+		t2 := m.fn127(v0, v1, v2)
 		v3 = t2
 	}
 l2:
@@ -54620,7 +54645,7 @@ l2:
 	}
 	return (p3 | v3) & i32(1)
 }
-func (m *Module) fn177(v0, v1, v2, v3 int32) int32 {
+func (m *Module) fn178(v0, v1, v2, v3 int32) int32 {
 	var v4, v5, v6, v7, v8 int32
 	v4 = i32(4)
 	mem := m.memory
@@ -54693,7 +54718,7 @@ l4:
 				goto l6
 			}
 			{
-				t4 := m.fn134(v0, v2, v8)
+				t4 := m.fn132(v0, v2, v8)
 				mem = m.memory
 				if t4 == 0 {
 					v4 = v4 + i32(4)
@@ -54718,7 +54743,7 @@ l10:
 			goto l6
 		}
 		{
-			t7 := m.fn129(v0, v2, v8)
+			t7 := m.fn127(v0, v2, v8)
 			mem = m.memory
 			if t7 == 0 {
 				goto l9
@@ -54740,7 +54765,7 @@ l6:
 	m.fn9(i32(1052845), i32(19), i32(1054360))
 	panic("unreachable")
 }
-func (m *Module) fn178(v0, v1, v2, v3, v4 int32) int32 {
+func (m *Module) fn179(v0, v1, v2, v3, v4 int32) int32 {
 	var v5, v6, v7, v8, v9, v10, v11 int32
 	var v12 int64
 	var v13 int32
@@ -54916,7 +54941,7 @@ l0:
 															}
 															t69 := int32(mem[uint64(uint32(v0))+1840])
 															v10 = t69
-															t70 := m.fn140(v1, v7)
+															t70 := m.fn138(v1, v7)
 															mem = m.memory
 															if t70 != 0 {
 																{
@@ -54937,7 +54962,7 @@ l0:
 																	goto l1
 																}
 															l39:
-																t76 := m.fn133(v0, v1, v7)
+																t76 := m.fn131(v0, v1, v7)
 																mem = m.memory
 																t77 := v4
 																v6 = t76
@@ -54948,14 +54973,14 @@ l0:
 													l35:
 														{
 															if v9&i32(1) != 0 {
-																t73 := m.fn129(v0, v1, v7)
+																t73 := m.fn127(v0, v1, v7)
 																mem = m.memory
 																t74 := v4
 																v6 = t73
 																mem[uint64(uint32(t74))] = byte(v6)
 																goto l1
 															}
-															t71 := m.fn134(v0, v1, v7)
+															t71 := m.fn132(v0, v1, v7)
 															mem = m.memory
 															t72 := v4
 															v6 = t71
@@ -55217,7 +55242,7 @@ l0:
 																		if t148&v14 == 0 {
 																			goto l50
 																		}
-																		t149 := m.fn140(v11, v28)
+																		t149 := m.fn138(v11, v28)
 																		mem = m.memory
 																		if t149 != 0 {
 																			goto l51
@@ -55226,12 +55251,12 @@ l0:
 																l50:
 																	{
 																		if v27 != 0 {
-																			t151 := m.fn129(v0, v11, v28)
+																			t151 := m.fn127(v0, v11, v28)
 																			mem = m.memory
 																			v11 = t151
 																			goto l53
 																		}
-																		t150 := m.fn134(v0, v11, v28)
+																		t150 := m.fn132(v0, v11, v28)
 																		mem = m.memory
 																		v11 = t150
 																		goto l53
@@ -55253,7 +55278,7 @@ l0:
 																		goto l53
 																	}
 																l55:
-																	t153 := m.fn133(v0, v11, v28)
+																	t153 := m.fn131(v0, v11, v28)
 																	mem = m.memory
 																	v11 = t153
 																}
@@ -55403,7 +55428,7 @@ l0:
 																	if v30&v26&v14 == 0 {
 																		goto l66
 																	}
-																	t183 := m.fn140(v25, v16)
+																	t183 := m.fn138(v25, v16)
 																	mem = m.memory
 																	if t183 != 0 {
 																		goto l67
@@ -55412,12 +55437,12 @@ l0:
 															l66:
 																{
 																	if v24 != 0 {
-																		t185 := m.fn129(v0, v25, v16)
+																		t185 := m.fn127(v0, v25, v16)
 																		mem = m.memory
 																		v1 = t185
 																		goto l69
 																	}
-																	t184 := m.fn134(v0, v25, v16)
+																	t184 := m.fn132(v0, v25, v16)
 																	mem = m.memory
 																	v1 = t184
 																	goto l69
@@ -55439,7 +55464,7 @@ l0:
 																	goto l69
 																}
 															l71:
-																t187 := m.fn133(v0, v25, v16)
+																t187 := m.fn131(v0, v25, v16)
 																mem = m.memory
 																v1 = t187
 															}
@@ -55558,14 +55583,14 @@ l0:
 												l21:
 													{
 														if v11&i32(1) != 0 {
-															t37 := m.fn129(v0, v1, v13)
+															t37 := m.fn127(v0, v1, v13)
 															mem = m.memory
 															t38 := v4
 															v6 = t37
 															mem[uint64(uint32(t38))] = byte(v6)
 															goto l1
 														}
-														t35 := m.fn134(v0, v1, v13)
+														t35 := m.fn132(v0, v1, v13)
 														mem = m.memory
 														t36 := v4
 														v6 = t35
@@ -55852,12 +55877,12 @@ l0:
 															l84:
 																{
 																	if v22 != 0 {
-																		t283 := m.fn129(v0, v16, v25)
+																		t283 := m.fn127(v0, v16, v25)
 																		mem = m.memory
 																		v16 = t283
 																		goto l87
 																	}
-																	t282 := m.fn134(v0, v16, v25)
+																	t282 := m.fn132(v0, v16, v25)
 																	mem = m.memory
 																	v16 = t282
 																	goto l87
@@ -55879,7 +55904,7 @@ l0:
 																	goto l87
 																}
 															l89:
-																t285 := m.fn133(v0, v16, v25)
+																t285 := m.fn131(v0, v16, v25)
 																mem = m.memory
 																v16 = t285
 															}
@@ -56016,12 +56041,12 @@ l0:
 															}
 															{
 																if v24 != 0 {
-																	t312 := m.fn129(v0, v8, v16)
+																	t312 := m.fn127(v0, v8, v16)
 																	mem = m.memory
 																	v13 = t312
 																	goto l101
 																}
-																t311 := m.fn134(v0, v8, v16)
+																t311 := m.fn132(v0, v8, v16)
 																mem = m.memory
 																v13 = t311
 																goto l101
@@ -56043,7 +56068,7 @@ l0:
 																goto l101
 															}
 														l103:
-															t314 := m.fn133(v0, v8, v16)
+															t314 := m.fn131(v0, v8, v16)
 															mem = m.memory
 															v13 = t314
 														}
@@ -56067,17 +56092,17 @@ l0:
 										}
 									}
 								l10:
-									t9 := m.fn146(v0, v5, v4, v3)
+									t9 := m.fn144(v0, v5, v4, v3)
 									mem = m.memory
 									v6 = t9
 									goto l1
 								}
-								t6 := m.fn146(v0, v5, v4, v3)
+								t6 := m.fn144(v0, v5, v4, v3)
 								mem = m.memory
 								v6 = t6
 								goto l1
 							}
-							t4 := m.fn146(v0, v5, v4, v3)
+							t4 := m.fn144(v0, v5, v4, v3)
 							mem = m.memory
 							v6 = t4
 							goto l1
@@ -56096,7 +56121,7 @@ l0:
 						goto l1
 					}
 				l25:
-					t189 := m.fn133(v0, v1, v13)
+					t189 := m.fn131(v0, v1, v13)
 					mem = m.memory
 					t190 := v4
 					v6 = t189
@@ -56135,7 +56160,7 @@ l1:
 	m.g0 = v5 + i32(80)
 	return v6
 }
-func (m *Module) fn179(v0, v1, v2 int32) int32 {
+func (m *Module) fn180(v0, v1, v2 int32) int32 {
 	var v3, v4, v5, v6, v7 int32
 	var v8 int64
 	var v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20 int32
@@ -56357,7 +56382,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 				if v4 == 0 {
 					goto l21
 				}
-				m.fn135(v3+i32(16), v0, v4, v1, v2, i32(0))
+				m.fn133(v3+i32(16), v0, v4, v1, v2, i32(0))
 				mem = m.memory
 				t29 := int32(load32(mem, uint64(uint32(v3))+20))
 				v11 = t29
@@ -56422,7 +56447,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 								store32(mem, uint64(uint32(v3))+240, uint32(v3+i32(36)))
 								{
 									{
-										t43 := m.fn136(v3+i32(40), v3+i32(240))
+										t43 := m.fn134(v3+i32(40), v3+i32(240))
 										mem = m.memory
 										v4 = t43
 										if v4 == 0 {
@@ -56452,7 +56477,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 													t48 := v2
 													v15 = t47
 													if uint32(t48) < uint32(v15+i32(16)) {
-														t274 := m.fn137(v13, v1, v2, i32(0), v12, v3+i32(36), v3+i32(32))
+														t274 := m.fn135(v13, v1, v2, i32(0), v12, v3+i32(36), v3+i32(32))
 														mem = m.memory
 														v14 = t274 & i32(255)
 														goto l28
@@ -57034,7 +57059,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 																	t205 := v13
 																	v17 = v10 << 7
 																	v13 = t205 + v17
-																	t206 := m.fn138(t204, v13, v1, v2, v3+i32(304), i32(8), v3+i32(240), i32(8), v3+i32(32))
+																	t206 := m.fn136(t204, v13, v1, v2, v3+i32(304), i32(8), v3+i32(240), i32(8), v3+i32(32))
 																	mem = m.memory
 																	if t206 != 0 {
 																		goto l58
@@ -57523,7 +57548,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 																			t379 := v13
 																			v18 = v18 << 7
 																			v19 = t379 + v18
-																			t380 := m.fn138(t378, v19, v1, v2, v3+i32(168), i32(16), v3+i32(40), i32(16), v3+i32(32))
+																			t380 := m.fn136(t378, v19, v1, v2, v3+i32(168), i32(16), v3+i32(40), i32(16), v3+i32(32))
 																			mem = m.memory
 																			if t380 == 0 {
 																				v6 = v3 + i32(40) + i32(128)
@@ -57591,7 +57616,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 																							if v8 == 0 {
 																								goto l107
 																							}
-																							t395 := m.fn138(v24, v19+i32(128), v1, v2, v3+i32(40)+i32(128), i32(16), v3+i32(624), i32(16), v3+i32(32))
+																							t395 := m.fn136(v24, v19+i32(128), v1, v2, v3+i32(40)+i32(128), i32(16), v3+i32(624), i32(16), v3+i32(32))
 																							mem = m.memory
 																							if t395 != 0 {
 																								goto l103
@@ -57825,7 +57850,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 																				goto l80
 																			}
 																			t249 := int32(load32(mem, uint64(uint32(v4))+104))
-																			t250 := m.fn265(v1+v10, t249, v19)
+																			t250 := m.fn267(v1+v10, t249, v19)
 																			mem = m.memory
 																			if t250 == 0 {
 																				goto l81
@@ -58038,7 +58063,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 													if v8 == 0 {
 														goto l110
 													}
-													t431 := m.fn138(v20, v13, v1, v2, v33, i32(8), v3+i32(40), i32(8), v3+i32(32))
+													t431 := m.fn136(v20, v13, v1, v2, v33, i32(8), v3+i32(40), i32(8), v3+i32(32))
 													mem = m.memory
 													if t431 != 0 {
 														goto l58
@@ -58310,7 +58335,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 										t486 := v13
 										v17 = v6 << 7
 										v13 = t486 + v17
-										t487 := m.fn138(t485, v13, v1, v2, v3+i32(272), i32(4), v3+i32(240), i32(4), v3+i32(32))
+										t487 := m.fn136(t485, v13, v1, v2, v3+i32(272), i32(4), v3+i32(240), i32(4), v3+i32(32))
 										mem = m.memory
 										if t487 != 0 {
 											goto l122
@@ -58439,7 +58464,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 												if v8 == 0 {
 													goto l130
 												}
-												t511 := m.fn138(v32, v13, v1, v2, v24, i32(4), v3+i32(40), i32(4), v3+i32(32))
+												t511 := m.fn136(v32, v13, v1, v2, v24, i32(4), v3+i32(40), i32(4), v3+i32(32))
 												mem = m.memory
 												if t511 != 0 {
 													goto l122
@@ -58738,7 +58763,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 										if t557 == 0 {
 											goto l155
 										}
-										t558 := m.fn139(v24, v27, v17)
+										t558 := m.fn137(v24, v27, v17)
 										mem = m.memory
 										v4 = t558
 										p559 := v11
@@ -59962,7 +59987,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 								}
 							}
 						l246:
-							t769 := m.fn140(v1, v2)
+							t769 := m.fn138(v1, v2)
 							mem = m.memory
 							if t769 != 0 {
 								goto l248
@@ -60053,7 +60078,7 @@ func (m *Module) fn179(v0, v1, v2 int32) int32 {
 					store32(mem, uint64(uint32(v3))+244, uint32(v1))
 					store32(mem, uint64(uint32(v3))+240, uint32(v0))
 					store32(mem, uint64(uint32(v3))+252, uint32(v3+i32(31)))
-					m.fn141(v3+i32(8), v3+i32(240))
+					m.fn139(v3+i32(8), v3+i32(240))
 					mem = m.memory
 					t777 := int32(load32(mem, uint64(uint32(v3))+12))
 					v11 = t777
@@ -60219,7 +60244,7 @@ l1:
 	m.g0 = v3 + i32(752)
 	return v4
 }
-func (m *Module) fn180(v0 int32) int32 {
+func (m *Module) fn181(v0 int32) int32 {
 	if v0 != 0 {
 		t0 := int32(m.memory[uint64(uint32(v0))+1744])
 		v0 = t0
@@ -60235,7 +60260,7 @@ func (m *Module) fn180(v0 int32) int32 {
 	}
 	return i32(1)
 }
-func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
+func (m *Module) fn182(v0, v1, v2, v3, v4 int32) int32 {
 	var v5, v6, v7, v8 int32
 	var v9 int64
 	var v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22 int32
@@ -60292,7 +60317,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 						store32(mem, uint64(uint32(v5))+40, uint32(v2))
 						store32(mem, uint64(uint32(v5))+36, uint32(i32(0)))
 						store32(mem, uint64(uint32(v5))+32, uint32(v5+i32(8)))
-						m.fn149(v5+i32(344), v5+i32(32), v3)
+						m.fn153(v5+i32(344), v5+i32(32), v3)
 						mem = m.memory
 						t88 := int32(load32(mem, uint64(uint32(v5))+348))
 						v6 = t88
@@ -60316,10 +60341,10 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 									if v2 == 0 {
 										goto l51
 									}
-									m.fn276(v3)
+									m.fn278(v3)
 									mem = m.memory
 								l51:
-									m.fn276(v7)
+									m.fn278(v7)
 									mem = m.memory
 								}
 							l50:
@@ -60360,10 +60385,10 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 							if v7 == 0 {
 								goto l49
 							}
-							m.fn276(v2)
+							m.fn278(v2)
 							mem = m.memory
 						l49:
-							m.fn276(v6)
+							m.fn278(v6)
 							mem = m.memory
 							goto l2
 						}
@@ -60404,7 +60429,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 								}
 								t15 := int32(load32(mem, uint64(uint32(v8+v19<<2))))
 								v20 = t15
-								t16 := m.fn270(v20)
+								t16 := m.fn272(v20)
 								mem = m.memory
 								v0 = t16
 								goto l9
@@ -60605,7 +60630,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 										}
 									}
 								l20:
-									m.fn143(v5+i32(56), v20, v0)
+									m.fn141(v5+i32(56), v20, v0)
 									mem = m.memory
 									{
 										t42 := int32(load32(mem, uint64(uint32(v5))+56))
@@ -60619,7 +60644,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 											p44 = v0
 										}
 										v21 = p44
-										t45 := m.fn151(v21, i32(1))
+										t45 := m.fn149(v21, i32(1))
 										mem = m.memory
 										v1 = t45
 										if v1 == 0 {
@@ -60642,7 +60667,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 									v7 = t47
 								}
 							l21:
-								m.fn150(v5+i32(56), v7, v6, v3)
+								m.fn148(v5+i32(56), v7, v6, v3)
 								mem = m.memory
 								t48 := int32(load32(mem, uint64(uint32(v5))+68))
 								v2 = t48
@@ -60662,7 +60687,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 									t52 := int32(load32(mem, uint64(uint32(v5))+64))
 									v22 = t52
 									if v0 != 0 {
-										t53 := m.fn151(v21, i32(1))
+										t53 := m.fn149(v21, i32(1))
 										mem = m.memory
 										v1 = t53
 										if v1 == 0 {
@@ -60689,7 +60714,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 									}
 									t55 := int32(load32(mem, uint64(uint32(v5))+40))
 									v0 = t55
-									m.fn128(v7, v2, v14, v5+i32(32))
+									m.fn152(v7, v2, v14, v5+i32(32))
 									mem = m.memory
 									t56 := int32(load32(mem, uint64(uint32(v5))+40))
 									v6 = t56
@@ -60740,7 +60765,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 									if v13 != 0 {
 										goto l32
 									}
-									m.fn147(v5+i32(56), v7, v2)
+									m.fn145(v5+i32(56), v7, v2)
 									mem = m.memory
 									t63 := int32(load32(mem, uint64(uint32(v5))+64))
 									v22 = t63
@@ -60763,7 +60788,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 										v1 = i32(1)
 										goto l38
 									l37:
-										t67 := m.fn151(v21, i32(1))
+										t67 := m.fn149(v21, i32(1))
 										mem = m.memory
 										v1 = t67
 										if v1 == 0 {
@@ -60786,7 +60811,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 								if t68 == 0 {
 									goto l40
 								}
-								m.fn276(v17)
+								m.fn278(v17)
 								mem = m.memory
 							}
 						l40:
@@ -60796,7 +60821,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 									goto l41
 								}
 								t70 := int32(load32(mem, uint64(uint32(v5))+36))
-								m.fn276(t70)
+								m.fn278(t70)
 								mem = m.memory
 							}
 						l41:
@@ -60805,7 +60830,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 								if t71 == 0 {
 									goto l42
 								}
-								m.fn276(v16)
+								m.fn278(v16)
 								mem = m.memory
 							}
 						l42:
@@ -60830,10 +60855,10 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 							if v6 == 0 {
 								goto l43
 							}
-							m.fn276(v7)
+							m.fn278(v7)
 							mem = m.memory
 						l43:
-							m.fn276(v10)
+							m.fn278(v10)
 							mem = m.memory
 							goto l2
 						}
@@ -60853,13 +60878,13 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 						store32(mem, uint64(uint32(v5))+348, uint32(t80))
 						store32(mem, uint64(uint32(v5))+344, uint32(v7))
 						store32(mem, uint64(uint32(v5))+340, uint32(i32(0)))
-						m.fn148(v5+i32(344), v5+i32(332))
+						m.fn146(v5+i32(344), v5+i32(332))
 						mem = m.memory
 						t81 := int32(load32(mem, uint64(uint32(v5))+336))
 						t82 := v5 + i32(56)
 						v17 = t81
 						t83 := int32(load32(mem, uint64(uint32(v5))+340))
-						m.fn143(t82, v17, t83)
+						m.fn141(t82, v17, t83)
 						mem = m.memory
 						t84 := int32(load32(mem, uint64(uint32(v5))+56))
 						if t84 == i32(1) {
@@ -60904,17 +60929,17 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 				if t103 == 0 {
 					goto l4
 				}
-				m.fn276(v17)
+				m.fn278(v17)
 				mem = m.memory
 			}
 		l4:
-			m.fn152(v5+i32(344), v5+i32(32))
+			m.fn154(v5+i32(344), v5+i32(32))
 			mem = m.memory
 			t104 := int32(load32(mem, uint64(uint32(v5))+356))
 			t105 := v5 + i32(56)
 			v6 = t104
 			t106 := int32(load32(mem, uint64(uint32(v5))+360))
-			m.fn153(t105, v6, t106)
+			m.fn155(t105, v6, t106)
 			mem = m.memory
 			{
 				t107 := int32(load32(mem, uint64(uint32(v5))+32))
@@ -60922,7 +60947,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 					goto l53
 				}
 				t108 := int32(load32(mem, uint64(uint32(v5))+36))
-				m.fn276(t108)
+				m.fn278(t108)
 				mem = m.memory
 			}
 		l53:
@@ -60932,7 +60957,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 					goto l54
 				}
 				t110 := int32(load32(mem, uint64(uint32(v5))+48))
-				m.fn276(t110)
+				m.fn278(t110)
 				mem = m.memory
 			}
 		l54:
@@ -60941,7 +60966,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 				if t111 == 0 {
 					goto l55
 				}
-				m.fn276(v6)
+				m.fn278(v6)
 				mem = m.memory
 			}
 		l55:
@@ -60951,7 +60976,7 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 					goto l56
 				}
 				t113 := int32(load32(mem, uint64(uint32(v5))+368))
-				m.fn276(t113)
+				m.fn278(t113)
 				mem = m.memory
 			}
 		l56:
@@ -60980,15 +61005,15 @@ func (m *Module) fn181(v0, v1, v2, v3, v4 int32) int32 {
 		if v7 == 0 {
 			goto l59
 		}
-		m.fn276(v2)
+		m.fn278(v2)
 	l59:
-		m.fn276(v1)
+		m.fn278(v1)
 	}
 l52:
 	m.g0 = v5 + i32(400)
 	return v6
 }
-func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
+func (m *Module) fn183(v0, v1, v2, v3, v4, v5 int32) int32 {
 	var v6, v7, v8, v9 int32
 	var v10 int64
 	var v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23 int32
@@ -61046,7 +61071,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 							store32(mem, uint64(uint32(v6))+40, uint32(v2))
 							store32(mem, uint64(uint32(v6))+36, uint32(i32(0)))
 							store32(mem, uint64(uint32(v6))+32, uint32(v6+i32(8)))
-							m.fn149(v6+i32(344), v6+i32(32), v3)
+							m.fn153(v6+i32(344), v6+i32(32), v3)
 							mem = m.memory
 							t88 := int32(load32(mem, uint64(uint32(v6))+348))
 							v8 = t88
@@ -61070,10 +61095,10 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 										if v2 == 0 {
 											goto l51
 										}
-										m.fn276(v3)
+										m.fn278(v3)
 										mem = m.memory
 									l51:
-										m.fn276(v7)
+										m.fn278(v7)
 										mem = m.memory
 									}
 								l50:
@@ -61113,10 +61138,10 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 								if v8 == 0 {
 									goto l49
 								}
-								m.fn276(v2)
+								m.fn278(v2)
 								mem = m.memory
 							l49:
-								m.fn276(v7)
+								m.fn278(v7)
 								mem = m.memory
 								goto l2
 							}
@@ -61157,7 +61182,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 									}
 									t15 := int32(load32(mem, uint64(uint32(v9+v20<<2))))
 									v21 = t15
-									t16 := m.fn270(v21)
+									t16 := m.fn272(v21)
 									mem = m.memory
 									v0 = t16
 									goto l9
@@ -61358,7 +61383,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 											}
 										}
 									l20:
-										m.fn143(v6+i32(56), v21, v0)
+										m.fn141(v6+i32(56), v21, v0)
 										mem = m.memory
 										{
 											t42 := int32(load32(mem, uint64(uint32(v6))+56))
@@ -61372,7 +61397,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 												p44 = v0
 											}
 											v22 = p44
-											t45 := m.fn151(v22, i32(1))
+											t45 := m.fn149(v22, i32(1))
 											mem = m.memory
 											v1 = t45
 											if v1 == 0 {
@@ -61395,7 +61420,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 										v8 = t47
 									}
 								l21:
-									m.fn150(v6+i32(56), v8, v7, v3)
+									m.fn148(v6+i32(56), v8, v7, v3)
 									mem = m.memory
 									t48 := int32(load32(mem, uint64(uint32(v6))+68))
 									v2 = t48
@@ -61415,7 +61440,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 										t52 := int32(load32(mem, uint64(uint32(v6))+64))
 										v23 = t52
 										if v0 != 0 {
-											t53 := m.fn151(v22, i32(1))
+											t53 := m.fn149(v22, i32(1))
 											mem = m.memory
 											v1 = t53
 											if v1 == 0 {
@@ -61442,7 +61467,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 										}
 										t55 := int32(load32(mem, uint64(uint32(v6))+40))
 										v0 = t55
-										m.fn128(v8, v2, v15, v6+i32(32))
+										m.fn152(v8, v2, v15, v6+i32(32))
 										mem = m.memory
 										t56 := int32(load32(mem, uint64(uint32(v6))+40))
 										v7 = t56
@@ -61493,7 +61518,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 										if v14 != 0 {
 											goto l32
 										}
-										m.fn147(v6+i32(56), v8, v2)
+										m.fn145(v6+i32(56), v8, v2)
 										mem = m.memory
 										t63 := int32(load32(mem, uint64(uint32(v6))+64))
 										v23 = t63
@@ -61516,7 +61541,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 											v1 = i32(1)
 											goto l38
 										l37:
-											t67 := m.fn151(v22, i32(1))
+											t67 := m.fn149(v22, i32(1))
 											mem = m.memory
 											v1 = t67
 											if v1 == 0 {
@@ -61539,7 +61564,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 									if t68 == 0 {
 										goto l40
 									}
-									m.fn276(v18)
+									m.fn278(v18)
 									mem = m.memory
 								}
 							l40:
@@ -61549,7 +61574,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 										goto l41
 									}
 									t70 := int32(load32(mem, uint64(uint32(v6))+36))
-									m.fn276(t70)
+									m.fn278(t70)
 									mem = m.memory
 								}
 							l41:
@@ -61558,7 +61583,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 									if t71 == 0 {
 										goto l42
 									}
-									m.fn276(v17)
+									m.fn278(v17)
 									mem = m.memory
 								}
 							l42:
@@ -61583,10 +61608,10 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 								if v7 == 0 {
 									goto l43
 								}
-								m.fn276(v8)
+								m.fn278(v8)
 								mem = m.memory
 							l43:
-								m.fn276(v11)
+								m.fn278(v11)
 								mem = m.memory
 								goto l2
 							}
@@ -61606,13 +61631,13 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 							store32(mem, uint64(uint32(v6))+348, uint32(t80))
 							store32(mem, uint64(uint32(v6))+344, uint32(v8))
 							store32(mem, uint64(uint32(v6))+340, uint32(i32(0)))
-							m.fn148(v6+i32(344), v6+i32(332))
+							m.fn146(v6+i32(344), v6+i32(332))
 							mem = m.memory
 							t81 := int32(load32(mem, uint64(uint32(v6))+336))
 							t82 := v6 + i32(56)
 							v18 = t81
 							t83 := int32(load32(mem, uint64(uint32(v6))+340))
-							m.fn143(t82, v18, t83)
+							m.fn141(t82, v18, t83)
 							mem = m.memory
 							t84 := int32(load32(mem, uint64(uint32(v6))+56))
 							if t84 == i32(1) {
@@ -61657,17 +61682,17 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 					if t103 == 0 {
 						goto l4
 					}
-					m.fn276(v18)
+					m.fn278(v18)
 					mem = m.memory
 				}
 			l4:
-				m.fn152(v6+i32(344), v6+i32(32))
+				m.fn154(v6+i32(344), v6+i32(32))
 				mem = m.memory
 				t104 := int32(load32(mem, uint64(uint32(v6))+356))
 				t105 := v6 + i32(56)
 				v7 = t104
 				t106 := int32(load32(mem, uint64(uint32(v6))+360))
-				m.fn153(t105, v7, t106)
+				m.fn155(t105, v7, t106)
 				mem = m.memory
 				{
 					t107 := int32(load32(mem, uint64(uint32(v6))+32))
@@ -61675,7 +61700,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 						goto l54
 					}
 					t108 := int32(load32(mem, uint64(uint32(v6))+36))
-					m.fn276(t108)
+					m.fn278(t108)
 					mem = m.memory
 				}
 			l54:
@@ -61685,7 +61710,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 						goto l55
 					}
 					t110 := int32(load32(mem, uint64(uint32(v6))+48))
-					m.fn276(t110)
+					m.fn278(t110)
 					mem = m.memory
 				}
 			l55:
@@ -61694,7 +61719,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 					if t111 == 0 {
 						goto l56
 					}
-					m.fn276(v7)
+					m.fn278(v7)
 					mem = m.memory
 				}
 			l56:
@@ -61704,7 +61729,7 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 						goto l57
 					}
 					t113 := int32(load32(mem, uint64(uint32(v6))+368))
-					m.fn276(t113)
+					m.fn278(t113)
 					mem = m.memory
 				}
 			l57:
@@ -61750,18 +61775,18 @@ func (m *Module) fn182(v0, v1, v2, v3, v4, v5 int32) int32 {
 		if v8 == 0 {
 			goto l61
 		}
-		m.fn276(v2)
+		m.fn278(v2)
 	l61:
-		m.fn276(v1)
+		m.fn278(v1)
 	}
 l59:
 	m.g0 = v6 + i32(400)
 	return v7
 }
-func fn183() int32 {
+func fn184() int32 {
 	return i32(1051377)
 }
-func (m *Module) fn184(v0 int32) int32 {
+func (m *Module) fn185(v0 int32) int32 {
 	var v1, v2 int32
 	t0 := m.g0
 	v1 = t0 - i32(16)
@@ -61781,7 +61806,7 @@ func (m *Module) fn184(v0 int32) int32 {
 				goto l1
 			}
 			store32(m.memory, uint64(uint32(v1))+12, uint32(i32(0)))
-			t2 := m.fn281(v1+i32(12), i32(4), v2)
+			t2 := m.fn283(v1+i32(12), i32(4), v2)
 			v0 = t2
 			t3 := int32(load32(m.memory, uint64(uint32(v1))+12))
 			p4 := t3
@@ -61792,27 +61817,832 @@ func (m *Module) fn184(v0 int32) int32 {
 			goto l0
 		}
 	l1:
-		t5 := m.fn273(v2)
+		t5 := m.fn275(v2)
 		v2 = t5
 	}
 l0:
 	m.g0 = v1 + i32(16)
 	return v2
 }
-func (m *Module) fn185(v0, v1 int32) {
+func (m *Module) fn186(v0, v1, v2, v3, v4, v5 int32) int32 {
+	var v6, v7, v8, v9 int32
+	var v10 int64
+	var v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23 int32
+	var v24 int64
+	t0 := m.g0
+	v6 = t0
+	v7 = v6
+	v6 = (v6 - i32(5664)) & i32(-32)
+	m.g0 = v6
+	mem := m.memory
+	t1 := int64(load64(mem, uint64(uint32(v4))+24))
+	store64(mem, uint64(uint32(v6))+40, uint64(t1))
+	t2 := int64(load64(mem, uint64(uint32(v4))+16))
+	store64(mem, uint64(uint32(v6))+32, uint64(t2))
+	t3 := int64(load64(mem, uint64(uint32(v4))+8))
+	store64(mem, uint64(uint32(v6))+24, uint64(t3))
+	t4 := int64(load64(mem, uint64(uint32(v4))))
+	store64(mem, uint64(uint32(v6))+16, uint64(t4))
+	v4 = i32(0)
+	{
+		{
+			v8 = v3 & i32(-64)
+			if v8 != 0 {
+				goto l0
+			}
+			v4 = i32(8)
+			if v3&i32(24) != i32(24) {
+				goto l1
+			}
+		l0:
+			store32(mem, uint64(uint32(v6))+3736, uint32(i32(-0x80000000)))
+			store32(mem, uint64(uint32(v6))+3724, uint32(v8))
+			store32(mem, uint64(uint32(v6))+3720, uint32(v4))
+			store32(mem, uint64(uint32(v6))+3712, uint32(i32(0)))
+			t5 := m.fn113(v6 + i32(3712))
+			mem = m.memory
+			v1 = t5
+			goto l2
+		}
+	l1:
+		m.fn110(v6+i32(3712), v0, v1, v2)
+		mem = m.memory
+		t6 := int32(load32(mem, uint64(uint32(v6))+3716))
+		v1 = t6
+		t7 := int32(load32(mem, uint64(uint32(v6))+3712))
+		v9 = t7
+		if v9 == 0 {
+			goto l2
+		}
+		t8 := int64(load64(mem, uint64(uint32(v6))+3728))
+		t9 := v6
+		v10 = t8
+		store64(mem, uint64(uint32(t9))+1928, uint64(v10))
+		t10 := int64(load64(mem, uint64(uint32(v6))+3720))
+		store64(mem, uint64(uint32(v6))+1920, uint64(t10))
+		store32(mem, uint64(uint32(v6))+1916, uint32(v1))
+		store32(mem, uint64(uint32(v6))+1912, uint32(v9))
+		t11 := int32(load32(mem, uint64(uint32(v6))+1932))
+		v11 = t11
+		store32(mem, uint64(uint32(v6))+1932, uint32(i32(0)))
+		{
+			{
+				if v11 == 0 {
+					store32(mem, uint64(uint32(v6))+5612, uint32(v2))
+					store32(mem, uint64(uint32(v6))+5608, uint32(i32(0)))
+					store32(mem, uint64(uint32(v6))+5604, uint32(v6+i32(1912)))
+					t92 := int64(load64(mem, uint64(uint32(v6))+40))
+					store64(mem, uint64(uint32(v6))+5653, uint64(t92))
+					t93 := int64(load64(mem, uint64(uint32(v6))+32))
+					store64(mem, uint64(uint32(v6))+5645, uint64(t93))
+					t94 := int64(load64(mem, uint64(uint32(v6))+24))
+					store64(mem, uint64(uint32(v6))+5637, uint64(t94))
+					t95 := int64(load64(mem, uint64(uint32(v6))+16))
+					store64(mem, uint64(uint32(v6))+5629, uint64(t95))
+					mem[uint64(uint32(v6))+5628] = byte(i32(1))
+					m.fn147(v6+i32(3712), v6+i32(5604), v3, v6+i32(5628))
+					mem = m.memory
+					v4 = v6 + i32(3712) | i32(20)
+					t96 := int32(load32(mem, uint64(uint32(v6))+3728))
+					v0 = t96
+					t97 := int32(load32(mem, uint64(uint32(v6))+3724))
+					v3 = t97
+					t98 := int32(load32(mem, uint64(uint32(v6))+3720))
+					v2 = t98
+					t99 := int32(load32(mem, uint64(uint32(v6))+3716))
+					v1 = t99
+					t100 := int32(load32(mem, uint64(uint32(v6))+3712))
+					v8 = t100
+					t101 := int32(load32(mem, uint64(uint32(v6))+5504))
+					v20 = t101
+					if v20 == i32(2) {
+						t108 := int32(load32(mem, uint64(uint32(v4))+16))
+						t109 := v6
+						v20 = t108
+						store32(mem, uint64(uint32(t109))+1952, uint32(v20))
+						t110 := int64(load64(mem, uint64(uint32(v4))+8))
+						t111 := v6
+						v10 = t110
+						store64(mem, uint64(uint32(t111))+1944, uint64(v10))
+						t112 := int64(load64(mem, uint64(uint32(v4))))
+						t113 := v6
+						v24 = t112
+						store64(mem, uint64(uint32(t113))+1936, uint64(v24))
+						store32(mem, uint64(uint32(v6))+3728, uint32(v0))
+						store32(mem, uint64(uint32(v6))+3724, uint32(v3))
+						store32(mem, uint64(uint32(v6))+3720, uint32(v2))
+						store32(mem, uint64(uint32(v6))+3716, uint32(v1))
+						store32(mem, uint64(uint32(v6))+3712, uint32(v8))
+						store64(mem, uint64(uint32(v6))+3732, uint64(v24))
+						store64(mem, uint64(uint32(v6))+3740, uint64(v10))
+						store32(mem, uint64(uint32(v6))+3748, uint32(v20))
+						t114 := m.fn113(v6 + i32(3712))
+						mem = m.memory
+						v1 = t114
+						t115 := int32(load32(mem, uint64(uint32(v6))+1932))
+						v4 = t115
+						if v4 == 0 {
+							goto l2
+						}
+						t116 := int32(load32(mem, uint64(uint32(v4+i32(4)))))
+						v8 = t116
+						t117 := int32(load32(mem, uint64(uint32(v4))))
+						v2 = t117
+						mem[uint64(uint32(v2))] = byte(i32(0))
+						if v8 == 0 {
+							goto l54
+						}
+						m.fn278(v2)
+						mem = m.memory
+					l54:
+						m.fn278(v4)
+						mem = m.memory
+						goto l2
+					}
+					memory_copy(mem, uint32(v6+i32(1936)), uint32(v4), uint32(i32(1772)))
+					memory_copy(mem, uint32(v6+i32(48)), uint32(v6+i32(5508)), uint32(i32(92)))
+					memory_copy(mem, uint32(v6+i32(140)), uint32(v6+i32(1936)), uint32(i32(1772)))
+					{
+						t102 := int32(load32(mem, uint64(uint32(v6))+1932))
+						v4 = t102
+						if v4 == 0 {
+							goto l49
+						}
+						t103 := int32(load32(mem, uint64(uint32(v4+i32(4)))))
+						v21 = t103
+						t104 := int32(load32(mem, uint64(uint32(v4))))
+						v19 = t104
+						mem[uint64(uint32(v19))] = byte(i32(0))
+						if v21 == 0 {
+							goto l50
+						}
+						m.fn278(v19)
+						mem = m.memory
+					l50:
+						m.fn278(v4)
+						mem = m.memory
+					}
+				l49:
+					memory_copy(mem, uint32(v6+i32(3712)), uint32(v6+i32(140)), uint32(i32(1772)))
+					memory_copy(mem, uint32(v6+i32(1936)), uint32(v6+i32(48)), uint32(i32(92)))
+					if v5 == 0 {
+						goto l51
+					}
+					store32(mem, uint64(uint32(v5)), uint32(i32(0)))
+				l51:
+					store32(mem, uint64(uint32(v6))+140, uint32(i32(0)))
+					{
+						t105 := m.fn283(v6+i32(140), i32(32), i32(1920))
+						mem = m.memory
+						if t105 != 0 {
+							goto l52
+						}
+						t106 := int32(load32(mem, uint64(uint32(v6))+140))
+						v4 = t106
+						if v4 != 0 {
+							store32(mem, uint64(uint32(v4))+48, uint32(v0))
+							store32(mem, uint64(uint32(v4))+44, uint32(v3))
+							store32(mem, uint64(uint32(v4))+40, uint32(v2))
+							store32(mem, uint64(uint32(v4))+36, uint32(v1))
+							store32(mem, uint64(uint32(v4))+32, uint32(v8))
+							store64(mem, uint64(uint32(v4)), uint64(i64(0x100000001)))
+							memory_copy(mem, uint32(v4+i32(52)), uint32(v6+i32(3712)), uint32(i32(1772)))
+							store32(mem, uint64(uint32(v4))+1824, uint32(v20))
+							memory_copy(mem, uint32(v4+i32(1828)), uint32(v6+i32(1936)), uint32(i32(92)))
+							m.g0 = v7
+							return v4 + i32(32)
+						}
+					}
+				l52:
+					m.fn116(i32(32), i32(1920))
+					mem = m.memory
+					panic("unreachable")
+				}
+				store64(mem, uint64(uint32(v6))+5644, uint64(i64(8)))
+				store64(mem, uint64(uint32(v6))+5636, uint64(i64(0)))
+				store64(mem, uint64(uint32(v6))+5628, uint64(i64(0x100000000)))
+				store64(mem, uint64(uint32(v6))+5604, uint64(i64(0x100000000)))
+				v12 = int32(v10)
+				if v12 == 0 {
+					goto l4
+				}
+				t12 := int32(load32(mem, uint64(uint32(v6))+1920))
+				v13 = t12
+				var p13 int32
+				if uint32(v3) < uint32(i32(32)) {
+					p13 = 1
+				}
+				v14 = p13
+				var p14 int32
+				if v3&i32(2) == 0 {
+					p14 = 1
+				}
+				v15 = p14
+				v16 = v6 + i32(5640)
+				v17 = i32(8)
+				v18 = i32(1)
+				v19 = i32(0)
+				v20 = i32(0)
+			l47:
+				{
+					{
+						if v13 == 0 {
+							if uint32(v20) >= uint32(v1) {
+								m.fn28(v20, v1, i32(1053888))
+								mem = m.memory
+								panic("unreachable")
+							}
+							t19 := int32(load32(mem, uint64(uint32(v9+v20<<2))))
+							v21 = t19
+							t20 := m.fn272(v21)
+							mem = m.memory
+							v0 = t20
+							goto l9
+						}
+						if uint32(v20) >= uint32(v1) {
+							m.fn28(v20, v1, i32(1053904))
+							mem = m.memory
+							panic("unreachable")
+						}
+						t15 := int32(load32(mem, uint64(uint32(v6))+1924))
+						t16 := v20
+						v4 = t15
+						if uint32(t16) >= uint32(v4) {
+							m.fn28(v20, v4, i32(1053920))
+							mem = m.memory
+							panic("unreachable")
+						}
+						t17 := v13
+						v8 = v20 << 2
+						t18 := int32(load32(mem, uint64(uint32(t17+v8))))
+						v4 = t18
+						if v4 != 0 {
+							goto l8
+						}
+						v21 = i32(1)
+						v0 = i32(0)
+						goto l9
+					}
+				l8:
+					t21 := int32(load32(mem, uint64(uint32(v9+v8))))
+					v8 = t21
+					t22 := v8
+					var p23 int32
+					if v8 == 0 {
+						p23 = 1
+					}
+					var p24 int32
+					if v4 < i32(0) {
+						p24 = 1
+					}
+					v8 = p23 | p24
+					p25 := t22
+					if v8 != 0 {
+						p25 = i32(1)
+					}
+					v21 = p25
+					p26 := v4
+					if v8 != 0 {
+						p26 = i32(0)
+					}
+					v0 = p26
+				}
+			l9:
+				v4 = i32(10000000)
+				v8 = i32(7)
+				v22 = i32(-0x80000000)
+				{
+					{
+						{
+							if v20 != i32(10000000) {
+								goto l11
+							}
+							v23 = i32(1053991)
+							v2 = i32(22)
+							v20 = i32(10000000)
+							goto l12
+						l11:
+							v4 = i32(0x4000000)
+							{
+								v2 = v19 + v0
+								p27 := v2
+								if uint32(v2) < uint32(v19) {
+									p27 = i32(-1)
+								}
+								v19 = p27
+								if uint32(v19) <= uint32(i32(0x4000000)) {
+									goto l13
+								}
+								v23 = i32(1053952)
+								v2 = i32(39)
+								goto l12
+							}
+						l13:
+							{
+								{
+									{
+										if uint32(v0) < uint32(i32(8)) {
+											goto l14
+										}
+										t28 := int64(load64(mem, uint64(uint32(v21+v0+i32(-8)))))
+										v10 = t28
+										v8 = v0 & i32(0x7ffffff8)
+										if v8 == 0 {
+											goto l15
+										}
+										{
+											v22 = v8 + i32(-8)
+											if v22&i32(56) != i32(56) {
+												goto l16
+											}
+											v4 = v21
+											goto l17
+										l16:
+											v23 = (int32(uint32(v22)>>3) + i32(1)) & i32(7)
+											v2 = v23
+											v4 = v21
+										l18:
+											{
+												t29 := int64(load64(mem, uint64(uint32(v4))))
+												v10 = t29 | v10
+												v4 = v4 + i32(8)
+												v2 = v2 + i32(-1)
+												if v2 != 0 {
+													goto l18
+												}
+											}
+											t30 := v21
+											v2 = v23 << 3
+											v4 = t30 + v2
+											v8 = v8 - v2
+										}
+									l17:
+										if uint32(v22) < uint32(i32(56)) {
+											goto l15
+										}
+									l19:
+										{
+											t31 := int64(load64(mem, uint64(uint32(v4+i32(56)))))
+											t32 := int64(load64(mem, uint64(uint32(v4+i32(48)))))
+											t33 := int64(load64(mem, uint64(uint32(v4+i32(40)))))
+											t34 := int64(load64(mem, uint64(uint32(v4+i32(32)))))
+											t35 := int64(load64(mem, uint64(uint32(v4+i32(24)))))
+											t36 := int64(load64(mem, uint64(uint32(v4+i32(16)))))
+											t37 := int64(load64(mem, uint64(uint32(v4+i32(8)))))
+											t38 := int64(load64(mem, uint64(uint32(v4))))
+											v10 = t31 | (t32 | (t33 | (t34 | (t35 | (t36 | (t37 | (t38 | v10)))))))
+											v4 = v4 + i32(64)
+											v8 = v8 + i32(-64)
+											if v8 != 0 {
+												goto l19
+											}
+										}
+									l15:
+										v4 = v0
+										v8 = v21
+										if !(v10&i64(-0x7f7f7f7f7f7f7f80) == 0) {
+											goto l20
+										}
+										goto l21
+									}
+								l14:
+									if v0 != 0 {
+										goto l22
+									}
+									v4 = i32(0)
+									v8 = v21
+									goto l21
+								l22:
+									t39 := int32(mem[uint64(uint32(v21))])
+									v2 = t39
+									{
+										if v0 == i32(1) {
+											goto l23
+										}
+										t40 := int32(mem[uint64(uint32(v21))+1])
+										v2 = t40 | v2
+										if v0 == i32(2) {
+											goto l23
+										}
+										t41 := int32(mem[uint64(uint32(v21))+2])
+										v2 = t41 | v2
+										if v0 == i32(3) {
+											goto l23
+										}
+										t42 := int32(mem[uint64(uint32(v21))+3])
+										v2 = t42 | v2
+										if v0 == i32(4) {
+											goto l23
+										}
+										t43 := int32(mem[uint64(uint32(v21))+4])
+										v2 = t43 | v2
+										if v0 == i32(5) {
+											goto l23
+										}
+										t44 := int32(mem[uint64(uint32(v21))+5])
+										v2 = t44 | v2
+										if v0 == i32(6) {
+											goto l23
+										}
+										t45 := int32(mem[uint64(uint32(v21))+6])
+										v2 = t45 | v2
+									}
+								l23:
+									v4 = v0
+									v8 = v21
+									if int32(int8(v2)) > i32(-1) {
+										goto l21
+									}
+								}
+							l20:
+								m.fn141(v6+i32(3712), v21, v0)
+								mem = m.memory
+								{
+									t46 := int32(load32(mem, uint64(uint32(v6))+3712))
+									if t46 != i32(1) {
+										goto l24
+									}
+									t47 := int32(load32(mem, uint64(uint32(v6))+3716))
+									v4 = t47
+									p48 := i32(121)
+									if uint32(v0) < uint32(i32(121)) {
+										p48 = v0
+									}
+									v22 = p48
+									t49 := m.fn149(v22, i32(1))
+									mem = m.memory
+									v1 = t49
+									if v1 == 0 {
+										m.fn34(i32(1), v22)
+										mem = m.memory
+										panic("unreachable")
+									}
+									if v22 == 0 {
+										goto l26
+									}
+									memory_copy(mem, uint32(v1), uint32(v21), uint32(v22))
+								l26:
+									v8 = i32(1)
+									goto l12
+								}
+							l24:
+								t50 := int32(load32(mem, uint64(uint32(v6))+3720))
+								v4 = t50
+								t51 := int32(load32(mem, uint64(uint32(v6))+3716))
+								v8 = t51
+							}
+						l21:
+							m.fn148(v6+i32(3712), v8, v4, v3)
+							mem = m.memory
+							t52 := int32(load32(mem, uint64(uint32(v6))+3724))
+							v2 = t52
+							t53 := int32(load32(mem, uint64(uint32(v6))+3716))
+							v4 = t53
+							{
+								t54 := int32(load32(mem, uint64(uint32(v6))+3712))
+								v8 = t54
+								if v8 == i32(10) {
+									goto l27
+								}
+								p55 := i32(121)
+								if uint32(v0) < uint32(i32(121)) {
+									p55 = v0
+								}
+								v22 = p55
+								t56 := int32(load32(mem, uint64(uint32(v6))+3720))
+								v23 = t56
+								if v0 != 0 {
+									t57 := m.fn149(v22, i32(1))
+									mem = m.memory
+									v1 = t57
+									if v1 == 0 {
+										m.fn34(i32(1), v22)
+										mem = m.memory
+										panic("unreachable")
+									}
+									if v22 == 0 {
+										goto l12
+									}
+									memory_copy(mem, uint32(v1), uint32(v21), uint32(v22))
+									goto l12
+								}
+								v1 = i32(1)
+								goto l12
+							}
+						l27:
+							t58 := int32(load32(mem, uint64(uint32(v6))+3720))
+							v8 = t58
+							switch v4 {
+							default:
+								if uint32(v4+i32(-1)) > uint32(i32(1)) {
+									goto l32
+								}
+								t59 := int32(load32(mem, uint64(uint32(v6))+5636))
+								v0 = t59
+								m.fn152(v8, v2, v15, v6+i32(5628))
+								mem = m.memory
+								t60 := int32(load32(mem, uint64(uint32(v6))+5636))
+								v4 = t60
+								store64(mem, uint64(uint32(v6))+3712, uint64(i64(0)))
+								if uint32(v4) < uint32(v0) {
+									m.fn24(v0, v4, v4, i32(1055492))
+									mem = m.memory
+									panic("unreachable")
+								}
+								{
+									v8 = v4 - v0
+									p61 := i32(8)
+									if uint32(v8) < uint32(i32(8)) {
+										p61 = v8
+									}
+									v4 = p61
+									if v4 == 0 {
+										goto l34
+									}
+									t62 := int32(load32(mem, uint64(uint32(v6))+5632))
+									memory_copy(mem, uint32(v6+i32(3712)), uint32(t62+v0), uint32(v4))
+								}
+							l34:
+								t63 := int64(load64(mem, uint64(uint32(v6))+3712))
+								v10 = t63
+								{
+									t64 := int32(load32(mem, uint64(uint32(v6))+5648))
+									v2 = t64
+									t65 := int32(load32(mem, uint64(uint32(v6))+5640))
+									if v2 != t65 {
+										goto l35
+									}
+									m.fn105(v16)
+									mem = m.memory
+								}
+							l35:
+								t66 := int32(load32(mem, uint64(uint32(v6))+5644))
+								v17 = t66
+								v4 = v17 + v2*i32(24)
+								mem[uint64(uint32(v4))+20] = byte(i32(0))
+								store32(mem, uint64(uint32(v4))+16, uint32(v20))
+								store32(mem, uint64(uint32(v4))+12, uint32(v8))
+								store32(mem, uint64(uint32(v4))+8, uint32(v0))
+								store64(mem, uint64(uint32(v4)), uint64(v10<<56|v10&i64(0xff00)<<40|(v10&i64(0xff0000)<<24|v10&i64(0xff000000)<<8)|(int64(uint64(v10)>>8)&i64(0xff000000)|int64(uint64(v10)>>24)&i64(0xff0000)|(int64(uint64(v10)>>40)&i64(0xff00)|int64(uint64(v10)>>56)))))
+								store32(mem, uint64(uint32(v6))+5648, uint32(v2+i32(1)))
+								goto l32
+							case 0, 3:
+								if v14 != 0 {
+									goto l32
+								}
+								m.fn145(v6+i32(3712), v8, v2)
+								mem = m.memory
+								t67 := int32(load32(mem, uint64(uint32(v6))+3720))
+								v23 = t67
+								t68 := int32(load32(mem, uint64(uint32(v6))+3712))
+								v8 = t68
+								if v8 != 0 {
+									goto l36
+								}
+								p69 := i32(121)
+								if uint32(v0) < uint32(i32(121)) {
+									p69 = v0
+								}
+								v22 = p69
+								t70 := int32(load32(mem, uint64(uint32(v6))+3716))
+								v4 = t70
+								{
+									if v0 != 0 {
+										goto l37
+									}
+									v1 = i32(1)
+									goto l38
+								l37:
+									t71 := m.fn149(v22, i32(1))
+									mem = m.memory
+									v1 = t71
+									if v1 == 0 {
+										m.fn34(i32(1), v22)
+										mem = m.memory
+										panic("unreachable")
+									}
+									if v22 == 0 {
+										goto l38
+									}
+									memory_copy(mem, uint32(v1), uint32(v21), uint32(v22))
+								}
+							l38:
+								v8 = i32(9)
+							}
+						}
+					l12:
+						{
+							t72 := int32(load32(mem, uint64(uint32(v6))+5604))
+							if t72 == 0 {
+								goto l40
+							}
+							m.fn278(v18)
+							mem = m.memory
+						}
+					l40:
+						{
+							t73 := int32(load32(mem, uint64(uint32(v6))+5628))
+							if t73 == 0 {
+								goto l41
+							}
+							t74 := int32(load32(mem, uint64(uint32(v6))+5632))
+							m.fn278(t74)
+							mem = m.memory
+						}
+					l41:
+						{
+							t75 := int32(load32(mem, uint64(uint32(v6))+5640))
+							if t75 == 0 {
+								goto l42
+							}
+							m.fn278(v17)
+							mem = m.memory
+						}
+					l42:
+						store32(mem, uint64(uint32(v6))+3748, uint32(v0))
+						store32(mem, uint64(uint32(v6))+3744, uint32(v22))
+						store32(mem, uint64(uint32(v6))+3740, uint32(v1))
+						store32(mem, uint64(uint32(v6))+3736, uint32(v22))
+						store32(mem, uint64(uint32(v6))+3732, uint32(v2))
+						store32(mem, uint64(uint32(v6))+3728, uint32(v23))
+						store32(mem, uint64(uint32(v6))+3724, uint32(v4))
+						store32(mem, uint64(uint32(v6))+3720, uint32(v8))
+						store32(mem, uint64(uint32(v6))+3716, uint32(v20))
+						store32(mem, uint64(uint32(v6))+3712, uint32(i32(1)))
+						t76 := m.fn113(v6 + i32(3712))
+						mem = m.memory
+						v1 = t76
+						t77 := int32(load32(mem, uint64(uint32(v11+i32(4)))))
+						v4 = t77
+						t78 := int32(load32(mem, uint64(uint32(v11))))
+						v8 = t78
+						mem[uint64(uint32(v8))] = byte(i32(0))
+						if v4 == 0 {
+							goto l43
+						}
+						m.fn278(v8)
+						mem = m.memory
+					l43:
+						m.fn278(v11)
+						mem = m.memory
+						goto l2
+					}
+				l36:
+					t79 := int32(load32(mem, uint64(uint32(v6))+3756))
+					store32(mem, uint64(uint32(v6))+1980, uint32(t79))
+					t80 := int64(load64(mem, uint64(uint32(v6))+3748))
+					store64(mem, uint64(uint32(v6))+1972, uint64(t80))
+					t81 := int64(load64(mem, uint64(uint32(v6))+3740))
+					store64(mem, uint64(uint32(v6))+1964, uint64(t81))
+					t82 := int64(load64(mem, uint64(uint32(v6))+3732))
+					store64(mem, uint64(uint32(v6))+1956, uint64(t82))
+					t83 := int64(load64(mem, uint64(uint32(v6))+3724))
+					store64(mem, uint64(uint32(v6))+1948, uint64(t83))
+					store32(mem, uint64(uint32(v6))+1944, uint32(v23))
+					t84 := int32(load32(mem, uint64(uint32(v6))+3716))
+					store32(mem, uint64(uint32(v6))+1940, uint32(t84))
+					store32(mem, uint64(uint32(v6))+1936, uint32(v8))
+					store32(mem, uint64(uint32(v6))+5612, uint32(i32(0)))
+					m.fn146(v6+i32(1936), v6+i32(5604))
+					mem = m.memory
+					t85 := int32(load32(mem, uint64(uint32(v6))+5608))
+					t86 := v6 + i32(3712)
+					v18 = t85
+					t87 := int32(load32(mem, uint64(uint32(v6))+5612))
+					m.fn141(t86, v18, t87)
+					mem = m.memory
+					t88 := int32(load32(mem, uint64(uint32(v6))+3712))
+					if t88 == i32(1) {
+						t107 := int64(load64(mem, uint64(uint32(v6))+3716))
+						store64(mem, uint64(uint32(v6))+5616, uint64(t107))
+						m.fn30(i32(1055604), i32(20), v6+i32(5616), i32(1055588), i32(1055624))
+						mem = m.memory
+						panic("unreachable")
+					}
+					if v4 != i32(3) {
+						goto l32
+					}
+					t89 := int32(load32(mem, uint64(uint32(v6))+3720))
+					v4 = t89
+					v8 = v4 + i32(-7)
+					if v8 == 0 {
+						goto l32
+					}
+					t90 := int32(load32(mem, uint64(uint32(v6))+3716))
+					v2 = t90
+					if uint32(v4) < uint32(i32(7)) {
+						goto l45
+					}
+					t91 := int32(int8(mem[uint64(uint32(v2+v8))]))
+					if t91 <= i32(-65) {
+						goto l45
+					}
+				}
+			l32:
+				v20 = v20 + i32(1)
+				if v20 == v12 {
+					goto l46
+				}
+				goto l47
+			}
+		l45:
+			m.fn114(v2, v4, i32(0), v8, i32(1055572))
+			mem = m.memory
+			panic("unreachable")
+		l46:
+			t118 := int32(load32(mem, uint64(uint32(v6))+5604))
+			if t118 == 0 {
+				goto l4
+			}
+			m.fn278(v18)
+			mem = m.memory
+		}
+	l4:
+		m.fn154(v6+i32(1936), v6+i32(5628))
+		mem = m.memory
+		t119 := int32(load32(mem, uint64(uint32(v6))+1948))
+		t120 := v6 + i32(3712)
+		v4 = t119
+		t121 := int32(load32(mem, uint64(uint32(v6))+1952))
+		m.fn155(t120, v4, t121)
+		mem = m.memory
+		{
+			t122 := int32(load32(mem, uint64(uint32(v6))+5628))
+			if t122 == 0 {
+				goto l55
+			}
+			t123 := int32(load32(mem, uint64(uint32(v6))+5632))
+			m.fn278(t123)
+			mem = m.memory
+		}
+	l55:
+		{
+			t124 := int32(load32(mem, uint64(uint32(v6))+5640))
+			if t124 == 0 {
+				goto l56
+			}
+			t125 := int32(load32(mem, uint64(uint32(v6))+5644))
+			m.fn278(t125)
+			mem = m.memory
+		}
+	l56:
+		{
+			t126 := int32(load32(mem, uint64(uint32(v6))+1944))
+			if t126 == 0 {
+				goto l57
+			}
+			m.fn278(v4)
+			mem = m.memory
+		}
+	l57:
+		{
+			t127 := int32(load32(mem, uint64(uint32(v6))+1956))
+			if t127 == 0 {
+				goto l58
+			}
+			t128 := int32(load32(mem, uint64(uint32(v6))+1960))
+			m.fn278(t128)
+			mem = m.memory
+		}
+	l58:
+		v1 = v11
+	}
+l2:
+	memory_copy(mem, uint32(v6+i32(3712)), uint32(v6+i32(140)), uint32(i32(1772)))
+	memory_copy(mem, uint32(v6+i32(1936)), uint32(v6+i32(48)), uint32(i32(92)))
+	if v5 == 0 {
+		t129 := int32(load32(mem, uint64(uint32(v1+i32(4)))))
+		v6 = t129
+		t130 := int32(load32(mem, uint64(uint32(v1))))
+		v4 = t130
+		mem[uint64(uint32(v4))] = byte(i32(0))
+		if v6 == 0 {
+			goto l60
+		}
+		m.fn278(v4)
+	l60:
+		m.fn278(v1)
+		m.g0 = v7
+		return i32(0)
+	}
+	store32(mem, uint64(uint32(v5)), uint32(v1))
+	m.g0 = v7
+	return i32(0)
+}
+func (m *Module) fn187(v0, v1 int32) {
 	if v0 == 0 {
 		return
 	}
 	if uint32(v1) > uint32(i32(0x7ffffffc)) {
 		return
 	}
-	m.fn276(v0)
+	m.fn278(v0)
 }
-func (m *Module) fn186(v0, v1 int32) {
-	m.fn250(v1, v0)
+func (m *Module) fn188(v0, v1 int32) {
+	m.fn252(v1, v0)
 	panic("unreachable")
 }
-func (m *Module) fn187(v0, v1 int32) int32 {
+func (m *Module) fn189(v0, v1 int32) int32 {
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v1))))
 	t1 := int32(load32(mem, uint64(uint32(v1))+4))
@@ -61820,7 +62650,7 @@ func (m *Module) fn187(v0, v1 int32) int32 {
 	t3 := m.t0[uint(t2)].(func(int32, int32, int32) int32)(t0, i32(1068920), i32(5))
 	return t3
 }
-func (m *Module) fn188(v0 int32) {
+func (m *Module) fn190(v0 int32) {
 	mem := m.memory
 	{
 		t0 := int32(load32(mem, uint64(uint32(v0))))
@@ -61828,10 +62658,10 @@ func (m *Module) fn188(v0 int32) {
 			return
 		}
 		t1 := int32(load32(mem, uint64(uint32(v0))+4))
-		m.fn276(t1)
+		m.fn278(t1)
 	}
 }
-func (m *Module) fn189(v0, v1, v2 int32) int32 {
+func (m *Module) fn191(v0, v1, v2 int32) int32 {
 	var v3 int32
 	mem := m.memory
 	{
@@ -61843,7 +62673,7 @@ func (m *Module) fn189(v0, v1, v2 int32) int32 {
 			if uint32(t2) <= uint32(t0-v3) {
 				goto l0
 			}
-			m.fn163(v0, v3, v2)
+			m.fn164(v0, v3, v2)
 			mem = m.memory
 			t3 := int32(load32(mem, uint64(uint32(v0))+8))
 			v3 = t3
@@ -61864,7 +62694,7 @@ l2:
 	store32(mem, uint64(uint32(v0))+8, uint32(v3+v2))
 	return i32(0)
 }
-func (m *Module) fn190(v0, v1 int32) int32 {
+func (m *Module) fn192(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6, v7 int32
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v0))+8))
@@ -61895,7 +62725,7 @@ l1:
 		if uint32(v3) <= uint32(t2-v2) {
 			goto l3
 		}
-		m.fn163(v0, v2, v3)
+		m.fn164(v0, v2, v3)
 		mem = m.memory
 		t3 := int32(load32(mem, uint64(uint32(v0))+8))
 		v4 = t3
@@ -61932,11 +62762,11 @@ l6:
 	store32(mem, uint64(uint32(v0))+8, uint32(v3+v2))
 	return i32(0)
 }
-func (m *Module) fn191(v0, v1, v2 int32) int32 {
+func (m *Module) fn193(v0, v1, v2 int32) int32 {
 	t0 := m.fn44(v0, i32(1068864), v1, v2)
 	return t0
 }
-func (m *Module) fn192(v0, v1 int32) int32 {
+func (m *Module) fn194(v0, v1 int32) int32 {
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v0))))
 	t1 := int32(load32(mem, uint64(uint32(v0))+4))
@@ -61944,7 +62774,7 @@ func (m *Module) fn192(v0, v1 int32) int32 {
 	t3 := m.t0[uint(t2)].(func(int32, int32) int32)(t0, v1)
 	return t3
 }
-func (m *Module) fn193(v0, v1 int32) int32 {
+func (m *Module) fn195(v0, v1 int32) int32 {
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v1))))
 	t1 := int32(load32(mem, uint64(uint32(v1))+4))
@@ -61953,14 +62783,14 @@ func (m *Module) fn193(v0, v1 int32) int32 {
 	t4 := m.fn44(t0, t1, t2, t3)
 	return t4
 }
-func (m *Module) fn194(v0, v1 int32) int32 {
+func (m *Module) fn196(v0, v1 int32) int32 {
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v0))))
 	t1 := int32(load32(mem, uint64(uint32(v0))+4))
 	t2 := m.fn11(v1, t0, t1)
 	return t2
 }
-func (m *Module) fn195(v0 int32) {
+func (m *Module) fn197(v0 int32) {
 	var v1 int32
 	var v2 int64
 	t0 := m.g0
@@ -61971,10 +62801,10 @@ func (m *Module) fn195(v0 int32) {
 	v2 = t1
 	store32(mem, uint64(uint32(v1))+12, uint32(v0))
 	store64(mem, uint64(uint32(v1))+4, uint64(v2))
-	m.fn236(v1 + i32(4))
+	m.fn238(v1 + i32(4))
 	panic("unreachable")
 }
-func (m *Module) fn196(v0, v1 int32) int32 {
+func (m *Module) fn198(v0, v1 int32) int32 {
 	var v2, v3 int32
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v0))+4))
@@ -62007,11 +62837,11 @@ l0:
 	t9 := m.t0[uint(t8)].(func(int32, int32) int32)(v3, v1)
 	return t9
 }
-func (m *Module) fn197(v0, v1, v2 int32) int32 {
+func (m *Module) fn199(v0, v1, v2 int32) int32 {
 	t0 := m.fn44(v0, i32(1069984), v1, v2)
 	return t0
 }
-func (m *Module) fn198(v0, v1, v2, v3, v4 int32) int32 {
+func (m *Module) fn200(v0, v1, v2, v3, v4 int32) int32 {
 	{
 		if v2 == i32(1114112) {
 			goto l0
@@ -62031,7 +62861,7 @@ l0:
 	}
 	return i32(0)
 }
-func (m *Module) fn199(v0, v1 int32) int32 {
+func (m *Module) fn201(v0, v1 int32) int32 {
 	var v2, v3 int32
 	var v4, v5, v6 int64
 	var v7, v8 int32
@@ -62104,15 +62934,15 @@ l4:
 	m.g0 = v2 + i32(32)
 	return v3
 }
-func (m *Module) fn200(v0 int32) {
-	m.fn201(v0)
+func (m *Module) fn202(v0 int32) {
+	m.fn203(v0)
 	panic("unreachable")
 }
-func (m *Module) fn201(v0 int32) {
+func (m *Module) fn203(v0 int32) {
 	m.fn9(i32(1070093), i32(87), v0)
 	panic("unreachable")
 }
-func (m *Module) fn202(v0, v1, v2, v3, v4 int32) {
+func (m *Module) fn204(v0, v1, v2, v3, v4 int32) {
 	var v5, v6, v7 int32
 	var v8 int64
 	t0 := m.g0
@@ -62476,7 +63306,7 @@ l6:
 		panic("unreachable")
 	}
 l20:
-	m.fn200(v4)
+	m.fn202(v4)
 	mem = m.memory
 	panic("unreachable")
 l30:
@@ -62492,7 +63322,7 @@ l25:
 	m.fn9(i32(1048665), v5+i32(40), v4)
 	panic("unreachable")
 }
-func (m *Module) fn203(v0, v1 int32) int32 {
+func (m *Module) fn205(v0, v1 int32) int32 {
 	var v2, v3, v4 int32
 	t0 := m.g0
 	v2 = t0 - i32(16)
@@ -62620,7 +63450,7 @@ l3:
 	m.g0 = v2 + i32(16)
 	return v3
 }
-func (m *Module) fn204(v0, v1 int32) int32 {
+func (m *Module) fn206(v0, v1 int32) int32 {
 	var v2, v3, v4, v5 int32
 	t0 := m.g0
 	v2 = t0 - i32(16)
@@ -62676,15 +63506,15 @@ l0:
 	m.g0 = v2 + i32(16)
 	return v3
 }
-func fn205() {
-	fn206()
+func fn207() {
+	fn208()
 	panic("unreachable")
 }
-func fn206() {
-	fn217()
+func fn208() {
+	fn219()
 	panic("unreachable")
 }
-func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
+func (m *Module) fn209(v0, v1, v2, v3, v4 int32) {
 	var v5, v6, v7 int32
 	var v8, v9, v10, v11 int64
 	t0 := m.g0
@@ -62700,11 +63530,11 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 	if v6 < i32(0) {
 		store64(mem, uint64(uint32(v5))+72, uint64(int64(uint32(i32(5)))<<32|int64(uint32(v5+i32(24)))))
 		store64(mem, uint64(uint32(v5))+64, uint64(int64(uint32(i32(17)))<<32|int64(uint32(v5+i32(32)))))
-		m.fn208(v5+i32(592), v5+i32(639), i32(1052047), v5+i32(64))
+		m.fn210(v5+i32(592), v5+i32(639), i32(1052047), v5+i32(64))
 		mem = m.memory
 		t16 := int32(mem[uint64(uint32(v5))+592])
 		t17 := int32(load32(mem, uint64(uint32(v5))+596))
-		m.fn209(t16, t17)
+		m.fn211(t16, t17)
 		mem = m.memory
 		goto l3
 	}
@@ -62731,11 +63561,11 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 			store32(mem, uint64(uint32(t13))+576, uint32(p12))
 			store64(mem, uint64(uint32(v5))+72, uint64(int64(uint32(i32(6)))<<32|int64(uint32(v5+i32(576)))))
 			store64(mem, uint64(uint32(v5))+64, uint64(int64(uint32(i32(17)))<<32|int64(uint32(v5+i32(32)))))
-			m.fn208(v5+i32(592), v5+i32(639), i32(1051937), v5+i32(64))
+			m.fn210(v5+i32(592), v5+i32(639), i32(1051937), v5+i32(64))
 			mem = m.memory
 			t14 := int32(mem[uint64(uint32(v5))+592])
 			t15 := int32(load32(mem, uint64(uint32(v5))+596))
-			m.fn209(t14, t15)
+			m.fn211(t14, t15)
 			mem = m.memory
 			goto l3
 		}
@@ -62763,7 +63593,7 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 				if uint32(t21) > uint32(i32(1)) {
 					goto l4
 				}
-				t22 := m.fn211()
+				t22 := m.fn213()
 				mem = m.memory
 				v6 = t22 & i32(255)
 			}
@@ -62805,7 +63635,7 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 		l6:
 			store32(mem, uint64(uint32(v5))+44, uint32(v0))
 			store32(mem, uint64(uint32(v5))+40, uint32(v2))
-			m.fn212()
+			m.fn214()
 			mem = m.memory
 			store32(mem, uint64(uint32(v5))+52, uint32(i32(9)))
 			store32(mem, uint64(uint32(v5))+48, uint32(i32(1072608)))
@@ -62822,7 +63652,7 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 					l9:
 						{
 							if v9 == i64(-1) {
-								m.fn213()
+								m.fn215()
 								mem = m.memory
 								panic("unreachable")
 							}
@@ -62899,11 +63729,11 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 							if t49 == 0 {
 								goto l14
 							}
-							m.fn276(v0)
+							m.fn278(v0)
 							mem = m.memory
 						}
 					l14:
-						m.fn276(v1)
+						m.fn278(v1)
 						mem = m.memory
 						goto l12
 					}
@@ -62934,11 +63764,11 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 								if t55 == 0 {
 									goto l18
 								}
-								m.fn276(v0)
+								m.fn278(v0)
 								mem = m.memory
 							}
 						l18:
-							m.fn276(v1)
+							m.fn278(v1)
 							mem = m.memory
 							fallthrough
 						default:
@@ -62946,7 +63776,7 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 							store64(mem, uint64(uint32(v5))+608, uint64(v8))
 							store64(mem, uint64(uint32(v5))+600, uint64(v11))
 							store64(mem, uint64(uint32(v5))+592, uint64(v9))
-							m.fn208(v5+i32(624), v5+i32(639), i32(1052008), v5+i32(592))
+							m.fn210(v5+i32(624), v5+i32(639), i32(1052008), v5+i32(592))
 							mem = m.memory
 							t56 := int32(mem[uint64(uint32(v5))+624])
 							if t56 != i32(3) {
@@ -62973,11 +63803,11 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 								if t61 == 0 {
 									goto l21
 								}
-								m.fn276(v0)
+								m.fn278(v0)
 								mem = m.memory
 							}
 						l21:
-							m.fn276(v1)
+							m.fn278(v1)
 							mem = m.memory
 							goto l19
 						}
@@ -62998,7 +63828,7 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 					panic("unreachable")
 				}
 			l22:
-				m.fn214(v5+i32(592), v5+i32(639), v5+i32(64), v1)
+				m.fn216(v5+i32(592), v5+i32(639), v5+i32(64), v1)
 				mem = m.memory
 				t63 := int32(mem[uint64(uint32(v5))+592])
 				if t63 != i32(3) {
@@ -63025,11 +63855,11 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 					if t68 == 0 {
 						goto l24
 					}
-					m.fn276(v0)
+					m.fn278(v0)
 					mem = m.memory
 				}
 			l24:
-				m.fn276(v1)
+				m.fn278(v1)
 				mem = m.memory
 			}
 		l19:
@@ -63037,19 +63867,19 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 			case 3:
 				goto l28
 			default:
-				m.fn215(v5+i32(64), v5+i32(639), i32(0))
+				m.fn217(v5+i32(64), v5+i32(639), i32(0))
 				mem = m.memory
 				t69 := int32(mem[uint64(uint32(v5))+64])
 				t70 := int32(load32(mem, uint64(uint32(v5))+68))
-				m.fn209(t69, t70)
+				m.fn211(t69, t70)
 				mem = m.memory
 				goto l28
 			case 1:
-				m.fn215(v5+i32(64), v5+i32(639), i32(1))
+				m.fn217(v5+i32(64), v5+i32(639), i32(1))
 				mem = m.memory
 				t71 := int32(mem[uint64(uint32(v5))+64])
 				t72 := int32(load32(mem, uint64(uint32(v5))+68))
-				m.fn209(t71, t72)
+				m.fn211(t71, t72)
 				mem = m.memory
 				goto l28
 			case 2:
@@ -63059,11 +63889,11 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 				if v1 == 0 {
 					goto l28
 				}
-				m.fn208(v5+i32(64), v5+i32(639), i32(1072660), i32(157))
+				m.fn210(v5+i32(64), v5+i32(639), i32(1072660), i32(157))
 				mem = m.memory
 				t74 := int32(mem[uint64(uint32(v5))+64])
 				t75 := int32(load32(mem, uint64(uint32(v5))+68))
-				m.fn209(t74, t75)
+				m.fn211(t74, t75)
 				mem = m.memory
 			}
 		l28:
@@ -63073,30 +63903,30 @@ func (m *Module) fn207(v0, v1, v2, v3, v4 int32) {
 			mem[uint64(uint32(i32(0)))+1077124] = byte(i32(0))
 			{
 				if v3 != 0 {
-					fn216()
+					fn218()
 					panic("unreachable")
 				}
-				m.fn208(v5+i32(64), v5+i32(639), i32(1072960), i32(91))
+				m.fn210(v5+i32(64), v5+i32(639), i32(1072960), i32(91))
 				mem = m.memory
 				t77 := int32(mem[uint64(uint32(v5))+64])
 				t78 := int32(load32(mem, uint64(uint32(v5))+68))
-				m.fn209(t77, t78)
+				m.fn211(t77, t78)
 				goto l3
 			}
 		}
-		m.fn208(v5+i32(64), v5+i32(639), i32(1072828), i32(115))
+		m.fn210(v5+i32(64), v5+i32(639), i32(1072828), i32(115))
 		mem = m.memory
 		t5 := int32(mem[uint64(uint32(v5))+64])
 		t6 := int32(load32(mem, uint64(uint32(v5))+68))
-		m.fn209(t5, t6)
+		m.fn211(t5, t6)
 		mem = m.memory
 		goto l3
 	}
 l3:
-	fn217()
+	fn219()
 	panic("unreachable")
 }
-func (m *Module) fn208(v0, v1, v2, v3 int32) {
+func (m *Module) fn210(v0, v1, v2, v3 int32) {
 	var v4 int32
 	t0 := m.g0
 	v4 = t0 - i32(32)
@@ -63137,11 +63967,11 @@ func (m *Module) fn208(v0, v1, v2, v3 int32) {
 				if t8 == 0 {
 					goto l4
 				}
-				m.fn276(v1)
+				m.fn278(v1)
 				mem = m.memory
 			}
 		l4:
-			m.fn276(v0)
+			m.fn278(v0)
 			mem = m.memory
 			goto l2
 		}
@@ -63158,7 +63988,7 @@ func (m *Module) fn208(v0, v1, v2, v3 int32) {
 l2:
 	m.g0 = v4 + i32(32)
 }
-func (m *Module) fn209(v0, v1 int32) {
+func (m *Module) fn211(v0, v1 int32) {
 	var v2, v3 int32
 	mem := m.memory
 	{
@@ -63184,13 +64014,13 @@ func (m *Module) fn209(v0, v1 int32) {
 			if t3 == 0 {
 				goto l2
 			}
-			m.fn276(v0)
+			m.fn278(v0)
 		}
 	l2:
-		m.fn276(v1)
+		m.fn278(v1)
 	}
 }
-func (m *Module) fn210(v0, v1 int32) int32 {
+func (m *Module) fn212(v0, v1 int32) int32 {
 	var v2, v3, v4 int32
 	var v5 int64
 	t0 := m.g0
@@ -63216,7 +64046,7 @@ func (m *Module) fn210(v0, v1 int32) int32 {
 	m.g0 = v2 + i32(32)
 	return v1
 }
-func (m *Module) fn211() int32 {
+func (m *Module) fn213() int32 {
 	var v0, v1, v2, v3, v4, v5, v6 int32
 	t0 := m.g0
 	v0 = t0 - i32(384)
@@ -63287,14 +64117,14 @@ func (m *Module) fn211() int32 {
 			if v1 != i32(14) {
 				goto l6
 			}
-			t12 := m.fn264(v0)
+			t12 := m.fn266(v0)
 			mem = m.memory
 			v1 = t12
 			if v1 == 0 {
 				goto l6
 			}
 			{
-				t13 := m.fn270(v1)
+				t13 := m.fn272(v1)
 				mem = m.memory
 				v2 = t13
 				if v2 == 0 {
@@ -63302,7 +64132,7 @@ func (m *Module) fn211() int32 {
 					v1 = i32(0)
 					goto l10
 				}
-				t14 := m.fn273(v2)
+				t14 := m.fn275(v2)
 				mem = m.memory
 				v4 = t14
 				if v4 == 0 {
@@ -63344,11 +64174,11 @@ func (m *Module) fn211() int32 {
 						if t18 == 0 {
 							goto l14
 						}
-						m.fn276(v4)
+						m.fn278(v4)
 						mem = m.memory
 					}
 				l14:
-					m.fn276(v2)
+					m.fn278(v2)
 					mem = m.memory
 					goto l10
 				default:
@@ -63378,7 +64208,7 @@ func (m *Module) fn211() int32 {
 			v3 = i32(1)
 			v1 = i32(0)
 		l18:
-			m.fn276(v4)
+			m.fn278(v4)
 			mem = m.memory
 			goto l10
 		}
@@ -63406,7 +64236,7 @@ l0:
 	m.g0 = v0 + i32(384)
 	return v1
 }
-func (m *Module) fn212() {
+func (m *Module) fn214() {
 	var v0, v1 int32
 	t0 := m.g0
 	v0 = t0 - i32(16)
@@ -63419,16 +64249,16 @@ func (m *Module) fn212() {
 	if v1 == 0 {
 		goto l0
 	}
-	m.fn221(v0 + i32(15))
+	m.fn223(v0 + i32(15))
 	panic("unreachable")
 l0:
 	m.g0 = v0 + i32(16)
 }
-func (m *Module) fn213() {
+func (m *Module) fn215() {
 	m.fn9(i32(1073228), i32(111), i32(1073284))
 	panic("unreachable")
 }
-func (m *Module) fn214(v0, v1, v2, v3 int32) {
+func (m *Module) fn216(v0, v1, v2, v3 int32) {
 	var v4, v5 int32
 	t0 := m.g0
 	v4 = t0 - i32(16)
@@ -63440,7 +64270,7 @@ func (m *Module) fn214(v0, v1, v2, v3 int32) {
 l7:
 	{
 		{
-			t1 := m.fn254(i32(2), v2, v3)
+			t1 := m.fn256(i32(2), v2, v3)
 			mem = m.memory
 			v5 = t1
 			if v5 != i32(-1) {
@@ -63488,7 +64318,7 @@ l0:
 l5:
 	m.g0 = v4 + i32(16)
 }
-func (m *Module) fn215(v0, v1, v2 int32) {
+func (m *Module) fn217(v0, v1, v2 int32) {
 	var v3 int32
 	t0 := m.g0
 	v3 = t0 - i32(16)
@@ -63496,22 +64326,22 @@ func (m *Module) fn215(v0, v1, v2 int32) {
 	mem := m.memory
 	mem[uint64(uint32(v3))+7] = byte(v2)
 	store64(mem, uint64(uint32(v3))+8, uint64(int64(uint32(i32(19)))<<32|int64(uint32(v3+i32(7)))))
-	m.fn208(v0, v1, i32(1049214), v3+i32(8))
+	m.fn210(v0, v1, i32(1049214), v3+i32(8))
 	m.g0 = v3 + i32(16)
 }
-func fn216() {
-	fn205()
-	panic("unreachable")
-}
-func fn217() {
-	fn218()
-	panic("unreachable")
-}
 func fn218() {
-	fn259()
+	fn207()
 	panic("unreachable")
 }
-func (m *Module) fn219(v0, v1, v2 int32) {
+func fn219() {
+	fn220()
+	panic("unreachable")
+}
+func fn220() {
+	fn261()
+	panic("unreachable")
+}
+func (m *Module) fn221(v0, v1, v2 int32) {
 	var v3 int32
 	t0 := m.g0
 	v3 = t0 - i32(16)
@@ -63541,7 +64371,7 @@ l0:
 		p7 = v2
 	}
 	v2 = p7
-	m.fn220(t2, t4, t3, v2)
+	m.fn222(t2, t4, t3, v2)
 	mem = m.memory
 	{
 		t8 := int32(load32(mem, uint64(uint32(v3))+4))
@@ -63561,7 +64391,7 @@ l1:
 	store32(mem, uint64(uint32(v0))+4, uint32(v1))
 	m.g0 = v3 + i32(16)
 }
-func (m *Module) fn220(v0, v1, v2, v3 int32) {
+func (m *Module) fn222(v0, v1, v2, v3 int32) {
 	var v4 int32
 	v4 = i32(0)
 	mem := m.memory
@@ -63577,13 +64407,13 @@ l0:
 			if v1 == 0 {
 				goto l2
 			}
-			t0 := m.fn279(v2, v3)
+			t0 := m.fn281(v2, v3)
 			mem = m.memory
 			v4 = t0
 			goto l3
 		}
 	l2:
-		t1 := m.fn273(v3)
+		t1 := m.fn275(v3)
 		mem = m.memory
 		v4 = t1
 	}
@@ -63604,7 +64434,7 @@ l1:
 	store32(mem, uint64(uint32(v0+v2)), uint32(v4))
 	store32(mem, uint64(uint32(v0)), uint32(v1))
 }
-func (m *Module) fn221(v0 int32) {
+func (m *Module) fn223(v0 int32) {
 	var v1 int32
 	t0 := m.g0
 	v1 = t0 - i32(16)
@@ -63615,7 +64445,7 @@ func (m *Module) fn221(v0 int32) {
 	m.fn96(i32(0), v1+i32(8), i32(1072440), v1+i32(12), i32(1072440), i32(1072899), i32(1072932))
 	panic("unreachable")
 }
-func (m *Module) fn222(v0, v1 int32) int32 {
+func (m *Module) fn224(v0, v1 int32) int32 {
 	mem := m.memory
 	{
 		t0 := int32(load32(mem, uint64(uint32(v0))))
@@ -63628,7 +64458,7 @@ func (m *Module) fn222(v0, v1 int32) int32 {
 		return t2
 	}
 }
-func (m *Module) fn223(v0, v1 int32) int32 {
+func (m *Module) fn225(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6 int32
 	var v7 int64
 	var v8, v9 int32
@@ -63645,7 +64475,7 @@ func (m *Module) fn223(v0, v1 int32) int32 {
 	v1 = i32(512)
 	{
 		{
-			t4 := m.fn273(i32(512))
+			t4 := m.fn275(i32(512))
 			mem = m.memory
 			v0 = t4
 			if v0 == 0 {
@@ -63657,10 +64487,10 @@ func (m *Module) fn223(v0, v1 int32) int32 {
 			store32(mem, uint64(uint32(v2))+4, uint32(i32(512)))
 		l3:
 			{
-				t5 := m.fn260(v0, v1)
+				t5 := m.fn262(v0, v1)
 				mem = m.memory
 				if t5 != 0 {
-					t9 := m.fn270(v0)
+					t9 := m.fn272(v0)
 					mem = m.memory
 					t10 := v2
 					v6 = t9
@@ -63677,7 +64507,7 @@ func (m *Module) fn223(v0, v1 int32) int32 {
 						goto l2
 					}
 					store32(mem, uint64(uint32(v2))+12, uint32(v1))
-					m.fn219(v2+i32(4), v1, i32(1))
+					m.fn221(v2+i32(4), v1, i32(1))
 					mem = m.memory
 					t7 := int32(load32(mem, uint64(uint32(v2))+8))
 					v0 = t7
@@ -63691,7 +64521,7 @@ func (m *Module) fn223(v0, v1 int32) int32 {
 			if v1 == 0 {
 				goto l4
 			}
-			m.fn276(v0)
+			m.fn278(v0)
 			mem = m.memory
 		l4:
 			v1 = i32(-0x80000000)
@@ -63699,7 +64529,7 @@ func (m *Module) fn223(v0, v1 int32) int32 {
 		}
 	l6:
 		if v6 != 0 {
-			t11 := m.fn279(v0, v6)
+			t11 := m.fn281(v0, v6)
 			mem = m.memory
 			v1 = t11
 			if v1 != 0 {
@@ -63709,7 +64539,7 @@ func (m *Module) fn223(v0, v1 int32) int32 {
 			mem = m.memory
 			panic("unreachable")
 		}
-		m.fn276(v0)
+		m.fn278(v0)
 		mem = m.memory
 		v1 = i32(1)
 		goto l9
@@ -63748,11 +64578,11 @@ l5:
 			if t16 == 0 {
 				goto l12
 			}
-			m.fn276(v6)
+			m.fn278(v6)
 			mem = m.memory
 		}
 	l12:
-		m.fn276(v0)
+		m.fn278(v0)
 		mem = m.memory
 	}
 l10:
@@ -63784,12 +64614,12 @@ l14:
 		goto l16
 	}
 l15:
-	m.fn276(int32(v7))
+	m.fn278(int32(v7))
 l16:
 	m.g0 = v2 + i32(16)
 	return v0
 }
-func (m *Module) fn224(v0 int32) {
+func (m *Module) fn226(v0 int32) {
 	var v1, v2, v3 int32
 	mem := m.memory
 	{
@@ -63818,13 +64648,13 @@ func (m *Module) fn224(v0 int32) {
 			if t5 == 0 {
 				goto l2
 			}
-			m.fn276(v1)
+			m.fn278(v1)
 		}
 	l2:
-		m.fn276(v0)
+		m.fn278(v0)
 	}
 }
-func (m *Module) fn225(v0, v1, v2 int32) int32 {
+func (m *Module) fn227(v0, v1, v2 int32) int32 {
 	var v3, v4, v5 int32
 	var v6 int64
 	var v7, v8 int32
@@ -63904,11 +64734,11 @@ l0:
 				if t16 == 0 {
 					goto l4
 				}
-				m.fn276(v4)
+				m.fn278(v4)
 				mem = m.memory
 			}
 		l4:
-			m.fn276(v2)
+			m.fn278(v2)
 			mem = m.memory
 		}
 	l2:
@@ -63918,7 +64748,7 @@ l0:
 l1:
 	return v3
 }
-func (m *Module) fn226(v0, v1 int32) int32 {
+func (m *Module) fn228(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6 int32
 	var v7 int64
 	var v8 int32
@@ -64032,11 +64862,11 @@ l4:
 				if t17 == 0 {
 					goto l8
 				}
-				m.fn276(v3)
+				m.fn278(v3)
 				mem = m.memory
 			}
 		l8:
-			m.fn276(v1)
+			m.fn278(v1)
 			mem = m.memory
 		}
 	l6:
@@ -64047,11 +64877,11 @@ l5:
 	m.g0 = v2 + i32(16)
 	return v5
 }
-func (m *Module) fn227(v0, v1, v2 int32) int32 {
+func (m *Module) fn229(v0, v1, v2 int32) int32 {
 	t0 := m.fn44(v0, i32(1072456), v1, v2)
 	return t0
 }
-func (m *Module) fn228(v0, v1, v2 int32) int32 {
+func (m *Module) fn230(v0, v1, v2 int32) int32 {
 	var v3, v4 int32
 	var v5 int64
 	var v6 int32
@@ -64066,7 +64896,7 @@ func (m *Module) fn228(v0, v1, v2 int32) int32 {
 	goto l1
 l7:
 	{
-		t1 := m.fn254(i32(2), v1, v2)
+		t1 := m.fn256(i32(2), v1, v2)
 		mem = m.memory
 		v4 = t1
 		if v4 != i32(-1) {
@@ -64144,11 +64974,11 @@ l8:
 			if t10 == 0 {
 				goto l11
 			}
-			m.fn276(v2)
+			m.fn278(v2)
 			mem = m.memory
 		}
 	l11:
-		m.fn276(v4)
+		m.fn278(v4)
 		mem = m.memory
 	}
 l9:
@@ -64158,7 +64988,7 @@ l1:
 	m.g0 = v3 + i32(16)
 	return v4
 }
-func (m *Module) fn229(v0, v1 int32) int32 {
+func (m *Module) fn231(v0, v1 int32) int32 {
 	var v2, v3, v4, v5 int32
 	t0 := m.g0
 	v2 = t0 - i32(16)
@@ -64195,35 +65025,35 @@ l0:
 	mem[uint64(uint32(v2))+12] = byte(v1)
 	v1 = i32(1)
 l2:
-	t1 := m.fn228(v0, v2+i32(12), v1)
+	t1 := m.fn230(v0, v2+i32(12), v1)
 	v1 = t1
 	m.g0 = v2 + i32(16)
 	return v1
 }
-func (m *Module) fn230(v0, v1, v2 int32) int32 {
+func (m *Module) fn232(v0, v1, v2 int32) int32 {
 	t0 := m.fn44(v0, i32(1072584), v1, v2)
 	return t0
 }
-func (m *Module) fn231(v0, v1 int32) {
+func (m *Module) fn233(v0, v1 int32) {
 	store32(m.memory, uint64(uint32(v0)), uint32(i32(0)))
 }
-func (m *Module) fn232(v0, v1 int32) {
+func (m *Module) fn234(v0, v1 int32) {
 	mem := m.memory
 	t0 := int64(load64(mem, uint64(uint32(i32(0)))+1072804))
 	store64(mem, uint64(uint32(v0))+8, uint64(t0))
 	t1 := int64(load64(mem, uint64(uint32(i32(0)))+1072796))
 	store64(mem, uint64(uint32(v0)), uint64(t1))
 }
-func (m *Module) fn233(v0, v1 int32) {
-	m.fn234(v0, v1)
-	panic("unreachable")
-}
-func (m *Module) fn234(v0, v1 int32) {
-	m.fn235(v0, v1)
-	fn217()
-	panic("unreachable")
-}
 func (m *Module) fn235(v0, v1 int32) {
+	m.fn236(v0, v1)
+	panic("unreachable")
+}
+func (m *Module) fn236(v0, v1 int32) {
+	m.fn237(v0, v1)
+	fn219()
+	panic("unreachable")
+}
+func (m *Module) fn237(v0, v1 int32) {
 	var v2, v3 int32
 	var v4 int64
 	t0 := m.g0
@@ -64241,42 +65071,42 @@ func (m *Module) fn235(v0, v1 int32) {
 			}
 			store32(mem, uint64(uint32(v2))+12, uint32(v1))
 			store64(mem, uint64(uint32(v2))+16, uint64(v4|int64(uint32(v2+i32(12)))))
-			m.fn208(v2+i32(4), v2+i32(31), i32(1051898), v2+i32(16))
+			m.fn210(v2+i32(4), v2+i32(31), i32(1051898), v2+i32(16))
 			mem = m.memory
 			t2 := int32(mem[uint64(uint32(v2))+4])
 			t3 := int32(load32(mem, uint64(uint32(v2))+8))
-			m.fn209(t2, t3)
+			m.fn211(t2, t3)
 			mem = m.memory
-			m.fn212()
+			m.fn214()
 			mem = m.memory
 			{
-				t4 := m.fn211()
+				t4 := m.fn213()
 				mem = m.memory
 				switch t4 & i32(255) {
 				case 3:
 					goto l4
 				default:
-					m.fn215(v2+i32(16), v2+i32(31), i32(0))
+					m.fn217(v2+i32(16), v2+i32(31), i32(0))
 					mem = m.memory
 					t5 := int32(mem[uint64(uint32(v2))+16])
 					t6 := int32(load32(mem, uint64(uint32(v2))+20))
-					m.fn209(t5, t6)
+					m.fn211(t5, t6)
 					mem = m.memory
 					goto l4
 				case 1:
-					m.fn215(v2+i32(16), v2+i32(31), i32(1))
+					m.fn217(v2+i32(16), v2+i32(31), i32(1))
 					mem = m.memory
 					t7 := int32(mem[uint64(uint32(v2))+16])
 					t8 := int32(load32(mem, uint64(uint32(v2))+20))
-					m.fn209(t7, t8)
+					m.fn211(t7, t8)
 					mem = m.memory
 					goto l4
 				case 2:
-					m.fn208(v2+i32(16), v2+i32(31), i32(1072660), i32(157))
+					m.fn210(v2+i32(16), v2+i32(31), i32(1072660), i32(157))
 					mem = m.memory
 					t9 := int32(mem[uint64(uint32(v2))+16])
 					t10 := int32(load32(mem, uint64(uint32(v2))+20))
-					m.fn209(t9, t10)
+					m.fn211(t9, t10)
 					mem = m.memory
 				}
 			}
@@ -64287,20 +65117,20 @@ func (m *Module) fn235(v0, v1 int32) {
 	l0:
 		store32(mem, uint64(uint32(v2))+12, uint32(v1))
 		store64(mem, uint64(uint32(v2))+16, uint64(v4|int64(uint32(v2+i32(12)))))
-		m.fn208(v2+i32(4), v2+i32(31), i32(1051802), v2+i32(16))
+		m.fn210(v2+i32(4), v2+i32(31), i32(1051802), v2+i32(16))
 		mem = m.memory
 		t11 := int32(mem[uint64(uint32(v2))+4])
 		t12 := int32(load32(mem, uint64(uint32(v2))+8))
-		m.fn209(t11, t12)
+		m.fn211(t11, t12)
 	}
 l5:
 	m.g0 = v2 + i32(32)
 }
-func (m *Module) fn236(v0 int32) {
-	m.fn237(v0)
+func (m *Module) fn238(v0 int32) {
+	m.fn239(v0)
 	panic("unreachable")
 }
-func (m *Module) fn237(v0 int32) {
+func (m *Module) fn239(v0 int32) {
 	var v1, v2, v3 int32
 	t0 := m.g0
 	v1 = t0 - i32(16)
@@ -64320,7 +65150,7 @@ func (m *Module) fn237(v0 int32) {
 			v0 = t10
 			t12 := int32(mem[uint64(uint32(v0))+8])
 			t13 := int32(mem[uint64(uint32(v0))+9])
-			m.fn207(t11, i32(1072768), t9, t12, t13)
+			m.fn209(t11, i32(1072768), t9, t12, t13)
 			panic("unreachable")
 		}
 		t3 := int32(load32(mem, uint64(uint32(v2))))
@@ -64333,12 +65163,12 @@ func (m *Module) fn237(v0 int32) {
 		v0 = t5
 		t7 := int32(mem[uint64(uint32(v0))+8])
 		t8 := int32(mem[uint64(uint32(v0))+9])
-		m.fn207(t6, i32(1072740), t4, t7, t8)
+		m.fn209(t6, i32(1072740), t4, t7, t8)
 		mem = m.memory
 		panic("unreachable")
 	}
 }
-func (m *Module) fn238(v0 int32) {
+func (m *Module) fn240(v0 int32) {
 	mem := m.memory
 	{
 		t0 := int32(load32(mem, uint64(uint32(v0))))
@@ -64346,10 +65176,10 @@ func (m *Module) fn238(v0 int32) {
 			return
 		}
 		t1 := int32(load32(mem, uint64(uint32(v0))+4))
-		m.fn276(t1)
+		m.fn278(t1)
 	}
 }
-func (m *Module) fn239(v0, v1 int32) int32 {
+func (m *Module) fn241(v0, v1 int32) int32 {
 	mem := m.memory
 	{
 		t0 := int32(load32(mem, uint64(uint32(v0))))
@@ -64374,7 +65204,7 @@ func (m *Module) fn239(v0, v1 int32) int32 {
 		return t6
 	}
 }
-func (m *Module) fn240(v0, v1 int32) {
+func (m *Module) fn242(v0, v1 int32) {
 	var v2, v3 int32
 	var v4 int64
 	t0 := m.g0
@@ -64418,7 +65248,7 @@ l0:
 	store32(mem, uint64(uint32(v2))+16, uint32(v3))
 	store64(mem, uint64(uint32(v2))+8, uint64(v4))
 	{
-		t14 := m.fn273(i32(12))
+		t14 := m.fn275(i32(12))
 		mem = m.memory
 		v1 = t14
 		if v1 != 0 {
@@ -64437,7 +65267,7 @@ l1:
 	store32(mem, uint64(uint32(v0)), uint32(v1))
 	m.g0 = v2 + i32(48)
 }
-func (m *Module) fn241(v0, v1 int32) {
+func (m *Module) fn243(v0, v1 int32) {
 	var v2, v3 int32
 	var v4 int64
 	t0 := m.g0
@@ -64476,14 +65306,14 @@ l0:
 	store32(mem, uint64(uint32(v0)), uint32(v1))
 	m.g0 = v2 + i32(32)
 }
-func (m *Module) fn242(v0, v1 int32) {
+func (m *Module) fn244(v0, v1 int32) {
 	mem := m.memory
 	t0 := int64(load64(mem, uint64(uint32(i32(0)))+1072820))
 	store64(mem, uint64(uint32(v0))+8, uint64(t0))
 	t1 := int64(load64(mem, uint64(uint32(i32(0)))+1072812))
 	store64(mem, uint64(uint32(v0)), uint64(t1))
 }
-func (m *Module) fn243(v0, v1, v2 int32) int32 {
+func (m *Module) fn245(v0, v1, v2 int32) int32 {
 	var v3 int32
 	mem := m.memory
 	{
@@ -64495,7 +65325,7 @@ func (m *Module) fn243(v0, v1, v2 int32) int32 {
 			if uint32(t2) <= uint32(t0-v3) {
 				goto l0
 			}
-			m.fn219(v0, v3, v2)
+			m.fn221(v0, v3, v2)
 			mem = m.memory
 			t3 := int32(load32(mem, uint64(uint32(v0))+8))
 			v3 = t3
@@ -64516,7 +65346,7 @@ l2:
 	store32(mem, uint64(uint32(v0))+8, uint32(v3+v2))
 	return i32(0)
 }
-func (m *Module) fn244(v0, v1 int32) int32 {
+func (m *Module) fn246(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6, v7 int32
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v0))+8))
@@ -64547,7 +65377,7 @@ l1:
 		if uint32(v3) <= uint32(t2-v2) {
 			goto l3
 		}
-		m.fn219(v0, v2, v3)
+		m.fn221(v0, v2, v3)
 		mem = m.memory
 		t3 := int32(load32(mem, uint64(uint32(v0))+8))
 		v4 = t3
@@ -64584,11 +65414,11 @@ l6:
 	store32(mem, uint64(uint32(v0))+8, uint32(v3+v2))
 	return i32(0)
 }
-func (m *Module) fn245(v0, v1, v2 int32) int32 {
+func (m *Module) fn247(v0, v1, v2 int32) int32 {
 	t0 := m.fn44(v0, i32(1072636), v1, v2)
 	return t0
 }
-func (m *Module) fn246(v0, v1 int32) int32 {
+func (m *Module) fn248(v0, v1 int32) int32 {
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v1))))
 	t1 := int32(load32(mem, uint64(uint32(v0))))
@@ -64598,7 +65428,7 @@ func (m *Module) fn246(v0, v1 int32) int32 {
 	t5 := m.t0[uint(t4)].(func(int32, int32, int32) int32)(t0, t1, t2)
 	return t5
 }
-func (m *Module) fn247(v0, v1 int32) {
+func (m *Module) fn249(v0, v1 int32) {
 	var v2, v3 int32
 	mem := m.memory
 	t0 := int32(load32(mem, uint64(uint32(v1))+4))
@@ -64606,7 +65436,7 @@ func (m *Module) fn247(v0, v1 int32) {
 	t1 := int32(load32(mem, uint64(uint32(v1))))
 	v3 = t1
 	{
-		t2 := m.fn273(i32(8))
+		t2 := m.fn275(i32(8))
 		mem = m.memory
 		v1 = t2
 		if v1 != 0 {
@@ -64622,21 +65452,21 @@ l0:
 	store32(mem, uint64(uint32(v0))+4, uint32(i32(1073300)))
 	store32(mem, uint64(uint32(v0)), uint32(v1))
 }
-func (m *Module) fn248(v0, v1 int32) {
+func (m *Module) fn250(v0, v1 int32) {
 	mem := m.memory
 	store32(mem, uint64(uint32(v0))+4, uint32(i32(1073300)))
 	store32(mem, uint64(uint32(v0)), uint32(v1))
 }
-func (m *Module) fn249(v0, v1 int32) {
+func (m *Module) fn251(v0, v1 int32) {
 	mem := m.memory
 	t0 := int64(load64(mem, uint64(uint32(v1))))
 	store64(mem, uint64(uint32(v0)), uint64(t0))
 }
-func (m *Module) fn250(v0, v1 int32) {
-	m.fn233(v0, v1)
+func (m *Module) fn252(v0, v1 int32) {
+	m.fn235(v0, v1)
 	panic("unreachable")
 }
-func (m *Module) fn251(v0, v1 int32) int32 {
+func (m *Module) fn253(v0, v1 int32) int32 {
 	var v2, v3, v4 int32
 	t0 := m.g0
 	v2 = t0 - i32(32)
@@ -64711,7 +65541,7 @@ l0:
 	m.g0 = v2 + i32(32)
 	return v1 & i32(1)
 }
-func (m *Module) fn252(v0, v1 int32) int32 {
+func (m *Module) fn254(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6 int32
 	t0 := m.g0
 	v2 = t0 - i32(16)
@@ -64819,7 +65649,7 @@ l3:
 	m.g0 = v2 + i32(16)
 	return v0
 }
-func (m *Module) fn253(v0, v1 int32) int32 {
+func (m *Module) fn255(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14 int32
 	t0 := m.g0
 	v2 = t0 - i32(16)
@@ -65118,7 +65948,7 @@ l0:
 	m.g0 = v2 + i32(16)
 	return v5
 }
-func (m *Module) fn254(v0, v1, v2 int32) int32 {
+func (m *Module) fn256(v0, v1, v2 int32) int32 {
 	var v3 int32
 	t0 := m.g0
 	v3 = t0 - i32(16)
@@ -65128,7 +65958,7 @@ func (m *Module) fn254(v0, v1, v2 int32) int32 {
 	store32(mem, uint64(uint32(v3))+8, uint32(v1))
 	{
 		{
-			t1 := m.fn257(v0, v3+i32(8), i32(1), v3+i32(4))
+			t1 := m.fn259(v0, v3+i32(8), i32(1), v3+i32(4))
 			mem = m.memory
 			v2 = t1
 			if v2 == 0 {
@@ -65150,26 +65980,26 @@ l1:
 	m.g0 = v3 + i32(16)
 	return v2
 }
-func (m *Module) fn255(v0, v1 int32) int32 {
+func (m *Module) fn257(v0, v1 int32) int32 {
 	t0 := m.fn1(v0, v1)
 	return t0 & i32(0xffff)
 }
-func (m *Module) fn256(v0, v1 int32) int32 {
+func (m *Module) fn258(v0, v1 int32) int32 {
 	t0 := m.fn2(v0, v1)
 	return t0 & i32(0xffff)
 }
-func (m *Module) fn257(v0, v1, v2, v3 int32) int32 {
+func (m *Module) fn259(v0, v1, v2, v3 int32) int32 {
 	t0 := m.fn3(v0, v1, v2, v3)
 	return t0 & i32(0xffff)
 }
-func (m *Module) fn258(v0 int32) {
+func (m *Module) fn260(v0 int32) {
 	m.fn4(v0)
 	panic("unreachable")
 }
-func fn259() {
+func fn261() {
 	panic("unreachable")
 }
-func (m *Module) fn260(v0, v1 int32) int32 {
+func (m *Module) fn262(v0, v1 int32) int32 {
 	var v2 int32
 	t0 := int32(load32(m.memory, uint64(uint32(i32(0)))+1076836))
 	v2 = t0
@@ -65178,7 +66008,7 @@ func (m *Module) fn260(v0, v1 int32) int32 {
 			if v0 != 0 {
 				goto l0
 			}
-			t1 := m.fn269(v2)
+			t1 := m.fn271(v2)
 			v0 = t1
 			if v0 != 0 {
 				goto l1
@@ -65188,7 +66018,7 @@ func (m *Module) fn260(v0, v1 int32) int32 {
 		}
 	l0:
 		{
-			t2 := m.fn270(v2)
+			t2 := m.fn272(v2)
 			if uint32(v1) >= uint32(t2+i32(1)) {
 				goto l2
 			}
@@ -65196,30 +66026,30 @@ func (m *Module) fn260(v0, v1 int32) int32 {
 			return i32(0)
 		}
 	l2:
-		t3 := m.fn268(v0, v2)
+		t3 := m.fn270(v0, v2)
 		v0 = t3
 	}
 l1:
 	return v0
 }
-func (m *Module) fn261(v0 int32) {
-	m.fn258(v0)
+func (m *Module) fn263(v0 int32) {
+	m.fn260(v0)
 	panic("unreachable")
 }
-func (m *Module) fn262() {
+func (m *Module) fn264() {
 	t0 := int32(load32(m.memory, uint64(uint32(i32(0)))+1076840))
 	if t0 != i32(-1) {
 		return
 	}
-	m.fn263()
+	m.fn265()
 }
-func (m *Module) fn263() {
+func (m *Module) fn265() {
 	var v0, v1, v2 int32
 	t0 := m.g0
 	v0 = t0 - i32(16)
 	m.g0 = v0
 	{
-		t1 := m.fn256(v0+i32(12), v0+i32(8))
+		t1 := m.fn258(v0+i32(12), v0+i32(8))
 		if t1 != 0 {
 			goto l0
 		}
@@ -65239,41 +66069,41 @@ func (m *Module) fn263() {
 				goto l3
 			}
 			t3 := int32(load32(m.memory, uint64(uint32(v0))+8))
-			t4 := m.fn273(t3)
+			t4 := m.fn275(t3)
 			v2 = t4
 			if v2 == 0 {
 				goto l3
 			}
-			t5 := m.fn278(v1, i32(4))
+			t5 := m.fn280(v1, i32(4))
 			v1 = t5
 			if v1 != 0 {
 				goto l4
 			}
-			m.fn276(v2)
+			m.fn278(v2)
 		}
 	l3:
-		m.fn261(i32(70))
+		m.fn263(i32(70))
 		panic("unreachable")
 	l4:
-		t6 := m.fn255(v1, v2)
+		t6 := m.fn257(v1, v2)
 		if t6 == 0 {
 			goto l2
 		}
-		m.fn276(v2)
-		m.fn276(v1)
+		m.fn278(v2)
+		m.fn278(v1)
 	}
 l0:
-	m.fn261(i32(71))
+	m.fn263(i32(71))
 	panic("unreachable")
 l2:
 	store32(m.memory, uint64(uint32(i32(0)))+1076840, uint32(v1))
 	m.g0 = v0 + i32(16)
 }
-func (m *Module) fn264(v0 int32) int32 {
+func (m *Module) fn266(v0 int32) int32 {
 	var v1, v2, v3, v4 int32
-	m.fn262()
+	m.fn264()
 	{
-		t0 := m.fn266(v0, i32(61))
+		t0 := m.fn268(v0, i32(61))
 		v1 = t0
 		if v1 != v0 {
 			v2 = i32(0)
@@ -65299,7 +66129,7 @@ func (m *Module) fn264(v0 int32) int32 {
 			l4:
 				{
 					{
-						t5 := m.fn271(v0, v1, v3)
+						t5 := m.fn273(v0, v1, v3)
 						mem = m.memory
 						if t5 != 0 {
 							goto l2
@@ -65328,7 +66158,7 @@ func (m *Module) fn264(v0 int32) int32 {
 		return i32(0)
 	}
 }
-func (m *Module) fn265(v0, v1, v2 int32) int32 {
+func (m *Module) fn267(v0, v1, v2 int32) int32 {
 	var v3, v4, v5 int32
 	v3 = i32(0)
 	mem := m.memory
@@ -65358,13 +66188,13 @@ l1:
 l0:
 	return v3
 }
-func (m *Module) fn266(v0, v1 int32) int32 {
+func (m *Module) fn268(v0, v1 int32) int32 {
 	var v2, v3, v4 int32
 	mem := m.memory
 	{
 		v2 = v1 & i32(255)
 		if v2 == 0 {
-			t1 := m.fn270(v0)
+			t1 := m.fn272(v0)
 			mem = m.memory
 			return v0 + t1
 		}
@@ -65469,7 +66299,7 @@ l10:
 l5:
 	return v3
 }
-func (m *Module) fn267(v0, v1 int32) int32 {
+func (m *Module) fn269(v0, v1 int32) int32 {
 	var v2, v3 int32
 	mem := m.memory
 	{
@@ -65588,16 +66418,16 @@ l10:
 l5:
 	return v3
 }
-func (m *Module) fn268(v0, v1 int32) int32 {
-	_ = m.fn267(v0, v1)
+func (m *Module) fn270(v0, v1 int32) int32 {
+	_ = m.fn269(v0, v1)
 	return v0
 }
-func (m *Module) fn269(v0 int32) int32 {
+func (m *Module) fn271(v0 int32) int32 {
 	var v1, v2 int32
 	{
-		t0 := m.fn270(v0)
+		t0 := m.fn272(v0)
 		v1 = t0 + i32(1)
-		t1 := m.fn273(v1)
+		t1 := m.fn275(v1)
 		v2 = t1
 		if v2 == 0 {
 			goto l0
@@ -65610,7 +66440,7 @@ func (m *Module) fn269(v0 int32) int32 {
 l0:
 	return v2
 }
-func (m *Module) fn270(v0 int32) int32 {
+func (m *Module) fn272(v0 int32) int32 {
 	var v1, v2, v3 int32
 	v1 = v0
 	mem := m.memory
@@ -65681,7 +66511,7 @@ l4:
 l2:
 	return v1 - v0
 }
-func (m *Module) fn271(v0, v1, v2 int32) int32 {
+func (m *Module) fn273(v0, v1, v2 int32) int32 {
 	var v3, v4 int32
 	if v2 != 0 {
 		mem := m.memory
@@ -65729,7 +66559,7 @@ func (m *Module) fn271(v0, v1, v2 int32) int32 {
 	}
 	return i32(0)
 }
-func (m *Module) fn272(v0 int32) int32 {
+func (m *Module) fn274(v0 int32) int32 {
 	if v0 != 0 {
 		if v0&i32(0xffff) != 0 {
 			goto l1
@@ -65747,17 +66577,17 @@ func (m *Module) fn272(v0 int32) int32 {
 			return i32(-1)
 		}
 	l1:
-		fn259()
+		fn261()
 		panic("unreachable")
 	}
 	t0 := int32(len(m.memory) >> 16)
 	return t0 << 16
 }
-func (m *Module) fn273(v0 int32) int32 {
-	t0 := m.fn274(v0)
+func (m *Module) fn275(v0 int32) int32 {
+	t0 := m.fn276(v0)
 	return t0
 }
-func (m *Module) fn274(v0 int32) int32 {
+func (m *Module) fn276(v0 int32) int32 {
 	var v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11 int32
 	t0 := m.g0
 	v1 = t0 - i32(16)
@@ -66333,7 +67163,7 @@ func (m *Module) fn274(v0 int32) int32 {
 												}
 											}
 										l51:
-											t89 := m.fn272(i32(0))
+											t89 := m.fn274(i32(0))
 											mem = m.memory
 											v8 = t89
 											if v8 == i32(-1) {
@@ -66373,7 +67203,7 @@ func (m *Module) fn274(v0 int32) int32 {
 												}
 											}
 										l57:
-											t93 := m.fn272(v6)
+											t93 := m.fn274(v6)
 											mem = m.memory
 											v4 = t93
 											if v4 != v8 {
@@ -66386,7 +67216,7 @@ func (m *Module) fn274(v0 int32) int32 {
 										if uint32(v6) > uint32(i32(0x7ffffffe)) {
 											goto l55
 										}
-										t94 := m.fn272(v6)
+										t94 := m.fn274(v6)
 										mem = m.memory
 										v8 = t94
 										t95 := int32(load32(mem, uint64(uint32(v4))))
@@ -66409,10 +67239,10 @@ func (m *Module) fn274(v0 int32) int32 {
 										v3 = t97
 										v3 = (t98 + v3) & (i32(0) - v3)
 										if uint32(v3) <= uint32(i32(0x7ffffffe)) {
-											t99 := m.fn272(v3)
+											t99 := m.fn274(v3)
 											mem = m.memory
 											if t99 == i32(-1) {
-												_ = m.fn272(i32(0) - v6)
+												_ = m.fn274(i32(0) - v6)
 												mem = m.memory
 												goto l55
 											}
@@ -66482,10 +67312,10 @@ func (m *Module) fn274(v0 int32) int32 {
 			if uint32(v9) > uint32(i32(0x7ffffffe)) {
 				goto l64
 			}
-			t102 := m.fn272(v9)
+			t102 := m.fn274(v9)
 			mem = m.memory
 			v8 = t102
-			t103 := m.fn272(i32(0))
+			t103 := m.fn274(i32(0))
 			mem = m.memory
 			v4 = t103
 			if v8 == i32(-1) {
@@ -66652,7 +67482,7 @@ func (m *Module) fn274(v0 int32) int32 {
 					store32(mem, uint64(uint32(v4)), uint32(v8))
 					t159 := int32(load32(mem, uint64(uint32(v4))+4))
 					store32(mem, uint64(uint32(v4))+4, uint32(t159+v6))
-					t160 := m.fn275(v8, v9, v5)
+					t160 := m.fn277(v8, v9, v5)
 					mem = m.memory
 					v4 = t160
 					goto l8
@@ -67132,7 +67962,7 @@ l8:
 	m.g0 = v1 + i32(16)
 	return v4
 }
-func (m *Module) fn275(v0, v1, v2 int32) int32 {
+func (m *Module) fn277(v0, v1, v2 int32) int32 {
 	var v3, v4, v5, v6, v7, v8, v9 int32
 	v3 = v0 + (i32(-8)-v0)&i32(15)
 	mem := m.memory
@@ -67412,10 +68242,10 @@ func (m *Module) fn275(v0, v1, v2 int32) int32 {
 l1:
 	return v3 + i32(8)
 }
-func (m *Module) fn276(v0 int32) {
-	m.fn277(v0)
+func (m *Module) fn278(v0 int32) {
+	m.fn279(v0)
 }
-func (m *Module) fn277(v0 int32) {
+func (m *Module) fn279(v0 int32) {
 	var v1, v2, v3, v4, v5, v6, v7, v8 int32
 	mem := m.memory
 	{
@@ -67873,7 +68703,7 @@ func (m *Module) fn277(v0 int32) {
 		store32(mem, uint64(uint32(i32(0)))+1077220, uint32(p61))
 	}
 }
-func (m *Module) fn278(v0, v1 int32) int32 {
+func (m *Module) fn280(v0, v1 int32) int32 {
 	var v2 int32
 	var v3 int64
 	{
@@ -67896,7 +68726,7 @@ func (m *Module) fn278(v0, v1 int32) int32 {
 	}
 l1:
 	{
-		t1 := m.fn274(v2)
+		t1 := m.fn276(v2)
 		v0 = t1
 		if v0 == 0 {
 			goto l2
@@ -67913,7 +68743,7 @@ l1:
 l2:
 	return v0
 }
-func (m *Module) fn279(v0, v1 int32) int32 {
+func (m *Module) fn281(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12 int32
 	{
 		if v0 != 0 {
@@ -68085,7 +68915,7 @@ func (m *Module) fn279(v0, v1 int32) int32 {
 												v2 = v6 + v9
 												t30 := int32(load32(mem, uint64(uint32(v2))+4))
 												store32(mem, uint64(uint32(v2))+4, uint32(t30|i32(1)))
-												m.fn280(v1, v10)
+												m.fn282(v1, v10)
 												mem = m.memory
 												return v0
 											}
@@ -68151,7 +68981,7 @@ func (m *Module) fn279(v0, v1 int32) int32 {
 							store32(mem, uint64(uint32(v2))+4, uint32(v1|i32(3)))
 							t4 := int32(load32(mem, uint64(uint32(v7))+4))
 							store32(mem, uint64(uint32(v7))+4, uint32(t4|i32(1)))
-							m.fn280(v2, v1)
+							m.fn282(v2, v1)
 							mem = m.memory
 							return v0
 						}
@@ -68170,7 +69000,7 @@ func (m *Module) fn279(v0, v1 int32) int32 {
 				}
 			l3:
 				{
-					t31 := m.fn274(v1)
+					t31 := m.fn276(v1)
 					mem = m.memory
 					v2 = t31
 					if v2 != 0 {
@@ -68198,7 +69028,7 @@ func (m *Module) fn279(v0, v1 int32) int32 {
 					memory_copy(mem, uint32(v2), uint32(v0), uint32(v1))
 				}
 			l26:
-				m.fn277(v0)
+				m.fn279(v0)
 				v0 = v2
 			l4:
 				return v0
@@ -68206,11 +69036,11 @@ func (m *Module) fn279(v0, v1 int32) int32 {
 			store32(mem, uint64(uint32(i32(0)))+1077180, uint32(i32(48)))
 			return i32(0)
 		}
-		t0 := m.fn274(v1)
+		t0 := m.fn276(v1)
 		return t0
 	}
 }
-func (m *Module) fn280(v0, v1 int32) {
+func (m *Module) fn282(v0, v1 int32) {
 	var v2, v3, v4, v5, v6, v7, v8 int32
 	v2 = v0 + v1
 	mem := m.memory
@@ -68636,14 +69466,14 @@ func (m *Module) fn280(v0, v1 int32) {
 		store32(mem, uint64(uint32(v0))+8, uint32(v1))
 	}
 }
-func (m *Module) fn281(v0, v1, v2 int32) int32 {
+func (m *Module) fn283(v0, v1, v2 int32) int32 {
 	var v3, v4 int32
 	{
 		{
 			if v1 != i32(16) {
 				goto l0
 			}
-			t0 := m.fn274(v2)
+			t0 := m.fn276(v2)
 			v1 = t0
 			goto l1
 		}
@@ -68668,7 +69498,7 @@ func (m *Module) fn281(v0, v1, v2 int32) int32 {
 		if uint32(v1) > uint32(i32(16)) {
 			p1 = v1
 		}
-		t2 := m.fn282(p1, v2)
+		t2 := m.fn284(p1, v2)
 		v1 = t2
 	}
 l1:
@@ -68682,7 +69512,7 @@ l4:
 l2:
 	return v3
 }
-func (m *Module) fn282(v0, v1 int32) int32 {
+func (m *Module) fn284(v0, v1 int32) int32 {
 	var v2, v3, v4, v5, v6 int32
 	{
 		p0 := i32(16)
@@ -68713,7 +69543,7 @@ l1:
 			p1 = i32(16)
 		}
 		v1 = p1
-		t3 := m.fn274(t2 + v1 + i32(12))
+		t3 := m.fn276(t2 + v1 + i32(12))
 		mem = m.memory
 		v3 = t3
 		if v3 != 0 {
@@ -68758,7 +69588,7 @@ l1:
 				v6 = v2 + v3
 				t12 := int32(load32(mem, uint64(uint32(v6))+4))
 				store32(mem, uint64(uint32(v6))+4, uint32(t12|i32(1)))
-				m.fn280(v2, v3)
+				m.fn282(v2, v3)
 				mem = m.memory
 			}
 		l6:
@@ -68780,7 +69610,7 @@ l1:
 				v2 = v0 + v2
 				t15 := int32(load32(mem, uint64(uint32(v2))+4))
 				store32(mem, uint64(uint32(v2))+4, uint32(t15|i32(1)))
-				m.fn280(v3, v1)
+				m.fn282(v3, v1)
 			}
 		l8:
 			return v0 + i32(8)
@@ -68790,113 +69620,118 @@ l1:
 	store32(mem, uint64(uint32(i32(0)))+1077180, uint32(i32(48)))
 	return i32(0)
 }
-func fn283() {
+func fn285() {
 }
-func fn284() {
-	fn283()
-	fn283()
+func fn286() {
+	fn285()
+	fn285()
 }
 func (m *Module) Xcrio_pin_clone(v0 int32) int32 {
-	t0 := m.fn165(v0)
-	fn284()
+	t0 := m.fn166(v0)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_compile(v0, v1, v2, v3, v4 int32) int32 {
-	t0 := m.fn166(v0, v1, v2, v3, v4)
-	fn284()
+	t0 := m.fn167(v0, v1, v2, v3, v4)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_error_free(v0 int32) {
-	m.fn167(v0)
-	fn284()
+	m.fn168(v0)
+	fn286()
 }
 func (m *Module) Xcrio_pin_error_kind(v0 int32) int32 {
-	t0 := m.fn168(v0)
-	fn284()
+	t0 := m.fn169(v0)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_error_message(v0 int32) int32 {
-	t0 := m.fn169(v0)
-	fn284()
+	t0 := m.fn170(v0)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_error_pattern_index(v0 int32) int32 {
-	t0 := m.fn170(v0)
-	fn284()
+	t0 := m.fn171(v0)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_fingerprint(v0, v1 int32) int32 {
-	t0 := m.fn171(v0, v1)
-	fn284()
+	t0 := m.fn172(v0, v1)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_free(v0 int32) {
-	m.fn172(v0)
-	fn284()
+	m.fn173(v0)
+	fn286()
 }
 func (m *Module) Xcrio_pin_len(v0 int32) int32 {
-	t0 := m.fn173(v0)
-	fn284()
+	t0 := m.fn174(v0)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_length_verdicts(v0, v1, v2 int32) int32 {
-	t0 := m.fn174(v0, v1, v2)
-	fn284()
+	t0 := m.fn175(v0, v1, v2)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_list_fingerprint(v0, v1, v2, v3, v4 int32) int32 {
-	t0 := m.fn175(v0, v1, v2, v3, v4)
-	fn284()
+	t0 := m.fn176(v0, v1, v2, v3, v4)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_match(v0, v1, v2 int32) int32 {
-	t0 := m.fn176(v0, v1, v2)
-	fn284()
+	t0 := m.fn177(v0, v1, v2)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_match_any(v0, v1, v2, v3 int32) int32 {
-	t0 := m.fn177(v0, v1, v2, v3)
-	fn284()
+	t0 := m.fn178(v0, v1, v2, v3)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_match_each(v0, v1, v2, v3, v4 int32) int32 {
-	t0 := m.fn178(v0, v1, v2, v3, v4)
-	fn284()
+	t0 := m.fn179(v0, v1, v2, v3, v4)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_match_index(v0, v1, v2 int32) int32 {
-	t0 := m.fn179(v0, v1, v2)
-	fn284()
+	t0 := m.fn180(v0, v1, v2)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_tier(v0 int32) int32 {
-	t0 := m.fn180(v0)
-	fn284()
+	t0 := m.fn181(v0)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_validate(v0, v1, v2, v3, v4 int32) int32 {
-	t0 := m.fn181(v0, v1, v2, v3, v4)
-	fn284()
+	t0 := m.fn182(v0, v1, v2, v3, v4)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_validate_tier(v0, v1, v2, v3, v4, v5 int32) int32 {
-	t0 := m.fn182(v0, v1, v2, v3, v4, v5)
-	fn284()
+	t0 := m.fn183(v0, v1, v2, v3, v4, v5)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_version() int32 {
-	t0 := fn183()
-	fn284()
+	t0 := fn184()
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_wasm_alloc(v0 int32) int32 {
-	t0 := m.fn184(v0)
-	fn284()
+	t0 := m.fn185(v0)
+	fn286()
+	return t0
+}
+func (m *Module) Xcrio_pin_wasm_compile_fingerprinted(v0, v1, v2, v3, v4, v5 int32) int32 {
+	t0 := m.fn186(v0, v1, v2, v3, v4, v5)
+	fn286()
 	return t0
 }
 func (m *Module) Xcrio_pin_wasm_free(v0, v1 int32) {
-	m.fn185(v0, v1)
-	fn284()
+	m.fn187(v0, v1)
+	fn286()
 }
 func (m *Module) Xmemory() Memory {
 	return &m.wasmMemory
@@ -69121,4 +69956,4 @@ func table_init[T1, T2, T3 int | int32 | int64](tab, elems []any, dest T1, src T
 	copy(tab[x:y:len(tab)], elems[z:w:len(elems)])
 }
 
-const data0 = "\rbegin > end (\xc0\x03 > \xc0\x10) when slicing `\xc0\x01`\xc0\x00\x11start byte index \xc0\x16 is out of bounds of `\xc0\x01`\xc0\x00\x0fend byte index \xc0\x16 is out of bounds of `\xc0\x01`\xc0\x00\x11start byte index \xc0& is not a char boundary; it is inside \xc0\b (bytes \xc0\x06) of `\xc0\x01`\xc0\x00\x0fend byte index \xc0& is not a char boundary; it is inside \xc0\b (bytes \xc0\x06) of `\xc0\x01`\xc0\x00\xc0\x01:\xc0\x01:\xc0\x00\x16slice index starts at \xc0\r but ends at \xc0\x00 index out of bounds: the len is \xc0\x12 but the index is \xc0\x00\bpattern \xc0\x00\x12range start index \xc0\" out of range for slice of length \xc0\x00\x10range end index \xc0\" out of range for slice of length \xc0\x00\x10assertion `left \xc0\x17 right` failed\n  left: \xc0\t\n right: \xc0\x00\x10assertion `left \xc0\x10 right` failed: \xc0\t\n  left: \xc0\t\n right: \xc0\x00\xc0\x02: \xc0\x00\x1epatterns is NULL but count is \xc0\x1f; pass count 0 for an empty set\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/index.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/sort/shared/smallsort.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/sort/stable/quicksort.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/alloc/src/fmt.rs\x00src/set.rs\x00src/set/dialect.rs\x00src/set/exact.rs\x00src/set/needles.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/char/methods.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/sys/sync/mutex/no_threads.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/memchr.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/iter.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/str/pattern.rs\x00src/pattern.rs\x00src/set/dfa/walk.rs\x00src/ffi.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/alloc/src/string.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs\x00src/normalize.rs\x00src/set/sparse.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/unicode/printable.rs\x00src/set/intake.rs\x00src/set/trie.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/sync/once.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/fmt/mod.rs\x00/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/memchr-2.8.3/src/arch/all/packedpair/mod.rs\x00src/set/prefilter/mod.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/io/mod.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/alloc/src/raw_vec/mod.rs\x00src/fold.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/thread/id.rs\x00src/set/dfa.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/sys/random/wasip1.rs\x00\vtoo large: \xc0\x10 may be at most \xc0'; split the list or shorten the pattern\x00$not valid UTF-8 (bad byte at offset \xc0;); patterns are text: fix the encoding of the configuration\x00\bpattern \xc0G is NULL; without lengths every pattern must be a NUL-terminated string\x00\x06count \xc0\" is larger than any array can hold\x000.2.0\x00/\x00\x05... (\xc0\a bytes)\x00\bpattern \xc0\x15 is NULL with length \xc08; NULL is allowed only with length 0 (the empty pattern)\x00Ka '*' only at the start is a literal character, so this pins only the name \xc0\x1d itself (in any case); write \xc0\x19 to pin names containing \xc0\x1c (CRI-O has no suffix match)\x00\x02 (\xc0\x01)\x00\x18not an image reference (\xc0\t), which \xc0c requires of an exact pattern; write the image's name in full, such as \"registry.k8s.io/pause:3.10\"\x00\x15memory allocation of \xc0G bytes failed\nskipping backtrace printing to avoid potential recursion\n\x00\x15memory allocation of \xc0\x0e bytes failed\n\x00\fpanicked at \xc0\x02:\n\xc03\nthread panicked while processing panic. aborting.\n\x00\t\nthread '\xc0\x03' (\xc0\x0e) panicked at \xc0\x02:\n\xc0\x01\n\x00\x19aborting due to panic at \xc0\x02:\n\xc0\x01\n\x00\x00\x00\x00\\\x04\x10\x00P\x00\x00\x00U\a\x00\x00\t\x00\x00\x00\xc1\x02\x10\x00O\x00\x00\x00\xfc\x03\x00\x003\x00\x00\x00\xc1\x02\x10\x00O\x00\x00\x00\a\x04\x00\x007\x00\x00\x00\x12encode_utf8: need \xc0\x13 bytes to encode U+\xc3 \x00\x00i\x04\x00\x15 but buffer has just \xc0\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\t\x02\x00\x007\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x16\x00\x00\x00TryFromIntError\x00\x00\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00\x03\x00\x00\x00Utf8Errorvalid_up_toerror_len\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xcd\x01\x00\x007\x00\x00\x00()\x00\x00\xaa\x05\x10\x00O\x00\x00\x00i\x04\x00\x00$\x00\x00\x00743210/.-g\xf2BC\xe5,+*)('&%$#\"!8 \x1f\x1e\x1d\x1c\xff\x94\xa4\x95\x88\xa0\x9b\xad\xddކz\xe8\xca\xd7\xe0\xd0\xdc̻\xb7\xb3\xb1\xa8\xb2\xc8\xe2Ú\xb8\xae~x\xbf\x9dª\xbd\xa2\xa1\x96\xc1\x8e\x89\xab\xb0\xb9\xa7\xbap\xaf\xc0\xbc\x9c\x8c\x8f{\x85\x80\x93\x8a\x92rߗ\xf9\xd8\xee\xec\xfd\xe3\xda\xe6\xf7\x87\xb4\xf1\xe9\xf6\xf4\xe7\x8b\xf5\xf3\xfb\xeb\xc9\xc4\xf0֘\xb6͵\x7f\x1b\xd4\xd3\xd2\xd5\xe4ũ\x9f\x83\xaciPb`aQϑts\x90\x82\x99yk\x84mn|oRlv\x8dq\x81w}\xa5u\\jSHc]AO\xa6\xed\xa3Ǿ\xe1\xd1\xcb\xc6\xd9\xdb\xce\xea\xf8\x9e\xef\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xffone-time initialization may not be performed recursively\\\a\x10\x00L\x00\x00\x00\xdb\x00\x00\x00\x14\x00\x00\x00\x17\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00\x18\x00\x00\x00\x19\x00\x00\x00\x1a\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x1b\x00\x00\x00a Display implementation returned an error unexpectedly\x00(\x06\x10\x00K\x00\x00\x00d\v\x00\x00\x0e\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xe5\x05\x00\x00\x14\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xe5\x05\x00\x00!\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xd9\x05\x00\x00!\x00\x00\x00dest is out of boundsmid > len\x00\x00q\x03\x10\x00_\x00\x00\x00M\x00\x00\x00\x1f\x00\x00\x00q\x03\x10\x00_\x00\x00\x00G\x00\x00\x00\x17\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00\x1c\x00\x00\x00NoneSome\xf5\a\x10\x00`\x00\x00\x00\xc3\x00\x00\x00\t\x00\x00\x00called `Result::unwrap()` on an `Err` value\x00\xf5\a\x10\x00`\x00\x00\x00\xbc\x00\x00\x00*\x00\x00\x00\xf5\a\x10\x00`\x00\x00\x00\xb9\x00\x00\x00*\x00\x00\x00\x12unknown flag bits \xc1 \x00\x80`\x80\x95\x00; the flags are anchor-globs (1), case-sensitive (2), strict (4), literal (8), cri-dockerd-syntax (16) and normalize (32), or 0 for CRI-O's semantics\x00a lone '*' is not a valid pattern; write \"**\" to pin every imageempty pattern (it pins only an image with an empty name); remove itcontrol characterwhitespace\xc0\x01 \xc0\x04 (U+\xc3 \x00\x00i\x04\x00\n) at byte \xc0q; image names never contain whitespace or control characters: remove it (look for stray spaces, tabs or newlines)\x00*word\x00\xfa\x05\x10\x00\x0e\x00\x00\x00]\x01\x00\x00$\x00\x00\x00\x10the '*' at byte \xc0\x80\xa9\x00 is a literal character (only a trailing '*', or the leading '*' of \"*word*\", is a wildcard); remove it, or split the pattern into a \"prefix*\" glob or a \"*word*\" keyword\x00the flags literal (8) and cri-dockerd-syntax (16) are two pattern syntaxes; choose onethe normalize flag\x00U\x14\x10\x00\x12\x00\x00\x00NeedsCanonical\x00\x00g\xe6\tj\x85\xaeg\xbbr\xf3n<:\xf5O\xa5\x7fR\x0eQ\x8ch\x05\x9b\xabك\x1f\x19\xcd\xe0[crio-pin list fingerprint v1\n\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x00H\x02\x00\x00-\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x00K\x02\x00\x00'\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x00K\x02\x00\x009\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x00'\x02\x00\x00'\x00\x00\x00the total size of all patterns in bytesthe number of patterns\x12unknown flag bits \xc1 \x00\x80`\x80\xc8\x00; the flags are CRIO_PIN_ANCHOR_GLOBS (1), CRIO_PIN_CASE_SENSITIVE (2), CRIO_PIN_STRICT (4), CRIO_PIN_LITERAL (8), CRIO_PIN_CRI_DOCKERD_SYNTAX (16) and CRIO_PIN_NORMALIZE (32), or CRIO_PIN_DEFAULT (0)\x00CRIO_PIN_LITERAL (8) and CRIO_PIN_CRI_DOCKERD_SYNTAX (16) are two pattern syntaxes; choose oneCRIO_PIN_NORMALIZE (32)\x00\x00\x1d\x06\x10\x00\n\x00\x00\x002\x01\x00\x00#\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x009\x01\x00\x00\x0e\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\x1b\x01\x00\x00'\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\x1e\x01\x00\x00\x1a\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00 \x01\x00\x00-\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00!\x01\x00\x00\x1b\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xba\x01\x00\x00\x15\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x001\x01\x00\x00\x1a\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x003\x01\x00\x00\x17\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00$\x01\x00\x008\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00&\x01\x00\x00\x1a\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00-\x01\x00\x00\x1e\x00\x00\x00canonical needles use at most 243 bytes\x00c\t\x10\x00\x0e\x00\x00\x00\xf0\x00\x00\x009\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00}\x01\x00\x00/\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00~\x01\x00\x00+\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\x84\x01\x00\x00*\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00d\x01\x00\x00\x1e\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\x11\x01\x00\x00\x1c\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\x10\x01\x00\x00\x1c\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\xf3\x01\x00\x00R\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\xcb\x01\x00\x00O\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00X\x00\x00\x00\n\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\xf3\x00\x00\x00\x15\x00\x00\x00the ids fit in u32\x00\x00c\t\x10\x00\x0e\x00\x00\x00\xbd\x00\x00\x00\t\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\xaa\x00\x00\x00)\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\xb3\x00\x00\x00\x13\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x85\x00\x00\x00\v\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xbd\x00\x00\x00\x1e\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x95\x01\x00\x00\x1a\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00y\x01\x00\x00\x1f\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00~\x01\x00\x00$\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x7f\x01\x00\x00&\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x87\x01\x00\x00W\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x88\x01\x00\x00%\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x89\x01\x00\x00%\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xc0\x01\x00\x001\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x82\x01\x00\x00\x19\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xc6\x01\x00\x00\t\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xcf\x01\x00\x00\x18\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00Q\x01\x00\x00\x19\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00R\x01\x00\x00\x12\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00^\x01\x00\x00\x12\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00e\x00\x00\x00\x1e\x00\x00\x00canonical needles are UTF-8: at most 243 distinct bytes\x00L\a\x10\x00\x0f\x00\x00\x00o\x00\x00\x00,\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xf8\x00\x00\x00\x17\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xfc\x00\x00\x00\x13\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\t\x01\x00\x00\x13\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xff\x00\x00\x00\x18\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x01\x01\x00\x00\x1e\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x06\x01\x00\x00*\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00.\x01\x00\x00:\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00.\x01\x00\x00%\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\xf1\x01\x00\x00\x1b\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\xf7\x01\x00\x00&\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\xd8\x01\x00\x00-\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00m\x01\x00\x00\x0e\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\x88\x00\x00\x00\x1d\x00\x00\x00\x1a\x04\x10\x00\n\x00\x00\x00w\x01\x00\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x1d\x00\x00\x00a canonical name is searched as it is\x00\x00\x00\x1a\x04\x10\x00\n\x00\x00\x006\x01\x00\x009\x00\x00\x00\x1a\x04\x10\x00\n\x00\x00\x00\x1a\x01\x00\x00\x1b\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\x8d\x00\x00\x00\x1f\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\x95\x00\x00\x00-\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\x95\x00\x00\x00\x13\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\xaa\x00\x00\x00\x0e\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\xa4\x00\x00\x00;\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00G\x00\x00\x00L\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x04\x00\x00\x00\x1e\x00\x00\x00a reference is ASCII:\a\x10\x00\x11\x00\x00\x00A\x00\x00\x00B\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xea\x00\x00\x00+\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xec\x00\x00\x00\x14\x00\x00\x00an anchored state is listed\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xff\x00\x00\x00M\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xc3\x00\x00\x00\x19\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00g\x00\x00\x00\x11\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xbd\x00\x00\x00*\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\x8a\x00\x00\x00\r\x00\x00\x00%\x04\x10\x00\x12\x00\x00\x00\x14\x00\x00\x00M\x00\x00\x00%\x04\x10\x00\x12\x00\x00\x00\x14\x00\x00\x00\t\x00\x00\x00pushed aboveI\x04\x10\x00\x12\x00\x00\x00H\x00\x00\x003\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xd4\x03\x00\x00\x1a\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xd4\x03\x00\x00&\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xd4\x03\x00\x002\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcd\x03\x00\x00+\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcd\x03\x00\x00:\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcd\x03\x00\x00I\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xc6\x03\x00\x00V\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcb\x03\x00\x00+\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcb\x03\x00\x003\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcb\x03\x00\x00G\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xab\x03\x00\x00\x1b\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xac\x03\x00\x00/\x00\x00\x00window size must be non-zeroV\b\x10\x00\x18\x00\x00\x00\x93\x03\x00\x00\x15\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xe9\x01\x00\x00\x15\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00-\x02\x00\x00G\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00o\x03\x00\x00\x16\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xb5\x01\x00\x00A\x00\x00\x00V\b\x10\x00\x18\x00\x00\x006\x03\x00\x00\x1e\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00\x18\x01\x00\x00\f\x00\x00\x00a representative is below its rune\x00\x00\n\t\x10\x00\v\x00\x00\x00?\x00\x00\x006\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00%\x00\x00\x00!\x00\x00\x00fold table holds only scalar values\x00\n\t\x10\x00\v\x00\x00\x00(\x00\x00\x00\x19\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00\a\x01\x00\x00\x16\x00\x00\x00room for the canonical form\x00\n\t\x10\x00\v\x00\x00\x00]\x00\x00\x00\x05\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00e\x00\x00\x00\x14\x00\x00\x00�\x00\n\t\x10\x00\v\x00\x00\x00~\x00\x00\x00\x14\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00u\x00\x00\x00I\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00u\x00\x00\x00\x18\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00s\x00\x00\x00F\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00l\x00\x00\x00\r\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00\xa8\x00\x00\x00\x18\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00O\x00\x00\x008\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00/\x00\x00\x00\x12\x00\x00\x00a\x00\x00\x00A\x00\x00\x00b\x00\x00\x00B\x00\x00\x00c\x00\x00\x00C\x00\x00\x00d\x00\x00\x00D\x00\x00\x00e\x00\x00\x00E\x00\x00\x00f\x00\x00\x00F\x00\x00\x00g\x00\x00\x00G\x00\x00\x00h\x00\x00\x00H\x00\x00\x00i\x00\x00\x00I\x00\x00\x00j\x00\x00\x00J\x00\x00\x00k\x00\x00\x00K\x00\x00\x00l\x00\x00\x00L\x00\x00\x00m\x00\x00\x00M\x00\x00\x00n\x00\x00\x00N\x00\x00\x00o\x00\x00\x00O\x00\x00\x00p\x00\x00\x00P\x00\x00\x00q\x00\x00\x00Q\x00\x00\x00r\x00\x00\x00R\x00\x00\x00s\x00\x00\x00S\x00\x00\x00t\x00\x00\x00T\x00\x00\x00u\x00\x00\x00U\x00\x00\x00v\x00\x00\x00V\x00\x00\x00w\x00\x00\x00W\x00\x00\x00x\x00\x00\x00X\x00\x00\x00y\x00\x00\x00Y\x00\x00\x00z\x00\x00\x00Z\x00\x00\x00\xe0\x00\x00\x00\xc0\x00\x00\x00\xe1\x00\x00\x00\xc1\x00\x00\x00\xe2\x00\x00\x00\xc2\x00\x00\x00\xe3\x00\x00\x00\xc3\x00\x00\x00\xe4\x00\x00\x00\xc4\x00\x00\x00\xe5\x00\x00\x00\xc5\x00\x00\x00\xe6\x00\x00\x00\xc6\x00\x00\x00\xe7\x00\x00\x00\xc7\x00\x00\x00\xe8\x00\x00\x00\xc8\x00\x00\x00\xe9\x00\x00\x00\xc9\x00\x00\x00\xea\x00\x00\x00\xca\x00\x00\x00\xeb\x00\x00\x00\xcb\x00\x00\x00\xec\x00\x00\x00\xcc\x00\x00\x00\xed\x00\x00\x00\xcd\x00\x00\x00\xee\x00\x00\x00\xce\x00\x00\x00\xef\x00\x00\x00\xcf\x00\x00\x00\xf0\x00\x00\x00\xd0\x00\x00\x00\xf1\x00\x00\x00\xd1\x00\x00\x00\xf2\x00\x00\x00\xd2\x00\x00\x00\xf3\x00\x00\x00\xd3\x00\x00\x00\xf4\x00\x00\x00\xd4\x00\x00\x00\xf5\x00\x00\x00\xd5\x00\x00\x00\xf6\x00\x00\x00\xd6\x00\x00\x00\xf8\x00\x00\x00\xd8\x00\x00\x00\xf9\x00\x00\x00\xd9\x00\x00\x00\xfa\x00\x00\x00\xda\x00\x00\x00\xfb\x00\x00\x00\xdb\x00\x00\x00\xfc\x00\x00\x00\xdc\x00\x00\x00\xfd\x00\x00\x00\xdd\x00\x00\x00\xfe\x00\x00\x00\xde\x00\x00\x00\x01\x01\x00\x00\x00\x01\x00\x00\x03\x01\x00\x00\x02\x01\x00\x00\x05\x01\x00\x00\x04\x01\x00\x00\a\x01\x00\x00\x06\x01\x00\x00\t\x01\x00\x00\b\x01\x00\x00\v\x01\x00\x00\n\x01\x00\x00\r\x01\x00\x00\f\x01\x00\x00\x0f\x01\x00\x00\x0e\x01\x00\x00\x11\x01\x00\x00\x10\x01\x00\x00\x13\x01\x00\x00\x12\x01\x00\x00\x15\x01\x00\x00\x14\x01\x00\x00\x17\x01\x00\x00\x16\x01\x00\x00\x19\x01\x00\x00\x18\x01\x00\x00\x1b\x01\x00\x00\x1a\x01\x00\x00\x1d\x01\x00\x00\x1c\x01\x00\x00\x1f\x01\x00\x00\x1e\x01\x00\x00!\x01\x00\x00 \x01\x00\x00#\x01\x00\x00\"\x01\x00\x00%\x01\x00\x00$\x01\x00\x00'\x01\x00\x00&\x01\x00\x00)\x01\x00\x00(\x01\x00\x00+\x01\x00\x00*\x01\x00\x00-\x01\x00\x00,\x01\x00\x00/\x01\x00\x00.\x01\x00\x003\x01\x00\x002\x01\x00\x005\x01\x00\x004\x01\x00\x007\x01\x00\x006\x01\x00\x00:\x01\x00\x009\x01\x00\x00<\x01\x00\x00;\x01\x00\x00>\x01\x00\x00=\x01\x00\x00@\x01\x00\x00?\x01\x00\x00B\x01\x00\x00A\x01\x00\x00D\x01\x00\x00C\x01\x00\x00F\x01\x00\x00E\x01\x00\x00H\x01\x00\x00G\x01\x00\x00K\x01\x00\x00J\x01\x00\x00M\x01\x00\x00L\x01\x00\x00O\x01\x00\x00N\x01\x00\x00Q\x01\x00\x00P\x01\x00\x00S\x01\x00\x00R\x01\x00\x00U\x01\x00\x00T\x01\x00\x00W\x01\x00\x00V\x01\x00\x00Y\x01\x00\x00X\x01\x00\x00[\x01\x00\x00Z\x01\x00\x00]\x01\x00\x00\\\x01\x00\x00_\x01\x00\x00^\x01\x00\x00a\x01\x00\x00`\x01\x00\x00c\x01\x00\x00b\x01\x00\x00e\x01\x00\x00d\x01\x00\x00g\x01\x00\x00f\x01\x00\x00i\x01\x00\x00h\x01\x00\x00k\x01\x00\x00j\x01\x00\x00m\x01\x00\x00l\x01\x00\x00o\x01\x00\x00n\x01\x00\x00q\x01\x00\x00p\x01\x00\x00s\x01\x00\x00r\x01\x00\x00u\x01\x00\x00t\x01\x00\x00w\x01\x00\x00v\x01\x00\x00x\x01\x00\x00\xff\x00\x00\x00z\x01\x00\x00y\x01\x00\x00|\x01\x00\x00{\x01\x00\x00~\x01\x00\x00}\x01\x00\x00\x7f\x01\x00\x00S\x00\x00\x00\x83\x01\x00\x00\x82\x01\x00\x00\x85\x01\x00\x00\x84\x01\x00\x00\x88\x01\x00\x00\x87\x01\x00\x00\x8c\x01\x00\x00\x8b\x01\x00\x00\x92\x01\x00\x00\x91\x01\x00\x00\x99\x01\x00\x00\x98\x01\x00\x00\xa1\x01\x00\x00\xa0\x01\x00\x00\xa3\x01\x00\x00\xa2\x01\x00\x00\xa5\x01\x00\x00\xa4\x01\x00\x00\xa8\x01\x00\x00\xa7\x01\x00\x00\xad\x01\x00\x00\xac\x01\x00\x00\xb0\x01\x00\x00\xaf\x01\x00\x00\xb4\x01\x00\x00\xb3\x01\x00\x00\xb6\x01\x00\x00\xb5\x01\x00\x00\xb9\x01\x00\x00\xb8\x01\x00\x00\xbd\x01\x00\x00\xbc\x01\x00\x00\xc5\x01\x00\x00\xc4\x01\x00\x00\xc6\x01\x00\x00\xc4\x01\x00\x00\xc8\x01\x00\x00\xc7\x01\x00\x00\xc9\x01\x00\x00\xc7\x01\x00\x00\xcb\x01\x00\x00\xca\x01\x00\x00\xcc\x01\x00\x00\xca\x01\x00\x00\xce\x01\x00\x00\xcd\x01\x00\x00\xd0\x01\x00\x00\xcf\x01\x00\x00\xd2\x01\x00\x00\xd1\x01\x00\x00\xd4\x01\x00\x00\xd3\x01\x00\x00\xd6\x01\x00\x00\xd5\x01\x00\x00\xd8\x01\x00\x00\xd7\x01\x00\x00\xda\x01\x00\x00\xd9\x01\x00\x00\xdc\x01\x00\x00\xdb\x01\x00\x00\xdd\x01\x00\x00\x8e\x01\x00\x00\xdf\x01\x00\x00\xde\x01\x00\x00\xe1\x01\x00\x00\xe0\x01\x00\x00\xe3\x01\x00\x00\xe2\x01\x00\x00\xe5\x01\x00\x00\xe4\x01\x00\x00\xe7\x01\x00\x00\xe6\x01\x00\x00\xe9\x01\x00\x00\xe8\x01\x00\x00\xeb\x01\x00\x00\xea\x01\x00\x00\xed\x01\x00\x00\xec\x01\x00\x00\xef\x01\x00\x00\xee\x01\x00\x00\xf2\x01\x00\x00\xf1\x01\x00\x00\xf3\x01\x00\x00\xf1\x01\x00\x00\xf5\x01\x00\x00\xf4\x01\x00\x00\xf6\x01\x00\x00\x95\x01\x00\x00\xf7\x01\x00\x00\xbf\x01\x00\x00\xf9\x01\x00\x00\xf8\x01\x00\x00\xfb\x01\x00\x00\xfa\x01\x00\x00\xfd\x01\x00\x00\xfc\x01\x00\x00\xff\x01\x00\x00\xfe\x01\x00\x00\x01\x02\x00\x00\x00\x02\x00\x00\x03\x02\x00\x00\x02\x02\x00\x00\x05\x02\x00\x00\x04\x02\x00\x00\a\x02\x00\x00\x06\x02\x00\x00\t\x02\x00\x00\b\x02\x00\x00\v\x02\x00\x00\n\x02\x00\x00\r\x02\x00\x00\f\x02\x00\x00\x0f\x02\x00\x00\x0e\x02\x00\x00\x11\x02\x00\x00\x10\x02\x00\x00\x13\x02\x00\x00\x12\x02\x00\x00\x15\x02\x00\x00\x14\x02\x00\x00\x17\x02\x00\x00\x16\x02\x00\x00\x19\x02\x00\x00\x18\x02\x00\x00\x1b\x02\x00\x00\x1a\x02\x00\x00\x1d\x02\x00\x00\x1c\x02\x00\x00\x1f\x02\x00\x00\x1e\x02\x00\x00 \x02\x00\x00\x9e\x01\x00\x00#\x02\x00\x00\"\x02\x00\x00%\x02\x00\x00$\x02\x00\x00'\x02\x00\x00&\x02\x00\x00)\x02\x00\x00(\x02\x00\x00+\x02\x00\x00*\x02\x00\x00-\x02\x00\x00,\x02\x00\x00/\x02\x00\x00.\x02\x00\x001\x02\x00\x000\x02\x00\x003\x02\x00\x002\x02\x00\x00<\x02\x00\x00;\x02\x00\x00=\x02\x00\x00\x9a\x01\x00\x00B\x02\x00\x00A\x02\x00\x00C\x02\x00\x00\x80\x01\x00\x00G\x02\x00\x00F\x02\x00\x00I\x02\x00\x00H\x02\x00\x00K\x02\x00\x00J\x02\x00\x00M\x02\x00\x00L\x02\x00\x00O\x02\x00\x00N\x02\x00\x00S\x02\x00\x00\x81\x01\x00\x00T\x02\x00\x00\x86\x01\x00\x00V\x02\x00\x00\x89\x01\x00\x00W\x02\x00\x00\x8a\x01\x00\x00Y\x02\x00\x00\x8f\x01\x00\x00[\x02\x00\x00\x90\x01\x00\x00`\x02\x00\x00\x93\x01\x00\x00c\x02\x00\x00\x94\x01\x00\x00h\x02\x00\x00\x97\x01\x00\x00i\x02\x00\x00\x96\x01\x00\x00o\x02\x00\x00\x9c\x01\x00\x00r\x02\x00\x00\x9d\x01\x00\x00u\x02\x00\x00\x9f\x01\x00\x00\x80\x02\x00\x00\xa6\x01\x00\x00\x83\x02\x00\x00\xa9\x01\x00\x00\x88\x02\x00\x00\xae\x01\x00\x00\x89\x02\x00\x00D\x02\x00\x00\x8a\x02\x00\x00\xb1\x01\x00\x00\x8b\x02\x00\x00\xb2\x01\x00\x00\x8c\x02\x00\x00E\x02\x00\x00\x92\x02\x00\x00\xb7\x01\x00\x00q\x03\x00\x00p\x03\x00\x00s\x03\x00\x00r\x03\x00\x00w\x03\x00\x00v\x03\x00\x00\x99\x03\x00\x00E\x03\x00\x00\x9c\x03\x00\x00\xb5\x00\x00\x00\xac\x03\x00\x00\x86\x03\x00\x00\xad\x03\x00\x00\x88\x03\x00\x00\xae\x03\x00\x00\x89\x03\x00\x00\xaf\x03\x00\x00\x8a\x03\x00\x00\xb1\x03\x00\x00\x91\x03\x00\x00\xb2\x03\x00\x00\x92\x03\x00\x00\xb3\x03\x00\x00\x93\x03\x00\x00\xb4\x03\x00\x00\x94\x03\x00\x00\xb5\x03\x00\x00\x95\x03\x00\x00\xb6\x03\x00\x00\x96\x03\x00\x00\xb7\x03\x00\x00\x97\x03\x00\x00\xb8\x03\x00\x00\x98\x03\x00\x00\xb9\x03\x00\x00E\x03\x00\x00\xba\x03\x00\x00\x9a\x03\x00\x00\xbb\x03\x00\x00\x9b\x03\x00\x00\xbc\x03\x00\x00\xb5\x00\x00\x00\xbd\x03\x00\x00\x9d\x03\x00\x00\xbe\x03\x00\x00\x9e\x03\x00\x00\xbf\x03\x00\x00\x9f\x03\x00\x00\xc0\x03\x00\x00\xa0\x03\x00\x00\xc1\x03\x00\x00\xa1\x03\x00\x00\xc2\x03\x00\x00\xa3\x03\x00\x00\xc3\x03\x00\x00\xa3\x03\x00\x00\xc4\x03\x00\x00\xa4\x03\x00\x00\xc5\x03\x00\x00\xa5\x03\x00\x00\xc6\x03\x00\x00\xa6\x03\x00\x00\xc7\x03\x00\x00\xa7\x03\x00\x00\xc8\x03\x00\x00\xa8\x03\x00\x00\xc9\x03\x00\x00\xa9\x03\x00\x00\xca\x03\x00\x00\xaa\x03\x00\x00\xcb\x03\x00\x00\xab\x03\x00\x00\xcc\x03\x00\x00\x8c\x03\x00\x00\xcd\x03\x00\x00\x8e\x03\x00\x00\xce\x03\x00\x00\x8f\x03\x00\x00\xd0\x03\x00\x00\x92\x03\x00\x00\xd1\x03\x00\x00\x98\x03\x00\x00\xd5\x03\x00\x00\xa6\x03\x00\x00\xd6\x03\x00\x00\xa0\x03\x00\x00\xd7\x03\x00\x00\xcf\x03\x00\x00\xd9\x03\x00\x00\xd8\x03\x00\x00\xdb\x03\x00\x00\xda\x03\x00\x00\xdd\x03\x00\x00\xdc\x03\x00\x00\xdf\x03\x00\x00\xde\x03\x00\x00\xe1\x03\x00\x00\xe0\x03\x00\x00\xe3\x03\x00\x00\xe2\x03\x00\x00\xe5\x03\x00\x00\xe4\x03\x00\x00\xe7\x03\x00\x00\xe6\x03\x00\x00\xe9\x03\x00\x00\xe8\x03\x00\x00\xeb\x03\x00\x00\xea\x03\x00\x00\xed\x03\x00\x00\xec\x03\x00\x00\xef\x03\x00\x00\xee\x03\x00\x00\xf0\x03\x00\x00\x9a\x03\x00\x00\xf1\x03\x00\x00\xa1\x03\x00\x00\xf3\x03\x00\x00\x7f\x03\x00\x00\xf4\x03\x00\x00\x98\x03\x00\x00\xf5\x03\x00\x00\x95\x03\x00\x00\xf8\x03\x00\x00\xf7\x03\x00\x00\xf9\x03\x00\x00\xf2\x03\x00\x00\xfb\x03\x00\x00\xfa\x03\x00\x00\xfd\x03\x00\x00{\x03\x00\x00\xfe\x03\x00\x00|\x03\x00\x00\xff\x03\x00\x00}\x03\x00\x000\x04\x00\x00\x10\x04\x00\x001\x04\x00\x00\x11\x04\x00\x002\x04\x00\x00\x12\x04\x00\x003\x04\x00\x00\x13\x04\x00\x004\x04\x00\x00\x14\x04\x00\x005\x04\x00\x00\x15\x04\x00\x006\x04\x00\x00\x16\x04\x00\x007\x04\x00\x00\x17\x04\x00\x008\x04\x00\x00\x18\x04\x00\x009\x04\x00\x00\x19\x04\x00\x00:\x04\x00\x00\x1a\x04\x00\x00;\x04\x00\x00\x1b\x04\x00\x00<\x04\x00\x00\x1c\x04\x00\x00=\x04\x00\x00\x1d\x04\x00\x00>\x04\x00\x00\x1e\x04\x00\x00?\x04\x00\x00\x1f\x04\x00\x00@\x04\x00\x00 \x04\x00\x00A\x04\x00\x00!\x04\x00\x00B\x04\x00\x00\"\x04\x00\x00C\x04\x00\x00#\x04\x00\x00D\x04\x00\x00$\x04\x00\x00E\x04\x00\x00%\x04\x00\x00F\x04\x00\x00&\x04\x00\x00G\x04\x00\x00'\x04\x00\x00H\x04\x00\x00(\x04\x00\x00I\x04\x00\x00)\x04\x00\x00J\x04\x00\x00*\x04\x00\x00K\x04\x00\x00+\x04\x00\x00L\x04\x00\x00,\x04\x00\x00M\x04\x00\x00-\x04\x00\x00N\x04\x00\x00.\x04\x00\x00O\x04\x00\x00/\x04\x00\x00P\x04\x00\x00\x00\x04\x00\x00Q\x04\x00\x00\x01\x04\x00\x00R\x04\x00\x00\x02\x04\x00\x00S\x04\x00\x00\x03\x04\x00\x00T\x04\x00\x00\x04\x04\x00\x00U\x04\x00\x00\x05\x04\x00\x00V\x04\x00\x00\x06\x04\x00\x00W\x04\x00\x00\a\x04\x00\x00X\x04\x00\x00\b\x04\x00\x00Y\x04\x00\x00\t\x04\x00\x00Z\x04\x00\x00\n\x04\x00\x00[\x04\x00\x00\v\x04\x00\x00\\\x04\x00\x00\f\x04\x00\x00]\x04\x00\x00\r\x04\x00\x00^\x04\x00\x00\x0e\x04\x00\x00_\x04\x00\x00\x0f\x04\x00\x00a\x04\x00\x00`\x04\x00\x00c\x04\x00\x00b\x04\x00\x00e\x04\x00\x00d\x04\x00\x00g\x04\x00\x00f\x04\x00\x00i\x04\x00\x00h\x04\x00\x00k\x04\x00\x00j\x04\x00\x00m\x04\x00\x00l\x04\x00\x00o\x04\x00\x00n\x04\x00\x00q\x04\x00\x00p\x04\x00\x00s\x04\x00\x00r\x04\x00\x00u\x04\x00\x00t\x04\x00\x00w\x04\x00\x00v\x04\x00\x00y\x04\x00\x00x\x04\x00\x00{\x04\x00\x00z\x04\x00\x00}\x04\x00\x00|\x04\x00\x00\x7f\x04\x00\x00~\x04\x00\x00\x81\x04\x00\x00\x80\x04\x00\x00\x8b\x04\x00\x00\x8a\x04\x00\x00\x8d\x04\x00\x00\x8c\x04\x00\x00\x8f\x04\x00\x00\x8e\x04\x00\x00\x91\x04\x00\x00\x90\x04\x00\x00\x93\x04\x00\x00\x92\x04\x00\x00\x95\x04\x00\x00\x94\x04\x00\x00\x97\x04\x00\x00\x96\x04\x00\x00\x99\x04\x00\x00\x98\x04\x00\x00\x9b\x04\x00\x00\x9a\x04\x00\x00\x9d\x04\x00\x00\x9c\x04\x00\x00\x9f\x04\x00\x00\x9e\x04\x00\x00\xa1\x04\x00\x00\xa0\x04\x00\x00\xa3\x04\x00\x00\xa2\x04\x00\x00\xa5\x04\x00\x00\xa4\x04\x00\x00\xa7\x04\x00\x00\xa6\x04\x00\x00\xa9\x04\x00\x00\xa8\x04\x00\x00\xab\x04\x00\x00\xaa\x04\x00\x00\xad\x04\x00\x00\xac\x04\x00\x00\xaf\x04\x00\x00\xae\x04\x00\x00\xb1\x04\x00\x00\xb0\x04\x00\x00\xb3\x04\x00\x00\xb2\x04\x00\x00\xb5\x04\x00\x00\xb4\x04\x00\x00\xb7\x04\x00\x00\xb6\x04\x00\x00\xb9\x04\x00\x00\xb8\x04\x00\x00\xbb\x04\x00\x00\xba\x04\x00\x00\xbd\x04\x00\x00\xbc\x04\x00\x00\xbf\x04\x00\x00\xbe\x04\x00\x00\xc2\x04\x00\x00\xc1\x04\x00\x00\xc4\x04\x00\x00\xc3\x04\x00\x00\xc6\x04\x00\x00\xc5\x04\x00\x00\xc8\x04\x00\x00\xc7\x04\x00\x00\xca\x04\x00\x00\xc9\x04\x00\x00\xcc\x04\x00\x00\xcb\x04\x00\x00\xce\x04\x00\x00\xcd\x04\x00\x00\xcf\x04\x00\x00\xc0\x04\x00\x00\xd1\x04\x00\x00\xd0\x04\x00\x00\xd3\x04\x00\x00\xd2\x04\x00\x00\xd5\x04\x00\x00\xd4\x04\x00\x00\xd7\x04\x00\x00\xd6\x04\x00\x00\xd9\x04\x00\x00\xd8\x04\x00\x00\xdb\x04\x00\x00\xda\x04\x00\x00\xdd\x04\x00\x00\xdc\x04\x00\x00\xdf\x04\x00\x00\xde\x04\x00\x00\xe1\x04\x00\x00\xe0\x04\x00\x00\xe3\x04\x00\x00\xe2\x04\x00\x00\xe5\x04\x00\x00\xe4\x04\x00\x00\xe7\x04\x00\x00\xe6\x04\x00\x00\xe9\x04\x00\x00\xe8\x04\x00\x00\xeb\x04\x00\x00\xea\x04\x00\x00\xed\x04\x00\x00\xec\x04\x00\x00\xef\x04\x00\x00\xee\x04\x00\x00\xf1\x04\x00\x00\xf0\x04\x00\x00\xf3\x04\x00\x00\xf2\x04\x00\x00\xf5\x04\x00\x00\xf4\x04\x00\x00\xf7\x04\x00\x00\xf6\x04\x00\x00\xf9\x04\x00\x00\xf8\x04\x00\x00\xfb\x04\x00\x00\xfa\x04\x00\x00\xfd\x04\x00\x00\xfc\x04\x00\x00\xff\x04\x00\x00\xfe\x04\x00\x00\x01\x05\x00\x00\x00\x05\x00\x00\x03\x05\x00\x00\x02\x05\x00\x00\x05\x05\x00\x00\x04\x05\x00\x00\a\x05\x00\x00\x06\x05\x00\x00\t\x05\x00\x00\b\x05\x00\x00\v\x05\x00\x00\n\x05\x00\x00\r\x05\x00\x00\f\x05\x00\x00\x0f\x05\x00\x00\x0e\x05\x00\x00\x11\x05\x00\x00\x10\x05\x00\x00\x13\x05\x00\x00\x12\x05\x00\x00\x15\x05\x00\x00\x14\x05\x00\x00\x17\x05\x00\x00\x16\x05\x00\x00\x19\x05\x00\x00\x18\x05\x00\x00\x1b\x05\x00\x00\x1a\x05\x00\x00\x1d\x05\x00\x00\x1c\x05\x00\x00\x1f\x05\x00\x00\x1e\x05\x00\x00!\x05\x00\x00 \x05\x00\x00#\x05\x00\x00\"\x05\x00\x00%\x05\x00\x00$\x05\x00\x00'\x05\x00\x00&\x05\x00\x00)\x05\x00\x00(\x05\x00\x00+\x05\x00\x00*\x05\x00\x00-\x05\x00\x00,\x05\x00\x00/\x05\x00\x00.\x05\x00\x00a\x05\x00\x001\x05\x00\x00b\x05\x00\x002\x05\x00\x00c\x05\x00\x003\x05\x00\x00d\x05\x00\x004\x05\x00\x00e\x05\x00\x005\x05\x00\x00f\x05\x00\x006\x05\x00\x00g\x05\x00\x007\x05\x00\x00h\x05\x00\x008\x05\x00\x00i\x05\x00\x009\x05\x00\x00j\x05\x00\x00:\x05\x00\x00k\x05\x00\x00;\x05\x00\x00l\x05\x00\x00<\x05\x00\x00m\x05\x00\x00=\x05\x00\x00n\x05\x00\x00>\x05\x00\x00o\x05\x00\x00?\x05\x00\x00p\x05\x00\x00@\x05\x00\x00q\x05\x00\x00A\x05\x00\x00r\x05\x00\x00B\x05\x00\x00s\x05\x00\x00C\x05\x00\x00t\x05\x00\x00D\x05\x00\x00u\x05\x00\x00E\x05\x00\x00v\x05\x00\x00F\x05\x00\x00w\x05\x00\x00G\x05\x00\x00x\x05\x00\x00H\x05\x00\x00y\x05\x00\x00I\x05\x00\x00z\x05\x00\x00J\x05\x00\x00{\x05\x00\x00K\x05\x00\x00|\x05\x00\x00L\x05\x00\x00}\x05\x00\x00M\x05\x00\x00~\x05\x00\x00N\x05\x00\x00\x7f\x05\x00\x00O\x05\x00\x00\x80\x05\x00\x00P\x05\x00\x00\x81\x05\x00\x00Q\x05\x00\x00\x82\x05\x00\x00R\x05\x00\x00\x83\x05\x00\x00S\x05\x00\x00\x84\x05\x00\x00T\x05\x00\x00\x85\x05\x00\x00U\x05\x00\x00\x86\x05\x00\x00V\x05\x00\x00\xf8\x13\x00\x00\xf0\x13\x00\x00\xf9\x13\x00\x00\xf1\x13\x00\x00\xfa\x13\x00\x00\xf2\x13\x00\x00\xfb\x13\x00\x00\xf3\x13\x00\x00\xfc\x13\x00\x00\xf4\x13\x00\x00\xfd\x13\x00\x00\xf5\x13\x00\x00\x80\x1c\x00\x00\x12\x04\x00\x00\x81\x1c\x00\x00\x14\x04\x00\x00\x82\x1c\x00\x00\x1e\x04\x00\x00\x83\x1c\x00\x00!\x04\x00\x00\x84\x1c\x00\x00\"\x04\x00\x00\x85\x1c\x00\x00\"\x04\x00\x00\x86\x1c\x00\x00*\x04\x00\x00\x87\x1c\x00\x00b\x04\x00\x00\x90\x1c\x00\x00\xd0\x10\x00\x00\x91\x1c\x00\x00\xd1\x10\x00\x00\x92\x1c\x00\x00\xd2\x10\x00\x00\x93\x1c\x00\x00\xd3\x10\x00\x00\x94\x1c\x00\x00\xd4\x10\x00\x00\x95\x1c\x00\x00\xd5\x10\x00\x00\x96\x1c\x00\x00\xd6\x10\x00\x00\x97\x1c\x00\x00\xd7\x10\x00\x00\x98\x1c\x00\x00\xd8\x10\x00\x00\x99\x1c\x00\x00\xd9\x10\x00\x00\x9a\x1c\x00\x00\xda\x10\x00\x00\x9b\x1c\x00\x00\xdb\x10\x00\x00\x9c\x1c\x00\x00\xdc\x10\x00\x00\x9d\x1c\x00\x00\xdd\x10\x00\x00\x9e\x1c\x00\x00\xde\x10\x00\x00\x9f\x1c\x00\x00\xdf\x10\x00\x00\xa0\x1c\x00\x00\xe0\x10\x00\x00\xa1\x1c\x00\x00\xe1\x10\x00\x00\xa2\x1c\x00\x00\xe2\x10\x00\x00\xa3\x1c\x00\x00\xe3\x10\x00\x00\xa4\x1c\x00\x00\xe4\x10\x00\x00\xa5\x1c\x00\x00\xe5\x10\x00\x00\xa6\x1c\x00\x00\xe6\x10\x00\x00\xa7\x1c\x00\x00\xe7\x10\x00\x00\xa8\x1c\x00\x00\xe8\x10\x00\x00\xa9\x1c\x00\x00\xe9\x10\x00\x00\xaa\x1c\x00\x00\xea\x10\x00\x00\xab\x1c\x00\x00\xeb\x10\x00\x00\xac\x1c\x00\x00\xec\x10\x00\x00\xad\x1c\x00\x00\xed\x10\x00\x00\xae\x1c\x00\x00\xee\x10\x00\x00\xaf\x1c\x00\x00\xef\x10\x00\x00\xb0\x1c\x00\x00\xf0\x10\x00\x00\xb1\x1c\x00\x00\xf1\x10\x00\x00\xb2\x1c\x00\x00\xf2\x10\x00\x00\xb3\x1c\x00\x00\xf3\x10\x00\x00\xb4\x1c\x00\x00\xf4\x10\x00\x00\xb5\x1c\x00\x00\xf5\x10\x00\x00\xb6\x1c\x00\x00\xf6\x10\x00\x00\xb7\x1c\x00\x00\xf7\x10\x00\x00\xb8\x1c\x00\x00\xf8\x10\x00\x00\xb9\x1c\x00\x00\xf9\x10\x00\x00\xba\x1c\x00\x00\xfa\x10\x00\x00\xbd\x1c\x00\x00\xfd\x10\x00\x00\xbe\x1c\x00\x00\xfe\x10\x00\x00\xbf\x1c\x00\x00\xff\x10\x00\x00\x01\x1e\x00\x00\x00\x1e\x00\x00\x03\x1e\x00\x00\x02\x1e\x00\x00\x05\x1e\x00\x00\x04\x1e\x00\x00\a\x1e\x00\x00\x06\x1e\x00\x00\t\x1e\x00\x00\b\x1e\x00\x00\v\x1e\x00\x00\n\x1e\x00\x00\r\x1e\x00\x00\f\x1e\x00\x00\x0f\x1e\x00\x00\x0e\x1e\x00\x00\x11\x1e\x00\x00\x10\x1e\x00\x00\x13\x1e\x00\x00\x12\x1e\x00\x00\x15\x1e\x00\x00\x14\x1e\x00\x00\x17\x1e\x00\x00\x16\x1e\x00\x00\x19\x1e\x00\x00\x18\x1e\x00\x00\x1b\x1e\x00\x00\x1a\x1e\x00\x00\x1d\x1e\x00\x00\x1c\x1e\x00\x00\x1f\x1e\x00\x00\x1e\x1e\x00\x00!\x1e\x00\x00 \x1e\x00\x00#\x1e\x00\x00\"\x1e\x00\x00%\x1e\x00\x00$\x1e\x00\x00'\x1e\x00\x00&\x1e\x00\x00)\x1e\x00\x00(\x1e\x00\x00+\x1e\x00\x00*\x1e\x00\x00-\x1e\x00\x00,\x1e\x00\x00/\x1e\x00\x00.\x1e\x00\x001\x1e\x00\x000\x1e\x00\x003\x1e\x00\x002\x1e\x00\x005\x1e\x00\x004\x1e\x00\x007\x1e\x00\x006\x1e\x00\x009\x1e\x00\x008\x1e\x00\x00;\x1e\x00\x00:\x1e\x00\x00=\x1e\x00\x00<\x1e\x00\x00?\x1e\x00\x00>\x1e\x00\x00A\x1e\x00\x00@\x1e\x00\x00C\x1e\x00\x00B\x1e\x00\x00E\x1e\x00\x00D\x1e\x00\x00G\x1e\x00\x00F\x1e\x00\x00I\x1e\x00\x00H\x1e\x00\x00K\x1e\x00\x00J\x1e\x00\x00M\x1e\x00\x00L\x1e\x00\x00O\x1e\x00\x00N\x1e\x00\x00Q\x1e\x00\x00P\x1e\x00\x00S\x1e\x00\x00R\x1e\x00\x00U\x1e\x00\x00T\x1e\x00\x00W\x1e\x00\x00V\x1e\x00\x00Y\x1e\x00\x00X\x1e\x00\x00[\x1e\x00\x00Z\x1e\x00\x00]\x1e\x00\x00\\\x1e\x00\x00_\x1e\x00\x00^\x1e\x00\x00a\x1e\x00\x00`\x1e\x00\x00c\x1e\x00\x00b\x1e\x00\x00e\x1e\x00\x00d\x1e\x00\x00g\x1e\x00\x00f\x1e\x00\x00i\x1e\x00\x00h\x1e\x00\x00k\x1e\x00\x00j\x1e\x00\x00m\x1e\x00\x00l\x1e\x00\x00o\x1e\x00\x00n\x1e\x00\x00q\x1e\x00\x00p\x1e\x00\x00s\x1e\x00\x00r\x1e\x00\x00u\x1e\x00\x00t\x1e\x00\x00w\x1e\x00\x00v\x1e\x00\x00y\x1e\x00\x00x\x1e\x00\x00{\x1e\x00\x00z\x1e\x00\x00}\x1e\x00\x00|\x1e\x00\x00\x7f\x1e\x00\x00~\x1e\x00\x00\x81\x1e\x00\x00\x80\x1e\x00\x00\x83\x1e\x00\x00\x82\x1e\x00\x00\x85\x1e\x00\x00\x84\x1e\x00\x00\x87\x1e\x00\x00\x86\x1e\x00\x00\x89\x1e\x00\x00\x88\x1e\x00\x00\x8b\x1e\x00\x00\x8a\x1e\x00\x00\x8d\x1e\x00\x00\x8c\x1e\x00\x00\x8f\x1e\x00\x00\x8e\x1e\x00\x00\x91\x1e\x00\x00\x90\x1e\x00\x00\x93\x1e\x00\x00\x92\x1e\x00\x00\x95\x1e\x00\x00\x94\x1e\x00\x00\x9b\x1e\x00\x00`\x1e\x00\x00\x9e\x1e\x00\x00\xdf\x00\x00\x00\xa1\x1e\x00\x00\xa0\x1e\x00\x00\xa3\x1e\x00\x00\xa2\x1e\x00\x00\xa5\x1e\x00\x00\xa4\x1e\x00\x00\xa7\x1e\x00\x00\xa6\x1e\x00\x00\xa9\x1e\x00\x00\xa8\x1e\x00\x00\xab\x1e\x00\x00\xaa\x1e\x00\x00\xad\x1e\x00\x00\xac\x1e\x00\x00\xaf\x1e\x00\x00\xae\x1e\x00\x00\xb1\x1e\x00\x00\xb0\x1e\x00\x00\xb3\x1e\x00\x00\xb2\x1e\x00\x00\xb5\x1e\x00\x00\xb4\x1e\x00\x00\xb7\x1e\x00\x00\xb6\x1e\x00\x00\xb9\x1e\x00\x00\xb8\x1e\x00\x00\xbb\x1e\x00\x00\xba\x1e\x00\x00\xbd\x1e\x00\x00\xbc\x1e\x00\x00\xbf\x1e\x00\x00\xbe\x1e\x00\x00\xc1\x1e\x00\x00\xc0\x1e\x00\x00\xc3\x1e\x00\x00\xc2\x1e\x00\x00\xc5\x1e\x00\x00\xc4\x1e\x00\x00\xc7\x1e\x00\x00\xc6\x1e\x00\x00\xc9\x1e\x00\x00\xc8\x1e\x00\x00\xcb\x1e\x00\x00\xca\x1e\x00\x00\xcd\x1e\x00\x00\xcc\x1e\x00\x00\xcf\x1e\x00\x00\xce\x1e\x00\x00\xd1\x1e\x00\x00\xd0\x1e\x00\x00\xd3\x1e\x00\x00\xd2\x1e\x00\x00\xd5\x1e\x00\x00\xd4\x1e\x00\x00\xd7\x1e\x00\x00\xd6\x1e\x00\x00\xd9\x1e\x00\x00\xd8\x1e\x00\x00\xdb\x1e\x00\x00\xda\x1e\x00\x00\xdd\x1e\x00\x00\xdc\x1e\x00\x00\xdf\x1e\x00\x00\xde\x1e\x00\x00\xe1\x1e\x00\x00\xe0\x1e\x00\x00\xe3\x1e\x00\x00\xe2\x1e\x00\x00\xe5\x1e\x00\x00\xe4\x1e\x00\x00\xe7\x1e\x00\x00\xe6\x1e\x00\x00\xe9\x1e\x00\x00\xe8\x1e\x00\x00\xeb\x1e\x00\x00\xea\x1e\x00\x00\xed\x1e\x00\x00\xec\x1e\x00\x00\xef\x1e\x00\x00\xee\x1e\x00\x00\xf1\x1e\x00\x00\xf0\x1e\x00\x00\xf3\x1e\x00\x00\xf2\x1e\x00\x00\xf5\x1e\x00\x00\xf4\x1e\x00\x00\xf7\x1e\x00\x00\xf6\x1e\x00\x00\xf9\x1e\x00\x00\xf8\x1e\x00\x00\xfb\x1e\x00\x00\xfa\x1e\x00\x00\xfd\x1e\x00\x00\xfc\x1e\x00\x00\xff\x1e\x00\x00\xfe\x1e\x00\x00\b\x1f\x00\x00\x00\x1f\x00\x00\t\x1f\x00\x00\x01\x1f\x00\x00\n\x1f\x00\x00\x02\x1f\x00\x00\v\x1f\x00\x00\x03\x1f\x00\x00\f\x1f\x00\x00\x04\x1f\x00\x00\r\x1f\x00\x00\x05\x1f\x00\x00\x0e\x1f\x00\x00\x06\x1f\x00\x00\x0f\x1f\x00\x00\a\x1f\x00\x00\x18\x1f\x00\x00\x10\x1f\x00\x00\x19\x1f\x00\x00\x11\x1f\x00\x00\x1a\x1f\x00\x00\x12\x1f\x00\x00\x1b\x1f\x00\x00\x13\x1f\x00\x00\x1c\x1f\x00\x00\x14\x1f\x00\x00\x1d\x1f\x00\x00\x15\x1f\x00\x00(\x1f\x00\x00 \x1f\x00\x00)\x1f\x00\x00!\x1f\x00\x00*\x1f\x00\x00\"\x1f\x00\x00+\x1f\x00\x00#\x1f\x00\x00,\x1f\x00\x00$\x1f\x00\x00-\x1f\x00\x00%\x1f\x00\x00.\x1f\x00\x00&\x1f\x00\x00/\x1f\x00\x00'\x1f\x00\x008\x1f\x00\x000\x1f\x00\x009\x1f\x00\x001\x1f\x00\x00:\x1f\x00\x002\x1f\x00\x00;\x1f\x00\x003\x1f\x00\x00<\x1f\x00\x004\x1f\x00\x00=\x1f\x00\x005\x1f\x00\x00>\x1f\x00\x006\x1f\x00\x00?\x1f\x00\x007\x1f\x00\x00H\x1f\x00\x00@\x1f\x00\x00I\x1f\x00\x00A\x1f\x00\x00J\x1f\x00\x00B\x1f\x00\x00K\x1f\x00\x00C\x1f\x00\x00L\x1f\x00\x00D\x1f\x00\x00M\x1f\x00\x00E\x1f\x00\x00Y\x1f\x00\x00Q\x1f\x00\x00[\x1f\x00\x00S\x1f\x00\x00]\x1f\x00\x00U\x1f\x00\x00_\x1f\x00\x00W\x1f\x00\x00h\x1f\x00\x00`\x1f\x00\x00i\x1f\x00\x00a\x1f\x00\x00j\x1f\x00\x00b\x1f\x00\x00k\x1f\x00\x00c\x1f\x00\x00l\x1f\x00\x00d\x1f\x00\x00m\x1f\x00\x00e\x1f\x00\x00n\x1f\x00\x00f\x1f\x00\x00o\x1f\x00\x00g\x1f\x00\x00\x88\x1f\x00\x00\x80\x1f\x00\x00\x89\x1f\x00\x00\x81\x1f\x00\x00\x8a\x1f\x00\x00\x82\x1f\x00\x00\x8b\x1f\x00\x00\x83\x1f\x00\x00\x8c\x1f\x00\x00\x84\x1f\x00\x00\x8d\x1f\x00\x00\x85\x1f\x00\x00\x8e\x1f\x00\x00\x86\x1f\x00\x00\x8f\x1f\x00\x00\x87\x1f\x00\x00\x98\x1f\x00\x00\x90\x1f\x00\x00\x99\x1f\x00\x00\x91\x1f\x00\x00\x9a\x1f\x00\x00\x92\x1f\x00\x00\x9b\x1f\x00\x00\x93\x1f\x00\x00\x9c\x1f\x00\x00\x94\x1f\x00\x00\x9d\x1f\x00\x00\x95\x1f\x00\x00\x9e\x1f\x00\x00\x96\x1f\x00\x00\x9f\x1f\x00\x00\x97\x1f\x00\x00\xa8\x1f\x00\x00\xa0\x1f\x00\x00\xa9\x1f\x00\x00\xa1\x1f\x00\x00\xaa\x1f\x00\x00\xa2\x1f\x00\x00\xab\x1f\x00\x00\xa3\x1f\x00\x00\xac\x1f\x00\x00\xa4\x1f\x00\x00\xad\x1f\x00\x00\xa5\x1f\x00\x00\xae\x1f\x00\x00\xa6\x1f\x00\x00\xaf\x1f\x00\x00\xa7\x1f\x00\x00\xb8\x1f\x00\x00\xb0\x1f\x00\x00\xb9\x1f\x00\x00\xb1\x1f\x00\x00\xba\x1f\x00\x00p\x1f\x00\x00\xbb\x1f\x00\x00q\x1f\x00\x00\xbc\x1f\x00\x00\xb3\x1f\x00\x00\xbe\x1f\x00\x00E\x03\x00\x00\xc8\x1f\x00\x00r\x1f\x00\x00\xc9\x1f\x00\x00s\x1f\x00\x00\xca\x1f\x00\x00t\x1f\x00\x00\xcb\x1f\x00\x00u\x1f\x00\x00\xcc\x1f\x00\x00\xc3\x1f\x00\x00\xd8\x1f\x00\x00\xd0\x1f\x00\x00\xd9\x1f\x00\x00\xd1\x1f\x00\x00\xda\x1f\x00\x00v\x1f\x00\x00\xdb\x1f\x00\x00w\x1f\x00\x00\xe8\x1f\x00\x00\xe0\x1f\x00\x00\xe9\x1f\x00\x00\xe1\x1f\x00\x00\xea\x1f\x00\x00z\x1f\x00\x00\xeb\x1f\x00\x00{\x1f\x00\x00\xec\x1f\x00\x00\xe5\x1f\x00\x00\xf8\x1f\x00\x00x\x1f\x00\x00\xf9\x1f\x00\x00y\x1f\x00\x00\xfa\x1f\x00\x00|\x1f\x00\x00\xfb\x1f\x00\x00}\x1f\x00\x00\xfc\x1f\x00\x00\xf3\x1f\x00\x00&!\x00\x00\xa9\x03\x00\x00*!\x00\x00K\x00\x00\x00+!\x00\x00\xc5\x00\x00\x00N!\x00\x002!\x00\x00p!\x00\x00`!\x00\x00q!\x00\x00a!\x00\x00r!\x00\x00b!\x00\x00s!\x00\x00c!\x00\x00t!\x00\x00d!\x00\x00u!\x00\x00e!\x00\x00v!\x00\x00f!\x00\x00w!\x00\x00g!\x00\x00x!\x00\x00h!\x00\x00y!\x00\x00i!\x00\x00z!\x00\x00j!\x00\x00{!\x00\x00k!\x00\x00|!\x00\x00l!\x00\x00}!\x00\x00m!\x00\x00~!\x00\x00n!\x00\x00\x7f!\x00\x00o!\x00\x00\x84!\x00\x00\x83!\x00\x00\xd0$\x00\x00\xb6$\x00\x00\xd1$\x00\x00\xb7$\x00\x00\xd2$\x00\x00\xb8$\x00\x00\xd3$\x00\x00\xb9$\x00\x00\xd4$\x00\x00\xba$\x00\x00\xd5$\x00\x00\xbb$\x00\x00\xd6$\x00\x00\xbc$\x00\x00\xd7$\x00\x00\xbd$\x00\x00\xd8$\x00\x00\xbe$\x00\x00\xd9$\x00\x00\xbf$\x00\x00\xda$\x00\x00\xc0$\x00\x00\xdb$\x00\x00\xc1$\x00\x00\xdc$\x00\x00\xc2$\x00\x00\xdd$\x00\x00\xc3$\x00\x00\xde$\x00\x00\xc4$\x00\x00\xdf$\x00\x00\xc5$\x00\x00\xe0$\x00\x00\xc6$\x00\x00\xe1$\x00\x00\xc7$\x00\x00\xe2$\x00\x00\xc8$\x00\x00\xe3$\x00\x00\xc9$\x00\x00\xe4$\x00\x00\xca$\x00\x00\xe5$\x00\x00\xcb$\x00\x00\xe6$\x00\x00\xcc$\x00\x00\xe7$\x00\x00\xcd$\x00\x00\xe8$\x00\x00\xce$\x00\x00\xe9$\x00\x00\xcf$\x00\x000,\x00\x00\x00,\x00\x001,\x00\x00\x01,\x00\x002,\x00\x00\x02,\x00\x003,\x00\x00\x03,\x00\x004,\x00\x00\x04,\x00\x005,\x00\x00\x05,\x00\x006,\x00\x00\x06,\x00\x007,\x00\x00\a,\x00\x008,\x00\x00\b,\x00\x009,\x00\x00\t,\x00\x00:,\x00\x00\n,\x00\x00;,\x00\x00\v,\x00\x00<,\x00\x00\f,\x00\x00=,\x00\x00\r,\x00\x00>,\x00\x00\x0e,\x00\x00?,\x00\x00\x0f,\x00\x00@,\x00\x00\x10,\x00\x00A,\x00\x00\x11,\x00\x00B,\x00\x00\x12,\x00\x00C,\x00\x00\x13,\x00\x00D,\x00\x00\x14,\x00\x00E,\x00\x00\x15,\x00\x00F,\x00\x00\x16,\x00\x00G,\x00\x00\x17,\x00\x00H,\x00\x00\x18,\x00\x00I,\x00\x00\x19,\x00\x00J,\x00\x00\x1a,\x00\x00K,\x00\x00\x1b,\x00\x00L,\x00\x00\x1c,\x00\x00M,\x00\x00\x1d,\x00\x00N,\x00\x00\x1e,\x00\x00O,\x00\x00\x1f,\x00\x00P,\x00\x00 ,\x00\x00Q,\x00\x00!,\x00\x00R,\x00\x00\",\x00\x00S,\x00\x00#,\x00\x00T,\x00\x00$,\x00\x00U,\x00\x00%,\x00\x00V,\x00\x00&,\x00\x00W,\x00\x00',\x00\x00X,\x00\x00(,\x00\x00Y,\x00\x00),\x00\x00Z,\x00\x00*,\x00\x00[,\x00\x00+,\x00\x00\\,\x00\x00,,\x00\x00],\x00\x00-,\x00\x00^,\x00\x00.,\x00\x00_,\x00\x00/,\x00\x00a,\x00\x00`,\x00\x00b,\x00\x00k\x02\x00\x00c,\x00\x00}\x1d\x00\x00d,\x00\x00}\x02\x00\x00e,\x00\x00:\x02\x00\x00f,\x00\x00>\x02\x00\x00h,\x00\x00g,\x00\x00j,\x00\x00i,\x00\x00l,\x00\x00k,\x00\x00m,\x00\x00Q\x02\x00\x00n,\x00\x00q\x02\x00\x00o,\x00\x00P\x02\x00\x00p,\x00\x00R\x02\x00\x00s,\x00\x00r,\x00\x00v,\x00\x00u,\x00\x00~,\x00\x00?\x02\x00\x00\x7f,\x00\x00@\x02\x00\x00\x81,\x00\x00\x80,\x00\x00\x83,\x00\x00\x82,\x00\x00\x85,\x00\x00\x84,\x00\x00\x87,\x00\x00\x86,\x00\x00\x89,\x00\x00\x88,\x00\x00\x8b,\x00\x00\x8a,\x00\x00\x8d,\x00\x00\x8c,\x00\x00\x8f,\x00\x00\x8e,\x00\x00\x91,\x00\x00\x90,\x00\x00\x93,\x00\x00\x92,\x00\x00\x95,\x00\x00\x94,\x00\x00\x97,\x00\x00\x96,\x00\x00\x99,\x00\x00\x98,\x00\x00\x9b,\x00\x00\x9a,\x00\x00\x9d,\x00\x00\x9c,\x00\x00\x9f,\x00\x00\x9e,\x00\x00\xa1,\x00\x00\xa0,\x00\x00\xa3,\x00\x00\xa2,\x00\x00\xa5,\x00\x00\xa4,\x00\x00\xa7,\x00\x00\xa6,\x00\x00\xa9,\x00\x00\xa8,\x00\x00\xab,\x00\x00\xaa,\x00\x00\xad,\x00\x00\xac,\x00\x00\xaf,\x00\x00\xae,\x00\x00\xb1,\x00\x00\xb0,\x00\x00\xb3,\x00\x00\xb2,\x00\x00\xb5,\x00\x00\xb4,\x00\x00\xb7,\x00\x00\xb6,\x00\x00\xb9,\x00\x00\xb8,\x00\x00\xbb,\x00\x00\xba,\x00\x00\xbd,\x00\x00\xbc,\x00\x00\xbf,\x00\x00\xbe,\x00\x00\xc1,\x00\x00\xc0,\x00\x00\xc3,\x00\x00\xc2,\x00\x00\xc5,\x00\x00\xc4,\x00\x00\xc7,\x00\x00\xc6,\x00\x00\xc9,\x00\x00\xc8,\x00\x00\xcb,\x00\x00\xca,\x00\x00\xcd,\x00\x00\xcc,\x00\x00\xcf,\x00\x00\xce,\x00\x00\xd1,\x00\x00\xd0,\x00\x00\xd3,\x00\x00\xd2,\x00\x00\xd5,\x00\x00\xd4,\x00\x00\xd7,\x00\x00\xd6,\x00\x00\xd9,\x00\x00\xd8,\x00\x00\xdb,\x00\x00\xda,\x00\x00\xdd,\x00\x00\xdc,\x00\x00\xdf,\x00\x00\xde,\x00\x00\xe1,\x00\x00\xe0,\x00\x00\xe3,\x00\x00\xe2,\x00\x00\xec,\x00\x00\xeb,\x00\x00\xee,\x00\x00\xed,\x00\x00\xf3,\x00\x00\xf2,\x00\x00\x00-\x00\x00\xa0\x10\x00\x00\x01-\x00\x00\xa1\x10\x00\x00\x02-\x00\x00\xa2\x10\x00\x00\x03-\x00\x00\xa3\x10\x00\x00\x04-\x00\x00\xa4\x10\x00\x00\x05-\x00\x00\xa5\x10\x00\x00\x06-\x00\x00\xa6\x10\x00\x00\a-\x00\x00\xa7\x10\x00\x00\b-\x00\x00\xa8\x10\x00\x00\t-\x00\x00\xa9\x10\x00\x00\n-\x00\x00\xaa\x10\x00\x00\v-\x00\x00\xab\x10\x00\x00\f-\x00\x00\xac\x10\x00\x00\r-\x00\x00\xad\x10\x00\x00\x0e-\x00\x00\xae\x10\x00\x00\x0f-\x00\x00\xaf\x10\x00\x00\x10-\x00\x00\xb0\x10\x00\x00\x11-\x00\x00\xb1\x10\x00\x00\x12-\x00\x00\xb2\x10\x00\x00\x13-\x00\x00\xb3\x10\x00\x00\x14-\x00\x00\xb4\x10\x00\x00\x15-\x00\x00\xb5\x10\x00\x00\x16-\x00\x00\xb6\x10\x00\x00\x17-\x00\x00\xb7\x10\x00\x00\x18-\x00\x00\xb8\x10\x00\x00\x19-\x00\x00\xb9\x10\x00\x00\x1a-\x00\x00\xba\x10\x00\x00\x1b-\x00\x00\xbb\x10\x00\x00\x1c-\x00\x00\xbc\x10\x00\x00\x1d-\x00\x00\xbd\x10\x00\x00\x1e-\x00\x00\xbe\x10\x00\x00\x1f-\x00\x00\xbf\x10\x00\x00 -\x00\x00\xc0\x10\x00\x00!-\x00\x00\xc1\x10\x00\x00\"-\x00\x00\xc2\x10\x00\x00#-\x00\x00\xc3\x10\x00\x00$-\x00\x00\xc4\x10\x00\x00%-\x00\x00\xc5\x10\x00\x00'-\x00\x00\xc7\x10\x00\x00--\x00\x00\xcd\x10\x00\x00A\xa6\x00\x00@\xa6\x00\x00C\xa6\x00\x00B\xa6\x00\x00E\xa6\x00\x00D\xa6\x00\x00G\xa6\x00\x00F\xa6\x00\x00I\xa6\x00\x00H\xa6\x00\x00J\xa6\x00\x00\x88\x1c\x00\x00K\xa6\x00\x00\x88\x1c\x00\x00M\xa6\x00\x00L\xa6\x00\x00O\xa6\x00\x00N\xa6\x00\x00Q\xa6\x00\x00P\xa6\x00\x00S\xa6\x00\x00R\xa6\x00\x00U\xa6\x00\x00T\xa6\x00\x00W\xa6\x00\x00V\xa6\x00\x00Y\xa6\x00\x00X\xa6\x00\x00[\xa6\x00\x00Z\xa6\x00\x00]\xa6\x00\x00\\\xa6\x00\x00_\xa6\x00\x00^\xa6\x00\x00a\xa6\x00\x00`\xa6\x00\x00c\xa6\x00\x00b\xa6\x00\x00e\xa6\x00\x00d\xa6\x00\x00g\xa6\x00\x00f\xa6\x00\x00i\xa6\x00\x00h\xa6\x00\x00k\xa6\x00\x00j\xa6\x00\x00m\xa6\x00\x00l\xa6\x00\x00\x81\xa6\x00\x00\x80\xa6\x00\x00\x83\xa6\x00\x00\x82\xa6\x00\x00\x85\xa6\x00\x00\x84\xa6\x00\x00\x87\xa6\x00\x00\x86\xa6\x00\x00\x89\xa6\x00\x00\x88\xa6\x00\x00\x8b\xa6\x00\x00\x8a\xa6\x00\x00\x8d\xa6\x00\x00\x8c\xa6\x00\x00\x8f\xa6\x00\x00\x8e\xa6\x00\x00\x91\xa6\x00\x00\x90\xa6\x00\x00\x93\xa6\x00\x00\x92\xa6\x00\x00\x95\xa6\x00\x00\x94\xa6\x00\x00\x97\xa6\x00\x00\x96\xa6\x00\x00\x99\xa6\x00\x00\x98\xa6\x00\x00\x9b\xa6\x00\x00\x9a\xa6\x00\x00#\xa7\x00\x00\"\xa7\x00\x00%\xa7\x00\x00$\xa7\x00\x00'\xa7\x00\x00&\xa7\x00\x00)\xa7\x00\x00(\xa7\x00\x00+\xa7\x00\x00*\xa7\x00\x00-\xa7\x00\x00,\xa7\x00\x00/\xa7\x00\x00.\xa7\x00\x003\xa7\x00\x002\xa7\x00\x005\xa7\x00\x004\xa7\x00\x007\xa7\x00\x006\xa7\x00\x009\xa7\x00\x008\xa7\x00\x00;\xa7\x00\x00:\xa7\x00\x00=\xa7\x00\x00<\xa7\x00\x00?\xa7\x00\x00>\xa7\x00\x00A\xa7\x00\x00@\xa7\x00\x00C\xa7\x00\x00B\xa7\x00\x00E\xa7\x00\x00D\xa7\x00\x00G\xa7\x00\x00F\xa7\x00\x00I\xa7\x00\x00H\xa7\x00\x00K\xa7\x00\x00J\xa7\x00\x00M\xa7\x00\x00L\xa7\x00\x00O\xa7\x00\x00N\xa7\x00\x00Q\xa7\x00\x00P\xa7\x00\x00S\xa7\x00\x00R\xa7\x00\x00U\xa7\x00\x00T\xa7\x00\x00W\xa7\x00\x00V\xa7\x00\x00Y\xa7\x00\x00X\xa7\x00\x00[\xa7\x00\x00Z\xa7\x00\x00]\xa7\x00\x00\\\xa7\x00\x00_\xa7\x00\x00^\xa7\x00\x00a\xa7\x00\x00`\xa7\x00\x00c\xa7\x00\x00b\xa7\x00\x00e\xa7\x00\x00d\xa7\x00\x00g\xa7\x00\x00f\xa7\x00\x00i\xa7\x00\x00h\xa7\x00\x00k\xa7\x00\x00j\xa7\x00\x00m\xa7\x00\x00l\xa7\x00\x00o\xa7\x00\x00n\xa7\x00\x00z\xa7\x00\x00y\xa7\x00\x00|\xa7\x00\x00{\xa7\x00\x00}\xa7\x00\x00y\x1d\x00\x00\x7f\xa7\x00\x00~\xa7\x00\x00\x81\xa7\x00\x00\x80\xa7\x00\x00\x83\xa7\x00\x00\x82\xa7\x00\x00\x85\xa7\x00\x00\x84\xa7\x00\x00\x87\xa7\x00\x00\x86\xa7\x00\x00\x8c\xa7\x00\x00\x8b\xa7\x00\x00\x8d\xa7\x00\x00e\x02\x00\x00\x91\xa7\x00\x00\x90\xa7\x00\x00\x93\xa7\x00\x00\x92\xa7\x00\x00\x97\xa7\x00\x00\x96\xa7\x00\x00\x99\xa7\x00\x00\x98\xa7\x00\x00\x9b\xa7\x00\x00\x9a\xa7\x00\x00\x9d\xa7\x00\x00\x9c\xa7\x00\x00\x9f\xa7\x00\x00\x9e\xa7\x00\x00\xa1\xa7\x00\x00\xa0\xa7\x00\x00\xa3\xa7\x00\x00\xa2\xa7\x00\x00\xa5\xa7\x00\x00\xa4\xa7\x00\x00\xa7\xa7\x00\x00\xa6\xa7\x00\x00\xa9\xa7\x00\x00\xa8\xa7\x00\x00\xaa\xa7\x00\x00f\x02\x00\x00\xab\xa7\x00\x00\\\x02\x00\x00\xac\xa7\x00\x00a\x02\x00\x00\xad\xa7\x00\x00l\x02\x00\x00\xae\xa7\x00\x00j\x02\x00\x00\xb0\xa7\x00\x00\x9e\x02\x00\x00\xb1\xa7\x00\x00\x87\x02\x00\x00\xb2\xa7\x00\x00\x9d\x02\x00\x00\xb5\xa7\x00\x00\xb4\xa7\x00\x00\xb7\xa7\x00\x00\xb6\xa7\x00\x00\xb9\xa7\x00\x00\xb8\xa7\x00\x00\xbb\xa7\x00\x00\xba\xa7\x00\x00\xbd\xa7\x00\x00\xbc\xa7\x00\x00\xbf\xa7\x00\x00\xbe\xa7\x00\x00\xc1\xa7\x00\x00\xc0\xa7\x00\x00ç\x00\x00§\x00\x00ħ\x00\x00\x94\xa7\x00\x00ŧ\x00\x00\x82\x02\x00\x00Ƨ\x00\x00\x8e\x1d\x00\x00ȧ\x00\x00ǧ\x00\x00ʧ\x00\x00ɧ\x00\x00ѧ\x00\x00Ч\x00\x00ק\x00\x00֧\x00\x00٧\x00\x00ا\x00\x00\xf6\xa7\x00\x00\xf5\xa7\x00\x00S\xab\x00\x00\xb3\xa7\x00\x00p\xab\x00\x00\xa0\x13\x00\x00q\xab\x00\x00\xa1\x13\x00\x00r\xab\x00\x00\xa2\x13\x00\x00s\xab\x00\x00\xa3\x13\x00\x00t\xab\x00\x00\xa4\x13\x00\x00u\xab\x00\x00\xa5\x13\x00\x00v\xab\x00\x00\xa6\x13\x00\x00w\xab\x00\x00\xa7\x13\x00\x00x\xab\x00\x00\xa8\x13\x00\x00y\xab\x00\x00\xa9\x13\x00\x00z\xab\x00\x00\xaa\x13\x00\x00{\xab\x00\x00\xab\x13\x00\x00|\xab\x00\x00\xac\x13\x00\x00}\xab\x00\x00\xad\x13\x00\x00~\xab\x00\x00\xae\x13\x00\x00\x7f\xab\x00\x00\xaf\x13\x00\x00\x80\xab\x00\x00\xb0\x13\x00\x00\x81\xab\x00\x00\xb1\x13\x00\x00\x82\xab\x00\x00\xb2\x13\x00\x00\x83\xab\x00\x00\xb3\x13\x00\x00\x84\xab\x00\x00\xb4\x13\x00\x00\x85\xab\x00\x00\xb5\x13\x00\x00\x86\xab\x00\x00\xb6\x13\x00\x00\x87\xab\x00\x00\xb7\x13\x00\x00\x88\xab\x00\x00\xb8\x13\x00\x00\x89\xab\x00\x00\xb9\x13\x00\x00\x8a\xab\x00\x00\xba\x13\x00\x00\x8b\xab\x00\x00\xbb\x13\x00\x00\x8c\xab\x00\x00\xbc\x13\x00\x00\x8d\xab\x00\x00\xbd\x13\x00\x00\x8e\xab\x00\x00\xbe\x13\x00\x00\x8f\xab\x00\x00\xbf\x13\x00\x00\x90\xab\x00\x00\xc0\x13\x00\x00\x91\xab\x00\x00\xc1\x13\x00\x00\x92\xab\x00\x00\xc2\x13\x00\x00\x93\xab\x00\x00\xc3\x13\x00\x00\x94\xab\x00\x00\xc4\x13\x00\x00\x95\xab\x00\x00\xc5\x13\x00\x00\x96\xab\x00\x00\xc6\x13\x00\x00\x97\xab\x00\x00\xc7\x13\x00\x00\x98\xab\x00\x00\xc8\x13\x00\x00\x99\xab\x00\x00\xc9\x13\x00\x00\x9a\xab\x00\x00\xca\x13\x00\x00\x9b\xab\x00\x00\xcb\x13\x00\x00\x9c\xab\x00\x00\xcc\x13\x00\x00\x9d\xab\x00\x00\xcd\x13\x00\x00\x9e\xab\x00\x00\xce\x13\x00\x00\x9f\xab\x00\x00\xcf\x13\x00\x00\xa0\xab\x00\x00\xd0\x13\x00\x00\xa1\xab\x00\x00\xd1\x13\x00\x00\xa2\xab\x00\x00\xd2\x13\x00\x00\xa3\xab\x00\x00\xd3\x13\x00\x00\xa4\xab\x00\x00\xd4\x13\x00\x00\xa5\xab\x00\x00\xd5\x13\x00\x00\xa6\xab\x00\x00\xd6\x13\x00\x00\xa7\xab\x00\x00\xd7\x13\x00\x00\xa8\xab\x00\x00\xd8\x13\x00\x00\xa9\xab\x00\x00\xd9\x13\x00\x00\xaa\xab\x00\x00\xda\x13\x00\x00\xab\xab\x00\x00\xdb\x13\x00\x00\xac\xab\x00\x00\xdc\x13\x00\x00\xad\xab\x00\x00\xdd\x13\x00\x00\xae\xab\x00\x00\xde\x13\x00\x00\xaf\xab\x00\x00\xdf\x13\x00\x00\xb0\xab\x00\x00\xe0\x13\x00\x00\xb1\xab\x00\x00\xe1\x13\x00\x00\xb2\xab\x00\x00\xe2\x13\x00\x00\xb3\xab\x00\x00\xe3\x13\x00\x00\xb4\xab\x00\x00\xe4\x13\x00\x00\xb5\xab\x00\x00\xe5\x13\x00\x00\xb6\xab\x00\x00\xe6\x13\x00\x00\xb7\xab\x00\x00\xe7\x13\x00\x00\xb8\xab\x00\x00\xe8\x13\x00\x00\xb9\xab\x00\x00\xe9\x13\x00\x00\xba\xab\x00\x00\xea\x13\x00\x00\xbb\xab\x00\x00\xeb\x13\x00\x00\xbc\xab\x00\x00\xec\x13\x00\x00\xbd\xab\x00\x00\xed\x13\x00\x00\xbe\xab\x00\x00\xee\x13\x00\x00\xbf\xab\x00\x00\xef\x13\x00\x00A\xff\x00\x00!\xff\x00\x00B\xff\x00\x00\"\xff\x00\x00C\xff\x00\x00#\xff\x00\x00D\xff\x00\x00$\xff\x00\x00E\xff\x00\x00%\xff\x00\x00F\xff\x00\x00&\xff\x00\x00G\xff\x00\x00'\xff\x00\x00H\xff\x00\x00(\xff\x00\x00I\xff\x00\x00)\xff\x00\x00J\xff\x00\x00*\xff\x00\x00K\xff\x00\x00+\xff\x00\x00L\xff\x00\x00,\xff\x00\x00M\xff\x00\x00-\xff\x00\x00N\xff\x00\x00.\xff\x00\x00O\xff\x00\x00/\xff\x00\x00P\xff\x00\x000\xff\x00\x00Q\xff\x00\x001\xff\x00\x00R\xff\x00\x002\xff\x00\x00S\xff\x00\x003\xff\x00\x00T\xff\x00\x004\xff\x00\x00U\xff\x00\x005\xff\x00\x00V\xff\x00\x006\xff\x00\x00W\xff\x00\x007\xff\x00\x00X\xff\x00\x008\xff\x00\x00Y\xff\x00\x009\xff\x00\x00Z\xff\x00\x00:\xff\x00\x00(\x04\x01\x00\x00\x04\x01\x00)\x04\x01\x00\x01\x04\x01\x00*\x04\x01\x00\x02\x04\x01\x00+\x04\x01\x00\x03\x04\x01\x00,\x04\x01\x00\x04\x04\x01\x00-\x04\x01\x00\x05\x04\x01\x00.\x04\x01\x00\x06\x04\x01\x00/\x04\x01\x00\a\x04\x01\x000\x04\x01\x00\b\x04\x01\x001\x04\x01\x00\t\x04\x01\x002\x04\x01\x00\n\x04\x01\x003\x04\x01\x00\v\x04\x01\x004\x04\x01\x00\f\x04\x01\x005\x04\x01\x00\r\x04\x01\x006\x04\x01\x00\x0e\x04\x01\x007\x04\x01\x00\x0f\x04\x01\x008\x04\x01\x00\x10\x04\x01\x009\x04\x01\x00\x11\x04\x01\x00:\x04\x01\x00\x12\x04\x01\x00;\x04\x01\x00\x13\x04\x01\x00<\x04\x01\x00\x14\x04\x01\x00=\x04\x01\x00\x15\x04\x01\x00>\x04\x01\x00\x16\x04\x01\x00?\x04\x01\x00\x17\x04\x01\x00@\x04\x01\x00\x18\x04\x01\x00A\x04\x01\x00\x19\x04\x01\x00B\x04\x01\x00\x1a\x04\x01\x00C\x04\x01\x00\x1b\x04\x01\x00D\x04\x01\x00\x1c\x04\x01\x00E\x04\x01\x00\x1d\x04\x01\x00F\x04\x01\x00\x1e\x04\x01\x00G\x04\x01\x00\x1f\x04\x01\x00H\x04\x01\x00 \x04\x01\x00I\x04\x01\x00!\x04\x01\x00J\x04\x01\x00\"\x04\x01\x00K\x04\x01\x00#\x04\x01\x00L\x04\x01\x00$\x04\x01\x00M\x04\x01\x00%\x04\x01\x00N\x04\x01\x00&\x04\x01\x00O\x04\x01\x00'\x04\x01\x00\xd8\x04\x01\x00\xb0\x04\x01\x00\xd9\x04\x01\x00\xb1\x04\x01\x00\xda\x04\x01\x00\xb2\x04\x01\x00\xdb\x04\x01\x00\xb3\x04\x01\x00\xdc\x04\x01\x00\xb4\x04\x01\x00\xdd\x04\x01\x00\xb5\x04\x01\x00\xde\x04\x01\x00\xb6\x04\x01\x00\xdf\x04\x01\x00\xb7\x04\x01\x00\xe0\x04\x01\x00\xb8\x04\x01\x00\xe1\x04\x01\x00\xb9\x04\x01\x00\xe2\x04\x01\x00\xba\x04\x01\x00\xe3\x04\x01\x00\xbb\x04\x01\x00\xe4\x04\x01\x00\xbc\x04\x01\x00\xe5\x04\x01\x00\xbd\x04\x01\x00\xe6\x04\x01\x00\xbe\x04\x01\x00\xe7\x04\x01\x00\xbf\x04\x01\x00\xe8\x04\x01\x00\xc0\x04\x01\x00\xe9\x04\x01\x00\xc1\x04\x01\x00\xea\x04\x01\x00\xc2\x04\x01\x00\xeb\x04\x01\x00\xc3\x04\x01\x00\xec\x04\x01\x00\xc4\x04\x01\x00\xed\x04\x01\x00\xc5\x04\x01\x00\xee\x04\x01\x00\xc6\x04\x01\x00\xef\x04\x01\x00\xc7\x04\x01\x00\xf0\x04\x01\x00\xc8\x04\x01\x00\xf1\x04\x01\x00\xc9\x04\x01\x00\xf2\x04\x01\x00\xca\x04\x01\x00\xf3\x04\x01\x00\xcb\x04\x01\x00\xf4\x04\x01\x00\xcc\x04\x01\x00\xf5\x04\x01\x00\xcd\x04\x01\x00\xf6\x04\x01\x00\xce\x04\x01\x00\xf7\x04\x01\x00\xcf\x04\x01\x00\xf8\x04\x01\x00\xd0\x04\x01\x00\xf9\x04\x01\x00\xd1\x04\x01\x00\xfa\x04\x01\x00\xd2\x04\x01\x00\xfb\x04\x01\x00\xd3\x04\x01\x00\x97\x05\x01\x00p\x05\x01\x00\x98\x05\x01\x00q\x05\x01\x00\x99\x05\x01\x00r\x05\x01\x00\x9a\x05\x01\x00s\x05\x01\x00\x9b\x05\x01\x00t\x05\x01\x00\x9c\x05\x01\x00u\x05\x01\x00\x9d\x05\x01\x00v\x05\x01\x00\x9e\x05\x01\x00w\x05\x01\x00\x9f\x05\x01\x00x\x05\x01\x00\xa0\x05\x01\x00y\x05\x01\x00\xa1\x05\x01\x00z\x05\x01\x00\xa3\x05\x01\x00|\x05\x01\x00\xa4\x05\x01\x00}\x05\x01\x00\xa5\x05\x01\x00~\x05\x01\x00\xa6\x05\x01\x00\x7f\x05\x01\x00\xa7\x05\x01\x00\x80\x05\x01\x00\xa8\x05\x01\x00\x81\x05\x01\x00\xa9\x05\x01\x00\x82\x05\x01\x00\xaa\x05\x01\x00\x83\x05\x01\x00\xab\x05\x01\x00\x84\x05\x01\x00\xac\x05\x01\x00\x85\x05\x01\x00\xad\x05\x01\x00\x86\x05\x01\x00\xae\x05\x01\x00\x87\x05\x01\x00\xaf\x05\x01\x00\x88\x05\x01\x00\xb0\x05\x01\x00\x89\x05\x01\x00\xb1\x05\x01\x00\x8a\x05\x01\x00\xb3\x05\x01\x00\x8c\x05\x01\x00\xb4\x05\x01\x00\x8d\x05\x01\x00\xb5\x05\x01\x00\x8e\x05\x01\x00\xb6\x05\x01\x00\x8f\x05\x01\x00\xb7\x05\x01\x00\x90\x05\x01\x00\xb8\x05\x01\x00\x91\x05\x01\x00\xb9\x05\x01\x00\x92\x05\x01\x00\xbb\x05\x01\x00\x94\x05\x01\x00\xbc\x05\x01\x00\x95\x05\x01\x00\xc0\f\x01\x00\x80\f\x01\x00\xc1\f\x01\x00\x81\f\x01\x00\xc2\f\x01\x00\x82\f\x01\x00\xc3\f\x01\x00\x83\f\x01\x00\xc4\f\x01\x00\x84\f\x01\x00\xc5\f\x01\x00\x85\f\x01\x00\xc6\f\x01\x00\x86\f\x01\x00\xc7\f\x01\x00\x87\f\x01\x00\xc8\f\x01\x00\x88\f\x01\x00\xc9\f\x01\x00\x89\f\x01\x00\xca\f\x01\x00\x8a\f\x01\x00\xcb\f\x01\x00\x8b\f\x01\x00\xcc\f\x01\x00\x8c\f\x01\x00\xcd\f\x01\x00\x8d\f\x01\x00\xce\f\x01\x00\x8e\f\x01\x00\xcf\f\x01\x00\x8f\f\x01\x00\xd0\f\x01\x00\x90\f\x01\x00\xd1\f\x01\x00\x91\f\x01\x00\xd2\f\x01\x00\x92\f\x01\x00\xd3\f\x01\x00\x93\f\x01\x00\xd4\f\x01\x00\x94\f\x01\x00\xd5\f\x01\x00\x95\f\x01\x00\xd6\f\x01\x00\x96\f\x01\x00\xd7\f\x01\x00\x97\f\x01\x00\xd8\f\x01\x00\x98\f\x01\x00\xd9\f\x01\x00\x99\f\x01\x00\xda\f\x01\x00\x9a\f\x01\x00\xdb\f\x01\x00\x9b\f\x01\x00\xdc\f\x01\x00\x9c\f\x01\x00\xdd\f\x01\x00\x9d\f\x01\x00\xde\f\x01\x00\x9e\f\x01\x00\xdf\f\x01\x00\x9f\f\x01\x00\xe0\f\x01\x00\xa0\f\x01\x00\xe1\f\x01\x00\xa1\f\x01\x00\xe2\f\x01\x00\xa2\f\x01\x00\xe3\f\x01\x00\xa3\f\x01\x00\xe4\f\x01\x00\xa4\f\x01\x00\xe5\f\x01\x00\xa5\f\x01\x00\xe6\f\x01\x00\xa6\f\x01\x00\xe7\f\x01\x00\xa7\f\x01\x00\xe8\f\x01\x00\xa8\f\x01\x00\xe9\f\x01\x00\xa9\f\x01\x00\xea\f\x01\x00\xaa\f\x01\x00\xeb\f\x01\x00\xab\f\x01\x00\xec\f\x01\x00\xac\f\x01\x00\xed\f\x01\x00\xad\f\x01\x00\xee\f\x01\x00\xae\f\x01\x00\xef\f\x01\x00\xaf\f\x01\x00\xf0\f\x01\x00\xb0\f\x01\x00\xf1\f\x01\x00\xb1\f\x01\x00\xf2\f\x01\x00\xb2\f\x01\x00\xc0\x18\x01\x00\xa0\x18\x01\x00\xc1\x18\x01\x00\xa1\x18\x01\x00\xc2\x18\x01\x00\xa2\x18\x01\x00\xc3\x18\x01\x00\xa3\x18\x01\x00\xc4\x18\x01\x00\xa4\x18\x01\x00\xc5\x18\x01\x00\xa5\x18\x01\x00\xc6\x18\x01\x00\xa6\x18\x01\x00\xc7\x18\x01\x00\xa7\x18\x01\x00\xc8\x18\x01\x00\xa8\x18\x01\x00\xc9\x18\x01\x00\xa9\x18\x01\x00\xca\x18\x01\x00\xaa\x18\x01\x00\xcb\x18\x01\x00\xab\x18\x01\x00\xcc\x18\x01\x00\xac\x18\x01\x00\xcd\x18\x01\x00\xad\x18\x01\x00\xce\x18\x01\x00\xae\x18\x01\x00\xcf\x18\x01\x00\xaf\x18\x01\x00\xd0\x18\x01\x00\xb0\x18\x01\x00\xd1\x18\x01\x00\xb1\x18\x01\x00\xd2\x18\x01\x00\xb2\x18\x01\x00\xd3\x18\x01\x00\xb3\x18\x01\x00\xd4\x18\x01\x00\xb4\x18\x01\x00\xd5\x18\x01\x00\xb5\x18\x01\x00\xd6\x18\x01\x00\xb6\x18\x01\x00\xd7\x18\x01\x00\xb7\x18\x01\x00\xd8\x18\x01\x00\xb8\x18\x01\x00\xd9\x18\x01\x00\xb9\x18\x01\x00\xda\x18\x01\x00\xba\x18\x01\x00\xdb\x18\x01\x00\xbb\x18\x01\x00\xdc\x18\x01\x00\xbc\x18\x01\x00\xdd\x18\x01\x00\xbd\x18\x01\x00\xde\x18\x01\x00\xbe\x18\x01\x00\xdf\x18\x01\x00\xbf\x18\x01\x00`n\x01\x00@n\x01\x00an\x01\x00An\x01\x00bn\x01\x00Bn\x01\x00cn\x01\x00Cn\x01\x00dn\x01\x00Dn\x01\x00en\x01\x00En\x01\x00fn\x01\x00Fn\x01\x00gn\x01\x00Gn\x01\x00hn\x01\x00Hn\x01\x00in\x01\x00In\x01\x00jn\x01\x00Jn\x01\x00kn\x01\x00Kn\x01\x00ln\x01\x00Ln\x01\x00mn\x01\x00Mn\x01\x00nn\x01\x00Nn\x01\x00on\x01\x00On\x01\x00pn\x01\x00Pn\x01\x00qn\x01\x00Qn\x01\x00rn\x01\x00Rn\x01\x00sn\x01\x00Sn\x01\x00tn\x01\x00Tn\x01\x00un\x01\x00Un\x01\x00vn\x01\x00Vn\x01\x00wn\x01\x00Wn\x01\x00xn\x01\x00Xn\x01\x00yn\x01\x00Yn\x01\x00zn\x01\x00Zn\x01\x00{n\x01\x00[n\x01\x00|n\x01\x00\\n\x01\x00}n\x01\x00]n\x01\x00~n\x01\x00^n\x01\x00\x7fn\x01\x00_n\x01\x00\"\xe9\x01\x00\x00\xe9\x01\x00#\xe9\x01\x00\x01\xe9\x01\x00$\xe9\x01\x00\x02\xe9\x01\x00%\xe9\x01\x00\x03\xe9\x01\x00&\xe9\x01\x00\x04\xe9\x01\x00'\xe9\x01\x00\x05\xe9\x01\x00(\xe9\x01\x00\x06\xe9\x01\x00)\xe9\x01\x00\a\xe9\x01\x00*\xe9\x01\x00\b\xe9\x01\x00+\xe9\x01\x00\t\xe9\x01\x00,\xe9\x01\x00\n\xe9\x01\x00-\xe9\x01\x00\v\xe9\x01\x00.\xe9\x01\x00\f\xe9\x01\x00/\xe9\x01\x00\r\xe9\x01\x000\xe9\x01\x00\x0e\xe9\x01\x001\xe9\x01\x00\x0f\xe9\x01\x002\xe9\x01\x00\x10\xe9\x01\x003\xe9\x01\x00\x11\xe9\x01\x004\xe9\x01\x00\x12\xe9\x01\x005\xe9\x01\x00\x13\xe9\x01\x006\xe9\x01\x00\x14\xe9\x01\x007\xe9\x01\x00\x15\xe9\x01\x008\xe9\x01\x00\x16\xe9\x01\x009\xe9\x01\x00\x17\xe9\x01\x00:\xe9\x01\x00\x18\xe9\x01\x00;\xe9\x01\x00\x19\xe9\x01\x00<\xe9\x01\x00\x1a\xe9\x01\x00=\xe9\x01\x00\x1b\xe9\x01\x00>\xe9\x01\x00\x1c\xe9\x01\x00?\xe9\x01\x00\x1d\xe9\x01\x00@\xe9\x01\x00\x1e\xe9\x01\x00A\xe9\x01\x00\x1f\xe9\x01\x00B\xe9\x01\x00 \xe9\x01\x00C\xe9\x01\x00!\xe9\x01\x00\x02\\x\xc3 \x00\x00i\x02\x00\x00\x00\xfa\x05\x10\x00\x0e\x00\x00\x00\xd6\x00\x00\x00;\x00\x00\x00\xfa\x05\x10\x00\x0e\x00\x00\x00\xa2\x00\x00\x00#\x00\x00\x00librarythe repository path is longer than 255 bytesthe repository path is not validthe registry host is not a host namethe digest is not lower-case hex of its algorithm's length (sha256: 64 digits)the digest algorithm is not sha256, sha384 or sha512the digest has no algorithm (write sha256:<64 hex digits>)\x00\xc1\x06\x10\x00\x10\x00\x00\x00\xa1\x00\x00\x00\x1b\x00\x00\x00\xc1\x06\x10\x00\x10\x00\x00\x00\x99\x00\x00\x00\x14\x00\x00\x00the tag is emptythe tag must start with a letter, digit or '_' and be at most 128 bytesthe tag has a character other than letters, digits, '_', '.' and '-'a 64-digit hexadecimal image identifier, not a referencedocker.iolibrary/:latest@/\x00\x00\x00\xc1\x06\x10\x00\x10\x00\x00\x00k\x00\x00\x00+\x00\x00\x00the repository path must be lower case\x00\x00[\x05\x10\x00N\x00\x00\x00\xe4\v\x00\x00+\x00\x00\x00capacity overflow\x00\x00\x00\xb9\b\x10\x00P\x00\x00\x00\x1c\x00\x00\x00\x05\x00\x00\x00\x1f\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00 \x00\x00\x00!\x00\x00\x00\"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00#\x00\x00\x00\xd1\x03\x10\x00H\x00\x00\x00\x8f\x02\x00\x00\x0e\x00\x00\x00Error\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00p\x00\a\x00-\x01\x01\x01\x02\x01\x02\x01\x01H\v0\x15\x10\x01e\a\x02\x06\x02\x02\x01\x04#\x01\x1e\x1b[\v:\t\t\x01\x18\x04\x01\t\x01\x03\x01\x05+\x03;\t*\x18\x01 7\x01\x01\x01\x04\b\x04\x01\x03\a\n\x02\x1d\x01:\x01\x01\x01\x02\x04\b\x01\t\x01\n\x02\x1a\x01\x02\x029\x01\x04\x02\x04\x02\x02\x03\x03\x01\x1e\x02\x03\x01\v\x029\x01\x04\x05\x01\x02\x04\x01\x14\x02\x16\x06\x01\x01:\x01\x01\x02\x01\x04\b\x01\a\x03\n\x02\x1e\x01;\x01\x01\x01\f\x01\t\x01(\x01\x03\x017\x01\x01\x03\x05\x03\x01\x04\a\x02\v\x02\x1d\x01:\x01\x02\x02\x01\x01\x03\x03\x01\x04\a\x02\v\x02\x1c\x029\x02\x01\x01\x02\x04\b\x01\t\x01\n\x02\x1d\x01H\x01\x04\x01\x02\x03\x01\x01\b\x01Q\x01\x02\a\f\bb\x01\x02\t\v\aI\x02\x1b\x01\x01\x01\x01\x017\x0e\x01\x05\x01\x02\x05\v\x01$\t\x01f\x04\x01\x06\x01\x02\x02\x02\x19\x02\x04\x03\x10\x04\r\x01\x02\x02\x06\x01\x0f\x01\x00\x03\x00\x04\x1c\x03\x1d\x02\x1e\x02@\x02\x01\a\b\x01\x02\v\t\x01-\x03\x01\x01u\x02\"\x01v\x03\x04\x02\t\x01\x06\x03\xdb\x02\x02\x01:\x01\x01\a\x01\x01\x01\x01\x02\b\x06\n\x02\x010.\x02\f\x14\x040\n\x04\x03&\t\f\x02 \x04\x02\x068\x01\x01\x02\x03\x01\x01\x058\b\x02\x02\x98\x03\x01\r\x01\a\x04\x01\x06\x01\x03\x02\xc6@\x00\x01\xc3!\x00\x03\x8d\x01` \x00\x06i\x02\x00\x04\x01\n \x02P\x02\x00\x01\x03\x01\x04\x01\x19\x02\x05\x01\x97\x02\x1a\x12\r\x01&\b\x19\v\x01\x01,\x030\x01\x02\x04\x02\x02\x02\x01$\x01C\x06\x02\x02\x02\x02\f\x01\b\x01/\x013\x01\x01\x03\x02\x02\x05\x02\x01\x01*\x02\b\x01\xee\x01\x02\x01\x04\x01\x00\x01\x00\x10\x10\x10\x00\x02\x00\x01\xe2\x01\x95\x05\x00\x03\x01\x02\x05\x04(\x03\x04\x01\xa5\x02\x00\x04A\x05\x00\x02M\x06F\v1\x04{\x016\x0f)\x01\x02\x02\n\x031\x04\x02\x02\a\x01=\x03$\x05\x01\b>\x01\f\x024\t\x01\x01\b\x04\x02\x01_\x03\x02\x04\x06\x01\x02\x01\x9d\x01\x03\b\x15\x029\x02\x01\x01\x01\x01\f\x01\t\x01\x0e\a\x03\x05C\x01\x02\x06\x01\x01\x02\x01\x01\x03\x04\x03\x01\x01\x0e\x02U\b\x02\x03\x01\x01\x17\x01Q\x01\x02\x06\x01\x01\x02\x01\x01\x02\x01\x02\xeb\x01\x02\x04\x06\x02\x01\x02\x1b\x02U\b\x02\x01\x01\x02j\x01\x01\x01\x02\be\x01\x01\x01\x02\x04\x01\x05\x00\t\x01\x02\xf5\x01\n\x04\x04\x01\x90\x04\x02\x02\x04\x01 \n(\x06\x02\x04\b\x01\t\x06\x02\x03.\r\x01\x02\xc6\x01\x01\x03\x01\x01\xc9\a\x01\x06\x01\x01R\x16\x02\a\x01\x02\x01\x02z\x06\x03\x01\x01\x02\x01\a\x01\x01H\x02\x03\x01\x01\x01\x00\x02\v\x024\x05\x05\x03\x17\x01\x00\x01\x06\x0f\x00\f\x03\x03\x00\x05;\a\x00\x01?\x04Q\x01\v\x02\x00\x02\x00.\x02\x17\x00\x05\x03\x06\b\b\x02\a\x1e\x04\x94\x03\x007\x042\b\x01\x0e\x01\x16\x05\x01\x0f\x00\a\x01\x11\x02\a\x01\x02\x01\x05d\x01\xa0\a\x00\x01=\x04\x00\x04\xfe\x02\xf3\x01\x02\x01\a\x02\x05\x01\x00\am\a\x00`\x80\xf0\x000123456789abcdef { , :  {\n,\n((\n}) }\x00\x00\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00$\x00\x00\x00%\x00\x00\x00&\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00g\x06\x00\x00\x15\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\x95\x06\x00\x00\x15\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\x96\x06\x00\x00\x15\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00t\x05\x00\x00(\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00t\x05\x00\x00\x12\x00\x00\x00[...]called `Option::unwrap()` on a `None` value==!=00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x04\x04\x04\x04\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\n\x05\x10\x00P\x00\x00\x00\xa0\x00\x00\x00\t\x00\x00\x00\n\x05\x10\x00P\x00\x00\x00\x84\x00\x00\x00\x1e\x00\x00\x00\x00\x06\x01\x01\x03\x01\x04\x02\x05\a\a\x02\b\b\t\x02\n\x05\v\x02\x0e\x04\x10\x01\x11\x02\x12\x05\x13\x1c\x14\x01\x15\x02\x17\x02\x19\r\x1c\x05\x1d\b\x1f\x01$\x01j\x04k\x02n\x02\xaf\x03\xb1\x02\xbc\x02\xcf\x02\xd1\x02\xd4\f\xd5\t\xd6\x02\xd7\x02\xda\x01\xe0\x05\xe1\x02\xe6\x01\xe7\x04\xe8\x02\xee \xf0\x04\xf8\x02\xfa\x05\xfb\x01\f';>NO\x8f\x9e\x9e\x9f{\x8b\x93\x96\xa2\xb2\xba\x86\xb1\x06\a\t6=>V\xf3\xd0\xd1\x04\x14\x1867VW\x7f\xaa\xae\xaf\xbd5\xe0\x12\x87\x89\x8e\x9e\x04\r\x0e\x11\x12)14:EFIJNOde\x8a\x8c\x8d\x8f\xb6\xc1\xc3\xc4\xc6\xcb\xd6\\\xb6\xb7\x1b\x1c\a\b\n\v\x14\x1769:\xa8\xa9\xd8\xd9\t7\x90\x91\xa8\a\n;>fi\x8f\x92\x11o_\xbf\xee\xefZb\xb9\xba\xf4\xfc\xffST\x9a\x9b./'(U\x9d\xa0\xa1\xa3\xa4\xa7\xa8\xad\xba\xbc\xc4\x06\v\f\x15\x1d:?EQ\xa6\xa7\xcc͠\a\x19\x1a\"%>?\xdf\xe7\xec\xef\xff\xc5\xc6\x04 #%&(38:HJLPSUVXZ\\^`cefksx}\x7f\x8a\xa4\xaa\xaf\xb0\xc0Ю\xafno\xc7\xddޓ^\"{\x05\x03\x04-\x03f\x03\x01/.\x80\x82\x1d\x031\x0f\x1c\x04$\t\x1e\x05+\x05D\x04\x0e*\x80\xaa\x06$\x04$\x04(\b4\vN\x034\f\x817\t\x16\n\b\x18;E9\x03c\b\t0\x16\x05!\x03\x1b\x05\x1b&8\x04K\x05/\x04\n\a\t\a@ '\x04\f\t6\x03:\x05\x1a\a\x04\f\aPI73\r3\a.\b\n\x06&\x03\x1d\b\x02\x80\xd0R\x10\x06\b\t!.\b*\x16\x1a&\x1c\x14\x17\tN\x04$\tD\r\x19\a\n\x06H\b'\tu\vB>*\x06;\x05\n\x06Q\x06\x01\x05\x10\x03\x05\vY\b\x02\x1db\x1eH\b\n\x80\xa6^\"E\v\n\x06\r\x13:\x06\n\x06\x14\x1c,\x04\x17\x80\xb9<dS\fH\t\nFE\x1bH\bS\rI\a\nV\bX\"\x0e\n\x06F\n\x1d\x03GI7\x03\x0e\b\n\x069\a\n\x06,\x04\n\x80\xf6\x19\a;\x03\x1dU\x01\x0f2\r\x83\x9bfu\v\x80ĊLc\r\x840\x10\x16\n\x8f\x9b\x05\x82G\x9a\xb9:\x86Ƃ9\a*\x04\\\x06&\nF\n(\x05\x13\x81\xb0:\x80\xc6[\x054,K\x049\a\x11@\x05\v\a\t\x9c\xd6) as\xa1\xfd\x813\x0f\x01\x1d\x06\x0e\x04\b\x81\x8c\x89\x04k\x05\r\x03\t\a\x10\x8f`\x80\xfd\x03\x81\xb4\x06\x17\x0f\x11\x0fG\tt<\x80\xf6\ns\bp\x15Fz\x14\f\x14\fW\t\x19\x80\x87\x81G\x03\x85B\x0f\x15\x84P\x1f\x06\x06\x80\xd5+\x05>!\x01p-\x03\x1a\x04\x02\x81@\x1f\x11:\x05\x01\x81\xd0*\x80\xd6+\x04\x01\x80\xc06\b\x02\x80\xe0\x80\xf7)L\x04\n\x04\x02\x83\x11DL=\x80\xc2<\x06\x01\x04U\x05\x1b4\x02\x81\x0e,\x04d\fV\n\x80\xae8\x1d\r,\x04\t\a\x02\x0e\x06\x80\x9a\x83\xd9\x03\x11\x03\r\x03\x80\xda\x06\f\x04\x01\x0f\f\x048\b\n\x06(\b,\x04\x02\x0e\t'\x81X\b\x1d\x03\v\x03;\x04\x1e\x04\n\a\x80\xfb\x84\x05\x00\x01\x03\x05\x05\x06\x06\x02\a\x06\b\a\t\x11\n\x1c\v\x19\f\x19\r\x10\x0e\f\x0f\x04\x10\x03\x12\x12\x13\t\x16\x01\x17\x04\x18\x01\x19\x03\x1a\t\x1b\x01\x1c\x02\x1f\x16 \x03+\x02-\v.\x010\x041\x022\x01\xa9\x02\xaa\x04\xab\b\xfa\x02\xfb\x05\xfe\x03\xff\t\xadxy\x8b\x8d\xa20WX\x8b\x8c\x90\x1c\xdd\x0e\x0fKL\xfb\xfc./?\\]_ℍ\x8e\x91\x92\xa9\xb1\xba\xbb\xc5\xc6\xc9\xca\xde\xe4\xe5\xff\x00\x04\x11\x12)147:;=IJ]\x84\x8e\x92\xa9\xb1\xb4\xba\xbb\xc6\xca\xce\xcf\xe4\xe5\x00\x04\r\x0e\x11\x12)14:;EFIJ^de\x84\x91\x9b\x9d\xc9\xce\xcf\r\x11):;EIW[^_de\x8d\x91\xa9\xb4\xba\xbb\xc5\xc9\xdf\xe4\xe5\xf0\r\x11EIde\x80\x84\xb2\xbc\xbe\xbf\xd5\xd7\xf0\U0004314b\xa4\xa6\xbe\xbf\xc5\xc7\xcf\xda\xdbH\x98\xbd\xcd\xc6\xce\xcfINOWY^_\x89\x8e\x8f\xb1\xb6\xb7\xbf\xc1\xc6\xc7\xd7\x11\x16\x17[\\\xf6\xf7\xfe\xff\x80mq\xde\xdf\x0e\x1fno\x1c\x1d_}~\xae\xaf\xde\xdfM\xbb\xbc\x16\x17\x1e\x1fFGNOXZ\\^~\x7f\xb5\xc5\xd4\xd5\xdc\xf0\xf1\xf5rs\x8ftu&./\xa7\xaf\xb7\xbf\xc7\xcf\xd7ߚ\x00@\x97\x980\x8f\x1f\xce\xffNOZ[\a\b\x0f\x10'/\xee\xefno7=?BESgu\xc8\xc9\xd0\xd1\xd8\xd9\xe7\xfe\xff\x00 _\"\x82\xdf\x04\x82D\b\x1b\x04\x06\x11\x81\xac\x0e\x80\xab\x05 \a\x81\x1c\x03\x19\b\x01\x04/\x044\x04\a\x03\x01\a\x06\a\x11\nP\x0f\x12\aU\a\x03\x04\x1c\n\t\x03\b\x03\a\x03\x02\x03\x03\x03\f\x04\x05\x03\v\x06\x01\x0e\x15\x05N\a\x1b\aW\a\x02\x05\x18\fP\x04C\x03-\x03\x01\x04\x11\x06\x0f\f:\x04\x1d%_ m\x04j%\x80\xc8\x05\x82\xb0\x03\x1a\x06\x82\xfd\x03Y\a\x16\t\x18\t\x14\f\x14\fj\x06\n\x06\x1a\x06Y\a+\x05F\n,\x04\f\x04\x01\x031\v,\x04\x1a\x06\v\x03\x80\xac\x06\n\x06L\x14\x80\xf4\b<\x03\x0f\x03>\x058\b+\x05\x82\xff\x11\x18\b/\x11-\x03\"\x0e!\x0f\x80\x8c\x04\x82\x9a\x16\v\x15\x88\x94\x05/\x05;\a\x02\x0e\x18\t\x80\xbe\"t\f\x80\xd6\x1a\x81\x10\x05\x80\xe1\t\xf2\x9e\x037\t\x81\\\x14\x80\xb8\b\x80\xdd\x14<\x03\n\x068\bF\b\f\x06t\v\x1e\x03Z\x04Y\t\x80\x83\x18\x1c\n\x16\tL\x04\x80\x8a\x06\xab\xa4\f\x17\x041\xa1\x04\x81\xda&\a\f\x05\x05\x82\xb3 *\x06L\x04\x80\x8d\x04\x80\xbe\x03\x1b\x03\x0f\r\xe4\x06\x10\x00U\x00\x00\x00\n\x00\x00\x00+\x00\x00\x00\xe4\x06\x10\x00U\x00\x00\x00\x1a\x00\x00\x006\x00\x00\x00attempt to divide by zero\x00\x00\x00\x00\x03\x00\x00\x83\x04 \x00\x91\x05`\x00]\x13\xa0\x00\x12\x17 \x1f\f `\x1f\xef,`+*0\xe0+o\xa6\xa0,\x02\xa8 -\x1e\xfb .\x00\xfe`6\x9e\xff\xa06\xfd\x01!7\x01\na7$\r!8\xab\x0e\xa19/\x18!:\xf3\x1e!K@4\xa1S\x1ea\xe1T\xf0jaUOo\xe1U\x9d\xbcaV\x00\xcfaWeѡW\x00\xda!X\x00\xe0\xa1Y\xae\xe2![\xec\xe4\xe1\\\xd0\xe8a] \x00\xee^\xf0\x01\x7f_user-provided comparison function does not correctly implement a total order\x11\x03\x10\x00_\x00\x00\x00\\\x03\x00\x00\x05\x00\x00\x00..    0x0123456789ABCDEFfalsetrue\x00\x00\x00\xa9\a\x10\x00K\x00\x00\x00~\v\x00\x00&\x00\x00\x00\xa9\a\x10\x00K\x00\x00\x00\x87\v\x00\x00\x1a\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00'\x00\x00\x00(\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00)\x00\x00\x00*\x00\x00\x00+\x00\x00\x00a formatting trait implementation returned an error when the underlying stream did not\x00\x00o\b\x10\x00I\x00\x00\x00\x88\x02\x00\x00\x11\x00\x00\x00(\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00,\x00\x00\x00-\x00\x00\x00.\x00\x00\x00<unnamed>\x00\x00\x00t\x06\x10\x00L\x00\x00\x00\x16\x01\x00\x00.\x00\x00\x00\x1f\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00/\x00\x00\x000\x00\x00\x001\x00\x00\x00note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x04\x00\x00\x002\x00\x00\x003\x00\x00\x004\x00\x00\x005\x00\x00\x006\x00\x00\x00\x10\x00\x00\x00\x04\x00\x00\x007\x00\x00\x008\x00\x00\x009\x00\x00\x00:\x00\x00\x00m]\xcb\xd6,P\xebcxA\xa6Wq\x1b\x8b\xb9\xe4\xfd\x9e\x8f\xba8蓷\x8acNw\xaf%\x80fatal runtime error: rwlock locked for writing, aborting\nRUST_BACKTRACEcannot recursively acquire mutex\x00\xad\x04\x10\x00\\\x00\x00\x00\x13\x00\x00\x00\t\x00\x00\x00Box<dyn Any>thread caused non-unwinding panic. aborting.\nfailed to write whole buffer\x00\x00\x00m_\x10\x00\x1c\x00\x00\x00\x17\x00\x00\x00\x02\x00\x00\x00\x8c_\x10\x00stack backtrace:\nnote: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x02\x00\x00\x00;\x00\x00\x00failed to generate random data\x00\x00r\t\x10\x00T\x00\x00\x00\x03\x00\x00\x00;\x00\x00\x00failed to generate unique thread ID: bitspace exhausted\x00\x16\t\x10\x00L\x00\x00\x00&\x00\x00\x00\r\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x04\x00\x00\x00<\x00\x00\x00\x1f\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00=\x00\x00\x00o\b\x10\x00I\x00\x00\x00Y\a\x00\x00$\x00\x00\x00SUCCESS2BIGACCESADDRINUSEADDRNOTAVAILAFNOSUPPORTAGAINALREADYBADFBADMSGBUSYCANCELEDCHILDCONNABORTEDCONNREFUSEDCONNRESETDEADLKDESTADDRREQDOMDQUOTEXISTFAULTFBIGHOSTUNREACHIDRMILSEQINPROGRESSINTRINVALIOISCONNISDIRLOOPMFILEMLINKMSGSIZEMULTIHOPNAMETOOLONGNETDOWNNETRESETNETUNREACHNFILENOBUFSNODEVNOENTNOEXECNOLCKNOLINKNOMEMNOMSGNOPROTOOPTNOSPCNOSYSNOTCONNNOTDIRNOTEMPTYNOTRECOVERABLENOTSOCKNOTSUPNOTTYNXIOOVERFLOWOWNERDEADPERMPIPEPROTOPROTONOSUPPORTPROTOTYPERANGEROFSSPIPESRCHSTALETIMEDOUTTXTBSYXDEVNOTCAPABLENo error occurred. System call completed successfully.Argument list too long.Permission denied.Address in use.Address not available.Address family not supported.Resource unavailable, or operation would block.Connection already in progress.Bad file descriptor.Bad message.Device or resource busy.Operation canceled.No child processes.Connection aborted.Connection refused.Connection reset.Resource deadlock would occur.Destination address required.Mathematics argument out of domain of function.Reserved.File exists.Bad address.File too large.Host is unreachable.Identifier removed.Illegal byte sequence.Operation in progress.Interrupted function.Invalid argument.I/O error.Socket is connected.Is a directory.Too many levels of symbolic links.File descriptor value too large.Too many links.Message too large.Filename too long.Network is down.Connection aborted by network.Network unreachable.Too many files open in system.No buffer space available.No such device.No such file or directory.Executable file format error.No locks available.Not enough space.No message of the desired type.Protocol not available.No space left on device.Function not supported.The socket is not connected.Not a directory or a symbolic link to a directory.Directory not empty.State not recoverable.Not a socket.Not supported, or operation not supported on socket.Inappropriate I/O control operation.No such device or address.Value too large to be stored in data type.Previous owner died.Operation not permitted.Broken pipe.Protocol error.Protocol not supported.Protocol wrong type for socket.Result too large.Read-only file system.Invalid seek.No such process.Connection timed out.Text file busy.Cross-device link.Extension: Capabilities insufficient.Errnocodenamemessage\x00\x00\a\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\t\x00\x00\x00\f\x00\x00\x00\v\x00\x00\x00\x05\x00\x00\x00\a\x00\x00\x00\x04\x00\x00\x00\x06\x00\x00\x00\x04\x00\x00\x00\b\x00\x00\x00\x05\x00\x00\x00\v\x00\x00\x00\v\x00\x00\x00\t\x00\x00\x00\x06\x00\x00\x00\v\x00\x00\x00\x03\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\v\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\n\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x02\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\a\x00\x00\x00\b\x00\x00\x00\v\x00\x00\x00\a\x00\x00\x00\b\x00\x00\x00\n\x00\x00\x00\x05\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\n\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\a\x00\x00\x00\x06\x00\x00\x00\b\x00\x00\x00\x0e\x00\x00\x00\a\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\b\x00\x00\x00\t\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x0e\x00\x00\x00\t\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\b\x00\x00\x00\x06\x00\x00\x00\x04\x00\x00\x00\n\x00\x00\x00\xc4`\x10\x00\xcb`\x10\x00\xcf`\x10\x00\xd4`\x10\x00\xdd`\x10\x00\xe9`\x10\x00\xf4`\x10\x00\xf9`\x10\x00\x00a\x10\x00\x04a\x10\x00\na\x10\x00\x0ea\x10\x00\x16a\x10\x00\x1ba\x10\x00&a\x10\x001a\x10\x00:a\x10\x00@a\x10\x00Ka\x10\x00Na\x10\x00Sa\x10\x00Xa\x10\x00]a\x10\x00aa\x10\x00la\x10\x00pa\x10\x00ua\x10\x00\x7fa\x10\x00\x83a\x10\x00\x88a\x10\x00\x8aa\x10\x00\x90a\x10\x00\x95a\x10\x00\x99a\x10\x00\x9ea\x10\x00\xa3a\x10\x00\xaaa\x10\x00\xb2a\x10\x00\xbda\x10\x00\xc4a\x10\x00\xcca\x10\x00\xd6a\x10\x00\xdba\x10\x00\xe1a\x10\x00\xe6a\x10\x00\xeba\x10\x00\xf1a\x10\x00\xf6a\x10\x00\xfca\x10\x00\x01b\x10\x00\x06b\x10\x00\x10b\x10\x00\x15b\x10\x00\x1ab\x10\x00!b\x10\x00'b\x10\x00/b\x10\x00=b\x10\x00Db\x10\x00Jb\x10\x00Ob\x10\x00Sb\x10\x00[b\x10\x00db\x10\x00hb\x10\x00lb\x10\x00qb\x10\x00\x7fb\x10\x00\x88b\x10\x00\x8db\x10\x00\x91b\x10\x00\x96b\x10\x00\x9ab\x10\x00\x9fb\x10\x00\xa7b\x10\x00\xadb\x10\x00\xb1b\x10\x006\x00\x00\x00\x17\x00\x00\x00\x12\x00\x00\x00\x0f\x00\x00\x00\x16\x00\x00\x00\x1d\x00\x00\x00/\x00\x00\x00\x1f\x00\x00\x00\x14\x00\x00\x00\f\x00\x00\x00\x18\x00\x00\x00\x13\x00\x00\x00\x13\x00\x00\x00\x13\x00\x00\x00\x13\x00\x00\x00\x11\x00\x00\x00\x1e\x00\x00\x00\x1d\x00\x00\x00/\x00\x00\x00\t\x00\x00\x00\f\x00\x00\x00\f\x00\x00\x00\x0f\x00\x00\x00\x14\x00\x00\x00\x13\x00\x00\x00\x16\x00\x00\x00\x16\x00\x00\x00\x15\x00\x00\x00\x11\x00\x00\x00\n\x00\x00\x00\x14\x00\x00\x00\x0f\x00\x00\x00\"\x00\x00\x00 \x00\x00\x00\x0f\x00\x00\x00\x12\x00\x00\x00\t\x00\x00\x00\x12\x00\x00\x00\x10\x00\x00\x00\x1e\x00\x00\x00\x14\x00\x00\x00\x1e\x00\x00\x00\x1a\x00\x00\x00\x0f\x00\x00\x00\x1a\x00\x00\x00\x1d\x00\x00\x00\x13\x00\x00\x00\t\x00\x00\x00\x11\x00\x00\x00\x1f\x00\x00\x00\x17\x00\x00\x00\x18\x00\x00\x00\x17\x00\x00\x00\x1c\x00\x00\x002\x00\x00\x00\x14\x00\x00\x00\x16\x00\x00\x00\r\x00\x00\x004\x00\x00\x00$\x00\x00\x00\x1a\x00\x00\x00*\x00\x00\x00\x14\x00\x00\x00\x18\x00\x00\x00\f\x00\x00\x00\x0f\x00\x00\x00\x17\x00\x00\x00\x1f\x00\x00\x00\x11\x00\x00\x00\x16\x00\x00\x00\r\x00\x00\x00\x10\x00\x00\x00\t\x00\x00\x00\x15\x00\x00\x00\x0f\x00\x00\x00\x12\x00\x00\x00%\x00\x00\x00\xbbb\x10\x00\xf1b\x10\x00\bc\x10\x00\x1ac\x10\x00)c\x10\x00?c\x10\x00\\c\x10\x00\x8bc\x10\x00\xaac\x10\x00\xbec\x10\x00\xcac\x10\x00\xe2c\x10\x00\xf5c\x10\x00\bd\x10\x00\x1bd\x10\x00.d\x10\x00?d\x10\x00]d\x10\x00zd\x10\x00\xa9d\x10\x00\xb2d\x10\x00\xbed\x10\x00\xcad\x10\x00\xd9d\x10\x00\xedd\x10\x00\x00e\x10\x00\x16e\x10\x00,e\x10\x00Ae\x10\x00Re\x10\x00\\e\x10\x00pe\x10\x00\x7fe\x10\x00\xa1e\x10\x00\xc1e\x10\x00\xd0e\x10\x00\xa9d\x10\x00\xe2e\x10\x00\xf4e\x10\x00\x04f\x10\x00\"f\x10\x006f\x10\x00Tf\x10\x00nf\x10\x00}f\x10\x00\x97f\x10\x00\xb4f\x10\x00\xa9d\x10\x00\xc7f\x10\x00\xd8f\x10\x00\xf7f\x10\x00\x0eg\x10\x00&g\x10\x00=g\x10\x00Yg\x10\x00\x8bg\x10\x00\x9fg\x10\x00\xb5g\x10\x00\xc2g\x10\x00\xf6g\x10\x00\x1ah\x10\x004h\x10\x00^h\x10\x00rh\x10\x00\x8ah\x10\x00\x96h\x10\x00\xa5h\x10\x00\xbch\x10\x00\xdbh\x10\x00\xech\x10\x00\x02i\x10\x00\x0fi\x10\x00\xa9d\x10\x00\x1fi\x10\x004i\x10\x00Ci\x10\x00Ui\x10\x00\x01\x00\x00\x00\xf7\n\x10\x00\xff\xff\xff\xff"
+const data0 = "\rbegin > end (\xc0\x03 > \xc0\x10) when slicing `\xc0\x01`\xc0\x00\x11start byte index \xc0\x16 is out of bounds of `\xc0\x01`\xc0\x00\x0fend byte index \xc0\x16 is out of bounds of `\xc0\x01`\xc0\x00\x11start byte index \xc0& is not a char boundary; it is inside \xc0\b (bytes \xc0\x06) of `\xc0\x01`\xc0\x00\x0fend byte index \xc0& is not a char boundary; it is inside \xc0\b (bytes \xc0\x06) of `\xc0\x01`\xc0\x00\xc0\x01:\xc0\x01:\xc0\x00\x16slice index starts at \xc0\r but ends at \xc0\x00 index out of bounds: the len is \xc0\x12 but the index is \xc0\x00\bpattern \xc0\x00\x12range start index \xc0\" out of range for slice of length \xc0\x00\x10range end index \xc0\" out of range for slice of length \xc0\x00\x10assertion `left \xc0\x17 right` failed\n  left: \xc0\t\n right: \xc0\x00\x10assertion `left \xc0\x10 right` failed: \xc0\t\n  left: \xc0\t\n right: \xc0\x00\xc0\x02: \xc0\x00\x1epatterns is NULL but count is \xc0\x1f; pass count 0 for an empty set\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/index.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/sort/shared/smallsort.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/sort/stable/quicksort.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/alloc/src/fmt.rs\x00src/set.rs\x00src/set/dialect.rs\x00src/set/exact.rs\x00src/set/needles.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/char/methods.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/sys/sync/mutex/no_threads.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/memchr.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/slice/iter.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/str/pattern.rs\x00src/pattern.rs\x00src/set/dfa/walk.rs\x00src/ffi.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/alloc/src/string.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs\x00src/normalize.rs\x00src/set/sparse.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/unicode/printable.rs\x00src/set/intake.rs\x00src/set/trie.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/sync/once.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/fmt/mod.rs\x00/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/memchr-2.8.3/src/arch/all/packedpair/mod.rs\x00src/set/prefilter/mod.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/io/mod.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/alloc/src/raw_vec/mod.rs\x00src/fold.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/thread/id.rs\x00src/set/dfa.rs\x00/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/sys/random/wasip1.rs\x00\vtoo large: \xc0\x10 may be at most \xc0'; split the list or shorten the pattern\x00$not valid UTF-8 (bad byte at offset \xc0;); patterns are text: fix the encoding of the configuration\x00\bpattern \xc0G is NULL; without lengths every pattern must be a NUL-terminated string\x00\x06count \xc0\" is larger than any array can hold\x000.2.0\x00/\x00\x05... (\xc0\a bytes)\x00\bpattern \xc0\x15 is NULL with length \xc08; NULL is allowed only with length 0 (the empty pattern)\x00Ka '*' only at the start is a literal character, so this pins only the name \xc0\x1d itself (in any case); write \xc0\x19 to pin names containing \xc0\x1c (CRI-O has no suffix match)\x00\x02 (\xc0\x01)\x00\x18not an image reference (\xc0\t), which \xc0c requires of an exact pattern; write the image's name in full, such as \"registry.k8s.io/pause:3.10\"\x00\x15memory allocation of \xc0G bytes failed\nskipping backtrace printing to avoid potential recursion\n\x00\x15memory allocation of \xc0\x0e bytes failed\n\x00\fpanicked at \xc0\x02:\n\xc03\nthread panicked while processing panic. aborting.\n\x00\t\nthread '\xc0\x03' (\xc0\x0e) panicked at \xc0\x02:\n\xc0\x01\n\x00\x19aborting due to panic at \xc0\x02:\n\xc0\x01\n\x00\x00\x00\x00\\\x04\x10\x00P\x00\x00\x00U\a\x00\x00\t\x00\x00\x00\xc1\x02\x10\x00O\x00\x00\x00\xfc\x03\x00\x003\x00\x00\x00\xc1\x02\x10\x00O\x00\x00\x00\a\x04\x00\x007\x00\x00\x00\x12encode_utf8: need \xc0\x13 bytes to encode U+\xc3 \x00\x00i\x04\x00\x15 but buffer has just \xc0\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\t\x02\x00\x007\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x16\x00\x00\x00TryFromIntError\x00\x00\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00\x03\x00\x00\x00Utf8Errorvalid_up_toerror_len\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xcd\x01\x00\x007\x00\x00\x00()\x00\x00\xaa\x05\x10\x00O\x00\x00\x00i\x04\x00\x00$\x00\x00\x00743210/.-g\xf2BC\xe5,+*)('&%$#\"!8 \x1f\x1e\x1d\x1c\xff\x94\xa4\x95\x88\xa0\x9b\xad\xddކz\xe8\xca\xd7\xe0\xd0\xdc̻\xb7\xb3\xb1\xa8\xb2\xc8\xe2Ú\xb8\xae~x\xbf\x9dª\xbd\xa2\xa1\x96\xc1\x8e\x89\xab\xb0\xb9\xa7\xbap\xaf\xc0\xbc\x9c\x8c\x8f{\x85\x80\x93\x8a\x92rߗ\xf9\xd8\xee\xec\xfd\xe3\xda\xe6\xf7\x87\xb4\xf1\xe9\xf6\xf4\xe7\x8b\xf5\xf3\xfb\xeb\xc9\xc4\xf0֘\xb6͵\x7f\x1b\xd4\xd3\xd2\xd5\xe4ũ\x9f\x83\xaciPb`aQϑts\x90\x82\x99yk\x84mn|oRlv\x8dq\x81w}\xa5u\\jSHc]AO\xa6\xed\xa3Ǿ\xe1\xd1\xcb\xc6\xd9\xdb\xce\xea\xf8\x9e\xef\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xffone-time initialization may not be performed recursively\\\a\x10\x00L\x00\x00\x00\xdb\x00\x00\x00\x14\x00\x00\x00\x17\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00\x18\x00\x00\x00\x19\x00\x00\x00\x1a\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x1b\x00\x00\x00a Display implementation returned an error unexpectedly\x00(\x06\x10\x00K\x00\x00\x00d\v\x00\x00\x0e\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xe5\x05\x00\x00\x14\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xe5\x05\x00\x00!\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\xd9\x05\x00\x00!\x00\x00\x00dest is out of boundsmid > len\x00\x00q\x03\x10\x00_\x00\x00\x00M\x00\x00\x00\x1f\x00\x00\x00q\x03\x10\x00_\x00\x00\x00G\x00\x00\x00\x17\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00\x1c\x00\x00\x00NoneSome\xf5\a\x10\x00`\x00\x00\x00\xc3\x00\x00\x00\t\x00\x00\x00called `Result::unwrap()` on an `Err` value\x00\xf5\a\x10\x00`\x00\x00\x00\xbc\x00\x00\x00*\x00\x00\x00\xf5\a\x10\x00`\x00\x00\x00\xb9\x00\x00\x00*\x00\x00\x00\x12unknown flag bits \xc1 \x00\x80`\x80\x95\x00; the flags are anchor-globs (1), case-sensitive (2), strict (4), literal (8), cri-dockerd-syntax (16) and normalize (32), or 0 for CRI-O's semantics\x00a lone '*' is not a valid pattern; write \"**\" to pin every imageempty pattern (it pins only an image with an empty name); remove itcontrol characterwhitespace\xc0\x01 \xc0\x04 (U+\xc3 \x00\x00i\x04\x00\n) at byte \xc0q; image names never contain whitespace or control characters: remove it (look for stray spaces, tabs or newlines)\x00*word\x00\xfa\x05\x10\x00\x0e\x00\x00\x00]\x01\x00\x00$\x00\x00\x00\x10the '*' at byte \xc0\x80\xa9\x00 is a literal character (only a trailing '*', or the leading '*' of \"*word*\", is a wildcard); remove it, or split the pattern into a \"prefix*\" glob or a \"*word*\" keyword\x00the flags literal (8) and cri-dockerd-syntax (16) are two pattern syntaxes; choose onethe normalize flag\x00U\x14\x10\x00\x12\x00\x00\x00NeedsCanonical\x00\x00g\xe6\tj\x85\xaeg\xbbr\xf3n<:\xf5O\xa5\x7fR\x0eQ\x8ch\x05\x9b\xabك\x1f\x19\xcd\xe0[crio-pin list fingerprint v1\n\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x00Y\x02\x00\x00-\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x00\\\x02\x00\x00'\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x00\\\x02\x00\x009\x00\x00\x00\x1d\x06\x10\x00\n\x00\x00\x008\x02\x00\x00'\x00\x00\x00the total size of all patterns in bytesthe number of patterns\x12unknown flag bits \xc1 \x00\x80`\x80\xc8\x00; the flags are CRIO_PIN_ANCHOR_GLOBS (1), CRIO_PIN_CASE_SENSITIVE (2), CRIO_PIN_STRICT (4), CRIO_PIN_LITERAL (8), CRIO_PIN_CRI_DOCKERD_SYNTAX (16) and CRIO_PIN_NORMALIZE (32), or CRIO_PIN_DEFAULT (0)\x00CRIO_PIN_LITERAL (8) and CRIO_PIN_CRI_DOCKERD_SYNTAX (16) are two pattern syntaxes; choose oneCRIO_PIN_NORMALIZE (32)\x00\x00\x1d\x06\x10\x00\n\x00\x00\x002\x01\x00\x00#\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x009\x01\x00\x00\x0e\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\x1b\x01\x00\x00'\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\x1e\x01\x00\x00\x1a\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00 \x01\x00\x00-\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00!\x01\x00\x00\x1b\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xba\x01\x00\x00\x15\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x001\x01\x00\x00\x1a\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x003\x01\x00\x00\x17\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00$\x01\x00\x008\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00&\x01\x00\x00\x1a\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00-\x01\x00\x00\x1e\x00\x00\x00canonical needles use at most 243 bytes\x00c\t\x10\x00\x0e\x00\x00\x00\xf0\x00\x00\x009\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00}\x01\x00\x00/\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00~\x01\x00\x00+\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\x84\x01\x00\x00*\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00d\x01\x00\x00\x1e\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\x11\x01\x00\x00\x1c\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\x10\x01\x00\x00\x1c\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\xf3\x01\x00\x00R\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\xcb\x01\x00\x00O\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00X\x00\x00\x00\n\x00\x00\x00\t\x06\x10\x00\x13\x00\x00\x00\xf3\x00\x00\x00\x15\x00\x00\x00the ids fit in u32\x00\x00c\t\x10\x00\x0e\x00\x00\x00\xbd\x00\x00\x00\t\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\xaa\x00\x00\x00)\x00\x00\x00c\t\x10\x00\x0e\x00\x00\x00\xb3\x00\x00\x00\x13\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x85\x00\x00\x00\v\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xbd\x00\x00\x00\x1e\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x95\x01\x00\x00\x1a\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00y\x01\x00\x00\x1f\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00~\x01\x00\x00$\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x7f\x01\x00\x00&\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x87\x01\x00\x00W\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x88\x01\x00\x00%\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x89\x01\x00\x00%\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xc0\x01\x00\x001\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x82\x01\x00\x00\x19\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xc6\x01\x00\x00\t\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xcf\x01\x00\x00\x18\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00Q\x01\x00\x00\x19\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00R\x01\x00\x00\x12\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00^\x01\x00\x00\x12\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00e\x00\x00\x00\x1e\x00\x00\x00canonical needles are UTF-8: at most 243 distinct bytes\x00L\a\x10\x00\x0f\x00\x00\x00o\x00\x00\x00,\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xf8\x00\x00\x00\x17\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xfc\x00\x00\x00\x13\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\t\x01\x00\x00\x13\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\xff\x00\x00\x00\x18\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x01\x01\x00\x00\x1e\x00\x00\x00L\a\x10\x00\x0f\x00\x00\x00\x06\x01\x00\x00*\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00.\x01\x00\x00:\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00.\x01\x00\x00%\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\xf1\x01\x00\x00\x1b\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\xf7\x01\x00\x00&\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\xd8\x01\x00\x00-\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00m\x01\x00\x00\x0e\x00\x00\x008\x04\x10\x00\x10\x00\x00\x00\x88\x00\x00\x00\x1d\x00\x00\x00\x1a\x04\x10\x00\n\x00\x00\x00\x97\x01\x00\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x1d\x00\x00\x00a canonical name is searched as it is\x00\x00\x00\x1a\x04\x10\x00\n\x00\x00\x00V\x01\x00\x009\x00\x00\x00\x1a\x04\x10\x00\n\x00\x00\x00:\x01\x00\x00\x1b\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\x8d\x00\x00\x00\x1f\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\x95\x00\x00\x00-\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\x95\x00\x00\x00\x13\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\xaa\x00\x00\x00\x0e\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00\xa4\x00\x00\x00;\x00\x00\x00:\a\x10\x00\x11\x00\x00\x00G\x00\x00\x00L\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x04\x00\x00\x00\x1e\x00\x00\x00a reference is ASCII:\a\x10\x00\x11\x00\x00\x00A\x00\x00\x00B\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xea\x00\x00\x00+\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xec\x00\x00\x00\x14\x00\x00\x00an anchored state is listed\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xff\x00\x00\x00M\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xc3\x00\x00\x00\x19\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00g\x00\x00\x00\x11\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\xbd\x00\x00\x00*\x00\x00\x00\xd2\x06\x10\x00\x11\x00\x00\x00\x8a\x00\x00\x00\r\x00\x00\x00%\x04\x10\x00\x12\x00\x00\x00\x14\x00\x00\x00M\x00\x00\x00%\x04\x10\x00\x12\x00\x00\x00\x14\x00\x00\x00\t\x00\x00\x00pushed aboveI\x04\x10\x00\x12\x00\x00\x00H\x00\x00\x003\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xd4\x03\x00\x00\x1a\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xd4\x03\x00\x00&\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xd4\x03\x00\x002\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcd\x03\x00\x00+\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcd\x03\x00\x00:\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcd\x03\x00\x00I\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xc6\x03\x00\x00V\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcb\x03\x00\x00+\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcb\x03\x00\x003\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xcb\x03\x00\x00G\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xab\x03\x00\x00\x1b\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xac\x03\x00\x00/\x00\x00\x00window size must be non-zeroV\b\x10\x00\x18\x00\x00\x00\x93\x03\x00\x00\x15\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xe9\x01\x00\x00\x15\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00-\x02\x00\x00G\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00o\x03\x00\x00\x16\x00\x00\x00V\b\x10\x00\x18\x00\x00\x00\xb5\x01\x00\x00A\x00\x00\x00V\b\x10\x00\x18\x00\x00\x006\x03\x00\x00\x1e\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00\x18\x01\x00\x00\f\x00\x00\x00a representative is below its rune\x00\x00\n\t\x10\x00\v\x00\x00\x00?\x00\x00\x006\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00%\x00\x00\x00!\x00\x00\x00fold table holds only scalar values\x00\n\t\x10\x00\v\x00\x00\x00(\x00\x00\x00\x19\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00\a\x01\x00\x00\x16\x00\x00\x00room for the canonical form\x00\n\t\x10\x00\v\x00\x00\x00]\x00\x00\x00\x05\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00e\x00\x00\x00\x14\x00\x00\x00�\x00\n\t\x10\x00\v\x00\x00\x00~\x00\x00\x00\x14\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00u\x00\x00\x00I\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00u\x00\x00\x00\x18\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00s\x00\x00\x00F\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00l\x00\x00\x00\r\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00\xa8\x00\x00\x00\x18\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00O\x00\x00\x008\x00\x00\x00\n\t\x10\x00\v\x00\x00\x00/\x00\x00\x00\x12\x00\x00\x00a\x00\x00\x00A\x00\x00\x00b\x00\x00\x00B\x00\x00\x00c\x00\x00\x00C\x00\x00\x00d\x00\x00\x00D\x00\x00\x00e\x00\x00\x00E\x00\x00\x00f\x00\x00\x00F\x00\x00\x00g\x00\x00\x00G\x00\x00\x00h\x00\x00\x00H\x00\x00\x00i\x00\x00\x00I\x00\x00\x00j\x00\x00\x00J\x00\x00\x00k\x00\x00\x00K\x00\x00\x00l\x00\x00\x00L\x00\x00\x00m\x00\x00\x00M\x00\x00\x00n\x00\x00\x00N\x00\x00\x00o\x00\x00\x00O\x00\x00\x00p\x00\x00\x00P\x00\x00\x00q\x00\x00\x00Q\x00\x00\x00r\x00\x00\x00R\x00\x00\x00s\x00\x00\x00S\x00\x00\x00t\x00\x00\x00T\x00\x00\x00u\x00\x00\x00U\x00\x00\x00v\x00\x00\x00V\x00\x00\x00w\x00\x00\x00W\x00\x00\x00x\x00\x00\x00X\x00\x00\x00y\x00\x00\x00Y\x00\x00\x00z\x00\x00\x00Z\x00\x00\x00\xe0\x00\x00\x00\xc0\x00\x00\x00\xe1\x00\x00\x00\xc1\x00\x00\x00\xe2\x00\x00\x00\xc2\x00\x00\x00\xe3\x00\x00\x00\xc3\x00\x00\x00\xe4\x00\x00\x00\xc4\x00\x00\x00\xe5\x00\x00\x00\xc5\x00\x00\x00\xe6\x00\x00\x00\xc6\x00\x00\x00\xe7\x00\x00\x00\xc7\x00\x00\x00\xe8\x00\x00\x00\xc8\x00\x00\x00\xe9\x00\x00\x00\xc9\x00\x00\x00\xea\x00\x00\x00\xca\x00\x00\x00\xeb\x00\x00\x00\xcb\x00\x00\x00\xec\x00\x00\x00\xcc\x00\x00\x00\xed\x00\x00\x00\xcd\x00\x00\x00\xee\x00\x00\x00\xce\x00\x00\x00\xef\x00\x00\x00\xcf\x00\x00\x00\xf0\x00\x00\x00\xd0\x00\x00\x00\xf1\x00\x00\x00\xd1\x00\x00\x00\xf2\x00\x00\x00\xd2\x00\x00\x00\xf3\x00\x00\x00\xd3\x00\x00\x00\xf4\x00\x00\x00\xd4\x00\x00\x00\xf5\x00\x00\x00\xd5\x00\x00\x00\xf6\x00\x00\x00\xd6\x00\x00\x00\xf8\x00\x00\x00\xd8\x00\x00\x00\xf9\x00\x00\x00\xd9\x00\x00\x00\xfa\x00\x00\x00\xda\x00\x00\x00\xfb\x00\x00\x00\xdb\x00\x00\x00\xfc\x00\x00\x00\xdc\x00\x00\x00\xfd\x00\x00\x00\xdd\x00\x00\x00\xfe\x00\x00\x00\xde\x00\x00\x00\x01\x01\x00\x00\x00\x01\x00\x00\x03\x01\x00\x00\x02\x01\x00\x00\x05\x01\x00\x00\x04\x01\x00\x00\a\x01\x00\x00\x06\x01\x00\x00\t\x01\x00\x00\b\x01\x00\x00\v\x01\x00\x00\n\x01\x00\x00\r\x01\x00\x00\f\x01\x00\x00\x0f\x01\x00\x00\x0e\x01\x00\x00\x11\x01\x00\x00\x10\x01\x00\x00\x13\x01\x00\x00\x12\x01\x00\x00\x15\x01\x00\x00\x14\x01\x00\x00\x17\x01\x00\x00\x16\x01\x00\x00\x19\x01\x00\x00\x18\x01\x00\x00\x1b\x01\x00\x00\x1a\x01\x00\x00\x1d\x01\x00\x00\x1c\x01\x00\x00\x1f\x01\x00\x00\x1e\x01\x00\x00!\x01\x00\x00 \x01\x00\x00#\x01\x00\x00\"\x01\x00\x00%\x01\x00\x00$\x01\x00\x00'\x01\x00\x00&\x01\x00\x00)\x01\x00\x00(\x01\x00\x00+\x01\x00\x00*\x01\x00\x00-\x01\x00\x00,\x01\x00\x00/\x01\x00\x00.\x01\x00\x003\x01\x00\x002\x01\x00\x005\x01\x00\x004\x01\x00\x007\x01\x00\x006\x01\x00\x00:\x01\x00\x009\x01\x00\x00<\x01\x00\x00;\x01\x00\x00>\x01\x00\x00=\x01\x00\x00@\x01\x00\x00?\x01\x00\x00B\x01\x00\x00A\x01\x00\x00D\x01\x00\x00C\x01\x00\x00F\x01\x00\x00E\x01\x00\x00H\x01\x00\x00G\x01\x00\x00K\x01\x00\x00J\x01\x00\x00M\x01\x00\x00L\x01\x00\x00O\x01\x00\x00N\x01\x00\x00Q\x01\x00\x00P\x01\x00\x00S\x01\x00\x00R\x01\x00\x00U\x01\x00\x00T\x01\x00\x00W\x01\x00\x00V\x01\x00\x00Y\x01\x00\x00X\x01\x00\x00[\x01\x00\x00Z\x01\x00\x00]\x01\x00\x00\\\x01\x00\x00_\x01\x00\x00^\x01\x00\x00a\x01\x00\x00`\x01\x00\x00c\x01\x00\x00b\x01\x00\x00e\x01\x00\x00d\x01\x00\x00g\x01\x00\x00f\x01\x00\x00i\x01\x00\x00h\x01\x00\x00k\x01\x00\x00j\x01\x00\x00m\x01\x00\x00l\x01\x00\x00o\x01\x00\x00n\x01\x00\x00q\x01\x00\x00p\x01\x00\x00s\x01\x00\x00r\x01\x00\x00u\x01\x00\x00t\x01\x00\x00w\x01\x00\x00v\x01\x00\x00x\x01\x00\x00\xff\x00\x00\x00z\x01\x00\x00y\x01\x00\x00|\x01\x00\x00{\x01\x00\x00~\x01\x00\x00}\x01\x00\x00\x7f\x01\x00\x00S\x00\x00\x00\x83\x01\x00\x00\x82\x01\x00\x00\x85\x01\x00\x00\x84\x01\x00\x00\x88\x01\x00\x00\x87\x01\x00\x00\x8c\x01\x00\x00\x8b\x01\x00\x00\x92\x01\x00\x00\x91\x01\x00\x00\x99\x01\x00\x00\x98\x01\x00\x00\xa1\x01\x00\x00\xa0\x01\x00\x00\xa3\x01\x00\x00\xa2\x01\x00\x00\xa5\x01\x00\x00\xa4\x01\x00\x00\xa8\x01\x00\x00\xa7\x01\x00\x00\xad\x01\x00\x00\xac\x01\x00\x00\xb0\x01\x00\x00\xaf\x01\x00\x00\xb4\x01\x00\x00\xb3\x01\x00\x00\xb6\x01\x00\x00\xb5\x01\x00\x00\xb9\x01\x00\x00\xb8\x01\x00\x00\xbd\x01\x00\x00\xbc\x01\x00\x00\xc5\x01\x00\x00\xc4\x01\x00\x00\xc6\x01\x00\x00\xc4\x01\x00\x00\xc8\x01\x00\x00\xc7\x01\x00\x00\xc9\x01\x00\x00\xc7\x01\x00\x00\xcb\x01\x00\x00\xca\x01\x00\x00\xcc\x01\x00\x00\xca\x01\x00\x00\xce\x01\x00\x00\xcd\x01\x00\x00\xd0\x01\x00\x00\xcf\x01\x00\x00\xd2\x01\x00\x00\xd1\x01\x00\x00\xd4\x01\x00\x00\xd3\x01\x00\x00\xd6\x01\x00\x00\xd5\x01\x00\x00\xd8\x01\x00\x00\xd7\x01\x00\x00\xda\x01\x00\x00\xd9\x01\x00\x00\xdc\x01\x00\x00\xdb\x01\x00\x00\xdd\x01\x00\x00\x8e\x01\x00\x00\xdf\x01\x00\x00\xde\x01\x00\x00\xe1\x01\x00\x00\xe0\x01\x00\x00\xe3\x01\x00\x00\xe2\x01\x00\x00\xe5\x01\x00\x00\xe4\x01\x00\x00\xe7\x01\x00\x00\xe6\x01\x00\x00\xe9\x01\x00\x00\xe8\x01\x00\x00\xeb\x01\x00\x00\xea\x01\x00\x00\xed\x01\x00\x00\xec\x01\x00\x00\xef\x01\x00\x00\xee\x01\x00\x00\xf2\x01\x00\x00\xf1\x01\x00\x00\xf3\x01\x00\x00\xf1\x01\x00\x00\xf5\x01\x00\x00\xf4\x01\x00\x00\xf6\x01\x00\x00\x95\x01\x00\x00\xf7\x01\x00\x00\xbf\x01\x00\x00\xf9\x01\x00\x00\xf8\x01\x00\x00\xfb\x01\x00\x00\xfa\x01\x00\x00\xfd\x01\x00\x00\xfc\x01\x00\x00\xff\x01\x00\x00\xfe\x01\x00\x00\x01\x02\x00\x00\x00\x02\x00\x00\x03\x02\x00\x00\x02\x02\x00\x00\x05\x02\x00\x00\x04\x02\x00\x00\a\x02\x00\x00\x06\x02\x00\x00\t\x02\x00\x00\b\x02\x00\x00\v\x02\x00\x00\n\x02\x00\x00\r\x02\x00\x00\f\x02\x00\x00\x0f\x02\x00\x00\x0e\x02\x00\x00\x11\x02\x00\x00\x10\x02\x00\x00\x13\x02\x00\x00\x12\x02\x00\x00\x15\x02\x00\x00\x14\x02\x00\x00\x17\x02\x00\x00\x16\x02\x00\x00\x19\x02\x00\x00\x18\x02\x00\x00\x1b\x02\x00\x00\x1a\x02\x00\x00\x1d\x02\x00\x00\x1c\x02\x00\x00\x1f\x02\x00\x00\x1e\x02\x00\x00 \x02\x00\x00\x9e\x01\x00\x00#\x02\x00\x00\"\x02\x00\x00%\x02\x00\x00$\x02\x00\x00'\x02\x00\x00&\x02\x00\x00)\x02\x00\x00(\x02\x00\x00+\x02\x00\x00*\x02\x00\x00-\x02\x00\x00,\x02\x00\x00/\x02\x00\x00.\x02\x00\x001\x02\x00\x000\x02\x00\x003\x02\x00\x002\x02\x00\x00<\x02\x00\x00;\x02\x00\x00=\x02\x00\x00\x9a\x01\x00\x00B\x02\x00\x00A\x02\x00\x00C\x02\x00\x00\x80\x01\x00\x00G\x02\x00\x00F\x02\x00\x00I\x02\x00\x00H\x02\x00\x00K\x02\x00\x00J\x02\x00\x00M\x02\x00\x00L\x02\x00\x00O\x02\x00\x00N\x02\x00\x00S\x02\x00\x00\x81\x01\x00\x00T\x02\x00\x00\x86\x01\x00\x00V\x02\x00\x00\x89\x01\x00\x00W\x02\x00\x00\x8a\x01\x00\x00Y\x02\x00\x00\x8f\x01\x00\x00[\x02\x00\x00\x90\x01\x00\x00`\x02\x00\x00\x93\x01\x00\x00c\x02\x00\x00\x94\x01\x00\x00h\x02\x00\x00\x97\x01\x00\x00i\x02\x00\x00\x96\x01\x00\x00o\x02\x00\x00\x9c\x01\x00\x00r\x02\x00\x00\x9d\x01\x00\x00u\x02\x00\x00\x9f\x01\x00\x00\x80\x02\x00\x00\xa6\x01\x00\x00\x83\x02\x00\x00\xa9\x01\x00\x00\x88\x02\x00\x00\xae\x01\x00\x00\x89\x02\x00\x00D\x02\x00\x00\x8a\x02\x00\x00\xb1\x01\x00\x00\x8b\x02\x00\x00\xb2\x01\x00\x00\x8c\x02\x00\x00E\x02\x00\x00\x92\x02\x00\x00\xb7\x01\x00\x00q\x03\x00\x00p\x03\x00\x00s\x03\x00\x00r\x03\x00\x00w\x03\x00\x00v\x03\x00\x00\x99\x03\x00\x00E\x03\x00\x00\x9c\x03\x00\x00\xb5\x00\x00\x00\xac\x03\x00\x00\x86\x03\x00\x00\xad\x03\x00\x00\x88\x03\x00\x00\xae\x03\x00\x00\x89\x03\x00\x00\xaf\x03\x00\x00\x8a\x03\x00\x00\xb1\x03\x00\x00\x91\x03\x00\x00\xb2\x03\x00\x00\x92\x03\x00\x00\xb3\x03\x00\x00\x93\x03\x00\x00\xb4\x03\x00\x00\x94\x03\x00\x00\xb5\x03\x00\x00\x95\x03\x00\x00\xb6\x03\x00\x00\x96\x03\x00\x00\xb7\x03\x00\x00\x97\x03\x00\x00\xb8\x03\x00\x00\x98\x03\x00\x00\xb9\x03\x00\x00E\x03\x00\x00\xba\x03\x00\x00\x9a\x03\x00\x00\xbb\x03\x00\x00\x9b\x03\x00\x00\xbc\x03\x00\x00\xb5\x00\x00\x00\xbd\x03\x00\x00\x9d\x03\x00\x00\xbe\x03\x00\x00\x9e\x03\x00\x00\xbf\x03\x00\x00\x9f\x03\x00\x00\xc0\x03\x00\x00\xa0\x03\x00\x00\xc1\x03\x00\x00\xa1\x03\x00\x00\xc2\x03\x00\x00\xa3\x03\x00\x00\xc3\x03\x00\x00\xa3\x03\x00\x00\xc4\x03\x00\x00\xa4\x03\x00\x00\xc5\x03\x00\x00\xa5\x03\x00\x00\xc6\x03\x00\x00\xa6\x03\x00\x00\xc7\x03\x00\x00\xa7\x03\x00\x00\xc8\x03\x00\x00\xa8\x03\x00\x00\xc9\x03\x00\x00\xa9\x03\x00\x00\xca\x03\x00\x00\xaa\x03\x00\x00\xcb\x03\x00\x00\xab\x03\x00\x00\xcc\x03\x00\x00\x8c\x03\x00\x00\xcd\x03\x00\x00\x8e\x03\x00\x00\xce\x03\x00\x00\x8f\x03\x00\x00\xd0\x03\x00\x00\x92\x03\x00\x00\xd1\x03\x00\x00\x98\x03\x00\x00\xd5\x03\x00\x00\xa6\x03\x00\x00\xd6\x03\x00\x00\xa0\x03\x00\x00\xd7\x03\x00\x00\xcf\x03\x00\x00\xd9\x03\x00\x00\xd8\x03\x00\x00\xdb\x03\x00\x00\xda\x03\x00\x00\xdd\x03\x00\x00\xdc\x03\x00\x00\xdf\x03\x00\x00\xde\x03\x00\x00\xe1\x03\x00\x00\xe0\x03\x00\x00\xe3\x03\x00\x00\xe2\x03\x00\x00\xe5\x03\x00\x00\xe4\x03\x00\x00\xe7\x03\x00\x00\xe6\x03\x00\x00\xe9\x03\x00\x00\xe8\x03\x00\x00\xeb\x03\x00\x00\xea\x03\x00\x00\xed\x03\x00\x00\xec\x03\x00\x00\xef\x03\x00\x00\xee\x03\x00\x00\xf0\x03\x00\x00\x9a\x03\x00\x00\xf1\x03\x00\x00\xa1\x03\x00\x00\xf3\x03\x00\x00\x7f\x03\x00\x00\xf4\x03\x00\x00\x98\x03\x00\x00\xf5\x03\x00\x00\x95\x03\x00\x00\xf8\x03\x00\x00\xf7\x03\x00\x00\xf9\x03\x00\x00\xf2\x03\x00\x00\xfb\x03\x00\x00\xfa\x03\x00\x00\xfd\x03\x00\x00{\x03\x00\x00\xfe\x03\x00\x00|\x03\x00\x00\xff\x03\x00\x00}\x03\x00\x000\x04\x00\x00\x10\x04\x00\x001\x04\x00\x00\x11\x04\x00\x002\x04\x00\x00\x12\x04\x00\x003\x04\x00\x00\x13\x04\x00\x004\x04\x00\x00\x14\x04\x00\x005\x04\x00\x00\x15\x04\x00\x006\x04\x00\x00\x16\x04\x00\x007\x04\x00\x00\x17\x04\x00\x008\x04\x00\x00\x18\x04\x00\x009\x04\x00\x00\x19\x04\x00\x00:\x04\x00\x00\x1a\x04\x00\x00;\x04\x00\x00\x1b\x04\x00\x00<\x04\x00\x00\x1c\x04\x00\x00=\x04\x00\x00\x1d\x04\x00\x00>\x04\x00\x00\x1e\x04\x00\x00?\x04\x00\x00\x1f\x04\x00\x00@\x04\x00\x00 \x04\x00\x00A\x04\x00\x00!\x04\x00\x00B\x04\x00\x00\"\x04\x00\x00C\x04\x00\x00#\x04\x00\x00D\x04\x00\x00$\x04\x00\x00E\x04\x00\x00%\x04\x00\x00F\x04\x00\x00&\x04\x00\x00G\x04\x00\x00'\x04\x00\x00H\x04\x00\x00(\x04\x00\x00I\x04\x00\x00)\x04\x00\x00J\x04\x00\x00*\x04\x00\x00K\x04\x00\x00+\x04\x00\x00L\x04\x00\x00,\x04\x00\x00M\x04\x00\x00-\x04\x00\x00N\x04\x00\x00.\x04\x00\x00O\x04\x00\x00/\x04\x00\x00P\x04\x00\x00\x00\x04\x00\x00Q\x04\x00\x00\x01\x04\x00\x00R\x04\x00\x00\x02\x04\x00\x00S\x04\x00\x00\x03\x04\x00\x00T\x04\x00\x00\x04\x04\x00\x00U\x04\x00\x00\x05\x04\x00\x00V\x04\x00\x00\x06\x04\x00\x00W\x04\x00\x00\a\x04\x00\x00X\x04\x00\x00\b\x04\x00\x00Y\x04\x00\x00\t\x04\x00\x00Z\x04\x00\x00\n\x04\x00\x00[\x04\x00\x00\v\x04\x00\x00\\\x04\x00\x00\f\x04\x00\x00]\x04\x00\x00\r\x04\x00\x00^\x04\x00\x00\x0e\x04\x00\x00_\x04\x00\x00\x0f\x04\x00\x00a\x04\x00\x00`\x04\x00\x00c\x04\x00\x00b\x04\x00\x00e\x04\x00\x00d\x04\x00\x00g\x04\x00\x00f\x04\x00\x00i\x04\x00\x00h\x04\x00\x00k\x04\x00\x00j\x04\x00\x00m\x04\x00\x00l\x04\x00\x00o\x04\x00\x00n\x04\x00\x00q\x04\x00\x00p\x04\x00\x00s\x04\x00\x00r\x04\x00\x00u\x04\x00\x00t\x04\x00\x00w\x04\x00\x00v\x04\x00\x00y\x04\x00\x00x\x04\x00\x00{\x04\x00\x00z\x04\x00\x00}\x04\x00\x00|\x04\x00\x00\x7f\x04\x00\x00~\x04\x00\x00\x81\x04\x00\x00\x80\x04\x00\x00\x8b\x04\x00\x00\x8a\x04\x00\x00\x8d\x04\x00\x00\x8c\x04\x00\x00\x8f\x04\x00\x00\x8e\x04\x00\x00\x91\x04\x00\x00\x90\x04\x00\x00\x93\x04\x00\x00\x92\x04\x00\x00\x95\x04\x00\x00\x94\x04\x00\x00\x97\x04\x00\x00\x96\x04\x00\x00\x99\x04\x00\x00\x98\x04\x00\x00\x9b\x04\x00\x00\x9a\x04\x00\x00\x9d\x04\x00\x00\x9c\x04\x00\x00\x9f\x04\x00\x00\x9e\x04\x00\x00\xa1\x04\x00\x00\xa0\x04\x00\x00\xa3\x04\x00\x00\xa2\x04\x00\x00\xa5\x04\x00\x00\xa4\x04\x00\x00\xa7\x04\x00\x00\xa6\x04\x00\x00\xa9\x04\x00\x00\xa8\x04\x00\x00\xab\x04\x00\x00\xaa\x04\x00\x00\xad\x04\x00\x00\xac\x04\x00\x00\xaf\x04\x00\x00\xae\x04\x00\x00\xb1\x04\x00\x00\xb0\x04\x00\x00\xb3\x04\x00\x00\xb2\x04\x00\x00\xb5\x04\x00\x00\xb4\x04\x00\x00\xb7\x04\x00\x00\xb6\x04\x00\x00\xb9\x04\x00\x00\xb8\x04\x00\x00\xbb\x04\x00\x00\xba\x04\x00\x00\xbd\x04\x00\x00\xbc\x04\x00\x00\xbf\x04\x00\x00\xbe\x04\x00\x00\xc2\x04\x00\x00\xc1\x04\x00\x00\xc4\x04\x00\x00\xc3\x04\x00\x00\xc6\x04\x00\x00\xc5\x04\x00\x00\xc8\x04\x00\x00\xc7\x04\x00\x00\xca\x04\x00\x00\xc9\x04\x00\x00\xcc\x04\x00\x00\xcb\x04\x00\x00\xce\x04\x00\x00\xcd\x04\x00\x00\xcf\x04\x00\x00\xc0\x04\x00\x00\xd1\x04\x00\x00\xd0\x04\x00\x00\xd3\x04\x00\x00\xd2\x04\x00\x00\xd5\x04\x00\x00\xd4\x04\x00\x00\xd7\x04\x00\x00\xd6\x04\x00\x00\xd9\x04\x00\x00\xd8\x04\x00\x00\xdb\x04\x00\x00\xda\x04\x00\x00\xdd\x04\x00\x00\xdc\x04\x00\x00\xdf\x04\x00\x00\xde\x04\x00\x00\xe1\x04\x00\x00\xe0\x04\x00\x00\xe3\x04\x00\x00\xe2\x04\x00\x00\xe5\x04\x00\x00\xe4\x04\x00\x00\xe7\x04\x00\x00\xe6\x04\x00\x00\xe9\x04\x00\x00\xe8\x04\x00\x00\xeb\x04\x00\x00\xea\x04\x00\x00\xed\x04\x00\x00\xec\x04\x00\x00\xef\x04\x00\x00\xee\x04\x00\x00\xf1\x04\x00\x00\xf0\x04\x00\x00\xf3\x04\x00\x00\xf2\x04\x00\x00\xf5\x04\x00\x00\xf4\x04\x00\x00\xf7\x04\x00\x00\xf6\x04\x00\x00\xf9\x04\x00\x00\xf8\x04\x00\x00\xfb\x04\x00\x00\xfa\x04\x00\x00\xfd\x04\x00\x00\xfc\x04\x00\x00\xff\x04\x00\x00\xfe\x04\x00\x00\x01\x05\x00\x00\x00\x05\x00\x00\x03\x05\x00\x00\x02\x05\x00\x00\x05\x05\x00\x00\x04\x05\x00\x00\a\x05\x00\x00\x06\x05\x00\x00\t\x05\x00\x00\b\x05\x00\x00\v\x05\x00\x00\n\x05\x00\x00\r\x05\x00\x00\f\x05\x00\x00\x0f\x05\x00\x00\x0e\x05\x00\x00\x11\x05\x00\x00\x10\x05\x00\x00\x13\x05\x00\x00\x12\x05\x00\x00\x15\x05\x00\x00\x14\x05\x00\x00\x17\x05\x00\x00\x16\x05\x00\x00\x19\x05\x00\x00\x18\x05\x00\x00\x1b\x05\x00\x00\x1a\x05\x00\x00\x1d\x05\x00\x00\x1c\x05\x00\x00\x1f\x05\x00\x00\x1e\x05\x00\x00!\x05\x00\x00 \x05\x00\x00#\x05\x00\x00\"\x05\x00\x00%\x05\x00\x00$\x05\x00\x00'\x05\x00\x00&\x05\x00\x00)\x05\x00\x00(\x05\x00\x00+\x05\x00\x00*\x05\x00\x00-\x05\x00\x00,\x05\x00\x00/\x05\x00\x00.\x05\x00\x00a\x05\x00\x001\x05\x00\x00b\x05\x00\x002\x05\x00\x00c\x05\x00\x003\x05\x00\x00d\x05\x00\x004\x05\x00\x00e\x05\x00\x005\x05\x00\x00f\x05\x00\x006\x05\x00\x00g\x05\x00\x007\x05\x00\x00h\x05\x00\x008\x05\x00\x00i\x05\x00\x009\x05\x00\x00j\x05\x00\x00:\x05\x00\x00k\x05\x00\x00;\x05\x00\x00l\x05\x00\x00<\x05\x00\x00m\x05\x00\x00=\x05\x00\x00n\x05\x00\x00>\x05\x00\x00o\x05\x00\x00?\x05\x00\x00p\x05\x00\x00@\x05\x00\x00q\x05\x00\x00A\x05\x00\x00r\x05\x00\x00B\x05\x00\x00s\x05\x00\x00C\x05\x00\x00t\x05\x00\x00D\x05\x00\x00u\x05\x00\x00E\x05\x00\x00v\x05\x00\x00F\x05\x00\x00w\x05\x00\x00G\x05\x00\x00x\x05\x00\x00H\x05\x00\x00y\x05\x00\x00I\x05\x00\x00z\x05\x00\x00J\x05\x00\x00{\x05\x00\x00K\x05\x00\x00|\x05\x00\x00L\x05\x00\x00}\x05\x00\x00M\x05\x00\x00~\x05\x00\x00N\x05\x00\x00\x7f\x05\x00\x00O\x05\x00\x00\x80\x05\x00\x00P\x05\x00\x00\x81\x05\x00\x00Q\x05\x00\x00\x82\x05\x00\x00R\x05\x00\x00\x83\x05\x00\x00S\x05\x00\x00\x84\x05\x00\x00T\x05\x00\x00\x85\x05\x00\x00U\x05\x00\x00\x86\x05\x00\x00V\x05\x00\x00\xf8\x13\x00\x00\xf0\x13\x00\x00\xf9\x13\x00\x00\xf1\x13\x00\x00\xfa\x13\x00\x00\xf2\x13\x00\x00\xfb\x13\x00\x00\xf3\x13\x00\x00\xfc\x13\x00\x00\xf4\x13\x00\x00\xfd\x13\x00\x00\xf5\x13\x00\x00\x80\x1c\x00\x00\x12\x04\x00\x00\x81\x1c\x00\x00\x14\x04\x00\x00\x82\x1c\x00\x00\x1e\x04\x00\x00\x83\x1c\x00\x00!\x04\x00\x00\x84\x1c\x00\x00\"\x04\x00\x00\x85\x1c\x00\x00\"\x04\x00\x00\x86\x1c\x00\x00*\x04\x00\x00\x87\x1c\x00\x00b\x04\x00\x00\x90\x1c\x00\x00\xd0\x10\x00\x00\x91\x1c\x00\x00\xd1\x10\x00\x00\x92\x1c\x00\x00\xd2\x10\x00\x00\x93\x1c\x00\x00\xd3\x10\x00\x00\x94\x1c\x00\x00\xd4\x10\x00\x00\x95\x1c\x00\x00\xd5\x10\x00\x00\x96\x1c\x00\x00\xd6\x10\x00\x00\x97\x1c\x00\x00\xd7\x10\x00\x00\x98\x1c\x00\x00\xd8\x10\x00\x00\x99\x1c\x00\x00\xd9\x10\x00\x00\x9a\x1c\x00\x00\xda\x10\x00\x00\x9b\x1c\x00\x00\xdb\x10\x00\x00\x9c\x1c\x00\x00\xdc\x10\x00\x00\x9d\x1c\x00\x00\xdd\x10\x00\x00\x9e\x1c\x00\x00\xde\x10\x00\x00\x9f\x1c\x00\x00\xdf\x10\x00\x00\xa0\x1c\x00\x00\xe0\x10\x00\x00\xa1\x1c\x00\x00\xe1\x10\x00\x00\xa2\x1c\x00\x00\xe2\x10\x00\x00\xa3\x1c\x00\x00\xe3\x10\x00\x00\xa4\x1c\x00\x00\xe4\x10\x00\x00\xa5\x1c\x00\x00\xe5\x10\x00\x00\xa6\x1c\x00\x00\xe6\x10\x00\x00\xa7\x1c\x00\x00\xe7\x10\x00\x00\xa8\x1c\x00\x00\xe8\x10\x00\x00\xa9\x1c\x00\x00\xe9\x10\x00\x00\xaa\x1c\x00\x00\xea\x10\x00\x00\xab\x1c\x00\x00\xeb\x10\x00\x00\xac\x1c\x00\x00\xec\x10\x00\x00\xad\x1c\x00\x00\xed\x10\x00\x00\xae\x1c\x00\x00\xee\x10\x00\x00\xaf\x1c\x00\x00\xef\x10\x00\x00\xb0\x1c\x00\x00\xf0\x10\x00\x00\xb1\x1c\x00\x00\xf1\x10\x00\x00\xb2\x1c\x00\x00\xf2\x10\x00\x00\xb3\x1c\x00\x00\xf3\x10\x00\x00\xb4\x1c\x00\x00\xf4\x10\x00\x00\xb5\x1c\x00\x00\xf5\x10\x00\x00\xb6\x1c\x00\x00\xf6\x10\x00\x00\xb7\x1c\x00\x00\xf7\x10\x00\x00\xb8\x1c\x00\x00\xf8\x10\x00\x00\xb9\x1c\x00\x00\xf9\x10\x00\x00\xba\x1c\x00\x00\xfa\x10\x00\x00\xbd\x1c\x00\x00\xfd\x10\x00\x00\xbe\x1c\x00\x00\xfe\x10\x00\x00\xbf\x1c\x00\x00\xff\x10\x00\x00\x01\x1e\x00\x00\x00\x1e\x00\x00\x03\x1e\x00\x00\x02\x1e\x00\x00\x05\x1e\x00\x00\x04\x1e\x00\x00\a\x1e\x00\x00\x06\x1e\x00\x00\t\x1e\x00\x00\b\x1e\x00\x00\v\x1e\x00\x00\n\x1e\x00\x00\r\x1e\x00\x00\f\x1e\x00\x00\x0f\x1e\x00\x00\x0e\x1e\x00\x00\x11\x1e\x00\x00\x10\x1e\x00\x00\x13\x1e\x00\x00\x12\x1e\x00\x00\x15\x1e\x00\x00\x14\x1e\x00\x00\x17\x1e\x00\x00\x16\x1e\x00\x00\x19\x1e\x00\x00\x18\x1e\x00\x00\x1b\x1e\x00\x00\x1a\x1e\x00\x00\x1d\x1e\x00\x00\x1c\x1e\x00\x00\x1f\x1e\x00\x00\x1e\x1e\x00\x00!\x1e\x00\x00 \x1e\x00\x00#\x1e\x00\x00\"\x1e\x00\x00%\x1e\x00\x00$\x1e\x00\x00'\x1e\x00\x00&\x1e\x00\x00)\x1e\x00\x00(\x1e\x00\x00+\x1e\x00\x00*\x1e\x00\x00-\x1e\x00\x00,\x1e\x00\x00/\x1e\x00\x00.\x1e\x00\x001\x1e\x00\x000\x1e\x00\x003\x1e\x00\x002\x1e\x00\x005\x1e\x00\x004\x1e\x00\x007\x1e\x00\x006\x1e\x00\x009\x1e\x00\x008\x1e\x00\x00;\x1e\x00\x00:\x1e\x00\x00=\x1e\x00\x00<\x1e\x00\x00?\x1e\x00\x00>\x1e\x00\x00A\x1e\x00\x00@\x1e\x00\x00C\x1e\x00\x00B\x1e\x00\x00E\x1e\x00\x00D\x1e\x00\x00G\x1e\x00\x00F\x1e\x00\x00I\x1e\x00\x00H\x1e\x00\x00K\x1e\x00\x00J\x1e\x00\x00M\x1e\x00\x00L\x1e\x00\x00O\x1e\x00\x00N\x1e\x00\x00Q\x1e\x00\x00P\x1e\x00\x00S\x1e\x00\x00R\x1e\x00\x00U\x1e\x00\x00T\x1e\x00\x00W\x1e\x00\x00V\x1e\x00\x00Y\x1e\x00\x00X\x1e\x00\x00[\x1e\x00\x00Z\x1e\x00\x00]\x1e\x00\x00\\\x1e\x00\x00_\x1e\x00\x00^\x1e\x00\x00a\x1e\x00\x00`\x1e\x00\x00c\x1e\x00\x00b\x1e\x00\x00e\x1e\x00\x00d\x1e\x00\x00g\x1e\x00\x00f\x1e\x00\x00i\x1e\x00\x00h\x1e\x00\x00k\x1e\x00\x00j\x1e\x00\x00m\x1e\x00\x00l\x1e\x00\x00o\x1e\x00\x00n\x1e\x00\x00q\x1e\x00\x00p\x1e\x00\x00s\x1e\x00\x00r\x1e\x00\x00u\x1e\x00\x00t\x1e\x00\x00w\x1e\x00\x00v\x1e\x00\x00y\x1e\x00\x00x\x1e\x00\x00{\x1e\x00\x00z\x1e\x00\x00}\x1e\x00\x00|\x1e\x00\x00\x7f\x1e\x00\x00~\x1e\x00\x00\x81\x1e\x00\x00\x80\x1e\x00\x00\x83\x1e\x00\x00\x82\x1e\x00\x00\x85\x1e\x00\x00\x84\x1e\x00\x00\x87\x1e\x00\x00\x86\x1e\x00\x00\x89\x1e\x00\x00\x88\x1e\x00\x00\x8b\x1e\x00\x00\x8a\x1e\x00\x00\x8d\x1e\x00\x00\x8c\x1e\x00\x00\x8f\x1e\x00\x00\x8e\x1e\x00\x00\x91\x1e\x00\x00\x90\x1e\x00\x00\x93\x1e\x00\x00\x92\x1e\x00\x00\x95\x1e\x00\x00\x94\x1e\x00\x00\x9b\x1e\x00\x00`\x1e\x00\x00\x9e\x1e\x00\x00\xdf\x00\x00\x00\xa1\x1e\x00\x00\xa0\x1e\x00\x00\xa3\x1e\x00\x00\xa2\x1e\x00\x00\xa5\x1e\x00\x00\xa4\x1e\x00\x00\xa7\x1e\x00\x00\xa6\x1e\x00\x00\xa9\x1e\x00\x00\xa8\x1e\x00\x00\xab\x1e\x00\x00\xaa\x1e\x00\x00\xad\x1e\x00\x00\xac\x1e\x00\x00\xaf\x1e\x00\x00\xae\x1e\x00\x00\xb1\x1e\x00\x00\xb0\x1e\x00\x00\xb3\x1e\x00\x00\xb2\x1e\x00\x00\xb5\x1e\x00\x00\xb4\x1e\x00\x00\xb7\x1e\x00\x00\xb6\x1e\x00\x00\xb9\x1e\x00\x00\xb8\x1e\x00\x00\xbb\x1e\x00\x00\xba\x1e\x00\x00\xbd\x1e\x00\x00\xbc\x1e\x00\x00\xbf\x1e\x00\x00\xbe\x1e\x00\x00\xc1\x1e\x00\x00\xc0\x1e\x00\x00\xc3\x1e\x00\x00\xc2\x1e\x00\x00\xc5\x1e\x00\x00\xc4\x1e\x00\x00\xc7\x1e\x00\x00\xc6\x1e\x00\x00\xc9\x1e\x00\x00\xc8\x1e\x00\x00\xcb\x1e\x00\x00\xca\x1e\x00\x00\xcd\x1e\x00\x00\xcc\x1e\x00\x00\xcf\x1e\x00\x00\xce\x1e\x00\x00\xd1\x1e\x00\x00\xd0\x1e\x00\x00\xd3\x1e\x00\x00\xd2\x1e\x00\x00\xd5\x1e\x00\x00\xd4\x1e\x00\x00\xd7\x1e\x00\x00\xd6\x1e\x00\x00\xd9\x1e\x00\x00\xd8\x1e\x00\x00\xdb\x1e\x00\x00\xda\x1e\x00\x00\xdd\x1e\x00\x00\xdc\x1e\x00\x00\xdf\x1e\x00\x00\xde\x1e\x00\x00\xe1\x1e\x00\x00\xe0\x1e\x00\x00\xe3\x1e\x00\x00\xe2\x1e\x00\x00\xe5\x1e\x00\x00\xe4\x1e\x00\x00\xe7\x1e\x00\x00\xe6\x1e\x00\x00\xe9\x1e\x00\x00\xe8\x1e\x00\x00\xeb\x1e\x00\x00\xea\x1e\x00\x00\xed\x1e\x00\x00\xec\x1e\x00\x00\xef\x1e\x00\x00\xee\x1e\x00\x00\xf1\x1e\x00\x00\xf0\x1e\x00\x00\xf3\x1e\x00\x00\xf2\x1e\x00\x00\xf5\x1e\x00\x00\xf4\x1e\x00\x00\xf7\x1e\x00\x00\xf6\x1e\x00\x00\xf9\x1e\x00\x00\xf8\x1e\x00\x00\xfb\x1e\x00\x00\xfa\x1e\x00\x00\xfd\x1e\x00\x00\xfc\x1e\x00\x00\xff\x1e\x00\x00\xfe\x1e\x00\x00\b\x1f\x00\x00\x00\x1f\x00\x00\t\x1f\x00\x00\x01\x1f\x00\x00\n\x1f\x00\x00\x02\x1f\x00\x00\v\x1f\x00\x00\x03\x1f\x00\x00\f\x1f\x00\x00\x04\x1f\x00\x00\r\x1f\x00\x00\x05\x1f\x00\x00\x0e\x1f\x00\x00\x06\x1f\x00\x00\x0f\x1f\x00\x00\a\x1f\x00\x00\x18\x1f\x00\x00\x10\x1f\x00\x00\x19\x1f\x00\x00\x11\x1f\x00\x00\x1a\x1f\x00\x00\x12\x1f\x00\x00\x1b\x1f\x00\x00\x13\x1f\x00\x00\x1c\x1f\x00\x00\x14\x1f\x00\x00\x1d\x1f\x00\x00\x15\x1f\x00\x00(\x1f\x00\x00 \x1f\x00\x00)\x1f\x00\x00!\x1f\x00\x00*\x1f\x00\x00\"\x1f\x00\x00+\x1f\x00\x00#\x1f\x00\x00,\x1f\x00\x00$\x1f\x00\x00-\x1f\x00\x00%\x1f\x00\x00.\x1f\x00\x00&\x1f\x00\x00/\x1f\x00\x00'\x1f\x00\x008\x1f\x00\x000\x1f\x00\x009\x1f\x00\x001\x1f\x00\x00:\x1f\x00\x002\x1f\x00\x00;\x1f\x00\x003\x1f\x00\x00<\x1f\x00\x004\x1f\x00\x00=\x1f\x00\x005\x1f\x00\x00>\x1f\x00\x006\x1f\x00\x00?\x1f\x00\x007\x1f\x00\x00H\x1f\x00\x00@\x1f\x00\x00I\x1f\x00\x00A\x1f\x00\x00J\x1f\x00\x00B\x1f\x00\x00K\x1f\x00\x00C\x1f\x00\x00L\x1f\x00\x00D\x1f\x00\x00M\x1f\x00\x00E\x1f\x00\x00Y\x1f\x00\x00Q\x1f\x00\x00[\x1f\x00\x00S\x1f\x00\x00]\x1f\x00\x00U\x1f\x00\x00_\x1f\x00\x00W\x1f\x00\x00h\x1f\x00\x00`\x1f\x00\x00i\x1f\x00\x00a\x1f\x00\x00j\x1f\x00\x00b\x1f\x00\x00k\x1f\x00\x00c\x1f\x00\x00l\x1f\x00\x00d\x1f\x00\x00m\x1f\x00\x00e\x1f\x00\x00n\x1f\x00\x00f\x1f\x00\x00o\x1f\x00\x00g\x1f\x00\x00\x88\x1f\x00\x00\x80\x1f\x00\x00\x89\x1f\x00\x00\x81\x1f\x00\x00\x8a\x1f\x00\x00\x82\x1f\x00\x00\x8b\x1f\x00\x00\x83\x1f\x00\x00\x8c\x1f\x00\x00\x84\x1f\x00\x00\x8d\x1f\x00\x00\x85\x1f\x00\x00\x8e\x1f\x00\x00\x86\x1f\x00\x00\x8f\x1f\x00\x00\x87\x1f\x00\x00\x98\x1f\x00\x00\x90\x1f\x00\x00\x99\x1f\x00\x00\x91\x1f\x00\x00\x9a\x1f\x00\x00\x92\x1f\x00\x00\x9b\x1f\x00\x00\x93\x1f\x00\x00\x9c\x1f\x00\x00\x94\x1f\x00\x00\x9d\x1f\x00\x00\x95\x1f\x00\x00\x9e\x1f\x00\x00\x96\x1f\x00\x00\x9f\x1f\x00\x00\x97\x1f\x00\x00\xa8\x1f\x00\x00\xa0\x1f\x00\x00\xa9\x1f\x00\x00\xa1\x1f\x00\x00\xaa\x1f\x00\x00\xa2\x1f\x00\x00\xab\x1f\x00\x00\xa3\x1f\x00\x00\xac\x1f\x00\x00\xa4\x1f\x00\x00\xad\x1f\x00\x00\xa5\x1f\x00\x00\xae\x1f\x00\x00\xa6\x1f\x00\x00\xaf\x1f\x00\x00\xa7\x1f\x00\x00\xb8\x1f\x00\x00\xb0\x1f\x00\x00\xb9\x1f\x00\x00\xb1\x1f\x00\x00\xba\x1f\x00\x00p\x1f\x00\x00\xbb\x1f\x00\x00q\x1f\x00\x00\xbc\x1f\x00\x00\xb3\x1f\x00\x00\xbe\x1f\x00\x00E\x03\x00\x00\xc8\x1f\x00\x00r\x1f\x00\x00\xc9\x1f\x00\x00s\x1f\x00\x00\xca\x1f\x00\x00t\x1f\x00\x00\xcb\x1f\x00\x00u\x1f\x00\x00\xcc\x1f\x00\x00\xc3\x1f\x00\x00\xd8\x1f\x00\x00\xd0\x1f\x00\x00\xd9\x1f\x00\x00\xd1\x1f\x00\x00\xda\x1f\x00\x00v\x1f\x00\x00\xdb\x1f\x00\x00w\x1f\x00\x00\xe8\x1f\x00\x00\xe0\x1f\x00\x00\xe9\x1f\x00\x00\xe1\x1f\x00\x00\xea\x1f\x00\x00z\x1f\x00\x00\xeb\x1f\x00\x00{\x1f\x00\x00\xec\x1f\x00\x00\xe5\x1f\x00\x00\xf8\x1f\x00\x00x\x1f\x00\x00\xf9\x1f\x00\x00y\x1f\x00\x00\xfa\x1f\x00\x00|\x1f\x00\x00\xfb\x1f\x00\x00}\x1f\x00\x00\xfc\x1f\x00\x00\xf3\x1f\x00\x00&!\x00\x00\xa9\x03\x00\x00*!\x00\x00K\x00\x00\x00+!\x00\x00\xc5\x00\x00\x00N!\x00\x002!\x00\x00p!\x00\x00`!\x00\x00q!\x00\x00a!\x00\x00r!\x00\x00b!\x00\x00s!\x00\x00c!\x00\x00t!\x00\x00d!\x00\x00u!\x00\x00e!\x00\x00v!\x00\x00f!\x00\x00w!\x00\x00g!\x00\x00x!\x00\x00h!\x00\x00y!\x00\x00i!\x00\x00z!\x00\x00j!\x00\x00{!\x00\x00k!\x00\x00|!\x00\x00l!\x00\x00}!\x00\x00m!\x00\x00~!\x00\x00n!\x00\x00\x7f!\x00\x00o!\x00\x00\x84!\x00\x00\x83!\x00\x00\xd0$\x00\x00\xb6$\x00\x00\xd1$\x00\x00\xb7$\x00\x00\xd2$\x00\x00\xb8$\x00\x00\xd3$\x00\x00\xb9$\x00\x00\xd4$\x00\x00\xba$\x00\x00\xd5$\x00\x00\xbb$\x00\x00\xd6$\x00\x00\xbc$\x00\x00\xd7$\x00\x00\xbd$\x00\x00\xd8$\x00\x00\xbe$\x00\x00\xd9$\x00\x00\xbf$\x00\x00\xda$\x00\x00\xc0$\x00\x00\xdb$\x00\x00\xc1$\x00\x00\xdc$\x00\x00\xc2$\x00\x00\xdd$\x00\x00\xc3$\x00\x00\xde$\x00\x00\xc4$\x00\x00\xdf$\x00\x00\xc5$\x00\x00\xe0$\x00\x00\xc6$\x00\x00\xe1$\x00\x00\xc7$\x00\x00\xe2$\x00\x00\xc8$\x00\x00\xe3$\x00\x00\xc9$\x00\x00\xe4$\x00\x00\xca$\x00\x00\xe5$\x00\x00\xcb$\x00\x00\xe6$\x00\x00\xcc$\x00\x00\xe7$\x00\x00\xcd$\x00\x00\xe8$\x00\x00\xce$\x00\x00\xe9$\x00\x00\xcf$\x00\x000,\x00\x00\x00,\x00\x001,\x00\x00\x01,\x00\x002,\x00\x00\x02,\x00\x003,\x00\x00\x03,\x00\x004,\x00\x00\x04,\x00\x005,\x00\x00\x05,\x00\x006,\x00\x00\x06,\x00\x007,\x00\x00\a,\x00\x008,\x00\x00\b,\x00\x009,\x00\x00\t,\x00\x00:,\x00\x00\n,\x00\x00;,\x00\x00\v,\x00\x00<,\x00\x00\f,\x00\x00=,\x00\x00\r,\x00\x00>,\x00\x00\x0e,\x00\x00?,\x00\x00\x0f,\x00\x00@,\x00\x00\x10,\x00\x00A,\x00\x00\x11,\x00\x00B,\x00\x00\x12,\x00\x00C,\x00\x00\x13,\x00\x00D,\x00\x00\x14,\x00\x00E,\x00\x00\x15,\x00\x00F,\x00\x00\x16,\x00\x00G,\x00\x00\x17,\x00\x00H,\x00\x00\x18,\x00\x00I,\x00\x00\x19,\x00\x00J,\x00\x00\x1a,\x00\x00K,\x00\x00\x1b,\x00\x00L,\x00\x00\x1c,\x00\x00M,\x00\x00\x1d,\x00\x00N,\x00\x00\x1e,\x00\x00O,\x00\x00\x1f,\x00\x00P,\x00\x00 ,\x00\x00Q,\x00\x00!,\x00\x00R,\x00\x00\",\x00\x00S,\x00\x00#,\x00\x00T,\x00\x00$,\x00\x00U,\x00\x00%,\x00\x00V,\x00\x00&,\x00\x00W,\x00\x00',\x00\x00X,\x00\x00(,\x00\x00Y,\x00\x00),\x00\x00Z,\x00\x00*,\x00\x00[,\x00\x00+,\x00\x00\\,\x00\x00,,\x00\x00],\x00\x00-,\x00\x00^,\x00\x00.,\x00\x00_,\x00\x00/,\x00\x00a,\x00\x00`,\x00\x00b,\x00\x00k\x02\x00\x00c,\x00\x00}\x1d\x00\x00d,\x00\x00}\x02\x00\x00e,\x00\x00:\x02\x00\x00f,\x00\x00>\x02\x00\x00h,\x00\x00g,\x00\x00j,\x00\x00i,\x00\x00l,\x00\x00k,\x00\x00m,\x00\x00Q\x02\x00\x00n,\x00\x00q\x02\x00\x00o,\x00\x00P\x02\x00\x00p,\x00\x00R\x02\x00\x00s,\x00\x00r,\x00\x00v,\x00\x00u,\x00\x00~,\x00\x00?\x02\x00\x00\x7f,\x00\x00@\x02\x00\x00\x81,\x00\x00\x80,\x00\x00\x83,\x00\x00\x82,\x00\x00\x85,\x00\x00\x84,\x00\x00\x87,\x00\x00\x86,\x00\x00\x89,\x00\x00\x88,\x00\x00\x8b,\x00\x00\x8a,\x00\x00\x8d,\x00\x00\x8c,\x00\x00\x8f,\x00\x00\x8e,\x00\x00\x91,\x00\x00\x90,\x00\x00\x93,\x00\x00\x92,\x00\x00\x95,\x00\x00\x94,\x00\x00\x97,\x00\x00\x96,\x00\x00\x99,\x00\x00\x98,\x00\x00\x9b,\x00\x00\x9a,\x00\x00\x9d,\x00\x00\x9c,\x00\x00\x9f,\x00\x00\x9e,\x00\x00\xa1,\x00\x00\xa0,\x00\x00\xa3,\x00\x00\xa2,\x00\x00\xa5,\x00\x00\xa4,\x00\x00\xa7,\x00\x00\xa6,\x00\x00\xa9,\x00\x00\xa8,\x00\x00\xab,\x00\x00\xaa,\x00\x00\xad,\x00\x00\xac,\x00\x00\xaf,\x00\x00\xae,\x00\x00\xb1,\x00\x00\xb0,\x00\x00\xb3,\x00\x00\xb2,\x00\x00\xb5,\x00\x00\xb4,\x00\x00\xb7,\x00\x00\xb6,\x00\x00\xb9,\x00\x00\xb8,\x00\x00\xbb,\x00\x00\xba,\x00\x00\xbd,\x00\x00\xbc,\x00\x00\xbf,\x00\x00\xbe,\x00\x00\xc1,\x00\x00\xc0,\x00\x00\xc3,\x00\x00\xc2,\x00\x00\xc5,\x00\x00\xc4,\x00\x00\xc7,\x00\x00\xc6,\x00\x00\xc9,\x00\x00\xc8,\x00\x00\xcb,\x00\x00\xca,\x00\x00\xcd,\x00\x00\xcc,\x00\x00\xcf,\x00\x00\xce,\x00\x00\xd1,\x00\x00\xd0,\x00\x00\xd3,\x00\x00\xd2,\x00\x00\xd5,\x00\x00\xd4,\x00\x00\xd7,\x00\x00\xd6,\x00\x00\xd9,\x00\x00\xd8,\x00\x00\xdb,\x00\x00\xda,\x00\x00\xdd,\x00\x00\xdc,\x00\x00\xdf,\x00\x00\xde,\x00\x00\xe1,\x00\x00\xe0,\x00\x00\xe3,\x00\x00\xe2,\x00\x00\xec,\x00\x00\xeb,\x00\x00\xee,\x00\x00\xed,\x00\x00\xf3,\x00\x00\xf2,\x00\x00\x00-\x00\x00\xa0\x10\x00\x00\x01-\x00\x00\xa1\x10\x00\x00\x02-\x00\x00\xa2\x10\x00\x00\x03-\x00\x00\xa3\x10\x00\x00\x04-\x00\x00\xa4\x10\x00\x00\x05-\x00\x00\xa5\x10\x00\x00\x06-\x00\x00\xa6\x10\x00\x00\a-\x00\x00\xa7\x10\x00\x00\b-\x00\x00\xa8\x10\x00\x00\t-\x00\x00\xa9\x10\x00\x00\n-\x00\x00\xaa\x10\x00\x00\v-\x00\x00\xab\x10\x00\x00\f-\x00\x00\xac\x10\x00\x00\r-\x00\x00\xad\x10\x00\x00\x0e-\x00\x00\xae\x10\x00\x00\x0f-\x00\x00\xaf\x10\x00\x00\x10-\x00\x00\xb0\x10\x00\x00\x11-\x00\x00\xb1\x10\x00\x00\x12-\x00\x00\xb2\x10\x00\x00\x13-\x00\x00\xb3\x10\x00\x00\x14-\x00\x00\xb4\x10\x00\x00\x15-\x00\x00\xb5\x10\x00\x00\x16-\x00\x00\xb6\x10\x00\x00\x17-\x00\x00\xb7\x10\x00\x00\x18-\x00\x00\xb8\x10\x00\x00\x19-\x00\x00\xb9\x10\x00\x00\x1a-\x00\x00\xba\x10\x00\x00\x1b-\x00\x00\xbb\x10\x00\x00\x1c-\x00\x00\xbc\x10\x00\x00\x1d-\x00\x00\xbd\x10\x00\x00\x1e-\x00\x00\xbe\x10\x00\x00\x1f-\x00\x00\xbf\x10\x00\x00 -\x00\x00\xc0\x10\x00\x00!-\x00\x00\xc1\x10\x00\x00\"-\x00\x00\xc2\x10\x00\x00#-\x00\x00\xc3\x10\x00\x00$-\x00\x00\xc4\x10\x00\x00%-\x00\x00\xc5\x10\x00\x00'-\x00\x00\xc7\x10\x00\x00--\x00\x00\xcd\x10\x00\x00A\xa6\x00\x00@\xa6\x00\x00C\xa6\x00\x00B\xa6\x00\x00E\xa6\x00\x00D\xa6\x00\x00G\xa6\x00\x00F\xa6\x00\x00I\xa6\x00\x00H\xa6\x00\x00J\xa6\x00\x00\x88\x1c\x00\x00K\xa6\x00\x00\x88\x1c\x00\x00M\xa6\x00\x00L\xa6\x00\x00O\xa6\x00\x00N\xa6\x00\x00Q\xa6\x00\x00P\xa6\x00\x00S\xa6\x00\x00R\xa6\x00\x00U\xa6\x00\x00T\xa6\x00\x00W\xa6\x00\x00V\xa6\x00\x00Y\xa6\x00\x00X\xa6\x00\x00[\xa6\x00\x00Z\xa6\x00\x00]\xa6\x00\x00\\\xa6\x00\x00_\xa6\x00\x00^\xa6\x00\x00a\xa6\x00\x00`\xa6\x00\x00c\xa6\x00\x00b\xa6\x00\x00e\xa6\x00\x00d\xa6\x00\x00g\xa6\x00\x00f\xa6\x00\x00i\xa6\x00\x00h\xa6\x00\x00k\xa6\x00\x00j\xa6\x00\x00m\xa6\x00\x00l\xa6\x00\x00\x81\xa6\x00\x00\x80\xa6\x00\x00\x83\xa6\x00\x00\x82\xa6\x00\x00\x85\xa6\x00\x00\x84\xa6\x00\x00\x87\xa6\x00\x00\x86\xa6\x00\x00\x89\xa6\x00\x00\x88\xa6\x00\x00\x8b\xa6\x00\x00\x8a\xa6\x00\x00\x8d\xa6\x00\x00\x8c\xa6\x00\x00\x8f\xa6\x00\x00\x8e\xa6\x00\x00\x91\xa6\x00\x00\x90\xa6\x00\x00\x93\xa6\x00\x00\x92\xa6\x00\x00\x95\xa6\x00\x00\x94\xa6\x00\x00\x97\xa6\x00\x00\x96\xa6\x00\x00\x99\xa6\x00\x00\x98\xa6\x00\x00\x9b\xa6\x00\x00\x9a\xa6\x00\x00#\xa7\x00\x00\"\xa7\x00\x00%\xa7\x00\x00$\xa7\x00\x00'\xa7\x00\x00&\xa7\x00\x00)\xa7\x00\x00(\xa7\x00\x00+\xa7\x00\x00*\xa7\x00\x00-\xa7\x00\x00,\xa7\x00\x00/\xa7\x00\x00.\xa7\x00\x003\xa7\x00\x002\xa7\x00\x005\xa7\x00\x004\xa7\x00\x007\xa7\x00\x006\xa7\x00\x009\xa7\x00\x008\xa7\x00\x00;\xa7\x00\x00:\xa7\x00\x00=\xa7\x00\x00<\xa7\x00\x00?\xa7\x00\x00>\xa7\x00\x00A\xa7\x00\x00@\xa7\x00\x00C\xa7\x00\x00B\xa7\x00\x00E\xa7\x00\x00D\xa7\x00\x00G\xa7\x00\x00F\xa7\x00\x00I\xa7\x00\x00H\xa7\x00\x00K\xa7\x00\x00J\xa7\x00\x00M\xa7\x00\x00L\xa7\x00\x00O\xa7\x00\x00N\xa7\x00\x00Q\xa7\x00\x00P\xa7\x00\x00S\xa7\x00\x00R\xa7\x00\x00U\xa7\x00\x00T\xa7\x00\x00W\xa7\x00\x00V\xa7\x00\x00Y\xa7\x00\x00X\xa7\x00\x00[\xa7\x00\x00Z\xa7\x00\x00]\xa7\x00\x00\\\xa7\x00\x00_\xa7\x00\x00^\xa7\x00\x00a\xa7\x00\x00`\xa7\x00\x00c\xa7\x00\x00b\xa7\x00\x00e\xa7\x00\x00d\xa7\x00\x00g\xa7\x00\x00f\xa7\x00\x00i\xa7\x00\x00h\xa7\x00\x00k\xa7\x00\x00j\xa7\x00\x00m\xa7\x00\x00l\xa7\x00\x00o\xa7\x00\x00n\xa7\x00\x00z\xa7\x00\x00y\xa7\x00\x00|\xa7\x00\x00{\xa7\x00\x00}\xa7\x00\x00y\x1d\x00\x00\x7f\xa7\x00\x00~\xa7\x00\x00\x81\xa7\x00\x00\x80\xa7\x00\x00\x83\xa7\x00\x00\x82\xa7\x00\x00\x85\xa7\x00\x00\x84\xa7\x00\x00\x87\xa7\x00\x00\x86\xa7\x00\x00\x8c\xa7\x00\x00\x8b\xa7\x00\x00\x8d\xa7\x00\x00e\x02\x00\x00\x91\xa7\x00\x00\x90\xa7\x00\x00\x93\xa7\x00\x00\x92\xa7\x00\x00\x97\xa7\x00\x00\x96\xa7\x00\x00\x99\xa7\x00\x00\x98\xa7\x00\x00\x9b\xa7\x00\x00\x9a\xa7\x00\x00\x9d\xa7\x00\x00\x9c\xa7\x00\x00\x9f\xa7\x00\x00\x9e\xa7\x00\x00\xa1\xa7\x00\x00\xa0\xa7\x00\x00\xa3\xa7\x00\x00\xa2\xa7\x00\x00\xa5\xa7\x00\x00\xa4\xa7\x00\x00\xa7\xa7\x00\x00\xa6\xa7\x00\x00\xa9\xa7\x00\x00\xa8\xa7\x00\x00\xaa\xa7\x00\x00f\x02\x00\x00\xab\xa7\x00\x00\\\x02\x00\x00\xac\xa7\x00\x00a\x02\x00\x00\xad\xa7\x00\x00l\x02\x00\x00\xae\xa7\x00\x00j\x02\x00\x00\xb0\xa7\x00\x00\x9e\x02\x00\x00\xb1\xa7\x00\x00\x87\x02\x00\x00\xb2\xa7\x00\x00\x9d\x02\x00\x00\xb5\xa7\x00\x00\xb4\xa7\x00\x00\xb7\xa7\x00\x00\xb6\xa7\x00\x00\xb9\xa7\x00\x00\xb8\xa7\x00\x00\xbb\xa7\x00\x00\xba\xa7\x00\x00\xbd\xa7\x00\x00\xbc\xa7\x00\x00\xbf\xa7\x00\x00\xbe\xa7\x00\x00\xc1\xa7\x00\x00\xc0\xa7\x00\x00ç\x00\x00§\x00\x00ħ\x00\x00\x94\xa7\x00\x00ŧ\x00\x00\x82\x02\x00\x00Ƨ\x00\x00\x8e\x1d\x00\x00ȧ\x00\x00ǧ\x00\x00ʧ\x00\x00ɧ\x00\x00ѧ\x00\x00Ч\x00\x00ק\x00\x00֧\x00\x00٧\x00\x00ا\x00\x00\xf6\xa7\x00\x00\xf5\xa7\x00\x00S\xab\x00\x00\xb3\xa7\x00\x00p\xab\x00\x00\xa0\x13\x00\x00q\xab\x00\x00\xa1\x13\x00\x00r\xab\x00\x00\xa2\x13\x00\x00s\xab\x00\x00\xa3\x13\x00\x00t\xab\x00\x00\xa4\x13\x00\x00u\xab\x00\x00\xa5\x13\x00\x00v\xab\x00\x00\xa6\x13\x00\x00w\xab\x00\x00\xa7\x13\x00\x00x\xab\x00\x00\xa8\x13\x00\x00y\xab\x00\x00\xa9\x13\x00\x00z\xab\x00\x00\xaa\x13\x00\x00{\xab\x00\x00\xab\x13\x00\x00|\xab\x00\x00\xac\x13\x00\x00}\xab\x00\x00\xad\x13\x00\x00~\xab\x00\x00\xae\x13\x00\x00\x7f\xab\x00\x00\xaf\x13\x00\x00\x80\xab\x00\x00\xb0\x13\x00\x00\x81\xab\x00\x00\xb1\x13\x00\x00\x82\xab\x00\x00\xb2\x13\x00\x00\x83\xab\x00\x00\xb3\x13\x00\x00\x84\xab\x00\x00\xb4\x13\x00\x00\x85\xab\x00\x00\xb5\x13\x00\x00\x86\xab\x00\x00\xb6\x13\x00\x00\x87\xab\x00\x00\xb7\x13\x00\x00\x88\xab\x00\x00\xb8\x13\x00\x00\x89\xab\x00\x00\xb9\x13\x00\x00\x8a\xab\x00\x00\xba\x13\x00\x00\x8b\xab\x00\x00\xbb\x13\x00\x00\x8c\xab\x00\x00\xbc\x13\x00\x00\x8d\xab\x00\x00\xbd\x13\x00\x00\x8e\xab\x00\x00\xbe\x13\x00\x00\x8f\xab\x00\x00\xbf\x13\x00\x00\x90\xab\x00\x00\xc0\x13\x00\x00\x91\xab\x00\x00\xc1\x13\x00\x00\x92\xab\x00\x00\xc2\x13\x00\x00\x93\xab\x00\x00\xc3\x13\x00\x00\x94\xab\x00\x00\xc4\x13\x00\x00\x95\xab\x00\x00\xc5\x13\x00\x00\x96\xab\x00\x00\xc6\x13\x00\x00\x97\xab\x00\x00\xc7\x13\x00\x00\x98\xab\x00\x00\xc8\x13\x00\x00\x99\xab\x00\x00\xc9\x13\x00\x00\x9a\xab\x00\x00\xca\x13\x00\x00\x9b\xab\x00\x00\xcb\x13\x00\x00\x9c\xab\x00\x00\xcc\x13\x00\x00\x9d\xab\x00\x00\xcd\x13\x00\x00\x9e\xab\x00\x00\xce\x13\x00\x00\x9f\xab\x00\x00\xcf\x13\x00\x00\xa0\xab\x00\x00\xd0\x13\x00\x00\xa1\xab\x00\x00\xd1\x13\x00\x00\xa2\xab\x00\x00\xd2\x13\x00\x00\xa3\xab\x00\x00\xd3\x13\x00\x00\xa4\xab\x00\x00\xd4\x13\x00\x00\xa5\xab\x00\x00\xd5\x13\x00\x00\xa6\xab\x00\x00\xd6\x13\x00\x00\xa7\xab\x00\x00\xd7\x13\x00\x00\xa8\xab\x00\x00\xd8\x13\x00\x00\xa9\xab\x00\x00\xd9\x13\x00\x00\xaa\xab\x00\x00\xda\x13\x00\x00\xab\xab\x00\x00\xdb\x13\x00\x00\xac\xab\x00\x00\xdc\x13\x00\x00\xad\xab\x00\x00\xdd\x13\x00\x00\xae\xab\x00\x00\xde\x13\x00\x00\xaf\xab\x00\x00\xdf\x13\x00\x00\xb0\xab\x00\x00\xe0\x13\x00\x00\xb1\xab\x00\x00\xe1\x13\x00\x00\xb2\xab\x00\x00\xe2\x13\x00\x00\xb3\xab\x00\x00\xe3\x13\x00\x00\xb4\xab\x00\x00\xe4\x13\x00\x00\xb5\xab\x00\x00\xe5\x13\x00\x00\xb6\xab\x00\x00\xe6\x13\x00\x00\xb7\xab\x00\x00\xe7\x13\x00\x00\xb8\xab\x00\x00\xe8\x13\x00\x00\xb9\xab\x00\x00\xe9\x13\x00\x00\xba\xab\x00\x00\xea\x13\x00\x00\xbb\xab\x00\x00\xeb\x13\x00\x00\xbc\xab\x00\x00\xec\x13\x00\x00\xbd\xab\x00\x00\xed\x13\x00\x00\xbe\xab\x00\x00\xee\x13\x00\x00\xbf\xab\x00\x00\xef\x13\x00\x00A\xff\x00\x00!\xff\x00\x00B\xff\x00\x00\"\xff\x00\x00C\xff\x00\x00#\xff\x00\x00D\xff\x00\x00$\xff\x00\x00E\xff\x00\x00%\xff\x00\x00F\xff\x00\x00&\xff\x00\x00G\xff\x00\x00'\xff\x00\x00H\xff\x00\x00(\xff\x00\x00I\xff\x00\x00)\xff\x00\x00J\xff\x00\x00*\xff\x00\x00K\xff\x00\x00+\xff\x00\x00L\xff\x00\x00,\xff\x00\x00M\xff\x00\x00-\xff\x00\x00N\xff\x00\x00.\xff\x00\x00O\xff\x00\x00/\xff\x00\x00P\xff\x00\x000\xff\x00\x00Q\xff\x00\x001\xff\x00\x00R\xff\x00\x002\xff\x00\x00S\xff\x00\x003\xff\x00\x00T\xff\x00\x004\xff\x00\x00U\xff\x00\x005\xff\x00\x00V\xff\x00\x006\xff\x00\x00W\xff\x00\x007\xff\x00\x00X\xff\x00\x008\xff\x00\x00Y\xff\x00\x009\xff\x00\x00Z\xff\x00\x00:\xff\x00\x00(\x04\x01\x00\x00\x04\x01\x00)\x04\x01\x00\x01\x04\x01\x00*\x04\x01\x00\x02\x04\x01\x00+\x04\x01\x00\x03\x04\x01\x00,\x04\x01\x00\x04\x04\x01\x00-\x04\x01\x00\x05\x04\x01\x00.\x04\x01\x00\x06\x04\x01\x00/\x04\x01\x00\a\x04\x01\x000\x04\x01\x00\b\x04\x01\x001\x04\x01\x00\t\x04\x01\x002\x04\x01\x00\n\x04\x01\x003\x04\x01\x00\v\x04\x01\x004\x04\x01\x00\f\x04\x01\x005\x04\x01\x00\r\x04\x01\x006\x04\x01\x00\x0e\x04\x01\x007\x04\x01\x00\x0f\x04\x01\x008\x04\x01\x00\x10\x04\x01\x009\x04\x01\x00\x11\x04\x01\x00:\x04\x01\x00\x12\x04\x01\x00;\x04\x01\x00\x13\x04\x01\x00<\x04\x01\x00\x14\x04\x01\x00=\x04\x01\x00\x15\x04\x01\x00>\x04\x01\x00\x16\x04\x01\x00?\x04\x01\x00\x17\x04\x01\x00@\x04\x01\x00\x18\x04\x01\x00A\x04\x01\x00\x19\x04\x01\x00B\x04\x01\x00\x1a\x04\x01\x00C\x04\x01\x00\x1b\x04\x01\x00D\x04\x01\x00\x1c\x04\x01\x00E\x04\x01\x00\x1d\x04\x01\x00F\x04\x01\x00\x1e\x04\x01\x00G\x04\x01\x00\x1f\x04\x01\x00H\x04\x01\x00 \x04\x01\x00I\x04\x01\x00!\x04\x01\x00J\x04\x01\x00\"\x04\x01\x00K\x04\x01\x00#\x04\x01\x00L\x04\x01\x00$\x04\x01\x00M\x04\x01\x00%\x04\x01\x00N\x04\x01\x00&\x04\x01\x00O\x04\x01\x00'\x04\x01\x00\xd8\x04\x01\x00\xb0\x04\x01\x00\xd9\x04\x01\x00\xb1\x04\x01\x00\xda\x04\x01\x00\xb2\x04\x01\x00\xdb\x04\x01\x00\xb3\x04\x01\x00\xdc\x04\x01\x00\xb4\x04\x01\x00\xdd\x04\x01\x00\xb5\x04\x01\x00\xde\x04\x01\x00\xb6\x04\x01\x00\xdf\x04\x01\x00\xb7\x04\x01\x00\xe0\x04\x01\x00\xb8\x04\x01\x00\xe1\x04\x01\x00\xb9\x04\x01\x00\xe2\x04\x01\x00\xba\x04\x01\x00\xe3\x04\x01\x00\xbb\x04\x01\x00\xe4\x04\x01\x00\xbc\x04\x01\x00\xe5\x04\x01\x00\xbd\x04\x01\x00\xe6\x04\x01\x00\xbe\x04\x01\x00\xe7\x04\x01\x00\xbf\x04\x01\x00\xe8\x04\x01\x00\xc0\x04\x01\x00\xe9\x04\x01\x00\xc1\x04\x01\x00\xea\x04\x01\x00\xc2\x04\x01\x00\xeb\x04\x01\x00\xc3\x04\x01\x00\xec\x04\x01\x00\xc4\x04\x01\x00\xed\x04\x01\x00\xc5\x04\x01\x00\xee\x04\x01\x00\xc6\x04\x01\x00\xef\x04\x01\x00\xc7\x04\x01\x00\xf0\x04\x01\x00\xc8\x04\x01\x00\xf1\x04\x01\x00\xc9\x04\x01\x00\xf2\x04\x01\x00\xca\x04\x01\x00\xf3\x04\x01\x00\xcb\x04\x01\x00\xf4\x04\x01\x00\xcc\x04\x01\x00\xf5\x04\x01\x00\xcd\x04\x01\x00\xf6\x04\x01\x00\xce\x04\x01\x00\xf7\x04\x01\x00\xcf\x04\x01\x00\xf8\x04\x01\x00\xd0\x04\x01\x00\xf9\x04\x01\x00\xd1\x04\x01\x00\xfa\x04\x01\x00\xd2\x04\x01\x00\xfb\x04\x01\x00\xd3\x04\x01\x00\x97\x05\x01\x00p\x05\x01\x00\x98\x05\x01\x00q\x05\x01\x00\x99\x05\x01\x00r\x05\x01\x00\x9a\x05\x01\x00s\x05\x01\x00\x9b\x05\x01\x00t\x05\x01\x00\x9c\x05\x01\x00u\x05\x01\x00\x9d\x05\x01\x00v\x05\x01\x00\x9e\x05\x01\x00w\x05\x01\x00\x9f\x05\x01\x00x\x05\x01\x00\xa0\x05\x01\x00y\x05\x01\x00\xa1\x05\x01\x00z\x05\x01\x00\xa3\x05\x01\x00|\x05\x01\x00\xa4\x05\x01\x00}\x05\x01\x00\xa5\x05\x01\x00~\x05\x01\x00\xa6\x05\x01\x00\x7f\x05\x01\x00\xa7\x05\x01\x00\x80\x05\x01\x00\xa8\x05\x01\x00\x81\x05\x01\x00\xa9\x05\x01\x00\x82\x05\x01\x00\xaa\x05\x01\x00\x83\x05\x01\x00\xab\x05\x01\x00\x84\x05\x01\x00\xac\x05\x01\x00\x85\x05\x01\x00\xad\x05\x01\x00\x86\x05\x01\x00\xae\x05\x01\x00\x87\x05\x01\x00\xaf\x05\x01\x00\x88\x05\x01\x00\xb0\x05\x01\x00\x89\x05\x01\x00\xb1\x05\x01\x00\x8a\x05\x01\x00\xb3\x05\x01\x00\x8c\x05\x01\x00\xb4\x05\x01\x00\x8d\x05\x01\x00\xb5\x05\x01\x00\x8e\x05\x01\x00\xb6\x05\x01\x00\x8f\x05\x01\x00\xb7\x05\x01\x00\x90\x05\x01\x00\xb8\x05\x01\x00\x91\x05\x01\x00\xb9\x05\x01\x00\x92\x05\x01\x00\xbb\x05\x01\x00\x94\x05\x01\x00\xbc\x05\x01\x00\x95\x05\x01\x00\xc0\f\x01\x00\x80\f\x01\x00\xc1\f\x01\x00\x81\f\x01\x00\xc2\f\x01\x00\x82\f\x01\x00\xc3\f\x01\x00\x83\f\x01\x00\xc4\f\x01\x00\x84\f\x01\x00\xc5\f\x01\x00\x85\f\x01\x00\xc6\f\x01\x00\x86\f\x01\x00\xc7\f\x01\x00\x87\f\x01\x00\xc8\f\x01\x00\x88\f\x01\x00\xc9\f\x01\x00\x89\f\x01\x00\xca\f\x01\x00\x8a\f\x01\x00\xcb\f\x01\x00\x8b\f\x01\x00\xcc\f\x01\x00\x8c\f\x01\x00\xcd\f\x01\x00\x8d\f\x01\x00\xce\f\x01\x00\x8e\f\x01\x00\xcf\f\x01\x00\x8f\f\x01\x00\xd0\f\x01\x00\x90\f\x01\x00\xd1\f\x01\x00\x91\f\x01\x00\xd2\f\x01\x00\x92\f\x01\x00\xd3\f\x01\x00\x93\f\x01\x00\xd4\f\x01\x00\x94\f\x01\x00\xd5\f\x01\x00\x95\f\x01\x00\xd6\f\x01\x00\x96\f\x01\x00\xd7\f\x01\x00\x97\f\x01\x00\xd8\f\x01\x00\x98\f\x01\x00\xd9\f\x01\x00\x99\f\x01\x00\xda\f\x01\x00\x9a\f\x01\x00\xdb\f\x01\x00\x9b\f\x01\x00\xdc\f\x01\x00\x9c\f\x01\x00\xdd\f\x01\x00\x9d\f\x01\x00\xde\f\x01\x00\x9e\f\x01\x00\xdf\f\x01\x00\x9f\f\x01\x00\xe0\f\x01\x00\xa0\f\x01\x00\xe1\f\x01\x00\xa1\f\x01\x00\xe2\f\x01\x00\xa2\f\x01\x00\xe3\f\x01\x00\xa3\f\x01\x00\xe4\f\x01\x00\xa4\f\x01\x00\xe5\f\x01\x00\xa5\f\x01\x00\xe6\f\x01\x00\xa6\f\x01\x00\xe7\f\x01\x00\xa7\f\x01\x00\xe8\f\x01\x00\xa8\f\x01\x00\xe9\f\x01\x00\xa9\f\x01\x00\xea\f\x01\x00\xaa\f\x01\x00\xeb\f\x01\x00\xab\f\x01\x00\xec\f\x01\x00\xac\f\x01\x00\xed\f\x01\x00\xad\f\x01\x00\xee\f\x01\x00\xae\f\x01\x00\xef\f\x01\x00\xaf\f\x01\x00\xf0\f\x01\x00\xb0\f\x01\x00\xf1\f\x01\x00\xb1\f\x01\x00\xf2\f\x01\x00\xb2\f\x01\x00\xc0\x18\x01\x00\xa0\x18\x01\x00\xc1\x18\x01\x00\xa1\x18\x01\x00\xc2\x18\x01\x00\xa2\x18\x01\x00\xc3\x18\x01\x00\xa3\x18\x01\x00\xc4\x18\x01\x00\xa4\x18\x01\x00\xc5\x18\x01\x00\xa5\x18\x01\x00\xc6\x18\x01\x00\xa6\x18\x01\x00\xc7\x18\x01\x00\xa7\x18\x01\x00\xc8\x18\x01\x00\xa8\x18\x01\x00\xc9\x18\x01\x00\xa9\x18\x01\x00\xca\x18\x01\x00\xaa\x18\x01\x00\xcb\x18\x01\x00\xab\x18\x01\x00\xcc\x18\x01\x00\xac\x18\x01\x00\xcd\x18\x01\x00\xad\x18\x01\x00\xce\x18\x01\x00\xae\x18\x01\x00\xcf\x18\x01\x00\xaf\x18\x01\x00\xd0\x18\x01\x00\xb0\x18\x01\x00\xd1\x18\x01\x00\xb1\x18\x01\x00\xd2\x18\x01\x00\xb2\x18\x01\x00\xd3\x18\x01\x00\xb3\x18\x01\x00\xd4\x18\x01\x00\xb4\x18\x01\x00\xd5\x18\x01\x00\xb5\x18\x01\x00\xd6\x18\x01\x00\xb6\x18\x01\x00\xd7\x18\x01\x00\xb7\x18\x01\x00\xd8\x18\x01\x00\xb8\x18\x01\x00\xd9\x18\x01\x00\xb9\x18\x01\x00\xda\x18\x01\x00\xba\x18\x01\x00\xdb\x18\x01\x00\xbb\x18\x01\x00\xdc\x18\x01\x00\xbc\x18\x01\x00\xdd\x18\x01\x00\xbd\x18\x01\x00\xde\x18\x01\x00\xbe\x18\x01\x00\xdf\x18\x01\x00\xbf\x18\x01\x00`n\x01\x00@n\x01\x00an\x01\x00An\x01\x00bn\x01\x00Bn\x01\x00cn\x01\x00Cn\x01\x00dn\x01\x00Dn\x01\x00en\x01\x00En\x01\x00fn\x01\x00Fn\x01\x00gn\x01\x00Gn\x01\x00hn\x01\x00Hn\x01\x00in\x01\x00In\x01\x00jn\x01\x00Jn\x01\x00kn\x01\x00Kn\x01\x00ln\x01\x00Ln\x01\x00mn\x01\x00Mn\x01\x00nn\x01\x00Nn\x01\x00on\x01\x00On\x01\x00pn\x01\x00Pn\x01\x00qn\x01\x00Qn\x01\x00rn\x01\x00Rn\x01\x00sn\x01\x00Sn\x01\x00tn\x01\x00Tn\x01\x00un\x01\x00Un\x01\x00vn\x01\x00Vn\x01\x00wn\x01\x00Wn\x01\x00xn\x01\x00Xn\x01\x00yn\x01\x00Yn\x01\x00zn\x01\x00Zn\x01\x00{n\x01\x00[n\x01\x00|n\x01\x00\\n\x01\x00}n\x01\x00]n\x01\x00~n\x01\x00^n\x01\x00\x7fn\x01\x00_n\x01\x00\"\xe9\x01\x00\x00\xe9\x01\x00#\xe9\x01\x00\x01\xe9\x01\x00$\xe9\x01\x00\x02\xe9\x01\x00%\xe9\x01\x00\x03\xe9\x01\x00&\xe9\x01\x00\x04\xe9\x01\x00'\xe9\x01\x00\x05\xe9\x01\x00(\xe9\x01\x00\x06\xe9\x01\x00)\xe9\x01\x00\a\xe9\x01\x00*\xe9\x01\x00\b\xe9\x01\x00+\xe9\x01\x00\t\xe9\x01\x00,\xe9\x01\x00\n\xe9\x01\x00-\xe9\x01\x00\v\xe9\x01\x00.\xe9\x01\x00\f\xe9\x01\x00/\xe9\x01\x00\r\xe9\x01\x000\xe9\x01\x00\x0e\xe9\x01\x001\xe9\x01\x00\x0f\xe9\x01\x002\xe9\x01\x00\x10\xe9\x01\x003\xe9\x01\x00\x11\xe9\x01\x004\xe9\x01\x00\x12\xe9\x01\x005\xe9\x01\x00\x13\xe9\x01\x006\xe9\x01\x00\x14\xe9\x01\x007\xe9\x01\x00\x15\xe9\x01\x008\xe9\x01\x00\x16\xe9\x01\x009\xe9\x01\x00\x17\xe9\x01\x00:\xe9\x01\x00\x18\xe9\x01\x00;\xe9\x01\x00\x19\xe9\x01\x00<\xe9\x01\x00\x1a\xe9\x01\x00=\xe9\x01\x00\x1b\xe9\x01\x00>\xe9\x01\x00\x1c\xe9\x01\x00?\xe9\x01\x00\x1d\xe9\x01\x00@\xe9\x01\x00\x1e\xe9\x01\x00A\xe9\x01\x00\x1f\xe9\x01\x00B\xe9\x01\x00 \xe9\x01\x00C\xe9\x01\x00!\xe9\x01\x00\x02\\x\xc3 \x00\x00i\x02\x00\x00\x00\xfa\x05\x10\x00\x0e\x00\x00\x00\xd6\x00\x00\x00;\x00\x00\x00\xfa\x05\x10\x00\x0e\x00\x00\x00\xa2\x00\x00\x00#\x00\x00\x00librarythe repository path is longer than 255 bytesthe repository path is not validthe registry host is not a host namethe digest is not lower-case hex of its algorithm's length (sha256: 64 digits)the digest algorithm is not sha256, sha384 or sha512the digest has no algorithm (write sha256:<64 hex digits>)\x00\xc1\x06\x10\x00\x10\x00\x00\x00\xa1\x00\x00\x00\x1b\x00\x00\x00\xc1\x06\x10\x00\x10\x00\x00\x00\x99\x00\x00\x00\x14\x00\x00\x00the tag is emptythe tag must start with a letter, digit or '_' and be at most 128 bytesthe tag has a character other than letters, digits, '_', '.' and '-'a 64-digit hexadecimal image identifier, not a referencedocker.iolibrary/:latest@/\x00\x00\x00\xc1\x06\x10\x00\x10\x00\x00\x00k\x00\x00\x00+\x00\x00\x00the repository path must be lower case\x00\x00[\x05\x10\x00N\x00\x00\x00\xe4\v\x00\x00+\x00\x00\x00capacity overflow\x00\x00\x00\xb9\b\x10\x00P\x00\x00\x00\x1c\x00\x00\x00\x05\x00\x00\x00\x1f\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00 \x00\x00\x00!\x00\x00\x00\"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00#\x00\x00\x00\xd1\x03\x10\x00H\x00\x00\x00\x8f\x02\x00\x00\x0e\x00\x00\x00Error\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00p\x00\a\x00-\x01\x01\x01\x02\x01\x02\x01\x01H\v0\x15\x10\x01e\a\x02\x06\x02\x02\x01\x04#\x01\x1e\x1b[\v:\t\t\x01\x18\x04\x01\t\x01\x03\x01\x05+\x03;\t*\x18\x01 7\x01\x01\x01\x04\b\x04\x01\x03\a\n\x02\x1d\x01:\x01\x01\x01\x02\x04\b\x01\t\x01\n\x02\x1a\x01\x02\x029\x01\x04\x02\x04\x02\x02\x03\x03\x01\x1e\x02\x03\x01\v\x029\x01\x04\x05\x01\x02\x04\x01\x14\x02\x16\x06\x01\x01:\x01\x01\x02\x01\x04\b\x01\a\x03\n\x02\x1e\x01;\x01\x01\x01\f\x01\t\x01(\x01\x03\x017\x01\x01\x03\x05\x03\x01\x04\a\x02\v\x02\x1d\x01:\x01\x02\x02\x01\x01\x03\x03\x01\x04\a\x02\v\x02\x1c\x029\x02\x01\x01\x02\x04\b\x01\t\x01\n\x02\x1d\x01H\x01\x04\x01\x02\x03\x01\x01\b\x01Q\x01\x02\a\f\bb\x01\x02\t\v\aI\x02\x1b\x01\x01\x01\x01\x017\x0e\x01\x05\x01\x02\x05\v\x01$\t\x01f\x04\x01\x06\x01\x02\x02\x02\x19\x02\x04\x03\x10\x04\r\x01\x02\x02\x06\x01\x0f\x01\x00\x03\x00\x04\x1c\x03\x1d\x02\x1e\x02@\x02\x01\a\b\x01\x02\v\t\x01-\x03\x01\x01u\x02\"\x01v\x03\x04\x02\t\x01\x06\x03\xdb\x02\x02\x01:\x01\x01\a\x01\x01\x01\x01\x02\b\x06\n\x02\x010.\x02\f\x14\x040\n\x04\x03&\t\f\x02 \x04\x02\x068\x01\x01\x02\x03\x01\x01\x058\b\x02\x02\x98\x03\x01\r\x01\a\x04\x01\x06\x01\x03\x02\xc6@\x00\x01\xc3!\x00\x03\x8d\x01` \x00\x06i\x02\x00\x04\x01\n \x02P\x02\x00\x01\x03\x01\x04\x01\x19\x02\x05\x01\x97\x02\x1a\x12\r\x01&\b\x19\v\x01\x01,\x030\x01\x02\x04\x02\x02\x02\x01$\x01C\x06\x02\x02\x02\x02\f\x01\b\x01/\x013\x01\x01\x03\x02\x02\x05\x02\x01\x01*\x02\b\x01\xee\x01\x02\x01\x04\x01\x00\x01\x00\x10\x10\x10\x00\x02\x00\x01\xe2\x01\x95\x05\x00\x03\x01\x02\x05\x04(\x03\x04\x01\xa5\x02\x00\x04A\x05\x00\x02M\x06F\v1\x04{\x016\x0f)\x01\x02\x02\n\x031\x04\x02\x02\a\x01=\x03$\x05\x01\b>\x01\f\x024\t\x01\x01\b\x04\x02\x01_\x03\x02\x04\x06\x01\x02\x01\x9d\x01\x03\b\x15\x029\x02\x01\x01\x01\x01\f\x01\t\x01\x0e\a\x03\x05C\x01\x02\x06\x01\x01\x02\x01\x01\x03\x04\x03\x01\x01\x0e\x02U\b\x02\x03\x01\x01\x17\x01Q\x01\x02\x06\x01\x01\x02\x01\x01\x02\x01\x02\xeb\x01\x02\x04\x06\x02\x01\x02\x1b\x02U\b\x02\x01\x01\x02j\x01\x01\x01\x02\be\x01\x01\x01\x02\x04\x01\x05\x00\t\x01\x02\xf5\x01\n\x04\x04\x01\x90\x04\x02\x02\x04\x01 \n(\x06\x02\x04\b\x01\t\x06\x02\x03.\r\x01\x02\xc6\x01\x01\x03\x01\x01\xc9\a\x01\x06\x01\x01R\x16\x02\a\x01\x02\x01\x02z\x06\x03\x01\x01\x02\x01\a\x01\x01H\x02\x03\x01\x01\x01\x00\x02\v\x024\x05\x05\x03\x17\x01\x00\x01\x06\x0f\x00\f\x03\x03\x00\x05;\a\x00\x01?\x04Q\x01\v\x02\x00\x02\x00.\x02\x17\x00\x05\x03\x06\b\b\x02\a\x1e\x04\x94\x03\x007\x042\b\x01\x0e\x01\x16\x05\x01\x0f\x00\a\x01\x11\x02\a\x01\x02\x01\x05d\x01\xa0\a\x00\x01=\x04\x00\x04\xfe\x02\xf3\x01\x02\x01\a\x02\x05\x01\x00\am\a\x00`\x80\xf0\x000123456789abcdef { , :  {\n,\n((\n}) }\x00\x00\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00$\x00\x00\x00%\x00\x00\x00&\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00g\x06\x00\x00\x15\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\x95\x06\x00\x00\x15\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00\x96\x06\x00\x00\x15\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00t\x05\x00\x00(\x00\x00\x00\xaa\x05\x10\x00O\x00\x00\x00t\x05\x00\x00\x12\x00\x00\x00[...]called `Option::unwrap()` on a `None` value==!=00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x04\x04\x04\x04\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\n\x05\x10\x00P\x00\x00\x00\xa0\x00\x00\x00\t\x00\x00\x00\n\x05\x10\x00P\x00\x00\x00\x84\x00\x00\x00\x1e\x00\x00\x00\x00\x06\x01\x01\x03\x01\x04\x02\x05\a\a\x02\b\b\t\x02\n\x05\v\x02\x0e\x04\x10\x01\x11\x02\x12\x05\x13\x1c\x14\x01\x15\x02\x17\x02\x19\r\x1c\x05\x1d\b\x1f\x01$\x01j\x04k\x02n\x02\xaf\x03\xb1\x02\xbc\x02\xcf\x02\xd1\x02\xd4\f\xd5\t\xd6\x02\xd7\x02\xda\x01\xe0\x05\xe1\x02\xe6\x01\xe7\x04\xe8\x02\xee \xf0\x04\xf8\x02\xfa\x05\xfb\x01\f';>NO\x8f\x9e\x9e\x9f{\x8b\x93\x96\xa2\xb2\xba\x86\xb1\x06\a\t6=>V\xf3\xd0\xd1\x04\x14\x1867VW\x7f\xaa\xae\xaf\xbd5\xe0\x12\x87\x89\x8e\x9e\x04\r\x0e\x11\x12)14:EFIJNOde\x8a\x8c\x8d\x8f\xb6\xc1\xc3\xc4\xc6\xcb\xd6\\\xb6\xb7\x1b\x1c\a\b\n\v\x14\x1769:\xa8\xa9\xd8\xd9\t7\x90\x91\xa8\a\n;>fi\x8f\x92\x11o_\xbf\xee\xefZb\xb9\xba\xf4\xfc\xffST\x9a\x9b./'(U\x9d\xa0\xa1\xa3\xa4\xa7\xa8\xad\xba\xbc\xc4\x06\v\f\x15\x1d:?EQ\xa6\xa7\xcc͠\a\x19\x1a\"%>?\xdf\xe7\xec\xef\xff\xc5\xc6\x04 #%&(38:HJLPSUVXZ\\^`cefksx}\x7f\x8a\xa4\xaa\xaf\xb0\xc0Ю\xafno\xc7\xddޓ^\"{\x05\x03\x04-\x03f\x03\x01/.\x80\x82\x1d\x031\x0f\x1c\x04$\t\x1e\x05+\x05D\x04\x0e*\x80\xaa\x06$\x04$\x04(\b4\vN\x034\f\x817\t\x16\n\b\x18;E9\x03c\b\t0\x16\x05!\x03\x1b\x05\x1b&8\x04K\x05/\x04\n\a\t\a@ '\x04\f\t6\x03:\x05\x1a\a\x04\f\aPI73\r3\a.\b\n\x06&\x03\x1d\b\x02\x80\xd0R\x10\x06\b\t!.\b*\x16\x1a&\x1c\x14\x17\tN\x04$\tD\r\x19\a\n\x06H\b'\tu\vB>*\x06;\x05\n\x06Q\x06\x01\x05\x10\x03\x05\vY\b\x02\x1db\x1eH\b\n\x80\xa6^\"E\v\n\x06\r\x13:\x06\n\x06\x14\x1c,\x04\x17\x80\xb9<dS\fH\t\nFE\x1bH\bS\rI\a\nV\bX\"\x0e\n\x06F\n\x1d\x03GI7\x03\x0e\b\n\x069\a\n\x06,\x04\n\x80\xf6\x19\a;\x03\x1dU\x01\x0f2\r\x83\x9bfu\v\x80ĊLc\r\x840\x10\x16\n\x8f\x9b\x05\x82G\x9a\xb9:\x86Ƃ9\a*\x04\\\x06&\nF\n(\x05\x13\x81\xb0:\x80\xc6[\x054,K\x049\a\x11@\x05\v\a\t\x9c\xd6) as\xa1\xfd\x813\x0f\x01\x1d\x06\x0e\x04\b\x81\x8c\x89\x04k\x05\r\x03\t\a\x10\x8f`\x80\xfd\x03\x81\xb4\x06\x17\x0f\x11\x0fG\tt<\x80\xf6\ns\bp\x15Fz\x14\f\x14\fW\t\x19\x80\x87\x81G\x03\x85B\x0f\x15\x84P\x1f\x06\x06\x80\xd5+\x05>!\x01p-\x03\x1a\x04\x02\x81@\x1f\x11:\x05\x01\x81\xd0*\x80\xd6+\x04\x01\x80\xc06\b\x02\x80\xe0\x80\xf7)L\x04\n\x04\x02\x83\x11DL=\x80\xc2<\x06\x01\x04U\x05\x1b4\x02\x81\x0e,\x04d\fV\n\x80\xae8\x1d\r,\x04\t\a\x02\x0e\x06\x80\x9a\x83\xd9\x03\x11\x03\r\x03\x80\xda\x06\f\x04\x01\x0f\f\x048\b\n\x06(\b,\x04\x02\x0e\t'\x81X\b\x1d\x03\v\x03;\x04\x1e\x04\n\a\x80\xfb\x84\x05\x00\x01\x03\x05\x05\x06\x06\x02\a\x06\b\a\t\x11\n\x1c\v\x19\f\x19\r\x10\x0e\f\x0f\x04\x10\x03\x12\x12\x13\t\x16\x01\x17\x04\x18\x01\x19\x03\x1a\t\x1b\x01\x1c\x02\x1f\x16 \x03+\x02-\v.\x010\x041\x022\x01\xa9\x02\xaa\x04\xab\b\xfa\x02\xfb\x05\xfe\x03\xff\t\xadxy\x8b\x8d\xa20WX\x8b\x8c\x90\x1c\xdd\x0e\x0fKL\xfb\xfc./?\\]_ℍ\x8e\x91\x92\xa9\xb1\xba\xbb\xc5\xc6\xc9\xca\xde\xe4\xe5\xff\x00\x04\x11\x12)147:;=IJ]\x84\x8e\x92\xa9\xb1\xb4\xba\xbb\xc6\xca\xce\xcf\xe4\xe5\x00\x04\r\x0e\x11\x12)14:;EFIJ^de\x84\x91\x9b\x9d\xc9\xce\xcf\r\x11):;EIW[^_de\x8d\x91\xa9\xb4\xba\xbb\xc5\xc9\xdf\xe4\xe5\xf0\r\x11EIde\x80\x84\xb2\xbc\xbe\xbf\xd5\xd7\xf0\U0004314b\xa4\xa6\xbe\xbf\xc5\xc7\xcf\xda\xdbH\x98\xbd\xcd\xc6\xce\xcfINOWY^_\x89\x8e\x8f\xb1\xb6\xb7\xbf\xc1\xc6\xc7\xd7\x11\x16\x17[\\\xf6\xf7\xfe\xff\x80mq\xde\xdf\x0e\x1fno\x1c\x1d_}~\xae\xaf\xde\xdfM\xbb\xbc\x16\x17\x1e\x1fFGNOXZ\\^~\x7f\xb5\xc5\xd4\xd5\xdc\xf0\xf1\xf5rs\x8ftu&./\xa7\xaf\xb7\xbf\xc7\xcf\xd7ߚ\x00@\x97\x980\x8f\x1f\xce\xffNOZ[\a\b\x0f\x10'/\xee\xefno7=?BESgu\xc8\xc9\xd0\xd1\xd8\xd9\xe7\xfe\xff\x00 _\"\x82\xdf\x04\x82D\b\x1b\x04\x06\x11\x81\xac\x0e\x80\xab\x05 \a\x81\x1c\x03\x19\b\x01\x04/\x044\x04\a\x03\x01\a\x06\a\x11\nP\x0f\x12\aU\a\x03\x04\x1c\n\t\x03\b\x03\a\x03\x02\x03\x03\x03\f\x04\x05\x03\v\x06\x01\x0e\x15\x05N\a\x1b\aW\a\x02\x05\x18\fP\x04C\x03-\x03\x01\x04\x11\x06\x0f\f:\x04\x1d%_ m\x04j%\x80\xc8\x05\x82\xb0\x03\x1a\x06\x82\xfd\x03Y\a\x16\t\x18\t\x14\f\x14\fj\x06\n\x06\x1a\x06Y\a+\x05F\n,\x04\f\x04\x01\x031\v,\x04\x1a\x06\v\x03\x80\xac\x06\n\x06L\x14\x80\xf4\b<\x03\x0f\x03>\x058\b+\x05\x82\xff\x11\x18\b/\x11-\x03\"\x0e!\x0f\x80\x8c\x04\x82\x9a\x16\v\x15\x88\x94\x05/\x05;\a\x02\x0e\x18\t\x80\xbe\"t\f\x80\xd6\x1a\x81\x10\x05\x80\xe1\t\xf2\x9e\x037\t\x81\\\x14\x80\xb8\b\x80\xdd\x14<\x03\n\x068\bF\b\f\x06t\v\x1e\x03Z\x04Y\t\x80\x83\x18\x1c\n\x16\tL\x04\x80\x8a\x06\xab\xa4\f\x17\x041\xa1\x04\x81\xda&\a\f\x05\x05\x82\xb3 *\x06L\x04\x80\x8d\x04\x80\xbe\x03\x1b\x03\x0f\r\xe4\x06\x10\x00U\x00\x00\x00\n\x00\x00\x00+\x00\x00\x00\xe4\x06\x10\x00U\x00\x00\x00\x1a\x00\x00\x006\x00\x00\x00attempt to divide by zero\x00\x00\x00\x00\x03\x00\x00\x83\x04 \x00\x91\x05`\x00]\x13\xa0\x00\x12\x17 \x1f\f `\x1f\xef,`+*0\xe0+o\xa6\xa0,\x02\xa8 -\x1e\xfb .\x00\xfe`6\x9e\xff\xa06\xfd\x01!7\x01\na7$\r!8\xab\x0e\xa19/\x18!:\xf3\x1e!K@4\xa1S\x1ea\xe1T\xf0jaUOo\xe1U\x9d\xbcaV\x00\xcfaWeѡW\x00\xda!X\x00\xe0\xa1Y\xae\xe2![\xec\xe4\xe1\\\xd0\xe8a] \x00\xee^\xf0\x01\x7f_user-provided comparison function does not correctly implement a total order\x11\x03\x10\x00_\x00\x00\x00\\\x03\x00\x00\x05\x00\x00\x00..    0x0123456789ABCDEFfalsetrue\x00\x00\x00\xa9\a\x10\x00K\x00\x00\x00~\v\x00\x00&\x00\x00\x00\xa9\a\x10\x00K\x00\x00\x00\x87\v\x00\x00\x1a\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00'\x00\x00\x00(\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00)\x00\x00\x00*\x00\x00\x00+\x00\x00\x00a formatting trait implementation returned an error when the underlying stream did not\x00\x00o\b\x10\x00I\x00\x00\x00\x88\x02\x00\x00\x11\x00\x00\x00(\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00,\x00\x00\x00-\x00\x00\x00.\x00\x00\x00<unnamed>\x00\x00\x00t\x06\x10\x00L\x00\x00\x00\x16\x01\x00\x00.\x00\x00\x00\x1f\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00/\x00\x00\x000\x00\x00\x001\x00\x00\x00note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x04\x00\x00\x002\x00\x00\x003\x00\x00\x004\x00\x00\x005\x00\x00\x006\x00\x00\x00\x10\x00\x00\x00\x04\x00\x00\x007\x00\x00\x008\x00\x00\x009\x00\x00\x00:\x00\x00\x00m]\xcb\xd6,P\xebcxA\xa6Wq\x1b\x8b\xb9\xe4\xfd\x9e\x8f\xba8蓷\x8acNw\xaf%\x80fatal runtime error: rwlock locked for writing, aborting\nRUST_BACKTRACEcannot recursively acquire mutex\x00\xad\x04\x10\x00\\\x00\x00\x00\x13\x00\x00\x00\t\x00\x00\x00Box<dyn Any>thread caused non-unwinding panic. aborting.\nfailed to write whole buffer\x00\x00\x00m_\x10\x00\x1c\x00\x00\x00\x17\x00\x00\x00\x02\x00\x00\x00\x8c_\x10\x00stack backtrace:\nnote: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x02\x00\x00\x00;\x00\x00\x00failed to generate random data\x00\x00r\t\x10\x00T\x00\x00\x00\x03\x00\x00\x00;\x00\x00\x00failed to generate unique thread ID: bitspace exhausted\x00\x16\t\x10\x00L\x00\x00\x00&\x00\x00\x00\r\x00\x00\x00\x00\x00\x00\x00\b\x00\x00\x00\x04\x00\x00\x00<\x00\x00\x00\x1f\x00\x00\x00\f\x00\x00\x00\x04\x00\x00\x00=\x00\x00\x00o\b\x10\x00I\x00\x00\x00Y\a\x00\x00$\x00\x00\x00SUCCESS2BIGACCESADDRINUSEADDRNOTAVAILAFNOSUPPORTAGAINALREADYBADFBADMSGBUSYCANCELEDCHILDCONNABORTEDCONNREFUSEDCONNRESETDEADLKDESTADDRREQDOMDQUOTEXISTFAULTFBIGHOSTUNREACHIDRMILSEQINPROGRESSINTRINVALIOISCONNISDIRLOOPMFILEMLINKMSGSIZEMULTIHOPNAMETOOLONGNETDOWNNETRESETNETUNREACHNFILENOBUFSNODEVNOENTNOEXECNOLCKNOLINKNOMEMNOMSGNOPROTOOPTNOSPCNOSYSNOTCONNNOTDIRNOTEMPTYNOTRECOVERABLENOTSOCKNOTSUPNOTTYNXIOOVERFLOWOWNERDEADPERMPIPEPROTOPROTONOSUPPORTPROTOTYPERANGEROFSSPIPESRCHSTALETIMEDOUTTXTBSYXDEVNOTCAPABLENo error occurred. System call completed successfully.Argument list too long.Permission denied.Address in use.Address not available.Address family not supported.Resource unavailable, or operation would block.Connection already in progress.Bad file descriptor.Bad message.Device or resource busy.Operation canceled.No child processes.Connection aborted.Connection refused.Connection reset.Resource deadlock would occur.Destination address required.Mathematics argument out of domain of function.Reserved.File exists.Bad address.File too large.Host is unreachable.Identifier removed.Illegal byte sequence.Operation in progress.Interrupted function.Invalid argument.I/O error.Socket is connected.Is a directory.Too many levels of symbolic links.File descriptor value too large.Too many links.Message too large.Filename too long.Network is down.Connection aborted by network.Network unreachable.Too many files open in system.No buffer space available.No such device.No such file or directory.Executable file format error.No locks available.Not enough space.No message of the desired type.Protocol not available.No space left on device.Function not supported.The socket is not connected.Not a directory or a symbolic link to a directory.Directory not empty.State not recoverable.Not a socket.Not supported, or operation not supported on socket.Inappropriate I/O control operation.No such device or address.Value too large to be stored in data type.Previous owner died.Operation not permitted.Broken pipe.Protocol error.Protocol not supported.Protocol wrong type for socket.Result too large.Read-only file system.Invalid seek.No such process.Connection timed out.Text file busy.Cross-device link.Extension: Capabilities insufficient.Errnocodenamemessage\x00\x00\a\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\t\x00\x00\x00\f\x00\x00\x00\v\x00\x00\x00\x05\x00\x00\x00\a\x00\x00\x00\x04\x00\x00\x00\x06\x00\x00\x00\x04\x00\x00\x00\b\x00\x00\x00\x05\x00\x00\x00\v\x00\x00\x00\v\x00\x00\x00\t\x00\x00\x00\x06\x00\x00\x00\v\x00\x00\x00\x03\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\v\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\n\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x02\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\a\x00\x00\x00\b\x00\x00\x00\v\x00\x00\x00\a\x00\x00\x00\b\x00\x00\x00\n\x00\x00\x00\x05\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\n\x00\x00\x00\x05\x00\x00\x00\x05\x00\x00\x00\a\x00\x00\x00\x06\x00\x00\x00\b\x00\x00\x00\x0e\x00\x00\x00\a\x00\x00\x00\x06\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\b\x00\x00\x00\t\x00\x00\x00\x04\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x0e\x00\x00\x00\t\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\b\x00\x00\x00\x06\x00\x00\x00\x04\x00\x00\x00\n\x00\x00\x00\xc4`\x10\x00\xcb`\x10\x00\xcf`\x10\x00\xd4`\x10\x00\xdd`\x10\x00\xe9`\x10\x00\xf4`\x10\x00\xf9`\x10\x00\x00a\x10\x00\x04a\x10\x00\na\x10\x00\x0ea\x10\x00\x16a\x10\x00\x1ba\x10\x00&a\x10\x001a\x10\x00:a\x10\x00@a\x10\x00Ka\x10\x00Na\x10\x00Sa\x10\x00Xa\x10\x00]a\x10\x00aa\x10\x00la\x10\x00pa\x10\x00ua\x10\x00\x7fa\x10\x00\x83a\x10\x00\x88a\x10\x00\x8aa\x10\x00\x90a\x10\x00\x95a\x10\x00\x99a\x10\x00\x9ea\x10\x00\xa3a\x10\x00\xaaa\x10\x00\xb2a\x10\x00\xbda\x10\x00\xc4a\x10\x00\xcca\x10\x00\xd6a\x10\x00\xdba\x10\x00\xe1a\x10\x00\xe6a\x10\x00\xeba\x10\x00\xf1a\x10\x00\xf6a\x10\x00\xfca\x10\x00\x01b\x10\x00\x06b\x10\x00\x10b\x10\x00\x15b\x10\x00\x1ab\x10\x00!b\x10\x00'b\x10\x00/b\x10\x00=b\x10\x00Db\x10\x00Jb\x10\x00Ob\x10\x00Sb\x10\x00[b\x10\x00db\x10\x00hb\x10\x00lb\x10\x00qb\x10\x00\x7fb\x10\x00\x88b\x10\x00\x8db\x10\x00\x91b\x10\x00\x96b\x10\x00\x9ab\x10\x00\x9fb\x10\x00\xa7b\x10\x00\xadb\x10\x00\xb1b\x10\x006\x00\x00\x00\x17\x00\x00\x00\x12\x00\x00\x00\x0f\x00\x00\x00\x16\x00\x00\x00\x1d\x00\x00\x00/\x00\x00\x00\x1f\x00\x00\x00\x14\x00\x00\x00\f\x00\x00\x00\x18\x00\x00\x00\x13\x00\x00\x00\x13\x00\x00\x00\x13\x00\x00\x00\x13\x00\x00\x00\x11\x00\x00\x00\x1e\x00\x00\x00\x1d\x00\x00\x00/\x00\x00\x00\t\x00\x00\x00\f\x00\x00\x00\f\x00\x00\x00\x0f\x00\x00\x00\x14\x00\x00\x00\x13\x00\x00\x00\x16\x00\x00\x00\x16\x00\x00\x00\x15\x00\x00\x00\x11\x00\x00\x00\n\x00\x00\x00\x14\x00\x00\x00\x0f\x00\x00\x00\"\x00\x00\x00 \x00\x00\x00\x0f\x00\x00\x00\x12\x00\x00\x00\t\x00\x00\x00\x12\x00\x00\x00\x10\x00\x00\x00\x1e\x00\x00\x00\x14\x00\x00\x00\x1e\x00\x00\x00\x1a\x00\x00\x00\x0f\x00\x00\x00\x1a\x00\x00\x00\x1d\x00\x00\x00\x13\x00\x00\x00\t\x00\x00\x00\x11\x00\x00\x00\x1f\x00\x00\x00\x17\x00\x00\x00\x18\x00\x00\x00\x17\x00\x00\x00\x1c\x00\x00\x002\x00\x00\x00\x14\x00\x00\x00\x16\x00\x00\x00\r\x00\x00\x004\x00\x00\x00$\x00\x00\x00\x1a\x00\x00\x00*\x00\x00\x00\x14\x00\x00\x00\x18\x00\x00\x00\f\x00\x00\x00\x0f\x00\x00\x00\x17\x00\x00\x00\x1f\x00\x00\x00\x11\x00\x00\x00\x16\x00\x00\x00\r\x00\x00\x00\x10\x00\x00\x00\t\x00\x00\x00\x15\x00\x00\x00\x0f\x00\x00\x00\x12\x00\x00\x00%\x00\x00\x00\xbbb\x10\x00\xf1b\x10\x00\bc\x10\x00\x1ac\x10\x00)c\x10\x00?c\x10\x00\\c\x10\x00\x8bc\x10\x00\xaac\x10\x00\xbec\x10\x00\xcac\x10\x00\xe2c\x10\x00\xf5c\x10\x00\bd\x10\x00\x1bd\x10\x00.d\x10\x00?d\x10\x00]d\x10\x00zd\x10\x00\xa9d\x10\x00\xb2d\x10\x00\xbed\x10\x00\xcad\x10\x00\xd9d\x10\x00\xedd\x10\x00\x00e\x10\x00\x16e\x10\x00,e\x10\x00Ae\x10\x00Re\x10\x00\\e\x10\x00pe\x10\x00\x7fe\x10\x00\xa1e\x10\x00\xc1e\x10\x00\xd0e\x10\x00\xa9d\x10\x00\xe2e\x10\x00\xf4e\x10\x00\x04f\x10\x00\"f\x10\x006f\x10\x00Tf\x10\x00nf\x10\x00}f\x10\x00\x97f\x10\x00\xb4f\x10\x00\xa9d\x10\x00\xc7f\x10\x00\xd8f\x10\x00\xf7f\x10\x00\x0eg\x10\x00&g\x10\x00=g\x10\x00Yg\x10\x00\x8bg\x10\x00\x9fg\x10\x00\xb5g\x10\x00\xc2g\x10\x00\xf6g\x10\x00\x1ah\x10\x004h\x10\x00^h\x10\x00rh\x10\x00\x8ah\x10\x00\x96h\x10\x00\xa5h\x10\x00\xbch\x10\x00\xdbh\x10\x00\xech\x10\x00\x02i\x10\x00\x0fi\x10\x00\xa9d\x10\x00\x1fi\x10\x004i\x10\x00Ci\x10\x00Ui\x10\x00\x01\x00\x00\x00\xf7\n\x10\x00\xff\xff\xff\xff"
