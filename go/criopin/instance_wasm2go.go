@@ -5,7 +5,6 @@ package criopin
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/crio-pin/crio-pin/go/internal/libcriopin"
 )
@@ -114,7 +113,12 @@ func (v *vm) reserveMemory(bytes uint64) {
 	if room := uint64(maxMemoryBytes - len(*mem)); bytes > room {
 		bytes = room
 	}
-	*mem = slices.Grow(*mem, int(bytes))
+	// (make, not slices.Grow, which clears the room it adds: a new
+	// allocation's pages come from the system zeroed, and are touched only
+	// as the memory grows into them.)
+	grown := make([]byte, len(*mem), uint64(len(*mem))+bytes)
+	copy(grown, *mem)
+	*mem = grown
 }
 
 func (v *vm) close() { v.m = nil }
