@@ -385,10 +385,27 @@ pub unsafe extern "C" fn crio_pin_compile(
     flags: u32,
     error_out: *mut *mut crio_pin_error,
 ) -> *mut crio_pin_set {
+    // SAFETY: the caller's contract.
+    unsafe { compile_set(patterns, lengths, count, flags, error_out, |p, f| PinSet::compile(p, f)) }
+}
+
+/// crio_pin_compile() with `compile` building the set from the patterns
+/// read (`crate::wasm` gives it the list's fingerprint too).
+///
+/// # Safety
+/// As crio_pin_compile().
+pub(crate) unsafe fn compile_set(
+    patterns: *const *const c_char,
+    lengths: *const usize,
+    count: usize,
+    flags: u32,
+    error_out: *mut *mut crio_pin_error,
+    compile: impl FnOnce(&mut dyn Iterator<Item = &[u8]>, Flags) -> Result<PinSet, CompileError>,
+) -> *mut crio_pin_set {
     let result = boundary(
         |payload| Err(crio_pin_error::from_panic(payload)),
         // SAFETY: the caller's contract.
-        || unsafe { read_patterns(patterns, lengths, count, flags, |p, f| PinSet::compile(p, f)) },
+        || unsafe { read_patterns(patterns, lengths, count, flags, compile) },
     );
     // SAFETY: the caller's contract.
     let set = unsafe { deliver(result, error_out) };

@@ -175,8 +175,35 @@ impl PinSet {
         PinSet::compile_with(patterns, flags, Budget::DEFAULT)
     }
 
+    /// As [`PinSet::compile`], with the list's fingerprint given: its
+    /// caller hashed the list (the WebAssembly module's host, whose
+    /// SHA-256 runs on the machine's own instructions, where the module's
+    /// was the largest part of a large list's compile: `crate::wasm`).
+    #[cfg(target_family = "wasm")]
+    pub(crate) fn compile_fingerprinted<I>(
+        patterns: I,
+        flags: Flags,
+        fingerprint: Fingerprint,
+    ) -> Result<PinSet, CompileError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        PinSet::build(patterns, flags, Budget::DEFAULT, Some(fingerprint))
+    }
+
     /// As [`PinSet::compile`], within `budget`.
     fn compile_with<I>(patterns: I, flags: Flags, budget: Budget) -> Result<PinSet, CompileError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        PinSet::build(patterns, flags, budget, None)
+    }
+
+    /// As [`PinSet::compile`], within `budget`; the list's fingerprint
+    /// `given`, or hashed here as the list is read.
+    fn build<I>(patterns: I, flags: Flags, budget: Budget, given: Option<Fingerprint>) -> Result<PinSet, CompileError>
     where
         I: IntoIterator,
         I::Item: AsRef<[u8]>,
@@ -189,8 +216,13 @@ impl PinSet {
         // Hashed as each pattern is read, in the one pass over the list
         // (a list refused for size has its first pattern past the limit
         // hashed before the refusal: through the C ABI, none is read).
-        let mut hasher = ListHasher::new(flags.bits());
-        let patterns = patterns.into_iter().inspect(|pattern| hasher.add(pattern.as_ref()));
+        // (The fingerprint given, or the hasher making it.)
+        let mut fingerprint = given.ok_or_else(|| ListHasher::new(flags.bits()));
+        let patterns = patterns.into_iter().inspect(|pattern| {
+            if let Err(hasher) = &mut fingerprint {
+                hasher.add(pattern.as_ref());
+            }
+        });
         let len = each_pattern(patterns, flags, |index, pattern| {
             let text = pattern.text().as_bytes();
             match pattern {
@@ -216,7 +248,7 @@ impl PinSet {
         let quick = dialect.is_none()
             && needles.empty.is_none()
             && needles.prefilter.as_ref().is_some_and(Prefilter::matches_anywhere_only);
-        let fingerprint = hasher.finish();
+        let fingerprint = fingerprint.unwrap_or_else(ListHasher::finish);
         Ok(PinSet { flags, len, exact: ExactTable::build(exact, fold), needles, lengths, dialect, quick, fingerprint })
     }
 

@@ -88,6 +88,10 @@ func compileEngine(patterns []string, f Flag) (engine, *CompileError) {
 			return engine{}, &CompileError{Kind: KindInternal, Index: -1, Message: "the WebAssembly module " +
 				"could not start (" + ierr.Error() + ")"}
 		}
+		// (A spare's allocator holds the memory its last set freed: a
+		// list like that one grows it little, and a reserve past its
+		// capacity would copy it.)
+		in.reserveMemory(compileMemory(patterns))
 	}
 	set, err := in.compile(patterns, f, false)
 	if err != nil {

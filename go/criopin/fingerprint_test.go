@@ -53,6 +53,35 @@ func TestFingerprintKnownValues(t *testing.T) {
 	}
 }
 
+// A compiled set's fingerprint is its list's, whatever the list holds and
+// under each flag (with a wasm engine the package hashes the list it
+// compiles, the library the one it is asked about).
+func TestSetFingerprintIsItsLists(t *testing.T) {
+	osList, _ := openShiftList()
+	lists := []struct {
+		patterns []string
+		flags    criopin.Flag
+	}{
+		{nil, criopin.Default},
+		{[]string{""}, criopin.Default},
+		{[]string{"quay.io/*", "**"}, criopin.AnchorGlobs | criopin.CaseSensitive},
+		{[]string{"registry.example/ÄÖÜ:ß", "*é*", pauseImage}, criopin.Default},
+		{[]string{strings.Repeat("a", 70_000) + "*", "x"}, criopin.Default},
+		{patternList(t, 1000), criopin.Default},
+		{osList, criopin.Default},
+	}
+	for _, l := range lists {
+		s, err := criopin.Compile(l.patterns, l.flags)
+		if err != nil {
+			t.Fatalf("Compile of %d patterns under %v: %v", len(l.patterns), l.flags, err)
+		}
+		if got, want := s.Fingerprint(), listFingerprint(t, l.patterns, l.flags); got != want {
+			t.Errorf("%d patterns under %v: the set's fingerprint %s, the list's %s", len(l.patterns), l.flags, got, want)
+		}
+		s.Close()
+	}
+}
+
 // One byte, the order, the cut between patterns and each flag count; the
 // fingerprint does not validate (unknown flags and a lone "*" have one).
 func TestFingerprintsOfDifferentLists(t *testing.T) {

@@ -17,6 +17,9 @@ type vm struct {
 	m *libcriopin.Module // nil once closed
 }
 
+// maxMemoryBytes is the most memory a wasm32 module addresses (4 GiB).
+const maxMemoryBytes = 1 << 32
+
 // i32 is a call's argument as the translated code takes it.
 func i32(v uint64) int32 { return int32(uint32(v)) }
 
@@ -46,6 +49,8 @@ func (v *vm) call(f export, s []uint64) (ok bool) {
 		s[0] = ret(m.Xcrio_pin_length_verdicts(i32(s[0]), i32(s[1]), i32(s[2])))
 	case exportCompile:
 		s[0] = ret(m.Xcrio_pin_compile(i32(s[0]), i32(s[1]), i32(s[2]), i32(s[3]), i32(s[4])))
+	case exportCompileFingerprinted:
+		s[0] = ret(m.Xcrio_pin_wasm_compile_fingerprinted(i32(s[0]), i32(s[1]), i32(s[2]), i32(s[3]), i32(s[4]), i32(s[5])))
 	case exportValidate:
 		s[0] = ret(m.Xcrio_pin_validate(i32(s[0]), i32(s[1]), i32(s[2]), i32(s[3]), i32(s[4])))
 	case exportValidateTier:
@@ -88,6 +93,32 @@ func (v *vm) copyMemory(src *vm) error {
 	mem := v.m.Slice()
 	*mem = append((*mem)[:0], *src.m.Slice()...)
 	return nil
+}
+
+// reserveMemory makes room for the memory to grow by bytes without a
+// copy: the translated memory.grow appends to the slice, which past its
+// capacity copies the whole memory (a compile of the OpenShift-shaped
+// list grew it about 14 times, 75 MB copied for 23 MB of memory, a sixth
+// of the compile's time); within it, it only clears the new pages.
+//
+// Only past the memory's own size: a smaller growth copies it a few
+// times at most, less than the reserve's own copy into new pages (which
+// took a fresh process's first Compile of the hand list from 0.35 to
+// 1.5 ms).
+func (v *vm) reserveMemory(bytes uint64) {
+	mem := v.m.Slice()
+	if bytes <= uint64(len(*mem)) || bytes <= uint64(cap(*mem)-len(*mem)) {
+		return
+	}
+	if room := uint64(maxMemoryBytes - len(*mem)); bytes > room {
+		bytes = room
+	}
+	// (make, not slices.Grow, which clears the room it adds: a new
+	// allocation's pages come from the system zeroed, and are touched only
+	// as the memory grows into them.)
+	grown := make([]byte, len(*mem), uint64(len(*mem))+bytes)
+	copy(grown, *mem)
+	*mem = grown
 }
 
 func (v *vm) close() { v.m = nil }

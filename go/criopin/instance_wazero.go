@@ -55,6 +55,10 @@ func (v *vm) copyMemory(src *vm) error {
 	return nil
 }
 
+// reserveMemory does nothing: wazero's memory grows as its runtime
+// decides (api.Memory reserves nothing).
+func (v *vm) reserveMemory(uint64) {}
+
 func (v *vm) close() { _ = v.mod.Close(ctx) }
 
 func (v *vm) closed() bool { return v.mod.IsClosed() }

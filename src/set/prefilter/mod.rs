@@ -289,8 +289,13 @@ impl Probe {
     /// Safety: the machine runs `V`'s instructions.
     #[inline(always)]
     unsafe fn candidates<V: Vector>(&self, probed: &[V; PROBES]) -> V {
-        let [b0, b1, b2] = self.splats::<V>();
-        probed[0].equal(b0).and(probed[1].equal(b1)).and(probed[2].equal(b2))
+        V::all_equal(self.splats::<V>(), probed)
+    }
+
+    /// Whether [`Probe::candidates`] has any. Safety: as `candidates`.
+    #[inline(always)]
+    unsafe fn any_candidate<V: Vector>(&self, probed: &[V; PROBES]) -> bool {
+        V::any_all_equal(self.splats::<V>(), probed)
     }
 }
 
@@ -656,6 +661,9 @@ impl Prefilter {
     unsafe fn sweep<V: Vector, const CHUNKS: usize>(&self, name: &[u8], probes: &[Probe]) -> Sweep<CHUNKS> {
         let n = name.len();
         debug_assert!(n >= V::BYTES + self.reach && n <= CHUNKS * V::BYTES + self.reach);
+        if V::SWEEPS_BY_CHUNK {
+            return self.sweep_by_chunk::<V, CHUNKS>(name, probes);
+        }
         let ptr = name.as_ptr();
         let last = n - V::BYTES - self.reach;
         let at: [usize; CHUNKS] = std::array::from_fn(|i| (i * V::BYTES).min(last));
@@ -688,6 +696,53 @@ impl Prefilter {
         Sweep { ascii, candidate: probes.len(), tails: [0; CHUNKS], at }
     }
 
+    /// [`Prefilter::sweep`] a chunk at a time ([`Vector::SWEEPS_BY_CHUNK`]):
+    /// each chunk's reads compared with every needle, a bit a needle kept
+    /// of whether it has a candidate, then the first one's candidates
+    /// read again; only the chunks holding the name's tail starts are
+    /// read. Safety: as `sweep`.
+    #[inline(always)]
+    unsafe fn sweep_by_chunk<V: Vector, const CHUNKS: usize>(&self, name: &[u8], probes: &[Probe]) -> Sweep<CHUNKS> {
+        let ptr = name.as_ptr();
+        let last = name.len() - V::BYTES - self.reach;
+        let at: [usize; CHUNKS] = std::array::from_fn(|i| (i * V::BYTES).min(last));
+        let used = self.filled::<V, CHUNKS>(name);
+        let fold = V::splat(self.fold_bit);
+        // SAFETY (all loads): as in `scan_in`.
+        let mut high = V::load(ptr);
+        let mut held = 0u32; // (At most PREFILTER_MAX_NEEDLES bits.)
+        for &at in at.iter().take(used) {
+            let probed = self.probed(ptr.add(at), fold);
+            high = high.or(probed[PROBES - 1]);
+            for (k, probe) in probes.iter().enumerate() {
+                held |= u32::from(probe.any_candidate(&probed)) << k;
+            }
+        }
+        let candidate = (held.trailing_zeros() as usize).min(probes.len());
+        let mut tails = [0u64; CHUNKS];
+        if let Some(probe) = probes.get(candidate) {
+            for (tails, &at) in tails.iter_mut().zip(&at).take(used) {
+                *tails = probe.candidates(&self.probed(ptr.add(at), fold)).high_bits();
+            }
+        }
+        Sweep { ascii: !high.any_high(), candidate, tails, at }
+    }
+
+    /// How many chunks of `V` a sweep of `name` reads: those holding its
+    /// tail starts where `V` reads no more ([`Vector::SWEEPS_BY_CHUNK`]),
+    /// else all `CHUNKS`. Chunk `i` begins at `i * V::BYTES`, the last at
+    /// `last = name.len() - V::BYTES - reach` (where the chunks after it
+    /// begin too), and each holds `V::BYTES` starts: `last` rounded up to
+    /// chunks, and the one at `last`.
+    #[inline(always)]
+    fn filled<V: Vector, const CHUNKS: usize>(&self, name: &[u8]) -> usize {
+        if V::SWEEPS_BY_CHUNK {
+            (name.len() - V::BYTES - self.reach).div_ceil(V::BYTES) + 1
+        } else {
+            CHUNKS
+        }
+    }
+
     /// The first of `probes` whose needle `name` holds, given its
     /// [`Prefilter::sweep`]: `probes` start with the sweep's candidate,
     /// whose tails it found; the others' are found here. Safety: as
@@ -709,14 +764,15 @@ impl Prefilter {
         // The sweep's reads again, here, where a false candidate sent us:
         // kept in `Sweep`, they would be returned by every sweep. (Loops,
         // not closures: see `sweep`.)
+        let used = self.filled::<V, CHUNKS>(name);
         let mut probed = [[V::splat(0); PROBES]; CHUNKS];
-        for (probed, &at) in probed.iter_mut().zip(&sweep.at) {
+        for (probed, &at) in probed.iter_mut().zip(&sweep.at).take(used) {
             *probed = self.probed(ptr.add(at), fold);
         }
         for probe in rest {
             let mut tails = [0u64; CHUNKS];
             let mut any = 0;
-            for (tails, probed) in tails.iter_mut().zip(&probed) {
+            for (tails, probed) in tails.iter_mut().zip(&probed).take(used) {
                 *tails = probe.candidates(probed).high_bits();
                 any |= *tails;
             }

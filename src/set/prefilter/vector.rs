@@ -21,6 +21,16 @@ pub(super) trait Vector: Copy {
     const BYTES: usize;
     /// [`Vector::high_bits`] gives a bit per byte every `1 << SHIFT` bits.
     const SHIFT: u32;
+    /// Whether a sweep reads a name chunk by chunk, each compared with
+    /// every needle before the next is read, and only the chunks the name
+    /// fills (`Prefilter::sweep_by_chunk`), rather than all its chunks
+    /// first, the last ones again at the name's end, then each needle
+    /// against them all (no branch on the length: the machines' vectors,
+    /// whose chunks are unrolled into registers). Words: twice as many
+    /// chunks, which WebAssembly without SIMD holds in its memory, not in
+    /// registers, to store and load again for each needle; and 9 of 16
+    /// read a corpus name of 76 bytes.
+    const SWEEPS_BY_CHUNK: bool = false;
     /// The `BYTES` bytes at `at`, unaligned.
     unsafe fn load(at: *const u8) -> Self;
     unsafe fn splat(byte: u8) -> Self;
@@ -29,6 +39,21 @@ pub(super) trait Vector: Copy {
     /// Each byte all ones where they are equal (at least its high bit),
     /// else zero.
     unsafe fn equal(self, other: Self) -> Self;
+    /// Each byte all ones (at least its high bit) where every vector of
+    /// `these` equals its own of `those`, else zero: what a needle's three
+    /// probes compare. The `and` of three `equal`s, which words do in one
+    /// test (`super::word`).
+    #[inline(always)]
+    unsafe fn all_equal(these: [Self; 3], those: &[Self; 3]) -> Self {
+        let [b0, b1, b2] = these;
+        those[0].equal(b0).and(those[1].equal(b1)).and(those[2].equal(b2))
+    }
+    /// Whether any byte of [`Vector::all_equal`] is set: a needle's
+    /// candidate in a chunk, which words tell in fewer steps than where.
+    #[inline(always)]
+    unsafe fn any_all_equal(these: [Self; 3], those: &[Self; 3]) -> bool {
+        Self::all_equal(these, those).any_high()
+    }
     /// A bit for each byte of a vector [`Vector::equal`] made (or `and`
     /// and `or` of such): byte `i`'s at bit `i << SHIFT` or above it, below
     /// `(i + 1) << SHIFT`, set if the byte is.
