@@ -70,6 +70,17 @@ func TestSetFingerprintIsItsLists(t *testing.T) {
 		{patternList(t, 1000), criopin.Default},
 		{osList, criopin.Default},
 	}
+	// Every flag set but the two syntaxes at once (refused), on a list
+	// each compiles: the bits are hashed.
+	for f := criopin.Flag(0); f <= 63; f++ {
+		if f&criopin.Literal != 0 && f&criopin.CriDockerdSyntax != 0 {
+			continue
+		}
+		lists = append(lists, struct {
+			patterns []string
+			flags    criopin.Flag
+		}{[]string{"quay.io/team/app:1.2", "registry.k8s.io/pause:3.10"}, f})
+	}
 	for _, l := range lists {
 		s, err := criopin.Compile(l.patterns, l.flags)
 		if err != nil {
