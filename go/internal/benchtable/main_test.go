@@ -22,6 +22,10 @@ func TestCallFloorVerdicts(t *testing.T) {
 		"BenchmarkMatchEach/n=10/go-2 100 90000 ns/op",
 		"BenchmarkMatchEach/n=10/lib-2 100 9000 ns/op 9000 best-ns/call 50 floor-ns/call",
 		"BenchmarkMatchEach/n=10/wasm2go-2 100 9000 ns/op 9000 best-ns/call 50 floor-ns/call",
+		// MatchAny per image on the hand list: 2x cgo and 1 ns more, 3.5x above the empty calls.
+		"BenchmarkFloor/list=hand/crio-2 100 2000 ns/op",
+		"BenchmarkFloor/list=hand/floor-2 100 50 ns/op 47 matchany-ns/image 10 native-ns/image 25 emptycall-ns/image",
+		"BenchmarkFloor/list=hand/wasm2go-2 100 99 ns/op 95 matchany-ns/image 18 emptycall-ns/image",
 	}, "\n")
 	targets := map[key]float64{{"≤wasm2go", "all"}: 2}
 	var out strings.Builder
@@ -34,6 +38,8 @@ func TestCallFloorVerdicts(t *testing.T) {
 		"| 3.00x | <= 2x MISSED (3.00x above the call) ",
 		"| 3.00x | <= 2x re-argued (1.00x above the call) ",
 		"  wasm2go Match on list 10: wasm2go / cgo 3.00x, above the call's floor (wasm2go 60 ns, cgo 20 ns a call) 3.00x > 2x",
+		"| hand | wasm2go | 2 µs | 47 ns | 18 ns | 95 ns | 21.1x |  | 2.02x | 3.50x | <= 2x MISSED (3.50x above the call) |",
+		"  wasm2go MatchAny per image on list hand: wasm2go / cgo 2.02x, above the call's floor (wasm2go 18 ns, cgo 25 ns a call) 3.50x > 2x",
 		"Re-argued against a floor measured in this run",
 		"  wasm2go MatchAny on list 10: wasm2go / cgo 3.00x, above the call's floor (wasm2go 80 ns, cgo 20 ns a call) 1.00x <= 2x",
 	} {
