@@ -102,7 +102,12 @@ func loadBench(b *testing.B, list string) *benchData {
 // too where a pass is short (up to 100 patterns); above that one pass takes
 // seconds, its mean per op (ns/op) stands, and its ratios are hundreds of
 // times their targets.
-func benchBoth(b *testing.B, calls func(d *benchData) int, goLoop, set func(d *benchData, i int)) {
+//
+// Beside each backend's row, floor-ns/call is the fixed cost of the calls
+// into the library that pass makes (callFloor): what of a row's time is
+// the call itself rather than the search, which bench-go prints beside
+// wasm2go's misses. ops are the names of each call, in pass's order.
+func benchBoth(b *testing.B, ops func(d *benchData) [][]string, goLoop, set func(d *benchData, i int)) {
 	lists, setName := []string{"1", "10", "100", "1000", "10000", "openshift"}, "lib"
 	if criopin.Backend != "libcrio_pin" {
 		setName = criopin.Backend // CRI-O's loop was measured in the cgo run
@@ -110,7 +115,8 @@ func benchBoth(b *testing.B, calls func(d *benchData) int, goLoop, set func(d *b
 	for _, list := range lists {
 		b.Run("n="+list, func(b *testing.B) {
 			d := loadBench(b, list)
-			n := calls(d)
+			calls := ops(d)
+			n := len(calls)
 			if setName == "lib" {
 				b.Run("go", func(b *testing.B) {
 					if size, err := strconv.Atoi(list); err == nil && size <= 100 {
@@ -133,9 +139,51 @@ func benchBoth(b *testing.B, calls func(d *benchData) int, goLoop, set func(d *b
 						set(d, i)
 					}
 				})
+				b.ReportMetric(callFloor(d.set, calls), "floor-ns/call")
 			})
 		})
 	}
+}
+
+// eachName is names as calls of one name each.
+func eachName(names []string) [][]string {
+	calls := make([][]string, len(names))
+	for i := range names {
+		calls[i] = names[i : i+1]
+	}
+	return calls
+}
+
+// callFloor is, in ns a call of calls (the fastest of a few rounds, one
+// pass over calls each), the empty call into the library with the
+// attributes of set's backend (emptyCall) made once for every call that
+// reaches the library: every call with a name the length table does not
+// settle (the others are answered in Go). It leaves out the search and
+// the copy of all but one name. A round repeats the pass to make 1,000
+// calls at least: one MatchEach's single call is shorter than the clock's
+// own reading.
+func callFloor(set *criopin.Set, calls [][]string) float64 {
+	var reaching []string // each reaching call's first unsettled name
+	for _, names := range calls {
+		if i := slices.IndexFunc(names, func(n string) bool { return !criopin.Settled(set, n) }); i >= 0 {
+			reaching = append(reaching, names[i])
+		}
+	}
+	if len(reaching) == 0 {
+		return 0
+	}
+	repeats := max(1, 1000/len(reaching))
+	empty, best := emptyCall(set), time.Duration(math.MaxInt64)
+	for round, start := 0, time.Now(); round < 20 || time.Since(start) < 20*time.Millisecond; round++ {
+		t := time.Now()
+		for range repeats {
+			for _, name := range reaching {
+				empty(name)
+			}
+		}
+		best = min(best, time.Since(t))
+	}
+	return float64(best.Nanoseconds()) / float64(repeats*len(calls))
 }
 
 // rounds runs pass, calls calls, once per b.Loop iteration and reports the
@@ -164,7 +212,7 @@ func (d *benchData) filterPinnedImage(name string) bool { return d.ref.MatchInde
 // BenchmarkMatch: one name per op, CRI-O's FilterPinnedImage against
 // Set.Match.
 func BenchmarkMatch(b *testing.B) {
-	benchBoth(b, func(d *benchData) int { return len(d.names) },
+	benchBoth(b, func(d *benchData) [][]string { return eachName(d.names) },
 		func(d *benchData, i int) { sink = d.filterPinnedImage(d.names[i%len(d.names)]) },
 		func(d *benchData, i int) { sink = d.set.Match(d.names[i%len(d.names)]) })
 }
@@ -172,7 +220,7 @@ func BenchmarkMatch(b *testing.B) {
 // BenchmarkMatchAny: one image (two names) per op, CRI-O's loop over the
 // image's names against Set.MatchAny.
 func BenchmarkMatchAny(b *testing.B) {
-	benchBoth(b, func(d *benchData) int { return len(d.images) },
+	benchBoth(b, func(d *benchData) [][]string { return d.images },
 		func(d *benchData, i int) {
 			pinned := false
 			for _, name := range d.images[i%len(d.images)] {
@@ -189,7 +237,7 @@ func BenchmarkMatchAny(b *testing.B) {
 // BenchmarkMatchEach: a whole listing (500 names) per op, with a new
 // result slice per op on both sides.
 func BenchmarkMatchEach(b *testing.B) {
-	benchBoth(b, func(*benchData) int { return 1 },
+	benchBoth(b, func(d *benchData) [][]string { return [][]string{d.names} },
 		func(d *benchData, i int) {
 			res := make([]bool, len(d.names))
 			for j, name := range d.names {

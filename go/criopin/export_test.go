@@ -13,6 +13,10 @@ func LiveSets() int64 { return liveSets.Load() }
 // aim bare-repository patterns with it).
 func RepositoryOf(name string) string { return repositoryOf(name) }
 
+// Settled reports whether s's length table answers name in Go, with no
+// call into the library.
+func Settled(s *Set, name string) bool { return s.eng.settled(name) }
+
 // SemanticsVersion is the library version whose rules the reference
 // (rules_test.go) follows; the tests check it against Version.
 const SemanticsVersion = "0.2.0"

@@ -18,5 +18,10 @@ type nativeImages interface {
 }
 
 func floorParts(_ []string, _ [][]string, set *criopin.Set) (nativeImages, func(string), error) {
-	return nil, func(name string) { criopin.EmptyCall(set, name) }, nil
+	return nil, emptyCall(set), nil
+}
+
+// emptyCall is an empty call into set's module instance (criopin.EmptyCall).
+func emptyCall(set *criopin.Set) func(string) {
+	return func(name string) { criopin.EmptyCall(set, name) }
 }
