@@ -4,7 +4,7 @@
 #                  the C and Go examples, the crio-pin tool on sample nodes of
 #                  each runtime (make demo-cli: the tool's part alone)
 #   make test      every test, stage by stage, each announced and timed
-#                  (about 15 minutes from a fresh clone on 2 idle cores): Rust (unit, property,
+#                  (about 16 minutes from a fresh clone on 2 idle cores): Rust (unit, property,
 #                  header drift), the documentation's paths, fold-table
 #                  drift, the WebAssembly module's drift, ABI checks, C
 #                  tests plain / valgrind / ASan+UBSan / static /
@@ -221,7 +221,7 @@ demo:
 	@echo "               crio-pin lint; crictl images -o json | crio-pin explain --images - --check"
 	@echo "   read:       README.md (where to start), docs/tool.md and man crio-pin, docs/runtimes.md,"
 	@echo "               docs/c.md, go/README.md, docs/cri-o.md"
-	@echo "   check:      make test (the whole suite, about 15 minutes on 2 idle cores)"
+	@echo "   check:      make test (the whole suite, about 16 minutes on 2 idle cores)"
 
 # crio-pin on a sample node: an OpenShift-style drop-in overridden by a
 # local one; then one list under each runtime's rules; then a containerd and a
