@@ -82,6 +82,20 @@ pub struct KubeletCounts {
     pub policy: String,
 }
 
+impl KubeletCounts {
+    /// One image's verdict counted, `pinned` or not by the list.
+    fn add(&mut self, pinned: bool, name: &str, verdict: &Verdict) {
+        if verdict.verified {
+            self.verified += 1;
+            self.verified_pinned += usize::from(pinned);
+            self.recorded_pins += usize::from(pinned && verdict.pull_record.is_some());
+        }
+        if verdict.allowlisted && !pinned {
+            self.allowlisted_unpinned.push(name.to_owned());
+        }
+    }
+}
+
 /// The answer for each image, and the kubelet's when its configuration is
 /// given: what `explain` prints, and `check` after the rest.
 pub struct Explanation {
@@ -109,30 +123,30 @@ impl Explanation {
             let image = &list[at];
             let registry = RegistryImage::from_names(image.names.iter().map(|n| n.text.as_str()), image.id.as_deref());
             let verdict = match report.pinned_at[at] {
-                Pin::SandboxImage => Verifier::sandbox_image(),
+                Pin::SandboxImage => Verdict::sandbox_image(),
                 _ => v.image(&registry, image.id.as_deref()),
             };
             (registry.name().to_owned(), verdict)
         };
-        let kubelet = verifier.map(|v| {
-            let mut counts = KubeletCounts::default();
-            for (at, &pin) in report.pinned_at.iter().enumerate() {
-                let pinned = pin != Pin::No;
-                let (name, verdict) = verdict(at, v);
-                if verdict.verified {
-                    counts.verified += 1;
-                    counts.verified_pinned += usize::from(pinned);
-                    counts.recorded_pins += usize::from(pinned && verdict.pull_record.is_some());
+        // One pass over every image listed: the counts of them all, and the
+        // verdicts of those the report keeps (in the listing's order too),
+        // so that no image's pull record is read twice.
+        let (kubelet, verdicts) = verifier
+            .map(|v| {
+                let mut counts =
+                    KubeletCounts { reads_records: v.reads_records(), policy: v.policy(), ..KubeletCounts::default() };
+                let mut kept = report.images.iter().map(|e| e.listed_at).peekable();
+                let mut verdicts = Vec::with_capacity(report.images.len());
+                for (at, &pin) in report.pinned_at.iter().enumerate() {
+                    let (name, verdict) = verdict(at, v);
+                    counts.add(pin != Pin::No, &name, &verdict);
+                    if kept.next_if_eq(&at).is_some() {
+                        verdicts.push((name, verdict));
+                    }
                 }
-                if verdict.allowlisted && !pinned {
-                    counts.allowlisted_unpinned.push(name);
-                }
-            }
-            counts.reads_records = v.reads_records();
-            counts.policy = v.policy();
-            counts
-        });
-        let verdicts = verifier.map(|v| report.images.iter().map(|e| verdict(e.listed_at, v)).collect::<Vec<_>>());
+                (counts, verdicts)
+            })
+            .unzip();
         Ok(Explanation { report, verdicts, kubelet })
     }
 

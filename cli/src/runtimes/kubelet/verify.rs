@@ -61,6 +61,19 @@ pub struct Verdict {
     pub allowlisted_by: Option<(String, String)>,
 }
 
+impl Verdict {
+    /// The runtime's sandbox image: the kubelet never pulls it for a pod.
+    pub fn sandbox_image() -> Verdict {
+        Verdict {
+            sandbox: true,
+            why: "the runtime's sandbox image (its pause image): the runtime runs it for each pod's sandbox, the \
+                  kubelet never pulls it for a pod's container"
+                .into(),
+            ..Verdict::default()
+        }
+    }
+}
+
 impl Verifier {
     pub fn new(config: KubeletConfig, records: Option<Records>) -> Verifier {
         let texts: Vec<&[u8]> = config.allowlist.entries.iter().map(|e| e.text.as_slice()).collect();
@@ -72,17 +85,6 @@ impl Verifier {
     /// Whether the verdicts read the kubelet's pull records.
     pub fn reads_records(&self) -> bool {
         self.records.is_some()
-    }
-
-    /// The runtime's sandbox image: the kubelet never pulls it for a pod.
-    pub fn sandbox_image() -> Verdict {
-        Verdict {
-            sandbox: true,
-            why: "the runtime's sandbox image (its pause image): the runtime runs it for each pod's sandbox, the \
-                  kubelet never pulls it for a pod's container"
-                .into(),
-            ..Verdict::default()
-        }
     }
 
     /// The policy as the kubelet applies it, with where it was set.
